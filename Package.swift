@@ -1,0 +1,44 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+  name: "reactor-trace",
+  products: [
+    .library(name: "ReactorCore", targets: ["ReactorCore"]),
+    .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+    .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+  ],
+  targets: [
+    // The runtime: ReactorKit's model on Swift Concurrency. Depends on nothing.
+    .target(name: "ReactorCore"),
+    .testTarget(
+      name: "ReactorCoreTests",
+      dependencies: [
+        "ReactorCore",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
+    // Graphviz's C library (libgvc), linked in-process. The only C dependency.
+    .systemLibrary(
+      name: "CGraphviz",
+      pkgConfig: "libgvc",
+      providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
+    ),
+    .target(name: "ReactorDiagrams", dependencies: ["CGraphviz"]),
+    .testTarget(name: "ReactorDiagramsTests", dependencies: ["ReactorDiagrams"]),
+  ]
+)
+
+for target in package.targets where target.type != .system {
+  var settings = target.swiftSettings ?? []
+  settings.append(.swiftLanguageMode(.v6))
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  target.swiftSettings = settings
+}

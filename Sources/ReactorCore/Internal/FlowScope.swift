@@ -1,0 +1,42 @@
+/// Owns the tasks that connected flows start, so they end with their reactor.
+@MainActor
+final class FlowScope {
+  private var tasks: [Int: Task<Void, Never>] = [:]
+  private var nextTask = 0
+  private var closeHandlers: [@MainActor () -> Void] = []
+  private(set) var isClosed = false
+  /// Called when a named external stream ends (with its error, if it threw).
+  var onStreamEnd: @MainActor (String, (any Error)?) -> Void = { _, _ in }
+
+  /// Starts `operation` as a main-actor task owned by this scope.
+  @discardableResult
+  func spawn(_ operation: @escaping @MainActor () async -> Void) -> Task<Void, Never> {
+    let key = nextTask
+    nextTask += 1
+    let task = Task { @MainActor [weak self] in
+      await operation()
+      self?.tasks[key] = nil
+    }
+    if !isClosed { tasks[key] = task } else { task.cancel() }
+    return task
+  }
+
+  /// Runs `handler` when the scope closes (or now, if it already has).
+  func onClose(_ handler: @escaping @MainActor () -> Void) {
+    if isClosed { handler() } else { closeHandlers.append(handler) }
+  }
+
+  func streamDidEnd(_ name: String, _ error: (any Error)?) {
+    onStreamEnd(name, error)
+  }
+
+  /// Cancels every task; later values are dropped.
+  func close() {
+    isClosed = true
+    for task in tasks.values { task.cancel() }
+    tasks.removeAll()
+    let handlers = closeHandlers
+    closeHandlers.removeAll()
+    for handler in handlers { handler() }
+  }
+}

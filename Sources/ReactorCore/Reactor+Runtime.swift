@@ -1,0 +1,79 @@
+extension Reactor {
+  /// The latest state delivered to observers.
+  ///
+  /// Before the pipeline is built it is ``Reactor/initialState`` (reading it does not build
+  /// the pipeline). When ``send(_:)`` returns, it already includes every mutation the action
+  /// produced synchronously. Inside `mutate` it is the last delivered state; inside `reduce`
+  /// and `transform(state:)` the previous one; in an observer, the state being delivered.
+  public var currentState: State {
+    runtime.current ?? initialState
+  }
+
+  /// Sends an action through the pipeline.
+  ///
+  /// On return, every mutation that the action produced synchronously (including those an
+  /// ``Effect/run(id:cancelInFlight:name:_:)`` body sent before its first suspension) has been
+  /// reduced into ``currentState`` and delivered to observers. Sent from inside `reduce` or a
+  /// state observer, the action is queued and processed after the current state has reached
+  /// every observer. With the stub enabled, the action is only recorded in ``stub``.
+  /// - Parameter action: What the user did.
+  public func send(_ action: Action) {
+    if runtime.isStubEnabled {
+      stub.actions.append(action)
+      return
+    }
+    runtime.buildIfNeeded(self)
+    runtime.send(action)
+  }
+
+  /// The states of this reactor: the latest one first, then every new one, in order.
+  ///
+  /// Every mutation produces a state, even an equal one; add `removeDuplicates()` where a
+  /// binding wants only changes. Observing builds the pipeline (unless the stub is enabled).
+  public var state: StateStream<State> {
+    StateStream { [weak self] receive, finish in
+      guard let self else {
+        finish()
+        return Subscription {}
+      }
+      if !runtime.isStubEnabled { runtime.buildIfNeeded(self) }
+      return runtime.observe(currentState: initialState, receive: receive, finish: finish)
+    }
+  }
+
+  /// The values assigned to a ``Pulse`` of the state, one per assignment, from now on.
+  ///
+  /// Equal values assigned twice are delivered twice; mutations that do not assign the pulse
+  /// deliver nothing. Unlike ReactorKit, a new observer does not receive the value assigned
+  /// before it subscribed, so rebinding a view never shows the same alert again.
+  /// - Parameter keyPath: The pulse's projected value, such as `\.$alertMessage`.
+  /// - Returns: A stream of assigned values.
+  public func pulse<Value: Sendable>(_ keyPath: KeyPath<State, Pulse<Value>>)
+    -> StateStream<Value>
+  {
+    let states = state
+    return StateStream { receive, finish in
+      var lastCount: UInt?
+      return states.subscribe(
+        { state in
+          let pulse = state[keyPath: keyPath]
+          defer { lastCount = pulse.valueUpdatedCount }
+          guard let lastCount, lastCount != pulse.valueUpdatedCount else { return }
+          receive(pulse.value)
+        }, finish)
+    }
+  }
+
+  /// Whether the stub replaces the pipeline: actions are recorded in ``stub`` and neither
+  /// `mutate` nor `reduce` runs.
+  public var isStubEnabled: Bool {
+    get { runtime.isStubEnabled }
+    set { runtime.isStubEnabled = newValue }
+  }
+
+  /// The stub for view tests. Creating it (on first access) resets ``currentState`` to
+  /// ``initialState``.
+  public var stub: Stub<Action, State> {
+    runtime.stub(initialState: initialState)
+  }
+}

@@ -1,0 +1,34 @@
+/// Replaces a reactor's pipeline in view tests: records the actions the view sends and lets
+/// the test set the state the view shows.
+///
+/// ```swift
+/// reactor.isStubEnabled = true
+/// view.reactor = reactor
+/// view.tapIncrease()
+/// #expect(reactor.stub.actions == [.increase])
+/// reactor.stub.state = State(value: 3)
+/// #expect(view.valueText == "3")
+/// ```
+@MainActor
+public final class Stub<Action: Sendable, State: Sendable> {
+  /// Every action sent while the stub is enabled, in order.
+  public internal(set) var actions: [Action] = []
+
+  private let deliver: @MainActor (State) -> Void
+  private var storedState: State
+
+  init(initialState: State, deliver: @escaping @MainActor (State) -> Void) {
+    self.storedState = initialState
+    self.deliver = deliver
+  }
+
+  /// The stubbed state. Setting it delivers the new state to observers at once, even when
+  /// equal to the previous one, and makes it the reactor's `currentState`.
+  public var state: State {
+    get { storedState }
+    set {
+      storedState = newValue
+      deliver(newValue)
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import Clocks
+import ConcurrencyExtras
+import ReactorCore
+import Testing
+
+/// The seeds' Counter view, rendering its state as text.
+private final class CounterView: View {
+  let binding = ViewBinding<CounterReactor>()
+  private(set) var valueText = ""
+  private(set) var isIndicatorVisible = false
+  private(set) var alerts: [String] = []
+
+  func bind(reactor: CounterReactor) {
+    reactor.state.map { "\($0.value)" }.removeDuplicates()
+      .observe { [weak self] in self?.valueText = $0 }
+      .store(in: subscriptions)
+    reactor.state.map(\.isLoading).removeDuplicates()
+      .observe { [weak self] in self?.isIndicatorVisible = $0 }
+      .store(in: subscriptions)
+    reactor.pulse(\.$alertMessage)
+      .observe { [weak self] in if let message = $0 { self?.alerts.append(message) } }
+      .store(in: subscriptions)
+  }
+
+  func tapIncrease() { reactor?.send(.increase) }
+  func tapDecrease() { reactor?.send(.decrease) }
+}
+
+extension CoreTests {
+  @MainActor
+  @Suite struct Counter {
+    @Test func increaseShowsLoadingThenTheNewValueAfterHalfASecond() async {
+      await withMainSerialExecutor {
+        let clock = TestClock()
+        let reactor = CounterReactor(clock: clock)
+        reactor.send(.increase)
+        #expect(reactor.currentState.isLoading)
+        await clock.advance(by: .milliseconds(499))
+        #expect(reactor.currentState.value == 0)
+        await clock.advance(by: .milliseconds(1))
+        #expect(reactor.currentState.value == 1)
+        #expect(reactor.currentState.isLoading == false)
+      }
+    }
+
+    @Test func overlappingIncreasesAreBothApplied() async {
+      await withMainSerialExecutor {
+        let clock = TestClock()
+        let reactor = CounterReactor(clock: clock)
+        let (subscription, states) = reactor.recordStates()
+        reactor.send(.increase)
+        await clock.advance(by: .milliseconds(200))
+        reactor.send(.increase)
+        await clock.advance(by: .milliseconds(500))
+        #expect(reactor.currentState.value == 2)
+        #expect(states().map(\.value) == [0, 0, 0, 1, 1, 2, 2])
+        #expect(states().map(\.isLoading) == [false, true, true, true, false, false, false])
+        subscription.cancel()
+      }
+    }
+
+    @Test func viewRendersStateAndShowsTheLimitAlertOnce() async {
+      await withMainSerialExecutor {
+        let clock = TestClock()
+        let view = CounterView()
+        view.reactor = CounterReactor(clock: clock, limit: 1)
+        view.tapIncrease()
+        #expect(view.isIndicatorVisible)
+        await clock.advance(by: .milliseconds(500))
+        #expect(view.valueText == "1")
+        #expect(view.isIndicatorVisible == false)
+        view.tapIncrease()
+        view.tapIncrease()
+        #expect(view.alerts == ["Limit reached", "Limit reached"])
+      }
+    }
+
+    @Test func stubbedReactorDrivesTheViewWithoutRunningTheReactor() {
+      let reactor = CounterReactor(clock: TestClock())
+      reactor.isStubEnabled = true
+      let view = CounterView()
+      view.reactor = reactor
+      view.tapIncrease()
+      view.tapDecrease()
+      #expect(reactor.stub.actions == [.increase, .decrease])
+      reactor.stub.state = .init(value: 42, isLoading: true)
+      #expect(view.valueText == "42")
+      #expect(view.isIndicatorVisible)
+    }
+  }
+}
