@@ -27,7 +27,8 @@ public struct Effect<Mutation: Sendable> {
   /// An async body: it runs on the main actor and emits mutations through `send`.
   public typealias Body = @MainActor (_ send: Send<Mutation>) async throws -> Void
 
-  indirect enum Operation {
+  @usableFromInline
+  enum Operation {
     case none
     case just(Mutation)
     case sequence([Mutation])
@@ -37,6 +38,7 @@ public struct Effect<Mutation: Sendable> {
     case concat([Effect])
   }
 
+  @usableFromInline
   struct Run {
     var id: AnyHashable?
     var cancelInFlight: Bool
@@ -44,21 +46,25 @@ public struct Effect<Mutation: Sendable> {
     var body: Body
   }
 
-  let operation: Operation
+  @usableFromInline let operation: Operation
 
+  @inlinable
   init(_ operation: Operation) {
     self.operation = operation
   }
 
   /// An effect that does nothing.
+  @inlinable
   public static var none: Effect { Effect(.none) }
 
   /// An effect that emits one mutation now.
   /// - Parameter mutation: The mutation to reduce before `send` returns.
+  @inlinable
   public static func just(_ mutation: Mutation) -> Effect { Effect(.just(mutation)) }
 
   /// An effect that emits several mutations now, in order.
   /// - Parameter mutations: The mutations to reduce, one after another, before `send` returns.
+  @inlinable
   public static func sequence(_ mutations: [Mutation]) -> Effect { Effect(.sequence(mutations)) }
 
   /// An effect that runs async work on the main actor, emitting any number of mutations.
@@ -134,6 +140,7 @@ public struct Effect<Mutation: Sendable> {
   }
 
   /// Whether the effect completes synchronously (it contains no async work).
+  @usableFromInline
   var isSynchronous: Bool {
     switch operation {
     case .none, .just, .sequence, .cancel: return true

@@ -19,11 +19,14 @@
 @MainActor
 public struct Flow<Element: Sendable> {
   /// Receives one value and where it came from.
+  @usableFromInline
   typealias Sink = @MainActor (Element, Origin) -> Void
 
   /// Connects the recipe: routes its values into `sink`, registering tasks with `scope`.
+  @usableFromInline
   let connect: @MainActor (_ scope: FlowScope, _ sink: @escaping Sink) -> Void
 
+  @usableFromInline
   init(connect: @escaping @MainActor (_ scope: FlowScope, _ sink: @escaping Sink) -> Void) {
     self.connect = connect
   }
@@ -44,7 +47,7 @@ public struct Flow<Element: Sendable> {
         do {
           for try await element in sequence {
             guard let scope, !scope.isClosed else { return }
-            sink(element, .stream(name))
+            scope.deliver { sink(element, .stream(name)) }
           }
           scope?.streamDidEnd(name, nil)
         } catch {
@@ -128,8 +131,7 @@ public struct Flow<Element: Sendable> {
           } catch {
             return
           }
-          guard let scope, !scope.isClosed else { return }
-          sink(element, origin)
+          scope?.deliver { sink(element, origin) }
         }
       }
     }

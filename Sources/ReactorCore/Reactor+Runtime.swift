@@ -5,6 +5,7 @@ extension Reactor {
   /// the pipeline). When ``send(_:)`` returns, it already includes every mutation the action
   /// produced synchronously. Inside `mutate` it is the last delivered state; inside `reduce`
   /// and `transform(state:)` the previous one; in an observer, the state being delivered.
+  @inlinable
   public var currentState: State {
     runtime.current ?? initialState
   }
@@ -17,25 +18,35 @@ extension Reactor {
   /// state observer, the action is queued and processed after the current state has reached
   /// every observer. With the stub enabled, the action is only recorded in ``stub``.
   /// - Parameter action: What the user did.
+  @inlinable
   public func send(_ action: Action) {
+    let runtime = self.runtime
     if runtime.isStubEnabled {
-      stub.actions.append(action)
+      recordStubbed(action)
       return
     }
     runtime.buildIfNeeded(self)
     runtime.send(action)
   }
 
+  @usableFromInline
+  func recordStubbed(_ action: Action) {
+    runtime.attach(self)
+    stub.actions.append(action)
+  }
+
   /// The states of this reactor: the latest one first, then every new one, in order.
   ///
   /// Every mutation produces a state, even an equal one; add `removeDuplicates()` where a
   /// binding wants only changes. Observing builds the pipeline (unless the stub is enabled).
+  @inlinable
   public var state: StateStream<State> {
     StateStream { [weak self] receive, finish in
       guard let self else {
         finish()
         return Subscription {}
       }
+      runtime.attach(self)
       if !runtime.isStubEnabled { runtime.buildIfNeeded(self) }
       return runtime.observe(currentState: initialState, receive: receive, finish: finish)
     }
@@ -74,6 +85,7 @@ extension Reactor {
   /// The stub for view tests. Creating it (on first access) resets ``currentState`` to
   /// ``initialState``.
   public var stub: Stub<Action, State> {
-    runtime.stub(initialState: initialState)
+    runtime.attach(self)
+    return runtime.stub(initialState: initialState)
   }
 }

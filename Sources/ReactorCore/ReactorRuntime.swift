@@ -5,7 +5,8 @@
 /// every task of the `transform` hooks and every state stream (which then ends).
 ///
 /// Use the reactor's API (``Reactor/send(_:)``, ``Reactor/currentState``, ``Reactor/state``)
-/// rather than the runtime's; the runtime's own public surface is ``monitor``.
+/// rather than the runtime's; the runtime's own public surface is ``monitor`` and two counts
+/// for leak checks in tests.
 @MainActor
 public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: Sendable> {
   /// Creates an empty runtime; the pipeline is built on first use.
@@ -16,37 +17,40 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// Attach it before the first action to see the whole run.
   public var monitor: (any ReactorMonitor<Action, Mutation, State>)?
 
-  // MARK: State
+  // MARK: State and observers
 
   /// The latest delivered state; `nil` until the pipeline is built or a stub sets it.
-  var current: State?
+  @usableFromInline var current: State?
 
-  private var observers: [Observer] = []
-  private var nextObserverID = 0
+  @usableFromInline var observers: [Observer] = []
+  private var lastObserverID = 0
 
-  private struct Observer {
+  @usableFromInline
+  struct Observer {
     let id: Int
-    let receive: @MainActor (State) -> Void
+    @usableFromInline let receive: @MainActor (State) -> Void
     let finish: @MainActor () -> Void
   }
 
   // MARK: Pipeline
 
-  private var isBuilt = false
-  private var mutateFunction: (@MainActor (Action) -> Effect<Mutation>)?
-  private var reduceFunction: (@MainActor (State, Mutation) -> State)?
-  private var actionEntries: [Flow<Action>.Sink] = []
-  private var mutationEntries: [Flow<Mutation>.Sink] = []
-  private var stateEntries: [Flow<State>.Sink] = []
-  private let scope = FlowScope()
+  /// The reactor, held weakly for work that arrives later.
+  @usableFromInline var lifeline: Lifeline<Action, Mutation, State>?
+  @usableFromInline var isBuilt = false
+  @usableFromInline var mutateFunction: (@MainActor (Action) -> Effect<Mutation>)?
+  @usableFromInline var reduceFunction: (@MainActor (State, Mutation) -> State)?
+  @usableFromInline var actionEntries: [Flow<Action>.Sink] = []
+  @usableFromInline var mutationEntries: [Flow<Mutation>.Sink] = []
+  @usableFromInline var stateEntries: [Flow<State>.Sink] = []
+  @usableFromInline let scope = FlowScope()
 
   /// True while a state is being reduced or delivered; work arriving then is queued.
-  private var isEmitting = false
-  private var pending: [@MainActor () -> Void] = []
-  private var pendingHead = 0
+  @usableFromInline var isEmitting = false
+  @usableFromInline var pending: [@MainActor () -> Void] = []
+  @usableFromInline var pendingHead = 0
 
-  private var lastActionID = 0
-  private var lastMutationID = 0
+  @usableFromInline var lastActionID = 0
+  @usableFromInline var lastMutationID = 0
   private var lastEffectID = 0
   private var running: [Int: RunningEffect] = [:]
   private var concatenations: [Int: Task<Void, Never>] = [:]
@@ -55,15 +59,13 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   // MARK: Stub
 
-  var isStubEnabled = false
+  @usableFromInline var isStubEnabled = false
   private(set) var stub: Stub<Action, State>?
 
   isolated deinit {
     scope.close()
     for effect in running.values { effect.cancel() }
-    running.removeAll()
     for task in concatenations.values { task.cancel() }
-    concatenations.removeAll()
     let observers = self.observers
     self.observers.removeAll()
     for observer in observers { observer.finish() }
@@ -71,37 +73,71 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   // MARK: Building
 
+  /// Remembers `reactor` (weakly) for work that arrives later; called by every entry point.
+  @inlinable
+  func attach(_ reactor: AnyObject) {
+    if lifeline == nil {
+      lifeline = Lifeline(reactor: reactor, runtime: self)
+      scope.owner = reactor
+    }
+  }
+
   /// Builds the pipeline for `reactor`, once.
+  ///
+  /// The pipeline calls `mutate` and `reduce` on the reactor without retaining it: every way
+  /// into the pipeline keeps the reactor alive (the reactor's own API is called on it; later
+  /// work goes through the ``Lifeline`` or ``FlowScope/deliver(_:)``).
+  @inlinable
   func buildIfNeeded<R: Reactor>(_ reactor: R)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
     guard !isBuilt else { return }
     isBuilt = true
-    mutateFunction = { [weak reactor] action in reactor?.mutate(action: action) ?? .none }
-    reduceFunction = { [weak reactor] state, mutation in
-      reactor?.reduce(state: state, mutation: mutation) ?? state
+    attach(reactor)
+    let unmanaged = Unmanaged.passUnretained(reactor)
+    mutateFunction = { action in
+      unmanaged._withUnsafeGuaranteedRef { $0.mutate(action: action) }
     }
-    scope.onStreamEnd = { [weak self] name, error in
-      self?.monitor?.reactorStreamDidEnd(name, error: error.map { String(describing: $0) })
+    reduceFunction = { state, mutation in
+      unmanaged._withUnsafeGuaranteedRef { $0.reduce(state: state, mutation: mutation) }
     }
+    connect(
+      action: reactor.transform(action:),
+      mutation: reactor.transform(mutation:),
+      state: reactor.transform(state:),
+      initialState: current ?? reactor.initialState
+    )
+  }
 
-    let actionInput = Flow<Action> { [unowned self] _, sink in actionEntries.append(sink) }
-    let mutationInput = Flow<Mutation> { [unowned self] _, sink in mutationEntries.append(sink) }
-    let stateInput = Flow<State> { [unowned self] _, sink in stateEntries.append(sink) }
+  /// Runs the three hooks, in ReactorKit's order, connects their flows, and delivers the
+  /// transformed initial state.
+  @inlinable
+  func connect(
+    action: (Flow<Action>) -> Flow<Action>,
+    mutation: (Flow<Mutation>) -> Flow<Mutation>,
+    state: (Flow<State>) -> Flow<State>,
+    initialState: State
+  ) {
+    scope.onStreamEnd = { [unowned(unsafe) self] name, error in
+      monitor?.reactorStreamDidEnd(name, error: error.map { String(describing: $0) })
+    }
+    let actionInput = Flow<Action> { [unowned(unsafe) self] _, sink in actionEntries.append(sink) }
+    let mutationInput = Flow<Mutation> { [unowned(unsafe) self] _, sink in
+      mutationEntries.append(sink)
+    }
+    let stateInput = Flow<State> { [unowned(unsafe) self] _, sink in stateEntries.append(sink) }
 
-    // The hooks run once, in ReactorKit's order; their flows are connected right away.
-    reactor.transform(action: actionInput).connect(scope) { [unowned self] action, origin in
+    action(actionInput).connect(scope) { [unowned(unsafe) self] action, origin in
       receive(action, origin: origin)
     }
-    reactor.transform(mutation: mutationInput).connect(scope) { [unowned self] mutation, origin in
+    mutation(mutationInput).connect(scope) { [unowned(unsafe) self] mutation, origin in
       apply(mutation, origin: origin)
     }
-    reactor.transform(state: stateInput).connect(scope) { [unowned self] state, _ in
+    state(stateInput).connect(scope) { [unowned(unsafe) self] state, _ in
       deliver(state)
     }
 
-    // The first state is the transformed initial state; until it comes out of
-    // `transform(state:)`, `currentState` is the initial state itself.
-    let initialState = current ?? reactor.initialState
+    // Until the initial state comes out of `transform(state:)`, `currentState` is the
+    // initial state itself.
     current = initialState
     withEmission {
       for entry in stateEntries { entry(initialState, .sent) }
@@ -111,19 +147,21 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   // MARK: Actions
 
   /// Entry point of ``Reactor/send(_:)``.
+  @inlinable
   func send(_ action: Action) {
     if isEmitting {
-      enqueue { [unowned self] in send(action) }
+      enqueue { [unowned(unsafe) self] in send(action) }
       return
     }
     for entry in actionEntries { entry(action, .sent) }
   }
 
   /// End of the action flow: runs `mutate(action:)` and starts its effect.
-  private func receive(_ action: Action, origin: Origin) {
+  @inlinable
+  func receive(_ action: Action, origin: Origin) {
     guard !isStubEnabled, let mutateFunction else { return }
     if isEmitting {
-      enqueue { [unowned self] in receive(action, origin: origin) }
+      enqueue { [unowned(unsafe) self] in receive(action, origin: origin) }
       return
     }
     lastActionID += 1
@@ -135,15 +173,17 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   // MARK: Mutations
 
   /// Sends a mutation into the mutation flow.
-  private func emit(_ mutation: Mutation, origin: Origin) {
+  @inlinable
+  func emit(_ mutation: Mutation, origin: Origin) {
     for entry in mutationEntries { entry(mutation, origin) }
   }
 
   /// End of the mutation flow: reduces and pushes the new state into the state flow.
-  private func apply(_ mutation: Mutation, origin: Origin) {
+  @inlinable
+  func apply(_ mutation: Mutation, origin: Origin) {
     guard !isStubEnabled, let reduceFunction, let previous = current else { return }
     if isEmitting {
-      enqueue { [unowned self] in apply(mutation, origin: origin) }
+      enqueue { [unowned(unsafe) self] in apply(mutation, origin: origin) }
       return
     }
     withEmission {
@@ -156,6 +196,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   /// End of the state flow, and the stub's way in: updates `currentState`, then notifies
   /// every observer in subscription order.
+  @inlinable
   func deliver(_ state: State) {
     withEmission {
       current = state
@@ -165,7 +206,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   }
 
   /// Runs `body` as one emission: re-entrant work is queued and processed right after it.
-  private func withEmission(_ body: () -> Void) {
+  @inlinable
+  func withEmission(_ body: () -> Void) {
     if isEmitting {
       body()
       return
@@ -173,14 +215,16 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     isEmitting = true
     body()
     isEmitting = false
-    drain()
+    if pendingHead < pending.count { drain() }
   }
 
-  private func enqueue(_ work: @escaping @MainActor () -> Void) {
+  @inlinable
+  func enqueue(_ work: @escaping @MainActor () -> Void) {
     pending.append(work)
   }
 
-  private func drain() {
+  @usableFromInline
+  func drain() {
     while !isEmitting, pendingHead < pending.count {
       let work = pending[pendingHead]
       pendingHead += 1
@@ -196,8 +240,9 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   /// Starts an effect for the action with id `action`; returns the tasks of the async work
   /// it started, so that `concat` can wait for them.
+  @inlinable
   @discardableResult
-  private func start(_ effect: Effect<Mutation>, action: Int) -> [Task<Void, Never>] {
+  func start(_ effect: Effect<Mutation>, action: Int) -> [Task<Void, Never>] {
     switch effect.operation {
     case .none:
       return []
@@ -219,7 +264,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     }
   }
 
-  private func startConcatenation(
+  @usableFromInline
+  func startConcatenation(
     _ effects: ArraySlice<Effect<Mutation>>, action: Int
   ) -> [Task<Void, Never>] {
     var effects = effects
@@ -231,27 +277,31 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     guard let next = effects.first else { return [] }
     let firstTasks = start(next, action: action)
     let rest = effects.dropFirst()
-    guard !rest.isEmpty else { return firstTasks }
+    guard !rest.isEmpty, let lifeline else { return firstTasks }
     lastConcatenation += 1
     let key = lastConcatenation
     liveConcatenations.insert(key)
-    let driver = Task.immediate { @MainActor [weak self] in
+    let driver = Task.immediate { @MainActor in
       var tasks = firstTasks
       var remaining = rest
       while true {
         for task in tasks { await task.value }
-        guard let self, !Task.isCancelled, let effect = remaining.popFirst() else { break }
-        tasks = self.start(effect, action: action)
+        guard !Task.isCancelled, let effect = remaining.popFirst() else { break }
+        tasks = []
+        lifeline.withRuntime { tasks = $0.start(effect, action: action) }
       }
-      self?.liveConcatenations.remove(key)
-      self?.concatenations[key] = nil
+      lifeline.withRuntime { runtime in
+        runtime.liveConcatenations.remove(key)
+        runtime.concatenations[key] = nil
+      }
     }
     // A driver that already finished synchronously is not kept.
     if liveConcatenations.contains(key) { concatenations[key] = driver }
     return [driver]
   }
 
-  private func startRun(_ run: Effect<Mutation>.Run, action: Int) -> Task<Void, Never> {
+  @usableFromInline
+  func startRun(_ run: Effect<Mutation>.Run, action: Int) -> Task<Void, Never> {
     if run.cancelInFlight, let id = run.id { cancelEffects(id: id) }
     lastEffectID += 1
     let effectID = lastEffectID
@@ -260,12 +310,13 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     monitor?.reactorDidStartEffect(effectID, action: action, name: run.name)
 
     let origin = Origin.effect(effectID, action: action)
-    let send = Send<Mutation> { [weak self, effect] mutation in
-      guard !effect.isCancelled, let self else { return }
-      self.emit(mutation, origin: origin)
+    let lifeline = self.lifeline
+    let send = Send<Mutation> { [effect] mutation in
+      guard !effect.isCancelled else { return }
+      lifeline?.withRuntime { $0.emit(mutation, origin: origin) }
     }
     let body = run.body
-    let task = Task.immediate { @MainActor [weak self] in
+    let task = Task.immediate { @MainActor in
       let outcome: EffectOutcome
       do {
         try await body(send)
@@ -275,7 +326,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
           effect.isCancelled || error is CancellationError
           ? .cancelled : .failed(String(describing: error))
       }
-      self?.end(effectID, outcome: outcome)
+      lifeline?.withRuntime { $0.end(effectID, outcome: outcome) }
     }
     effect.task = task
     if effect.isEnded { effect.task = nil }
@@ -289,7 +340,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     monitor?.reactorDidEndEffect(effectID, outcome: outcome)
   }
 
-  private func cancelEffects(id: AnyHashable) {
+  @usableFromInline
+  func cancelEffects(id: AnyHashable) {
     for (_, effect) in running where effect.cancelID == id {
       effect.cancel()
     }
@@ -298,17 +350,19 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   // MARK: Observers
 
   /// Registers an observer, replays the current state to it, and returns its subscription.
+  @usableFromInline
   func observe(
     currentState: State,
     receive: @escaping @MainActor (State) -> Void,
     finish: @escaping @MainActor () -> Void
   ) -> Subscription {
-    nextObserverID += 1
-    let id = nextObserverID
+    lastObserverID += 1
+    let id = lastObserverID
     observers.append(Observer(id: id, receive: receive, finish: finish))
     withEmission { receive(current ?? currentState) }
-    return Subscription { [weak self] in
-      self?.observers.removeAll { $0.id == id }
+    let lifeline = self.lifeline
+    return Subscription {
+      lifeline?.withRuntime { $0.observers.removeAll { $0.id == id } }
     }
   }
 
@@ -324,8 +378,9 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   func stub(initialState: State) -> Stub<Action, State> {
     if let stub { return stub }
     current = initialState
-    let stub = Stub<Action, State>(initialState: initialState) { [weak self] state in
-      self?.deliver(state)
+    let lifeline = self.lifeline
+    let stub = Stub<Action, State>(initialState: initialState) { state in
+      lifeline?.withRuntime { $0.deliver(state) }
     }
     self.stub = stub
     return stub
@@ -334,7 +389,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
 /// One async effect in flight.
 @MainActor
-private final class RunningEffect {
+@usableFromInline
+final class RunningEffect {
   let cancelID: AnyHashable?
   var task: Task<Void, Never>?
   var isCancelled = false

@@ -37,7 +37,9 @@ public final class Relay<Element: Sendable> {
   public func flow(name: String) -> Flow<Element> {
     Flow { [weak self] scope, sink in
       guard let self else { return }
-      let id = self.subscribe { sink($0, .stream(name)) }
+      let id = self.subscribe { [weak scope] element in
+        scope?.deliver { sink(element, .stream(name)) }
+      }
       scope.onClose { [weak self] in self?.unsubscribe(id) }
     }
   }

@@ -14,13 +14,15 @@
 public struct StateStream<Value: Sendable>: Sendable {
   /// Registers an observer (its value handler and its end handler) and returns its
   /// subscription.
+  @usableFromInline
   typealias Subscribe =
     @MainActor (
       _ receive: @escaping @MainActor (Value) -> Void, _ finish: @escaping @MainActor () -> Void
     ) -> Subscription
 
-  let subscribe: Subscribe
+  @usableFromInline let subscribe: Subscribe
 
+  @usableFromInline
   init(subscribe: @escaping Subscribe) {
     self.subscribe = subscribe
   }

@@ -1,12 +1,19 @@
 /// Owns the tasks that connected flows start, so they end with their reactor.
+///
+/// Sources that deliver later (tasks, relays) go through ``deliver(_:)``, which drops the
+/// value once the reactor is gone and otherwise keeps it alive while the value is processed.
+@usableFromInline
 @MainActor
 final class FlowScope {
+  /// The reactor whose pipeline connected the flows.
+  @usableFromInline weak var owner: AnyObject?
+
   private var tasks: [Int: Task<Void, Never>] = [:]
   private var nextTask = 0
   private var closeHandlers: [@MainActor () -> Void] = []
   private(set) var isClosed = false
   /// Called when a named external stream ends (with its error, if it threw).
-  var onStreamEnd: @MainActor (String, (any Error)?) -> Void = { _, _ in }
+  @usableFromInline var onStreamEnd: @MainActor (String, (any Error)?) -> Void = { _, _ in }
 
   /// Starts `operation` as a main-actor task owned by this scope.
   @discardableResult
@@ -27,7 +34,13 @@ final class FlowScope {
   }
 
   func streamDidEnd(_ name: String, _ error: (any Error)?) {
-    onStreamEnd(name, error)
+    deliver { onStreamEnd(name, error) }
+  }
+
+  /// Runs `body` if the scope is open and its reactor alive, keeping the reactor alive.
+  func deliver(_ body: () -> Void) {
+    guard !isClosed, let owner else { return }
+    withExtendedLifetime(owner) { body() }
   }
 
   /// Cancels every task; later values are dropped.
