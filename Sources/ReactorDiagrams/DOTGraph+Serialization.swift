@@ -1,0 +1,32 @@
+extension DOTGraph {
+  /// Returns the graph as DOT text, byte for byte the same for equal graphs.
+  ///
+  /// The text declares graph, node and edge defaults first, then the nodes, the subgraphs
+  /// (listing their member nodes) and the edges, each with its attributes sorted by name.
+  ///
+  /// - Returns: DOT text ready for ``GraphvizRenderer/render(dot:engine:format:)`` or `dot`.
+  public func serialized() -> String {
+    var writer = DOTWriter()
+    writer.line(kind == .directed ? "digraph \"G\" {" : "graph \"G\" {")
+    writer.indent += 1
+    writer.defaults("graph", attributes)
+    writer.defaults("node", nodeAttributes)
+    writer.defaults("edge", edgeAttributes)
+    for node in nodes {
+      writer.statement(DOTEscaping.quoted(node.id.name), node.attributes)
+    }
+    var subgraphCount = 0
+    for subgraph in subgraphs {
+      writer.write(subgraph, count: &subgraphCount)
+    }
+    let connector = kind == .directed ? " -> " : " -- "
+    for edge in edges {
+      let endpoints =
+        DOTEscaping.quoted(edge.tail.name) + connector + DOTEscaping.quoted(edge.head.name)
+      writer.statement(endpoints, edge.attributes)
+    }
+    writer.indent -= 1
+    writer.line("}")
+    return writer.text
+  }
+}

@@ -1,0 +1,87 @@
+import CGraphviz
+import Synchronization
+
+/// The process-wide gate to libgvc: one lock, one lazily created context, and the messages
+/// that Graphviz reports during the current call.
+///
+/// libgvc is not thread-safe even with one context per thread, so every call into it,
+/// context creation included, happens inside ``render(dot:engine:format:)`` under `lock`.
+final class GraphvizRuntime: @unchecked Sendable {
+  // @unchecked Sendable: `context` and `messages` are read and written only while `lock` is
+  // held. Graphviz calls `record(_:)` from inside libgvc calls made under that same lock.
+
+  /// The only instance; libgvc's state is global.
+  static let shared = GraphvizRuntime()
+
+  private let lock = Mutex(())
+  private var context: OpaquePointer?
+  private var messages = ""
+
+  private init() {}
+
+  /// Parses, lays out and renders `dot`, freeing everything libgvc allocated for it.
+  func render(
+    dot: String, engine: LayoutEngine, format: OutputFormat
+  ) throws(GraphvizError) -> [UInt8] {
+    try lock.withLock { _ throws(GraphvizError) -> [UInt8] in
+      let context = preparedContext()
+      guard let graph = dot.withCString({ cgraphviz_read($0) }) else {
+        throw .invalidDOT(message: takeMessages(orIfNone: "the text contains no graph"))
+      }
+      defer { agclose(graph) }
+      guard agerrors() == 0 else {
+        throw .invalidDOT(message: takeMessages())
+      }
+
+      let layoutStatus = cgraphviz_layout(context, graph, engine.rawValue)
+      defer { gvFreeLayout(context, graph) }
+      guard layoutStatus == 0, agerrors() == 0 else {
+        throw .layoutFailed(engine: engine, message: takeMessages())
+      }
+
+      var data: UnsafeMutablePointer<CChar>?
+      var length = 0
+      let renderStatus = cgraphviz_render_data(context, graph, format.rawValue, &data, &length)
+      defer { if let data { gvFreeRenderData(data) } }
+      guard renderStatus == 0, agerrors() == 0 else {
+        throw .renderingFailed(format: format, message: takeMessages())
+      }
+      guard let data else { return [] }
+      return Array(UnsafeRawBufferPointer(start: data, count: length))
+    }
+  }
+
+  /// Returns the shared context after clearing the error state a previous call left behind.
+  private func preparedContext() -> OpaquePointer {
+    if context == nil {
+      // Installed before the context exists so that plugin loading reports here too.
+      _ = agseterrf { message in
+        if let message {
+          GraphvizRuntime.shared.record(String(cString: message))
+        }
+        return 0
+      }
+      context = gvContext()
+    }
+    _ = agreseterrors()
+    messages = ""
+    return context!
+  }
+
+  /// Appends one piece of a Graphviz message; called by libgvc under `lock`.
+  ///
+  /// Graphviz hands over a message in pieces: its level (`Error`), `: `, then its text.
+  private func record(_ piece: String) {
+    messages += piece
+  }
+
+  /// The messages of the current call as one string, or `fallback` if there are none.
+  private func takeMessages(
+    orIfNone fallback: String = "libgvc failed without a message"
+  ) -> String {
+    var text = Substring(messages)
+    while let last = text.last, last.isWhitespace { text.removeLast() }
+    messages = ""
+    return text.isEmpty ? fallback : String(text)
+  }
+}

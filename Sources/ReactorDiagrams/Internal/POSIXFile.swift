@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file descriptor opened for writing a new file, with the POSIX calls `AtomicFile` needs.
+///
+/// Each call returns `false` (or `nil`) on failure and leaves the reason in ``errorCode``.
+struct POSIXFile: ~Copyable {
+  private var descriptor: Int32
+
+  /// The calling thread's `errno`.
+  static var errorCode: Int32 { errno }
+
+  /// Creates the file at `path`, failing if it already exists.
+  init?(creatingNew path: String) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { return nil }
+    self.descriptor = descriptor
+  }
+
+  deinit {
+    if descriptor >= 0 { _ = Self.closeDescriptor(descriptor) }
+  }
+
+  /// Writes all of `bytes`, resuming after partial writes and interruptions.
+  func write(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        offset += written
+      }
+      return true
+    }
+  }
+
+  /// Flushes the file's contents to the storage device.
+  func synchronize() -> Bool {
+    fsync(descriptor) == 0
+  }
+
+  /// Closes the file; later calls do nothing and succeed.
+  mutating func close() -> Bool {
+    guard descriptor >= 0 else { return true }
+    defer { descriptor = -1 }
+    return Self.closeDescriptor(descriptor)
+  }
+
+  /// Renames `source` to `destination`, atomically replacing any file there.
+  static func rename(_ source: String, to destination: String) -> Bool {
+    systemRename(source, destination) == 0
+  }
+
+  /// Removes the file at `path`, ignoring failures.
+  static func remove(_ path: String) {
+    _ = unlink(path)
+  }
+
+  private static func closeDescriptor(_ descriptor: Int32) -> Bool {
+    systemClose(descriptor) == 0
+  }
+}
+
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}
+
+private func systemRename(_ source: String, _ destination: String) -> Int32 {
+  rename(source, destination)
+}
+
+private func systemClose(_ descriptor: Int32) -> Int32 {
+  close(descriptor)
+}
