@@ -1,8 +1,10 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 let package = Package(
   name: "reactor-trace",
+  // `Task.immediate` (the synchronous start of async effects) and `Mutex` need these releases.
+  platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
   products: [
     .library(name: "ReactorCore", targets: ["ReactorCore"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),

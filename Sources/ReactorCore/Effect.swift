@@ -59,11 +59,13 @@ public struct Effect<Mutation: Sendable> {
 
   /// An effect that emits one mutation now.
   /// - Parameter mutation: The mutation to reduce before `send` returns.
+  /// - Returns: The effect.
   @inlinable
   public static func just(_ mutation: Mutation) -> Effect { Effect(.just(mutation)) }
 
   /// An effect that emits several mutations now, in order.
   /// - Parameter mutations: The mutations to reduce, one after another, before `send` returns.
+  /// - Returns: The effect.
   @inlinable
   public static func sequence(_ mutations: [Mutation]) -> Effect { Effect(.sequence(mutations)) }
 
@@ -80,6 +82,7 @@ public struct Effect<Mutation: Sendable> {
   ///     search wins, as in search-as-you-type).
   ///   - name: A readable name for traces.
   ///   - body: The work. Call `send(mutation)` to emit a mutation.
+  /// - Returns: The effect.
   public static func run(
     id: (some Hashable & Sendable)? = String?.none,
     cancelInFlight: Bool = false,
@@ -94,6 +97,7 @@ public struct Effect<Mutation: Sendable> {
 
   /// An effect that cancels running work started with `id`.
   /// - Parameter id: The identifier given to ``run(id:cancelInFlight:name:_:)``.
+  /// - Returns: The effect.
   public static func cancel(id: some Hashable & Sendable) -> Effect {
     Effect(.cancel(AnyHashable(id)))
   }
@@ -101,21 +105,25 @@ public struct Effect<Mutation: Sendable> {
   /// An effect that runs several effects at the same time; their mutations interleave in
   /// arrival order.
   /// - Parameter effects: The effects to start, in this order.
+  /// - Returns: The combined effect.
   public static func merge(_ effects: Effect...) -> Effect { Effect(.merge(effects)) }
 
   /// An effect that runs several effects at the same time; their mutations interleave in
   /// arrival order.
   /// - Parameter effects: The effects to start, in this order.
+  /// - Returns: The combined effect.
   public static func merge(_ effects: [Effect]) -> Effect { Effect(.merge(effects)) }
 
   /// An effect that runs several effects one after another, each starting when the previous
   /// one has finished, failed or been cancelled.
   /// - Parameter effects: The effects to run, in order.
+  /// - Returns: The combined effect.
   public static func concat(_ effects: Effect...) -> Effect { Effect(.concat(effects)) }
 
   /// An effect that runs several effects one after another, each starting when the previous
   /// one has finished, failed or been cancelled.
   /// - Parameter effects: The effects to run, in order.
+  /// - Returns: The combined effect.
   public static func concat(_ effects: [Effect]) -> Effect { Effect(.concat(effects)) }
 
   /// Transforms every mutation this effect emits.

@@ -82,7 +82,8 @@ public struct Flow<Element: Sendable> {
   /// Transforms every value and drops the `nil` results.
   /// - Parameter transform: Maps a value, or returns `nil` to drop it.
   /// - Returns: A flow of the non-`nil` results.
-  public func compactMap<T: Sendable>(_ transform: @escaping @MainActor (Element) -> T?) -> Flow<T> {
+  public func compactMap<T: Sendable>(_ transform: @escaping @MainActor (Element) -> T?) -> Flow<T>
+  {
     let connect = self.connect
     return Flow<T> { scope, sink in
       connect(scope) { element, origin in

@@ -15,7 +15,7 @@
 /// ```
 @propertyWrapper
 public struct Pulse<Value> {
-  /// The current value. Assigning it, even the same value, counts as a new pulse.
+  /// The current value; assigning it, even the same value, counts as a new pulse.
   public var value: Value {
     didSet { valueUpdatedCount &+= 1 }
   }
@@ -30,7 +30,7 @@ public struct Pulse<Value> {
     self.valueUpdatedCount = 0
   }
 
-  /// The current value.
+  /// The current value; assigning it counts as a new pulse.
   public var wrappedValue: Value {
     get { value }
     set { value = newValue }

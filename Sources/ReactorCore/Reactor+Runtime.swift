@@ -82,8 +82,9 @@ extension Reactor {
     set { runtime.isStubEnabled = newValue }
   }
 
-  /// The stub for view tests. Creating it (on first access) resets ``currentState`` to
-  /// ``initialState``.
+  /// The stub for view tests.
+  ///
+  /// Creating it (on first access) resets ``currentState`` to ``initialState``.
   public var stub: Stub<Action, State> {
     runtime.attach(self)
     return runtime.stub(initialState: initialState)

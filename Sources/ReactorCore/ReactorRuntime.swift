@@ -12,9 +12,9 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// Creates an empty runtime; the pipeline is built on first use.
   public init() {}
 
-  /// Watches the pipeline; set it to record a trace. `nil` by default.
+  /// Watches the pipeline; set it to record a trace.
   ///
-  /// Attach it before the first action to see the whole run.
+  /// `nil` by default. Attach it before the first action to see the whole run.
   public var monitor: (any ReactorMonitor<Action, Mutation, State>)?
 
   // MARK: State and observers
@@ -189,7 +189,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     withEmission {
       let state = reduceFunction(previous, mutation)
       lastMutationID += 1
-      monitor?.reactorDidReduce(mutation: mutation, id: lastMutationID, origin: origin, state: state)
+      monitor?.reactorDidReduce(
+        mutation: mutation, id: lastMutationID, origin: origin, state: state)
       for entry in stateEntries { entry(state, origin) }
     }
   }

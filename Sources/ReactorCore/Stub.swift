@@ -22,7 +22,9 @@ public final class Stub<Action: Sendable, State: Sendable> {
     self.deliver = deliver
   }
 
-  /// The stubbed state. Setting it delivers the new state to observers at once, even when
+  /// The stubbed state.
+  ///
+  /// Setting it delivers the new state to observers at once, even when
   /// equal to the previous one, and makes it the reactor's `currentState`.
   public var state: State {
     get { storedState }

@@ -18,7 +18,9 @@ public final class Subscription {
   /// Whether the subscription has been cancelled.
   public var isCancelled: Bool { onCancel == nil }
 
-  /// Stops the observation. Calling it again does nothing.
+  /// Stops the observation.
+  ///
+  /// Calling it again does nothing.
   public func cancel() {
     let onCancel = self.onCancel
     self.onCancel = nil

@@ -1,6 +1,6 @@
-/// An object that displays a reactor's state and sends it the user's actions, with no
-/// business logic of its own (ReactorKit's `View`). Any class can be one.
+/// An object that displays a reactor's state and sends it the user's actions.
 ///
+/// A view has no business logic of its own (ReactorKit's `View`); any class can be one.
 /// Assigning ``reactor`` cancels every earlier binding (empties ``subscriptions``) and calls
 /// ``bind(reactor:)``; assigning `nil` only cancels. A view that must wait until it has loaded
 /// (ReactorKit's `StoryboardView`) creates its binding with `ViewBinding(bindsWhenLoaded: true)`
@@ -35,7 +35,9 @@ public protocol View: AnyObject {
 }
 
 extension View {
-  /// The view's reactor. Assigning it cancels earlier bindings and binds the new reactor.
+  /// The view's reactor.
+  ///
+  /// Assigning it cancels earlier bindings and binds the new reactor.
   public var reactor: Reactor? {
     get { binding.reactor }
     set {
@@ -56,8 +58,9 @@ extension View {
   /// The bag that owns this view's bindings; emptied whenever ``reactor`` is reassigned.
   public var subscriptions: SubscriptionBag { binding.subscriptions }
 
-  /// Tells a view created with `bindsWhenLoaded` that it has loaded: binds the latest
-  /// reactor assigned so far, once. Later calls do nothing.
+  /// Tells a view created with `bindsWhenLoaded` that it has loaded.
+  ///
+  /// Binds the latest reactor assigned so far, once. Later calls do nothing.
   public func viewDidLoadReactor() {
     guard !binding.isLoaded else { return }
     binding.isLoaded = true

@@ -60,7 +60,8 @@ extension CoreTests {
     @Test func hooksRunInReactorKitOrderAndSeeTheDocumentedCurrentState() {
       let reactor = HookOrderReactor()
       let subscription = reactor.state.observe { [unowned reactor] state in
-        reactor.log.append("observer gets \(state.value), currentState \(reactor.currentState.value)")
+        reactor.log.append(
+          "observer gets \(state.value), currentState \(reactor.currentState.value)")
       }
       reactor.log.removeAll()
 

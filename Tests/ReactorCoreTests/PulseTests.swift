@@ -1,5 +1,6 @@
-@testable import ReactorCore
 import Testing
+
+@testable import ReactorCore
 
 /// A reactor with one pulse, assigned by some mutations and left alone by others.
 private final class AlertReactor: Reactor {
