@@ -46,11 +46,8 @@ public struct DOTGraph: Sendable, Hashable {
 
   /// The graph's title.
   public var label: DOTLabel? {
-    get {
-      if case .label(let label) = attributes["label"] { return label }
-      return nil
-    }
-    set { attributes["label"] = newValue.map(DOTValue.label) }
+    get { attributes.labelAttribute }
+    set { attributes.labelAttribute = newValue }
   }
 
   /// Creates an empty graph.

@@ -23,11 +23,8 @@ public struct DOTSubgraph: Sendable, Hashable {
 
   /// The subgraph's title; shown for clusters only.
   public var label: DOTLabel? {
-    get {
-      if case .label(let label) = attributes["label"] { return label }
-      return nil
-    }
-    set { attributes["label"] = newValue.map(DOTValue.label) }
+    get { attributes.labelAttribute }
+    set { attributes.labelAttribute = newValue }
   }
 
   /// Creates a subgraph.

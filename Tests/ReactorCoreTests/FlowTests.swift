@@ -109,7 +109,8 @@ extension CoreTests {
       subscription.cancel()
     }
 
-    @Test func failingActionSourceEndsOnlyItself() async {
+    @Test(arguments: [nil, "socket closed"])
+    func endedActionSourceEndsOnlyItself(failure: String?) async {
       await withMainSerialExecutor {
         let (actions, continuation) = AsyncThrowingStream.makeStream(of: String.self)
         let reactor = MergingReactor(service: EntryService(), externalActions: actions)
@@ -117,12 +118,14 @@ extension CoreTests {
         reactor.runtime.monitor = monitor
         reactor.send("sent")
         continuation.yield("external")
-        continuation.finish(throwing: TestFailure(description: "socket closed"))
+        continuation.finish(throwing: failure.map { TestFailure(description: $0) })
         await Task.megaYield()
         reactor.send("still works")
         #expect(reactor.currentState.entries == ["sent", "external", "still works"])
         #expect(monitor.lines.contains("action 2 external from stream(\"external actions\")"))
-        #expect(monitor.lines.contains("stream external actions ended with socket closed"))
+        #expect(
+          monitor.lines.contains(
+            "stream external actions ended\(failure.map { " with \($0)" } ?? "")"))
       }
     }
 
