@@ -31,7 +31,6 @@ extension Reactor {
 
   @usableFromInline
   func recordStubbed(_ action: Action) {
-    runtime.attach(self)
     stub.actions.append(action)
   }
 
