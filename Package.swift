@@ -7,6 +7,7 @@ let package = Package(
   platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
   products: [
     .library(name: "ReactorCore", targets: ["ReactorCore"]),
+    .library(name: "ReactorTracing", targets: ["ReactorTracing"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
   ],
   dependencies: [
@@ -16,12 +17,32 @@ let package = Package(
   targets: [
     // The runtime: ReactorKit's model on Swift Concurrency. Depends on nothing.
     .target(name: "ReactorCore"),
+    // Shared by the test targets: one test at a time on the main serial executor.
+    .target(
+      name: "ReactorTestSupport",
+      dependencies: [
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")
+      ],
+      path: "Tests/ReactorTestSupport"
+    ),
     .testTarget(
       name: "ReactorCoreTests",
       dependencies: [
         "ReactorCore",
+        "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
+    // Recording, the trace format, and reading traces. No C, no Graphviz: apps embed it.
+    .target(name: "ReactorTracing", dependencies: ["ReactorCore"]),
+    .testTarget(
+      name: "ReactorTracingTests",
+      dependencies: [
+        "ReactorTracing",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
 
@@ -31,7 +52,7 @@ let package = Package(
       pkgConfig: "libgvc",
       providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
     ),
-    .target(name: "ReactorDiagrams", dependencies: ["CGraphviz"]),
+    .target(name: "ReactorDiagrams", dependencies: ["ReactorTracing", "CGraphviz"]),
     .testTarget(name: "ReactorDiagramsTests", dependencies: ["ReactorDiagrams"]),
   ]
 )

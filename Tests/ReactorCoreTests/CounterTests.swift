@@ -1,6 +1,6 @@
 import Clocks
-import ConcurrencyExtras
 import ReactorCore
+import ReactorTestSupport
 import Testing
 
 /// The seeds' Counter view, rendering its state as text.
@@ -30,7 +30,7 @@ extension CoreTests {
   @MainActor
   @Suite struct Counter {
     @Test func increaseShowsLoadingThenTheNewValueAfterHalfASecond() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = CounterReactor(clock: clock)
         reactor.send(.increase)
@@ -44,7 +44,7 @@ extension CoreTests {
     }
 
     @Test func overlappingIncreasesAreBothApplied() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = CounterReactor(clock: clock)
         let (subscription, states) = reactor.recordStates()
@@ -60,7 +60,7 @@ extension CoreTests {
     }
 
     @Test func viewRendersStateAndShowsTheLimitAlertOnce() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let view = CounterView()
         view.reactor = CounterReactor(clock: clock, limit: 1)

@@ -1,6 +1,7 @@
 import Clocks
 import ConcurrencyExtras
 import ReactorCore
+import ReactorTestSupport
 import Testing
 
 /// A reactor whose actions script effects directly, for testing how effects run.
@@ -100,7 +101,7 @@ extension CoreTests {
     }
 
     @Test func concurrentEffectsInterleaveInArrivalOrder() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = ScriptReactor(clock: clock)
         let monitor = MonitorLog<ScriptAction, String, ScriptReactor.State>()
@@ -121,7 +122,7 @@ extension CoreTests {
     }
 
     @Test func failingEffectKeepsItsMutationsAndEndsOnlyItself() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = ScriptReactor(clock: clock)
         let monitor = MonitorLog<ScriptAction, String, ScriptReactor.State>()
@@ -137,7 +138,7 @@ extension CoreTests {
     }
 
     @Test func concatRunsEachEffectAfterThePreviousOneEnds() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = ScriptReactor(clock: clock)
         reactor.send(.concatenated)
@@ -156,7 +157,7 @@ extension CoreTests {
     }
 
     @Test func cancelInFlightKeepsOnlyTheLatestSearch() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = ScriptReactor(clock: clock)
         let monitor = MonitorLog<ScriptAction, String, ScriptReactor.State>()
@@ -172,7 +173,7 @@ extension CoreTests {
     }
 
     @Test func cancelledEffectThatKeepsRunningCannotEmit() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = ScriptReactor(clock: clock)
         reactor.send(.ignoresCancellation("stale"))
@@ -233,7 +234,7 @@ extension CoreTests {
   @MainActor
   @Suite struct Cancellation {
     @Test func stopwatchTicksOnlyWhileRunning() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = StopwatchReactor(clock: clock)
         reactor.send(.start)
@@ -253,7 +254,7 @@ extension CoreTests {
     }
 
     @Test func startingTwiceRestartsTheTimer() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = StopwatchReactor(clock: clock)
         reactor.send(.start)

@@ -1,6 +1,7 @@
 import Clocks
 import ConcurrencyExtras
 import ReactorCore
+import ReactorTestSupport
 import Testing
 
 /// A shared service whose events several reactors merge, as in the TaskList seed.
@@ -111,7 +112,7 @@ extension CoreTests {
 
     @Test(arguments: [nil, "socket closed"])
     func endedActionSourceEndsOnlyItself(failure: String?) async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let (actions, continuation) = AsyncThrowingStream.makeStream(of: String.self)
         let reactor = MergingReactor(service: EntryService(), externalActions: actions)
         let monitor = MonitorLog<String, String, MergingReactor.State>()
@@ -130,7 +131,7 @@ extension CoreTests {
     }
 
     @Test func finishedStateSourceEndsOnlyItself() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let (states, continuation) = AsyncStream.makeStream(of: MergingReactor.State.self)
         let reactor = MergingReactor(service: EntryService(), externalStates: states)
         let monitor = MonitorLog<String, String, MergingReactor.State>()
@@ -147,7 +148,7 @@ extension CoreTests {
     }
 
     @Test func debounceKeepsOnlyTheLastActionOfABurst() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let reactor = MergingReactor(service: EntryService(), debounceClock: clock)
         reactor.send("r")

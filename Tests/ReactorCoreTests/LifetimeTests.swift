@@ -1,6 +1,7 @@
 import Clocks
 import ConcurrencyExtras
 import ReactorCore
+import ReactorTestSupport
 import Testing
 
 /// A generic reactor, subclassed below with a concrete type.
@@ -103,7 +104,7 @@ extension CoreTests {
     }
 
     @Test func releasingTheReactorCancelsItsEffects() async {
-      await withMainSerialExecutor {
+      await withExclusiveMainSerialExecutor {
         let clock = TestClock()
         let cancellations = Box(0)
         weak var weakReactor: WaitingReactor?

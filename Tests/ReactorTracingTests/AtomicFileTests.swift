@@ -1,5 +1,5 @@
 import Foundation
-import ReactorDiagrams
+import ReactorTracing
 import Testing
 
 #if canImport(Glibc)

@@ -22,6 +22,18 @@ struct POSIXFile: ~Copyable {
     self.descriptor = descriptor
   }
 
+  /// Opens the file at `path` for writing from its start, creating or emptying it.
+  init?(truncating path: String) {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { return nil }
+    self.descriptor = descriptor
+  }
+
+  /// The system's message for an error code: `No such file or directory`.
+  static func message(_ code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+
   deinit {
     if descriptor >= 0 { _ = Self.closeDescriptor(descriptor) }
   }

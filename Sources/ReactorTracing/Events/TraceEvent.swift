@@ -1,0 +1,194 @@
+/// One line of a trace after its header: an action, an effect starting or ending, a mutation
+/// with the state it produced, an external stream ending, or the end of the recording.
+///
+/// Every event has a ``sequence`` number, consecutive across all kinds and starting at 1, and
+/// the ``time`` since the recording began. Events appear in the order they happened on the
+/// reactor's actor; in particular mutations appear in the order `reduce` applied them, so a
+/// trace is the ground truth for replay.
+public struct TraceEvent: Hashable, Sendable {
+  /// The event's position in the recording, from 1, consecutive across all kinds.
+  public var sequence: Int
+  /// The time since the recording began, on the recorder's clock.
+  public var time: Duration
+  /// What happened.
+  public var kind: Kind
+
+  /// An event.
+  public init(sequence: Int, time: Duration, kind: Kind) {
+    self.sequence = sequence
+    self.time = time
+    self.kind = kind
+  }
+
+  /// What an event records.
+  public enum Kind: Hashable, Sendable {
+    /// An action reached `mutate(action:)`.
+    case action(Action)
+    /// An async effect started.
+    case effectStarted(EffectStart)
+    /// An async effect ended.
+    case effectEnded(EffectEnd)
+    /// `reduce` applied a mutation.
+    case mutation(Mutation)
+    /// An external stream merged in a `transform` hook ended.
+    case streamEnded(StreamEnd)
+    /// The recording was closed; nothing follows.
+    case end(End)
+  }
+
+  /// An action that reached `mutate(action:)`, after `transform(action:)`.
+  public struct Action: Hashable, Sendable {
+    /// The action's id in this reactor: 1 for the first action, and so on.
+    public var id: Int
+    /// A readable case label: `increase`, `setLoading(true)`.
+    public var label: String
+    /// The Codable encoding, or `nil` when the Action type is not Codable.
+    public var value: JSONValue?
+    /// Where it came from.
+    public var source: Source
+
+    /// An action event.
+    public init(id: Int, label: String, value: JSONValue?, source: Source) {
+      self.id = id
+      self.label = label
+      self.value = value
+      self.source = source
+    }
+  }
+
+  /// Where an action came from.
+  public enum Source: Hashable, Sendable {
+    /// Sent with `send(_:)`.
+    case sent
+    /// An element of the named stream merged in `transform(action:)`.
+    case stream(String)
+  }
+
+  /// The start of an async effect.
+  public struct EffectStart: Hashable, Sendable {
+    /// The effect's id in this reactor, from 1.
+    public var effect: Int
+    /// The id of the action whose `mutate` started it.
+    public var action: Int
+    /// The name given to `Effect.run`, if any.
+    public var name: String?
+
+    /// An effect-start event.
+    public init(effect: Int, action: Int, name: String?) {
+      self.effect = effect
+      self.action = action
+      self.name = name
+    }
+  }
+
+  /// The end of an async effect.
+  public struct EffectEnd: Hashable, Sendable {
+    /// The effect's id.
+    public var effect: Int
+    /// How it ended.
+    public var outcome: Outcome
+
+    /// An effect-end event.
+    public init(effect: Int, outcome: Outcome) {
+      self.effect = effect
+      self.outcome = outcome
+    }
+  }
+
+  /// How an async effect ended.
+  public enum Outcome: Hashable, Sendable {
+    /// Its body returned.
+    case finished
+    /// It was cancelled: by id, by `cancelInFlight`, or because the reactor went away.
+    case cancelled
+    /// Its body threw; the error's description.
+    case failed(String)
+  }
+
+  /// A mutation that `reduce` applied, with the state it returned.
+  public struct Mutation: Hashable, Sendable {
+    /// The mutation's id in this reactor, from 1.
+    public var id: Int
+    /// A readable case label: `setLoading(true)`.
+    public var label: String
+    /// The Codable encoding, or `nil` when the Mutation type is not Codable.
+    public var value: JSONValue?
+    /// What emitted it.
+    public var cause: Cause
+    /// The state `reduce` returned, as stored: a full snapshot, a diff from the previous
+    /// state, or a description when the State type is not Codable.
+    public var state: StateChange
+    /// The hash of the resulting state's canonical JSON (of its description when the State
+    /// type is not Codable).
+    public var stateHash: TraceHash
+
+    /// A mutation event.
+    public init(
+      id: Int, label: String, value: JSONValue?, cause: Cause, state: StateChange,
+      stateHash: TraceHash
+    ) {
+      self.id = id
+      self.label = label
+      self.value = value
+      self.cause = cause
+      self.state = state
+      self.stateHash = stateHash
+    }
+  }
+
+  /// What emitted a mutation.
+  public enum Cause: Hashable, Sendable {
+    /// `mutate(action:)` returned it synchronously for the action with this id.
+    case action(Int)
+    /// The async effect with this id, started by the action with this id, sent it.
+    case effect(Int, action: Int)
+    /// An element of the named stream merged in `transform(mutation:)`.
+    case stream(String)
+
+    /// The action behind the mutation, if any.
+    public var action: Int? {
+      switch self {
+      case .action(let action), .effect(_, let action): action
+      case .stream: nil
+      }
+    }
+  }
+
+  /// How a mutation event stores the resulting state.
+  public enum StateChange: Hashable, Sendable {
+    /// The whole state.
+    case snapshot(JSONValue)
+    /// Operations that turn the previous state into this one.
+    case diff([TraceDiffOperation])
+    /// `String(describing:)` of a state whose type is not Codable.
+    case description(String)
+  }
+
+  /// The end of an external stream merged in a `transform` hook.
+  public struct StreamEnd: Hashable, Sendable {
+    /// The stream's name.
+    public var stream: String
+    /// The description of the error it threw, or `nil` if it finished.
+    public var error: String?
+
+    /// A stream-end event.
+    public init(stream: String, error: String?) {
+      self.stream = stream
+      self.error = error
+    }
+  }
+
+  /// The recording was closed.
+  public struct End: Hashable, Sendable {
+    /// How many events the recording saw, including dropped ones.
+    public var observedEvents: Int
+    /// How many of them a limit left out of the trace.
+    public var droppedEvents: Int
+
+    /// An end event.
+    public init(observedEvents: Int, droppedEvents: Int) {
+      self.observedEvents = observedEvents
+      self.droppedEvents = droppedEvents
+    }
+  }
+}

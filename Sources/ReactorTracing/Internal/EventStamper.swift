@@ -1,0 +1,41 @@
+/// Numbers and times the monitor's calls on the reactor's actor, and applies a
+/// ``TraceLimit/firstEvents(_:)`` cap: the only work a recorder does on the hot path besides
+/// storing the event.
+struct EventStamper {
+  private(set) var sequence = 0
+  private(set) var observedCount = 0
+  private(set) var droppedCount = 0
+  private let cap: Int
+  private let elapsed: () -> Duration
+
+  init(limit: TraceLimit, clock: any Clock<Duration>) {
+    if case .firstEvents(let count) = limit { cap = count } else { cap = .max }
+    elapsed = Self.stopwatch(clock)
+  }
+
+  private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> () -> Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
+  }
+
+  /// The event stamped, or `nil` when the cap drops it.
+  mutating func stamp<Action, Mutation, State>(
+    _ event: StampedEvent<Action, Mutation, State>.Raw
+  ) -> StampedEvent<Action, Mutation, State>? {
+    observedCount += 1
+    guard sequence < cap else {
+      droppedCount += 1
+      return nil
+    }
+    sequence += 1
+    return StampedEvent(sequence: sequence, time: elapsed(), event: event)
+  }
+
+  /// The end event, which no cap drops.
+  mutating func end<Action, Mutation, State>() -> StampedEvent<Action, Mutation, State> {
+    sequence += 1
+    return StampedEvent(
+      sequence: sequence, time: elapsed(),
+      event: .end(observed: observedCount, dropped: droppedCount))
+  }
+}

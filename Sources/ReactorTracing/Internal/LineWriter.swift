@@ -1,0 +1,67 @@
+/// Writes one compact JSON object at a time in a fixed member order: how trace lines are
+/// produced without building a JSON tree for the line itself.
+struct LineWriter {
+  var bytes: [UInt8] = []
+  private var needsComma = false
+
+  init() {}
+
+  /// Starts a new line in the same buffer: the next value needs no comma.
+  mutating func resetComma() { needsComma = false }
+
+  mutating func begin() {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    bytes.append(UInt8(ascii: "{"))
+    needsComma = false
+  }
+
+  mutating func end() {
+    bytes.append(UInt8(ascii: "}"))
+    needsComma = true
+  }
+
+  mutating func key(_ key: String) {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    JSONWriter.writeString(key, to: &bytes)
+    bytes.append(UInt8(ascii: ":"))
+    needsComma = false
+  }
+
+  mutating func value(_ value: JSONValue) {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    JSONWriter.write(value, to: &bytes)
+    needsComma = true
+  }
+
+  mutating func member(_ key: String, _ value: JSONValue) {
+    self.key(key)
+    self.value(value)
+  }
+
+  mutating func member(_ key: String, _ value: String) {
+    self.key(key)
+    JSONWriter.writeString(value, to: &bytes)
+    needsComma = true
+  }
+
+  mutating func member(_ key: String, _ value: Int) {
+    member(key, Int64(value))
+  }
+
+  mutating func member(_ key: String, _ value: Int64) {
+    self.key(key)
+    JSONWriter.writeInteger(value, to: &bytes)
+    needsComma = true
+  }
+
+  mutating func array<Elements: Sequence>(
+    _ elements: Elements, _ body: (inout LineWriter, Elements.Element) -> Void
+  ) {
+    if needsComma { bytes.append(UInt8(ascii: ",")) }
+    bytes.append(UInt8(ascii: "["))
+    needsComma = false
+    for element in elements { body(&self, element) }
+    bytes.append(UInt8(ascii: "]"))
+    needsComma = true
+  }
+}

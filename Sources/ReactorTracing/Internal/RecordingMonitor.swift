@@ -1,0 +1,74 @@
+import ReactorCore
+
+/// The monitor a recorder attaches to a reactor.
+///
+/// It stamps each call and stores it, in memory or in a file writer's queue. This is all the work recording adds on the reactor's actor.
+@MainActor
+final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendable>:
+  ReactorMonitor
+{
+  private var stamper: EventStamper
+  /// Where events go in memory; `nil` when a writer takes them.
+  private(set) var window: EventWindow<Action, Mutation, State>?
+  private let writer: TraceFileWriter<Action, Mutation, State>?
+  private(set) var isStopped = false
+
+  init(options: TraceOptions, initialState: State) {
+    stamper = EventStamper(limit: options.limit, clock: options.clock)
+    let capacity: Int
+    if case .lastEvents(let count) = options.limit { capacity = count } else { capacity = .max }
+    window = EventWindow(capacity: capacity, initialState: initialState)
+    writer = nil
+  }
+
+  init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
+    stamper = EventStamper(limit: options.limit, clock: options.clock)
+    window = nil
+    self.writer = writer
+  }
+
+  var observedCount: Int { stamper.observedCount }
+  var droppedCount: Int { stamper.droppedCount }
+
+  /// Stops recording and stores the end event; later events are ignored.
+  /// - Returns: `false` if it was already stopped.
+  func stop() -> Bool {
+    guard !isStopped else { return false }
+    isStopped = true
+    store(stamper.end())
+    return true
+  }
+
+  func reactorDidReceive(action: Action, id: Int, origin: Origin) {
+    record(.action(action, id: id, origin: origin))
+  }
+
+  func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
+    record(.effectStarted(effect, action: action, name: name))
+  }
+
+  func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
+    record(.effectEnded(effect, outcome))
+  }
+
+  func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
+    record(.mutation(mutation, id: id, origin: origin, state: state))
+  }
+
+  func reactorStreamDidEnd(_ name: String, error: String?) {
+    record(.streamEnded(name, error: error))
+  }
+
+  private func record(_ event: StampedEvent<Action, Mutation, State>.Raw) {
+    guard !isStopped, let stamped = stamper.stamp(event) else { return }
+    store(stamped)
+  }
+
+  private func store(_ event: StampedEvent<Action, Mutation, State>) {
+    if let writer {
+      writer.append(event)
+    } else {
+      window?.append(event)
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import Foundation
+
+/// Encodes and writes a recording on its own thread, so the reactor's actor never waits for
+/// encoding or the disk.
+///
+/// The reactor's actor only appends captured events to `pending`. The writer thread wakes
+/// when `flushThreshold` events are pending or `flushInterval` has passed, takes them all,
+/// encodes them and writes them with one `write` call per batch. A crash loses at most what
+/// was pending. With a rolling window, each flush instead rewrites the whole window
+/// atomically, so the file is always a complete trace.
+///
+/// `@unchecked Sendable`: everything the reactor's actor and the thread share is guarded by
+/// `condition`; the rest belongs to the thread alone once it starts.
+final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendable>:
+  @unchecked Sendable
+{
+  typealias Event = StampedEvent<Action, Mutation, State>
+
+  let path: String
+  private let flushThreshold: Int
+  private let flushInterval: TimeInterval
+
+  // Guarded by `condition`.
+  private let condition = NSCondition()
+  private var pending: [Event] = []
+  private var isClosing = false
+  private var isDone = false
+  private var closeWaiter: CheckedContinuation<Void, Never>?
+  private var flushWaiters: [CheckedContinuation<Void, Never>] = []
+  private var failure: TraceRecordingError?
+
+  // The writer thread's alone.
+  private var encoder: TraceEventEncoder<Action, Mutation, State>
+  private let header: TraceHeader
+  private var window: EventWindow<Action, Mutation, State>?
+  private var file: POSIXFile?
+  private var line = LineWriter()
+  private var hasFailed = false
+
+  init(
+    path: String, header: TraceHeader, encoder: TraceEventEncoder<Action, Mutation, State>,
+    initialState: State, options: TraceOptions
+  ) throws(TraceRecordingError) {
+    guard options.flushThreshold >= 1 else {
+      throw .invalidOption("flushThreshold must be at least 1")
+    }
+    self.path = path
+    self.header = header
+    self.encoder = encoder
+    self.flushThreshold = options.flushThreshold
+    let (seconds, attoseconds) = options.flushInterval.components
+    self.flushInterval = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+    if case .lastEvents(let capacity) = options.limit {
+      guard capacity >= 1 else { throw .invalidOption("lastEvents needs at least 1 event") }
+      window = EventWindow(capacity: capacity, initialState: initialState)
+      // Fail now, not on the first flush, if the file cannot be written.
+      do {
+        try AtomicFile.write(header.serializedLine + [UInt8(ascii: "\n")], to: path)
+      } catch {
+        throw .cannotCreate(path: path, reason: error.description)
+      }
+    } else {
+      guard let file = POSIXFile(truncating: path) else {
+        throw .cannotCreate(path: path, reason: POSIXFile.message(POSIXFile.errorCode))
+      }
+      self.file = consume file
+    }
+    pending.reserveCapacity(flushThreshold)
+    let thread = Thread { [self] in run() }
+    thread.name = "reactor-trace writer"
+    thread.start()
+  }
+
+  /// Queues an event, on the reactor's actor, without ever waiting for the writer.
+  func append(_ event: Event) {
+    condition.lock()
+    pending.append(event)
+    let isBatchFull = pending.count == flushThreshold
+    condition.unlock()
+    if isBatchFull { condition.signal() }
+  }
+
+  /// Asks the thread to write everything and close the file, and waits until it has.
+  /// - Returns: The first write failure, if any.
+  func close() async -> TraceRecordingError? {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      condition.lock()
+      isClosing = true
+      if isDone {
+        condition.unlock()
+        continuation.resume()
+        return
+      }
+      closeWaiter = continuation
+      condition.signal()
+      condition.unlock()
+    }
+    return recordedFailure()
+  }
+
+  private func recordedFailure() -> TraceRecordingError? {
+    condition.lock()
+    defer { condition.unlock() }
+    return failure
+  }
+
+  /// Asks the thread to write everything queued so far, and waits until it has.
+  func flush() async {
+    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+      condition.lock()
+      if isDone {
+        condition.unlock()
+        continuation.resume()
+        return
+      }
+      flushWaiters.append(continuation)
+      condition.signal()
+      condition.unlock()
+    }
+  }
+
+  /// Asks the thread to write everything and close the file, without waiting.
+  func closeInBackground() {
+    condition.lock()
+    isClosing = true
+    condition.signal()
+    condition.unlock()
+  }
+
+  // MARK: The writer thread
+
+  private func run() {
+    if window == nil {
+      write(header.serializedLine + [UInt8(ascii: "\n")])
+    }
+    var batch: [Event] = []
+    batch.reserveCapacity(flushThreshold)
+    while true {
+      condition.lock()
+      let deadline = Date(timeIntervalSinceNow: flushInterval)
+      while pending.count < flushThreshold && !isClosing && flushWaiters.isEmpty {
+        if !condition.wait(until: deadline) { break }
+      }
+      swap(&batch, &pending)
+      let closing = isClosing
+      let waiters = flushWaiters
+      flushWaiters = []
+      condition.unlock()
+
+      if !batch.isEmpty { process(batch) }
+      batch.removeAll(keepingCapacity: true)
+      for waiter in waiters { waiter.resume() }
+      if closing { break }
+    }
+    finish()
+  }
+
+  private func process(_ batch: [Event]) {
+    if var window {
+      for event in batch { window.append(event) }
+      self.window = window
+      rewriteWindow()
+      return
+    }
+    line.bytes.removeAll(keepingCapacity: true)
+    for event in batch {
+      encoder.encode(event).write(to: &line)
+      line.resetComma()
+      line.bytes.append(UInt8(ascii: "\n"))
+    }
+    write(line.bytes)
+  }
+
+  private func rewriteWindow() {
+    guard let window, !hasFailed else { return }
+    do {
+      try window.trace(header: header, encoder: encoder).write(to: path)
+    } catch {
+      fail(error.description)
+    }
+  }
+
+  private func write(_ bytes: [UInt8]) {
+    guard !hasFailed, let succeeded = file?.write(bytes) else { return }
+    if !succeeded { fail(POSIXFile.message(POSIXFile.errorCode)) }
+  }
+
+  private func fail(_ reason: String) {
+    hasFailed = true
+    condition.lock()
+    if failure == nil { failure = .writeFailed(path: path, reason: reason) }
+    condition.unlock()
+  }
+
+  private func finish() {
+    if var file = file.take() {
+      if !hasFailed && !file.synchronize() { fail(POSIXFile.message(POSIXFile.errorCode)) }
+      if !file.close() && !hasFailed { fail(POSIXFile.message(POSIXFile.errorCode)) }
+    }
+    condition.lock()
+    isDone = true
+    let waiter = closeWaiter
+    closeWaiter = nil
+    let waiters = flushWaiters
+    flushWaiters = []
+    condition.unlock()
+    waiter?.resume()
+    for waiter in waiters { waiter.resume() }
+  }
+}

@@ -1,0 +1,46 @@
+/// A 64-bit FNV-1a hash of a state's canonical JSON, written in traces as 16 lowercase
+/// hexadecimal digits.
+///
+/// It lets a reader check that the state it reconstructed from snapshots and diffs is the
+/// state that was recorded. It detects accidents and edits, not attacks.
+public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
+  /// The hash.
+  public let value: UInt64
+
+  /// A hash with this value.
+  public init(_ value: UInt64) { self.value = value }
+
+  /// Parses 16 hexadecimal digits; `nil` for anything else.
+  public init?(hex: String) {
+    guard hex.utf8.count == 16, let value = UInt64(hex, radix: 16) else { return nil }
+    self.value = value
+  }
+
+  /// The FNV-1a hash of `bytes`.
+  public init(of bytes: some Sequence<UInt8>) {
+    var hasher = FNV1a64()
+    for byte in bytes { hasher.append(byte) }
+    self.value = hasher.value
+  }
+
+  /// 16 lowercase hexadecimal digits.
+  public var description: String {
+    let hex = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - hex.utf8.count) + hex
+  }
+}
+
+/// The 64-bit FNV-1a hash, fed byte by byte.
+struct FNV1a64: JSONByteSink {
+  private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  mutating func append(_ byte: UInt8) {
+    value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+  }
+
+  mutating func append<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes) {
+    var value = self.value
+    for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    self.value = value
+  }
+}

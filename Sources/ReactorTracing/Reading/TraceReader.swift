@@ -1,0 +1,243 @@
+/// Reads a trace one event at a time, in memory that does not grow with the trace.
+///
+/// ```swift
+/// let reader = try TraceReader(path: "counter.trace.jsonl")
+/// print(reader.header.reactor)
+/// while let event = try reader.next() {
+///   print(event.sequence, event.kind)
+/// }
+/// for warning in reader.warnings { print("warning:", warning) }
+/// ```
+///
+/// Opening reads and checks the header: a file that is not a trace, declares another format
+/// or a newer major version fails with one clear ``TraceReadError``. A malformed line fails
+/// with its line number and the reason. A last line cut off by a crash ends the trace with a
+/// ``TraceWarning/tornLastLine(line:byteCount:)`` warning instead. Members and event kinds
+/// the reader does not know are skipped, so newer minor versions stay readable.
+///
+/// While reading, the reader rebuilds every state from its snapshot or diff and checks it
+/// against the recorded hash (``currentState``); turn this off with `verifyingStates: false`
+/// when only the events matter.
+public final class TraceReader {
+  /// The most bytes a line may have unless told otherwise: 64 MiB.
+  public static let defaultMaximumLineLength = 64 << 20
+
+  /// The trace's first line.
+  public let header: TraceHeader
+  /// The file's path, or the name given to bytes, as errors mention it.
+  public let path: String
+  /// What was noticed so far without failing.
+  public private(set) var warnings: [TraceWarning] = []
+  /// The number of the line last read, from 1 (the header).
+  public private(set) var lineNumber = 1
+  /// The state after the last event read, rebuilt from snapshots and diffs.
+  ///
+  /// It is the header's
+  /// initial state before any mutation. Not updated when verification is off.
+  public private(set) var currentState: TraceHeader.State
+
+  private let lines: LineReader
+  /// Kept across lines: it reuses its working memory and its cache of repeated keys.
+  private var parser = JSONParser()
+  private let verifiesStates: Bool
+  private var hasEnded = false
+  private var isFinished = false
+  private var unknownKinds: Set<String> = []
+
+  /// Opens the trace at `path` and reads its header.
+  /// - Parameters:
+  ///   - path: The trace file.
+  ///   - verifyingStates: Whether to rebuild each state and check its hash.
+  ///   - maximumLineLength: Longer lines fail with ``TraceReadError/lineTooLong(path:line:limit:)``.
+  /// - Throws: ``TraceReadError`` when the file cannot be read or is not a trace this reader
+  ///   reads.
+  public convenience init(
+    path: String, verifyingStates: Bool = true,
+    maximumLineLength: Int = TraceReader.defaultMaximumLineLength
+  ) throws(TraceReadError) {
+    guard let lines = LineReader(path: path, maximumLineLength: maximumLineLength) else {
+      throw .cannotOpen(path: path, reason: POSIXFile.message(POSIXFile.errorCode))
+    }
+    try self.init(
+      lines: lines, path: path, verifyingStates: verifyingStates,
+      maximumLineLength: maximumLineLength)
+  }
+
+  /// Reads a trace held in memory.
+  /// - Parameters:
+  ///   - bytes: The trace's bytes.
+  ///   - name: What errors call it.
+  ///   - verifyingStates: Whether to rebuild each state and check its hash.
+  /// - Throws: ``TraceReadError`` when the bytes are not a trace this reader reads.
+  public convenience init(
+    bytes: [UInt8], name: String = "trace", verifyingStates: Bool = true
+  ) throws(TraceReadError) {
+    try self.init(
+      lines: LineReader(bytes: bytes, maximumLineLength: Self.defaultMaximumLineLength),
+      path: name, verifyingStates: verifyingStates,
+      maximumLineLength: Self.defaultMaximumLineLength)
+  }
+
+  private init(
+    lines: LineReader, path: String, verifyingStates: Bool, maximumLineLength: Int
+  ) throws(TraceReadError) {
+    self.lines = lines
+    self.path = path
+    self.verifiesStates = verifyingStates
+    var firstLine: LineReader.Line?
+    do throws(LineReader.Failure) {
+      repeat {
+        firstLine = try lines.next()
+      } while firstLine.map { Self.isBlank(lines.buffer, $0.range) } == true
+    } catch {
+      switch error {
+      case .tooLong:
+        throw .notATrace(
+          path: path, reason: "its first line is longer than \(maximumLineLength) bytes")
+      case .readFailed(let reason):
+        throw .readFailed(path: path, reason: reason)
+      }
+    }
+    guard let first = firstLine else { throw .empty(path: path) }
+    let json: JSONValue
+    do {
+      json = try Self.parse(lines.buffer, first.range, with: &parser)
+    } catch {
+      throw .notATrace(path: path, reason: "its first line is not JSON (\(error))")
+    }
+    do throws(TraceHeaderProblem) {
+      header = try TraceHeader.decode(json)
+    } catch {
+      switch error {
+      case .notATrace(let reason): throw .notATrace(path: path, reason: reason)
+      case .unknownFormat(let format): throw .unknownFormat(path: path, format: format)
+      case .unsupportedVersion(let version):
+        throw .unsupportedVersion(path: path, version: version)
+      case .malformed(let reason): throw .malformedHeader(path: path, reason: reason)
+      }
+    }
+    currentState = header.initialState
+    if verifyingStates {
+      let actual = Self.hash(of: currentState)
+      guard actual == header.initialStateHash else {
+        throw .stateMismatch(
+          path: path, line: 1, sequence: 0, expected: header.initialStateHash, actual: actual)
+      }
+    }
+  }
+
+  /// The next event, or `nil` after the last one.
+  /// - Throws: ``TraceReadError`` for a malformed line, an unreadable file, or a state that
+  ///   does not match its hash.
+  public func next() throws(TraceReadError) -> TraceEvent? {
+    while !isFinished {
+      let next: LineReader.Line?
+      do throws(LineReader.Failure) {
+        next = try lines.next()
+      } catch {
+        switch error {
+        case .tooLong:
+          throw .lineTooLong(path: path, line: lineNumber + 1, limit: maximumLineLength)
+        case .readFailed(let reason):
+          throw .readFailed(path: path, reason: reason)
+        }
+      }
+      guard let line = next else {
+        isFinished = true
+        if !hasEnded { warnings.append(.missingEnd(lastLine: lineNumber)) }
+        return nil
+      }
+      lineNumber += 1
+      if Self.isBlank(lines.buffer, line.range) { continue }
+      let json: JSONValue
+      do {
+        json = try Self.parse(lines.buffer, line.range, with: &parser)
+      } catch {
+        if !line.isTerminated {
+          warnings.append(.tornLastLine(line: lineNumber, byteCount: line.range.count))
+          isFinished = true
+          return nil
+        }
+        throw .malformedLine(path: path, line: lineNumber, reason: "\(error)")
+      }
+      let decoded: TraceEventDecoding
+      do throws(TraceFormatError) {
+        decoded = try TraceEvent.decode(json)
+      } catch {
+        throw .malformedLine(path: path, line: lineNumber, reason: error.description)
+      }
+      switch decoded {
+      case .unknownKind(let kind):
+        if unknownKinds.insert(kind).inserted {
+          warnings.append(.unknownEventKind(kind, firstLine: lineNumber))
+        }
+        continue
+      case .event(let event):
+        if hasEnded {
+          throw .malformedLine(
+            path: path, line: lineNumber, reason: "an event follows the end line")
+        }
+        if case .end = event.kind { hasEnded = true }
+        if verifiesStates, case .mutation(let mutation) = event.kind {
+          try rebuildState(after: mutation, sequence: event.sequence)
+        }
+        return event
+      }
+    }
+    return nil
+  }
+
+  private var maximumLineLength: Int { lines.maximumLineLength }
+
+  private func rebuildState(
+    after mutation: TraceEvent.Mutation, sequence: Int
+  ) throws(TraceReadError) {
+    switch mutation.state {
+    case .snapshot(let state):
+      currentState = .json(state)
+    case .description(let description):
+      currentState = .description(description)
+    case .diff(let operations):
+      guard case .json(var state) = currentState else {
+        throw .malformedLine(
+          path: path, line: lineNumber,
+          reason: "a diff needs a previous state, but the state before it is not JSON")
+      }
+      currentState = .description("")  // Lets `state` be changed in place.
+      do throws(TraceFormatError) {
+        for operation in operations { try state.apply(operation) }
+      } catch {
+        throw .malformedLine(
+          path: path, line: lineNumber, reason: "the diff does not apply: \(error)")
+      }
+      currentState = .json(state)
+    }
+    let actual = Self.hash(of: currentState)
+    guard actual == mutation.stateHash else {
+      throw .stateMismatch(
+        path: path, line: lineNumber, sequence: sequence, expected: mutation.stateHash,
+        actual: actual)
+    }
+  }
+
+  private static func hash(of state: TraceHeader.State) -> TraceHash {
+    switch state {
+    case .json(let json): json.canonicalHash
+    case .description(let description): TraceHash(of: description.utf8)
+    }
+  }
+
+  private static func parse(
+    _ buffer: [UInt8], _ range: Range<Int>, with parser: inout JSONParser
+  ) throws(JSONParseError) -> JSONValue {
+    try buffer.withUnsafeBytes { bytes in
+      Result { () throws(JSONParseError) in
+        try parser.parse(UnsafeRawBufferPointer(rebasing: bytes[range]))
+      }
+    }.get()
+  }
+
+  private static func isBlank(_ buffer: [UInt8], _ range: Range<Int>) -> Bool {
+    buffer[range].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+  }
+}

@@ -1,0 +1,27 @@
+/// Something a reader noticed that did not stop it.
+public enum TraceWarning: Hashable, Sendable {
+  /// The last line was cut off, as when the app crashed while writing; every complete event
+  /// before it was read.
+  case tornLastLine(line: Int, byteCount: Int)
+  /// The trace has no end line: the recording did not stop normally (a crash, or it is still
+  /// being written).
+  case missingEnd(lastLine: Int)
+  /// Lines of an event kind this reader does not know (from a newer minor version) were
+  /// skipped.
+  case unknownEventKind(String, firstLine: Int)
+}
+
+extension TraceWarning: CustomStringConvertible {
+  /// One line saying what was noticed.
+  public var description: String {
+    switch self {
+    case .tornLastLine(let line, let byteCount):
+      "line \(line) is incomplete (\(byteCount) bytes, cut off while writing); "
+        + "read every event before it"
+    case .missingEnd(let lastLine):
+      "the trace has no end line after line \(lastLine): the recording did not stop normally"
+    case .unknownEventKind(let kind, let firstLine):
+      "skipped events of unknown kind '\(kind)' (first at line \(firstLine))"
+    }
+  }
+}

@@ -1,0 +1,78 @@
+public import ReactorCore
+
+/// Records a reactor's trace to a JSON Lines file, encoding and writing on a background
+/// thread so the reactor never waits for the disk.
+///
+/// ```swift
+/// let reactor = CounterReactor()
+/// let recorder = try FileTraceRecorder(recording: reactor, to: "counter.trace.jsonl")
+/// reactor.send(.increase)
+/// try await recorder.stop()
+/// ```
+///
+/// On the reactor's actor, recording an event is a timestamp and an append under a lock.
+/// The writer writes what is buffered every ``TraceOptions/flushInterval`` or
+/// ``TraceOptions/flushThreshold`` events, whichever comes first, so a crash loses at most
+/// that last batch; the file is a valid trace after every flush (a torn last line is
+/// reported by readers as a warning). ``stop()`` writes everything and the end line. If the
+/// recorder is released without `stop()`, the writer still finishes in the background.
+@MainActor
+public final class FileTraceRecorder<R: Reactor>: TraceRecorder {
+  /// The trace's first line.
+  public let header: TraceHeader
+  /// Where the trace is written.
+  public var path: String { writer.path }
+  private let writer: TraceFileWriter<R.Action, R.Mutation, R.State>
+  private let monitor: RecordingMonitor<R.Action, R.Mutation, R.State>
+  private weak var reactor: R?
+
+  /// Creates (or empties) the file at `path` and starts recording `reactor`, replacing any
+  /// monitor it had.
+  /// - Parameters:
+  ///   - reactor: The reactor to record.
+  ///   - path: The trace file to write.
+  ///   - options: Metadata, redaction, limit, snapshots, flushing and clock.
+  /// - Throws: ``TraceRecordingError`` when the file cannot be created or an option is
+  ///   invalid.
+  public init(recording reactor: R, to path: String, options: TraceOptions = TraceOptions())
+    throws(TraceRecordingError)
+  {
+    let (header, encoder) = try reactor.traceHeader(options: options)
+    self.header = header
+    writer = try TraceFileWriter(
+      path: path, header: header, encoder: encoder, initialState: reactor.currentState,
+      options: options)
+    monitor = RecordingMonitor(options: options, writer: writer)
+    self.reactor = reactor
+    reactor.runtime.monitor = monitor
+  }
+
+  isolated deinit {
+    if monitor.stop() { writer.closeInBackground() }
+  }
+
+  /// How many events the reactor produced while recording, kept or not.
+  public var observedEventCount: Int { monitor.observedCount }
+
+  /// How many events a ``TraceLimit/firstEvents(_:)`` limit left out.
+  public var droppedEventCount: Int { monitor.droppedCount }
+
+  /// Writes every event recorded so far and waits until the writer has handed them to the
+  /// operating system, without stopping: after it returns, a crash of the app loses none of
+  /// them.
+  public func flush() async {
+    await writer.flush()
+  }
+
+  /// Detaches from the reactor, writes every buffered event and the end line, and closes
+  /// the file.
+  ///
+  /// Later calls do nothing.
+  /// - Throws: ``TraceRecordingError/writeFailed(path:reason:)`` if any write failed; the
+  ///   file then holds the events written before the failure.
+  public func stop() async throws(TraceRecordingError) {
+    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    guard monitor.stop() else { return }
+    if let failure = await writer.close() { throw failure }
+  }
+}

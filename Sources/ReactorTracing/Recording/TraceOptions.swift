@@ -1,0 +1,41 @@
+/// How a recorder records: metadata for the header, redaction, a size limit, how often it
+/// stores full states, how it flushes, and the clock it times events with.
+public struct TraceOptions: Sendable {
+  /// Free-form facts written into the header: app version, device, test name.
+  public var metadata: [String: String]
+  /// Paths to hide in actions, mutations and states (see ``TraceRedaction``).
+  public var redactions: [TraceRedaction]
+  /// How much of the run to keep.
+  public var limit: TraceLimit
+  /// The most mutations between two full state snapshots; between them, each state is stored
+  /// as a diff from the one before (unless the diff would be larger than the state), so the
+  /// trace grows with what changes, not with the size of the state.
+  public var snapshotInterval: Int
+  /// A file recorder writes what it has buffered at least this often.
+  public var flushInterval: Duration
+  /// A file recorder also writes as soon as this many events are buffered.
+  public var flushThreshold: Int
+  /// The clock that times events.
+  ///
+  /// Use a `TestClock` for reproducible traces: with a clock
+  /// other than `ContinuousClock` or `SuspendingClock`, the header records no wall-clock
+  /// origin, and the same run gives the same bytes.
+  public var clock: any Clock<Duration>
+
+  /// Options, each defaulted: no metadata, no redaction, no limit, a snapshot at least every
+  /// 256 mutations, flushes every 200 ms or 4,096 events, timed on `ContinuousClock`.
+  public init(
+    metadata: [String: String] = [:], redactions: [TraceRedaction] = [],
+    limit: TraceLimit = .unlimited, snapshotInterval: Int = 256,
+    flushInterval: Duration = .milliseconds(200), flushThreshold: Int = 4096,
+    clock: any Clock<Duration> = ContinuousClock()
+  ) {
+    self.metadata = metadata
+    self.redactions = redactions
+    self.limit = limit
+    self.snapshotInterval = snapshotInterval
+    self.flushInterval = flushInterval
+    self.flushThreshold = flushThreshold
+    self.clock = clock
+  }
+}

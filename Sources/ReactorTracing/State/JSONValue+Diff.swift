@@ -1,0 +1,148 @@
+extension JSONValue {
+  /// The operations that turn this value into `new`: empty when they are equal.
+  ///
+  /// Objects are compared member by member and arrays element by element, with appends and
+  /// truncations for arrays that grew or shrank at the end. Where the changes to an array
+  /// would take more operations than half its elements, the array is set whole.
+  public func diff(to new: JSONValue) -> [TraceDiffOperation] {
+    var operations: [TraceDiffOperation] = []
+    var path: [JSONPathComponent] = []
+    Self.diff(self, new, path: &path, into: &operations)
+    return operations
+  }
+
+  private static func diff(
+    _ old: JSONValue, _ new: JSONValue, path: inout [JSONPathComponent],
+    into operations: inout [TraceDiffOperation]
+  ) {
+    switch (old, new) {
+    case (.object(let oldObject), .object(let newObject)):
+      let oldMembers = oldObject.members
+      let newMembers = newObject.members
+      var i = 0
+      var j = 0
+      while i < oldMembers.count || j < newMembers.count {
+        if j == newMembers.count
+          || (i < oldMembers.count && JSONObject.keyPrecedes(oldMembers[i].key, newMembers[j].key))
+        {
+          operations.append(.remove(path + [.key(oldMembers[i].key)]))
+          i += 1
+        } else if i == oldMembers.count
+          || !JSONObject.keysEqual(oldMembers[i].key, newMembers[j].key)
+        {
+          operations.append(.set(path + [.key(newMembers[j].key)], newMembers[j].value))
+          j += 1
+        } else {
+          if oldMembers[i].value != newMembers[j].value {
+            path.append(.key(newMembers[j].key))
+            diff(oldMembers[i].value, newMembers[j].value, path: &path, into: &operations)
+            path.removeLast()
+          }
+          i += 1
+          j += 1
+        }
+      }
+    case (.array(let oldElements), .array(let newElements)):
+      let start = operations.count
+      let common = min(oldElements.count, newElements.count)
+      for index in 0..<common where oldElements[index] != newElements[index] {
+        path.append(.index(index))
+        diff(oldElements[index], newElements[index], path: &path, into: &operations)
+        path.removeLast()
+        if operations.count - start > newElements.count / 2 { break }
+      }
+      if operations.count - start > max(1, newElements.count / 2) {
+        operations.removeSubrange(start...)
+        operations.append(.set(path, new))
+        return
+      }
+      if newElements.count > common {
+        operations.append(.append(path, Array(newElements[common...])))
+      } else if oldElements.count > common {
+        operations.append(.truncate(path, common))
+      }
+    default:
+      if old != new { operations.append(.set(path, new)) }
+    }
+  }
+
+  /// Applies one diff operation in place.
+  /// - Throws: Why the operation does not fit this value: a missing member, an index out of
+  ///   range, a path through something that is not an object or array.
+  public mutating func apply(_ operation: TraceDiffOperation) throws(TraceFormatError) {
+    try apply(operation, at: operation.path[...])
+  }
+
+  private mutating func apply(
+    _ operation: TraceDiffOperation, at path: ArraySlice<JSONPathComponent>
+  ) throws(TraceFormatError) {
+    guard let component = path.first else {
+      switch operation {
+      case .set(_, let value):
+        self = value
+      case .remove:
+        throw TraceFormatError("cannot remove the whole state")
+      case .append(_, let values):
+        guard case .array(var elements) = self else {
+          throw TraceFormatError(
+            "cannot append at \(operation.path.dottedDescription): it is \(kindName)")
+        }
+        self = .null
+        elements.append(contentsOf: values)
+        self = .array(elements)
+      case .truncate(_, let count):
+        guard case .array(var elements) = self, count <= elements.count else {
+          throw TraceFormatError(
+            "cannot truncate \(operation.path.dottedDescription) to \(count) elements")
+        }
+        self = .null
+        elements.removeSubrange(count...)
+        self = .array(elements)
+      }
+      return
+    }
+    let rest = path.dropFirst()
+    switch (component, self) {
+    case (.key(let key), .object(var object)):
+      self = .null  // Keeps `object` uniquely referenced so it is changed in place.
+      defer { self = .object(object) }
+      if rest.isEmpty, case .remove = operation {
+        guard object[key] != nil else {
+          throw TraceFormatError(
+            "cannot remove \(operation.path.dottedDescription): there is no such member")
+        }
+        object[key] = nil
+        return
+      }
+      if rest.isEmpty, case .set(_, let value) = operation {
+        object[key] = value
+        return
+      }
+      guard var child = object[key] else {
+        throw TraceFormatError(
+          "\(operation.path.dottedDescription): there is no member '\(key)'")
+      }
+      object[key] = .null
+      try child.apply(operation, at: rest)
+      object[key] = child
+    case (.index(let index), .array(var elements)):
+      guard index < elements.count else {
+        throw TraceFormatError(
+          "\(operation.path.dottedDescription): index \(index) is out of range "
+            + "(\(elements.count) elements)")
+      }
+      if rest.isEmpty, case .remove = operation {
+        throw TraceFormatError("cannot remove array element \(operation.path.dottedDescription)")
+      }
+      self = .null
+      defer { self = .array(elements) }
+      var child = elements[index]
+      elements[index] = .null
+      try child.apply(operation, at: rest)
+      elements[index] = child
+    default:
+      throw TraceFormatError(
+        "\(operation.path.dottedDescription): cannot use \(component) on \(kindName)")
+    }
+  }
+}

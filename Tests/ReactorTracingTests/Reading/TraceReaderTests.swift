@@ -1,0 +1,163 @@
+import Foundation
+import ReactorCore
+import ReactorTracing
+import Testing
+
+extension TracingTests {
+  @MainActor
+  @Suite struct Reading {
+    /// A small finished trace of the opaque reactor: header, 4 events, end.
+    private func sampleTrace() throws -> [UInt8] {
+      let reactor = OpaqueReactor()
+      let recorder = try InMemoryTraceRecorder(recording: reactor)
+      reactor.send(.poke(1))
+      reactor.send(.poke(2))
+      recorder.stop()
+      return recorder.trace.serialized
+    }
+
+    private func lines(_ bytes: [UInt8]) -> [String] {
+      String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    private func bytes(_ lines: [String]) -> [UInt8] {
+      Array((lines.joined(separator: "\n") + "\n").utf8)
+    }
+
+    private func readAll(_ bytes: [UInt8]) throws(TraceReadError) -> Trace {
+      try Trace(bytes: bytes)
+    }
+
+    private func error(reading bytes: [UInt8]) -> String? {
+      do {
+        _ = try readAll(bytes)
+        return nil
+      } catch {
+        return error.description
+      }
+    }
+
+    @Test func aTornLastLineYieldsEveryCompleteEventAndAWarning() throws {
+      let original = try sampleTrace()
+      var torn = lines(original)
+      torn.removeLast()  // the end line
+      let cut = torn.removeLast()
+      let crashed = Array((torn.joined(separator: "\n") + "\n" + cut.prefix(cut.count / 2)).utf8)
+
+      let trace = try readAll(crashed)
+      #expect(trace.events.count == 3)
+      #expect(trace.warnings == [.tornLastLine(line: 5, byteCount: cut.utf8.count / 2)])
+      #expect(
+        trace.warnings[0].description
+          == "line 5 is incomplete (\(cut.utf8.count / 2) bytes, cut off while writing); read every event before it"
+      )
+    }
+
+    @Test func aMalformedLineFailsWithItsNumberAndTheReason() throws {
+      var edited = lines(try sampleTrace())
+      edited[2] = #"{"seq":2,"t":0,"kind":"mutation","id":1 "label":"x"}"#
+      #expect(
+        error(reading: bytes(edited))
+          == "trace:3: malformed event: column 41: expected ',' or '}' after an object member, found '\"'"
+          || error(reading: bytes(edited))?.hasPrefix("trace:3: malformed event: column 41") == true
+      )
+
+      edited = lines(try sampleTrace())
+      edited[3] = #"{"t":0,"kind":"action","id":2,"label":"poke(2)","source":"sent"}"#
+      #expect(error(reading: bytes(edited)) == "trace:4: malformed event: missing field 'seq'")
+
+      edited = lines(try sampleTrace())
+      edited[1] = #"{"seq":"one","t":0,"kind":"action","id":1,"label":"p","source":"sent"}"#
+      #expect(
+        error(reading: bytes(edited))
+          == #"trace:2: malformed event: 'seq' must be an integer, found "one""#)
+
+      edited = lines(try sampleTrace())
+      edited.append(edited[1])
+      #expect(
+        error(reading: bytes(edited)) == "trace:7: malformed event: an event follows the end line")
+    }
+
+    @Test func aFileThatIsNotATraceFailsWithOneClearMessage() throws {
+      #expect(error(reading: []) == "'trace' is empty, not a reactor-trace file")
+      #expect(
+        error(reading: Array("hello world\n".utf8))?.hasPrefix(
+          "'trace' is not a reactor-trace file: its first line is not JSON") == true)
+      #expect(
+        error(reading: Array("{\"name\":\"package\"}\n".utf8))
+          == #"'trace' is not a reactor-trace file: its first line has no "format" member"#)
+      #expect(
+        error(reading: Array("{\"format\":\"har\",\"version\":\"1.2\"}\n".utf8))
+          == "'trace' is a 'har' file, not a reactor-trace file")
+      #expect(
+        error(reading: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00])?.hasPrefix(
+          "'trace' is not a reactor-trace file") == true)
+      #expect(
+        (try? TraceReader(path: "/nonexistent/trace.jsonl")) == nil)
+    }
+
+    @Test func aNewerMajorVersionIsRefusedAndANewerMinorVersionIsRead() throws {
+      var newer = lines(try sampleTrace())
+      newer[0] = newer[0].replacingOccurrences(of: #""version":"1.0""#, with: #""version":"2.0""#)
+      #expect(
+        error(reading: bytes(newer))
+          == "'trace' uses trace format 2.0, newer than this reader (1.x); update reactor-trace to read it"
+      )
+
+      var minor = lines(try sampleTrace())
+      minor[0] = minor[0].replacingOccurrences(of: #""version":"1.0""#, with: #""version":"1.7""#)
+      minor[0].removeLast()
+      minor[0] += #","futureHeaderField":{"x":1}}"#
+      minor[1].removeLast()
+      minor[1] += #","futureEventField":[1,2]}"#
+      minor.insert(#"{"seq":3,"t":5,"kind":"breakpoint","note":"new in 1.7"}"#, at: 3)
+      let trace = try readAll(bytes(minor))
+      #expect(trace.header.version == TraceFormatVersion(major: 1, minor: 7))
+      #expect(trace.events.count == 5)
+      #expect(trace.warnings == [.unknownEventKind("breakpoint", firstLine: 4)])
+    }
+
+    @Test func anEditedStateIsCaughtAtTheEditedEvent() throws {
+      var edited = lines(try sampleTrace())
+      // The second mutation (line 5) stores its state as a snapshot or diff holding 2.
+      #expect(edited[4].contains(#"[1, 2]"#))
+      edited[4] = edited[4].replacingOccurrences(of: #"[1, 2]"#, with: #"[1, 3]"#)
+      let message = error(reading: bytes(edited))
+      #expect(
+        message?.hasPrefix("trace:5: the state after event 4 does not match its hash") == true)
+
+      let unchecked = try TraceReader(bytes: bytes(edited), verifyingStates: false)
+      var count = 0
+      while try unchecked.next() != nil { count += 1 }
+      #expect(count == 5)
+    }
+
+    @Test func anOverlongLineFailsWithoutBeingBuffered() throws {
+      let directory = try TemporaryDirectory()
+      let path = directory.file("long.jsonl")
+      var trace = lines(try sampleTrace())
+      trace.insert(#"{"seq":99,"pad":""# + String(repeating: "x", count: 300_000) + #""}"#, at: 2)
+      try write(bytes(trace), to: path)
+      let reader = try TraceReader(path: path, maximumLineLength: 100_000)
+      #expect(try reader.next() != nil)
+      #expect(throws: TraceReadError.lineTooLong(path: path, line: 3, limit: 100_000)) {
+        try reader.next()
+      }
+    }
+
+    @Test func readingIsStreamedFromDiskInChunks() throws {
+      let directory = try TemporaryDirectory()
+      let path = directory.file("many.jsonl")
+      let reactor = CounterReactor(clock: ContinuousClock())
+      let recorder = try InMemoryTraceRecorder(recording: reactor)
+      for _ in 0..<5_000 { reactor.send(.decrease) }
+      recorder.stop()
+      try recorder.trace.write(to: path)
+      let reader = try TraceReader(path: path)
+      var count = 0
+      while try reader.next() != nil { count += 1 }
+      #expect(count == 20_001)
+      #expect(reader.warnings.isEmpty)
+    }
+  }
+}
