@@ -16,6 +16,9 @@ public import ReactorCore
 /// that last batch; the file is a valid trace after every flush (a torn last line is
 /// reported by readers as a warning). ``stop()`` writes everything and the end line. If the
 /// recorder is released without `stop()`, the writer still finishes in the background.
+///
+/// The reactor never waits for the writer: if it produces events faster than the writer can
+/// encode them for a long stretch, the backlog waits in memory until the writer catches up.
 @MainActor
 public final class FileTraceRecorder<R: Reactor>: TraceRecorder {
   /// The trace's first line.
@@ -48,6 +51,7 @@ public final class FileTraceRecorder<R: Reactor>: TraceRecorder {
   }
 
   isolated deinit {
+    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
     if monitor.stop() { writer.closeInBackground() }
   }
 
