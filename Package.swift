@@ -53,7 +53,12 @@ let package = Package(
       providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
     ),
     .target(name: "ReactorDiagrams", dependencies: ["ReactorTracing", "CGraphviz"]),
-    .testTarget(name: "ReactorDiagramsTests", dependencies: ["ReactorDiagrams"]),
+    .testTarget(
+      name: "ReactorDiagramsTests",
+      dependencies: ["ReactorDiagrams", "ReactorTracing"],
+      // Golden DOT and Mermaid files, read relative to #filePath.
+      exclude: ["Golden"]
+    ),
   ]
 )
 

@@ -1,0 +1,156 @@
+public import ReactorTracing
+
+/// A trace drawn along time: one lane for actions, lanes for concurrent effects, a lane per
+/// external stream, and the state changes underneath.
+///
+/// Time flows left to right, one column per event, so simultaneous events stay apart and
+/// order is exact. Each effect is a bar from its start to its end, drawn by outcome:
+/// finished (green), cancelled (grey, dashed), failed (red, bold) or still running (orange,
+/// dotted). Effects share a lane when they do not overlap. Mutations sit on their effect's
+/// lane, on the action lane when `mutate` returned them synchronously, or on their stream's
+/// lane; arrows lead from each action to its mutations, and the bottom lane shows the fields
+/// each mutation changed.
+///
+/// Coordinates are computed here and pinned (`pos="x,y!"`), so the diagram is laid out with
+/// the ``LayoutEngine/nop`` engine in time linear in its size.
+///
+/// ```swift
+/// let timeline = try TimelineDiagram(path: "feed.trace.jsonl", sequences: 1...200)
+/// for page in timeline.pages(eventsPerPage: 100) {
+///   let svg = try GraphvizRenderer().render(page, engine: .nop, format: .svg)
+/// }
+/// ```
+public struct TimelineDiagram: Sendable, Hashable {
+  /// One event's place on the time axis.
+  struct Column: Sendable, Hashable {
+    var sequence: Int
+    var time: Duration
+  }
+
+  /// Something drawn at one column.
+  enum Mark: Sendable, Hashable {
+    case action(id: Int, label: String, stream: String?)
+    case mutation(label: String, cause: TraceEvent.Cause, changes: [StateField])
+    case streamEnd(stream: String, error: String?)
+  }
+
+  /// A mark and its column.
+  struct Placed: Sendable, Hashable {
+    var column: Int
+    var mark: Mark
+  }
+
+  /// An effect's lifetime within the window.
+  struct Effect: Sendable, Hashable {
+    var id: Int
+    var name: String?
+    var action: Int
+    /// `nil` when it started before the window.
+    var start: Int?
+    /// `nil` when it had not ended by the window's end.
+    var end: Int?
+    var outcome: TraceEvent.Outcome?
+  }
+
+  /// The reactor the trace records.
+  public let reactor: String
+
+  var columns: [Column] = []
+  var marks: [Placed] = []
+  var effects: [Effect] = []
+  var streams: [String] = []
+
+  /// How many events the diagram shows.
+  public var eventCount: Int { columns.count }
+
+  /// Reads the trace at `path`.
+  ///
+  /// - Parameters:
+  ///   - path: A trace file.
+  ///   - sequences: The events to show, by `seq`; `nil` for all of them.
+  /// - Throws: ``TraceReadError`` when the trace cannot be read.
+  public init(path: String, sequences: ClosedRange<Int>? = nil) throws(TraceReadError) {
+    try self.init(reader: TraceReader(path: path), sequences: sequences)
+  }
+
+  /// Streams a trace, keeping only the events in `sequences`.
+  ///
+  /// Reading stops after the window's last event. Effects that started before the window are
+  /// drawn from its left edge.
+  ///
+  /// - Parameters:
+  ///   - reader: A reader that has read no event yet and verifies states (the default).
+  ///   - sequences: The events to show, by `seq`; `nil` for all of them.
+  /// - Throws: ``TraceReadError`` when the trace cannot be read.
+  public init(reader: TraceReader, sequences: ClosedRange<Int>? = nil) throws(TraceReadError) {
+    reactor = reader.header.reactor
+    let window = sequences ?? Int.min...Int.max
+    var open: [Int: Effect] = [:]
+    var previous = reader.header.initialState
+    var streamSet: Set<String> = []
+    func noteStream(_ stream: String) {
+      if streamSet.insert(stream).inserted { streams.append(stream) }
+    }
+    while let event = try reader.next() {
+      if event.sequence > window.upperBound { break }
+      let isShown = window.contains(event.sequence)
+      let column = columns.count
+      var isEnd = false
+      if case .end = event.kind { isEnd = true }
+      if isShown && !isEnd {
+        columns.append(Column(sequence: event.sequence, time: event.time))
+      }
+      switch event.kind {
+      case .action(let action):
+        guard isShown else { break }
+        var stream: String?
+        if case .stream(let name) = action.source { stream = name }
+        marks.append(
+          Placed(column: column, mark: .action(id: action.id, label: action.label, stream: stream)))
+      case .effectStarted(let start):
+        open[start.effect] = Effect(
+          id: start.effect, name: start.name, action: start.action,
+          start: isShown ? column : nil, end: nil, outcome: nil)
+      case .effectEnded(let end):
+        guard var effect = open.removeValue(forKey: end.effect), isShown else { break }
+        effect.end = column
+        effect.outcome = end.outcome
+        effects.append(effect)
+      case .mutation(let mutation):
+        let state = reader.currentState
+        defer { previous = state }
+        guard isShown else { break }
+        if case .stream(let name) = mutation.cause { noteStream(name) }
+        let changes = Self.changes(from: previous, to: state)
+        marks.append(
+          Placed(
+            column: column,
+            mark: .mutation(label: mutation.label, cause: mutation.cause, changes: changes)))
+      case .streamEnded(let end):
+        guard isShown else { break }
+        noteStream(end.stream)
+        marks.append(Placed(column: column, mark: .streamEnd(stream: end.stream, error: end.error)))
+      case .end:
+        break
+      }
+    }
+    effects += open.values.filter { $0.start != nil || !columns.isEmpty }
+    effects.sort { ($0.start ?? -1, $0.id) < ($1.start ?? -1, $1.id) }
+  }
+
+  /// The top-level fields that differ between two states, with their new values.
+  static func changes(
+    from old: TraceHeader.State, to new: TraceHeader.State
+  ) -> [StateField] {
+    let before = StateAbstraction.wholeState.fields(of: old)
+    let after = StateAbstraction.wholeState.fields(of: new)
+    guard before.allSatisfy({ $0.name != nil }), after.allSatisfy({ $0.name != nil }) else {
+      return old == new ? [] : after
+    }
+    var oldValues: [String: String] = [:]
+    for field in before { oldValues[field.name ?? ""] = field.value }
+    var result = after.filter { oldValues.removeValue(forKey: $0.name ?? "") != $0.value }
+    result += oldValues.keys.sorted().map { StateField(name: $0, value: "∅") }
+    return result
+  }
+}

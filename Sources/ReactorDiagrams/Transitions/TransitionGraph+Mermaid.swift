@@ -1,0 +1,63 @@
+extension TransitionGraph {
+  /// Returns the graph as a Mermaid `stateDiagram-v2`, which GitHub renders in Markdown.
+  ///
+  /// States are declared with generated ids (`state "isLoading=true" as s1`), `[*] --> s0`
+  /// marks each initial state and `s2 --> [*]` the final one, which is also styled. Text is
+  /// kept on one line and characters Mermaid reads as syntax are written as entity codes
+  /// (`#quot;`, `#35;`), so no label can change the diagram.
+  ///
+  /// ```
+  /// stateDiagram-v2
+  ///     state "isLoading=false" as s0
+  ///     [*] --> s0
+  ///     s0 --> s1: setLoading(true) ← increase ×2
+  /// ```
+  ///
+  /// - Parameter limit: The largest graph to write.
+  /// - Returns: The diagram's text, ending in a newline.
+  /// - Throws: ``TransitionGraphError/tooLarge(states:transitions:limit:)`` beyond `limit`.
+  public func mermaid(limit: DiagramSizeLimit = .standard) throws(TransitionGraphError)
+    -> String
+  {
+    try check(limit)
+    var lines = ["stateDiagram-v2"]
+    for state in states {
+      let label = state.fields.prefix(Self.fieldLines)
+        .map { $0.text.singleLine.truncated(to: Self.fieldWidth) }
+        .joined(separator: ", ")
+      lines.append("    state \"\(Self.mermaidEscaped(label))\" as \(state.id)")
+    }
+    for state in states where state.isInitial {
+      lines.append("    [*] --> \(state.id)")
+    }
+    for transition in transitions {
+      let text =
+        transition.mutation.singleLine.truncated(to: Self.fieldWidth) + " ← "
+        + transition.action.singleLine.truncated(to: 30) + " ×\(transition.count)"
+      lines.append(
+        "    \(states[transition.source].id) --> \(states[transition.target].id): "
+          + Self.mermaidEscaped(text))
+    }
+    if let finalState {
+      lines.append("    \(states[finalState].id) --> [*]")
+      lines.append("    classDef final fill:#fff3b0,stroke:#b58900,stroke-width:2px")
+      lines.append("    class \(states[finalState].id) final")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// Text with every character Mermaid may read as syntax written as an entity code.
+  static func mermaidEscaped(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": result += "#quot;"
+      case "#", ";", ":", "<", ">", "{", "}", "[", "]", "|", "&", "%", "`", "\\":
+        result += "#\(scalar.value);"
+      case "\u{00}"..."\u{1F}", "\u{7F}": result += " "
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,268 @@
+public import ReactorTracing
+
+/// The states a reactor went through and the mutations that moved it between them, merged
+/// from one or more traces.
+///
+/// Nodes are distinct states under a ``StateAbstraction``, in order of first appearance;
+/// edges are observed transitions, one per source, target, mutation label and action label,
+/// with how often each was seen. Traces are streamed: memory grows with the graph, not with
+/// the traces.
+///
+/// ```swift
+/// var graph = TransitionGraph(abstraction: StateAbstraction(keys: ["isLoading"]))
+/// try graph.add(TraceReader(path: "counter.trace.jsonl"))
+/// let dot = try graph.dotGraph().serialized()
+/// let mermaid = try graph.mermaid()
+/// ```
+public struct TransitionGraph: Sendable, Hashable {
+  /// A node: one distinct state under the abstraction.
+  public struct State: Sendable, Hashable {
+    /// The node's id: `s0`, `s1` and so on, in order of first appearance.
+    public var id: String
+
+    /// The fields the state shows.
+    public var fields: [StateField]
+
+    /// Whether some trace starts in this state.
+    public var isInitial: Bool
+
+    /// The state's full text: one field per line; names the state in a ``TransitionFilter``.
+    public var text: String {
+      fields.map(\.text).joined(separator: "\n")
+    }
+  }
+
+  /// An edge: a transition seen at least once.
+  public struct Transition: Sendable, Hashable {
+    /// The index in ``TransitionGraph/states`` of the state before the mutation.
+    public var source: Int
+
+    /// The index in ``TransitionGraph/states`` of the state after the mutation.
+    public var target: Int
+
+    /// The mutation's label.
+    public var mutation: String
+
+    /// The label of the action behind the mutation, or `stream name` for a stream's mutation.
+    public var action: String
+
+    /// How many times the transition was seen.
+    public var count: Int
+
+    /// Whether the mutation left the state unchanged (under the abstraction).
+    public var isSelfLoop: Bool { source == target }
+  }
+
+  private struct TransitionKey: Hashable {
+    var source: Int
+    var target: Int
+    var mutation: String
+    var action: String
+  }
+
+  /// How states become nodes.
+  public let abstraction: StateAbstraction
+
+  /// The reactor the traces record, once a trace was added.
+  public private(set) var reactor: String?
+
+  /// The states, in order of first appearance.
+  public private(set) var states: [State] = []
+
+  /// The transitions, in order of first appearance.
+  public private(set) var transitions: [Transition] = []
+
+  /// The index of the state the last trace ended in.
+  public private(set) var finalState: Int?
+
+  /// The index of the last trace's last transition.
+  public private(set) var lastTransition: Int?
+
+  /// How many traces were added.
+  public private(set) var traceCount = 0
+
+  /// How many mutations were seen across all traces.
+  public private(set) var mutationCount = 0
+
+  private var stateIndex: [String: Int] = [:]
+  private var transitionIndex: [TransitionKey: Int] = [:]
+
+  /// Creates an empty graph.
+  ///
+  /// - Parameter abstraction: How states become nodes.
+  public init(abstraction: StateAbstraction = .wholeState) {
+    self.abstraction = abstraction
+  }
+
+  /// Reads the traces at `paths` into a new graph.
+  ///
+  /// - Parameters:
+  ///   - paths: Trace files of one reactor.
+  ///   - abstraction: How states become nodes.
+  /// - Throws: ``TransitionGraphError`` when a trace cannot be read or records another reactor.
+  public init(
+    tracesAt paths: [String], abstraction: StateAbstraction = .wholeState
+  ) throws(TransitionGraphError) {
+    self.init(abstraction: abstraction)
+    for path in paths {
+      let reader: TraceReader
+      do {
+        reader = try TraceReader(path: path)
+      } catch {
+        throw .unreadableTrace(error)
+      }
+      try add(reader)
+    }
+  }
+
+  /// Streams the rest of a trace into the graph, merging it with the traces added before.
+  ///
+  /// The reader must verify states (the default), since the graph follows
+  /// ``TraceReader/currentState``. Only the labels of actions that may still send mutations
+  /// are kept while reading.
+  ///
+  /// - Parameter reader: A reader that has read no event yet.
+  /// - Throws: ``TransitionGraphError`` when the trace cannot be read or records another
+  ///   reactor.
+  public mutating func add(_ reader: TraceReader) throws(TransitionGraphError) {
+    if let reactor, reactor != reader.header.reactor {
+      throw .differentReactors(
+        expected: reactor, found: reader.header.reactor, path: reader.path)
+    }
+    reactor = reader.header.reactor
+    traceCount += 1
+    var current = node(for: reader.header.initialState)
+    states[current].isInitial = true
+    var actions = ActionLabels()
+    var last: Int?
+    do {
+      while let event = try reader.next() {
+        switch event.kind {
+        case .action(let action):
+          actions.record(action)
+        case .effectStarted(let start):
+          actions.effectStarted(start)
+        case .effectEnded(let end):
+          actions.effectEnded(end)
+        case .mutation(let mutation):
+          let target = node(for: reader.currentState)
+          let action = actions.label(for: mutation.cause)
+          last = record(from: current, to: target, mutation: mutation.label, action: action)
+          current = target
+          mutationCount += 1
+        case .streamEnded, .end:
+          break
+        }
+      }
+    } catch {
+      throw .unreadableTrace(error)
+    }
+    finalState = current
+    lastTransition = last
+  }
+
+  private mutating func node(for state: TraceHeader.State) -> Int {
+    let fields = abstraction.fields(of: state)
+    let key = fields.map(\.text).joined(separator: "\n")
+    if let index = stateIndex[key] { return index }
+    let index = states.count
+    states.append(State(id: "s\(index)", fields: fields, isInitial: false))
+    stateIndex[key] = index
+    return index
+  }
+
+  private mutating func record(
+    from source: Int, to target: Int, mutation: String, action: String
+  ) -> Int {
+    let key = TransitionKey(source: source, target: target, mutation: mutation, action: action)
+    if let index = transitionIndex[key] {
+      transitions[index].count += 1
+      return index
+    }
+    let index = transitions.count
+    transitions.append(
+      Transition(source: source, target: target, mutation: mutation, action: action, count: 1))
+    transitionIndex[key] = index
+    return index
+  }
+}
+
+extension TransitionGraph {
+  /// Returns the graph with only the transitions `filter` keeps, and the states they touch.
+  ///
+  /// Initial states and the focus stay even without transitions. States keep their order and
+  /// are renumbered `s0`, `s1`, ...; transitions keep their order and counts.
+  ///
+  /// - Parameter filter: What to keep.
+  /// - Returns: The filtered graph.
+  /// - Throws: ``TransitionGraphError/unknownState(_:)`` when the focus names no state.
+  public func filtered(by filter: TransitionFilter) throws(TransitionGraphError) -> Self {
+    var kept = transitions.indices.filter { index in
+      let transition = transitions[index]
+      return transition.count >= filter.minimumCount
+        && !(filter.hidesSelfLoops && transition.isSelfLoop)
+    }
+    var keptStates = Set(states.indices.filter { states[$0].isInitial })
+    if let focus = filter.focus {
+      guard let center = states.firstIndex(where: { $0.id == focus || $0.text == focus }) else {
+        throw .unknownState(focus)
+      }
+      var reached: Set<Int> = [center]
+      var frontier: Set<Int> = [center]
+      for _ in 0..<max(filter.hops, 0) {
+        var next: Set<Int> = []
+        for index in kept {
+          let transition = transitions[index]
+          if frontier.contains(transition.source) && !reached.contains(transition.target) {
+            next.insert(transition.target)
+          }
+          if frontier.contains(transition.target) && !reached.contains(transition.source) {
+            next.insert(transition.source)
+          }
+        }
+        reached.formUnion(next)
+        frontier = next
+      }
+      kept = kept.filter {
+        reached.contains(transitions[$0].source) && reached.contains(transitions[$0].target)
+      }
+      keptStates = [center]
+    }
+    for index in kept {
+      keptStates.insert(transitions[index].source)
+      keptStates.insert(transitions[index].target)
+    }
+    var result = TransitionGraph(abstraction: abstraction)
+    result.reactor = reactor
+    result.traceCount = traceCount
+    result.mutationCount = mutationCount
+    var renumbered: [Int: Int] = [:]
+    for index in states.indices where keptStates.contains(index) {
+      var state = states[index]
+      renumbered[index] = result.states.count
+      state.id = "s\(result.states.count)"
+      result.stateIndex[state.text] = result.states.count
+      result.states.append(state)
+    }
+    for index in kept {
+      var transition = transitions[index]
+      transition.source = renumbered[transition.source]!
+      transition.target = renumbered[transition.target]!
+      if index == lastTransition { result.lastTransition = result.transitions.count }
+      result.transitionIndex[
+        TransitionKey(
+          source: transition.source, target: transition.target,
+          mutation: transition.mutation, action: transition.action)] = result.transitions.count
+      result.transitions.append(transition)
+    }
+    result.finalState = finalState.flatMap { renumbered[$0] }
+    return result
+  }
+
+  /// Throws when the graph is larger than `limit`.
+  func check(_ limit: DiagramSizeLimit) throws(TransitionGraphError) {
+    guard states.count <= limit.maximumNodes, transitions.count <= limit.maximumEdges else {
+      throw .tooLarge(states: states.count, transitions: transitions.count, limit: limit)
+    }
+  }
+}

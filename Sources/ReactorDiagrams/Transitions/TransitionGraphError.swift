@@ -1,0 +1,38 @@
+public import ReactorTracing
+
+/// Why a ``TransitionGraph`` could not be built, filtered or drawn.
+public enum TransitionGraphError: Error, Sendable, Hashable {
+  /// A trace could not be read.
+  case unreadableTrace(TraceReadError)
+
+  /// A trace records another reactor than the traces before it.
+  case differentReactors(expected: String, found: String, path: String)
+
+  /// The focus of a neighbourhood filter names no state of the graph.
+  case unknownState(String)
+
+  /// The graph has more states or transitions than `limit` allows.
+  case tooLarge(states: Int, transitions: Int, limit: DiagramSizeLimit)
+}
+
+extension TransitionGraphError: CustomStringConvertible {
+  /// One line that says what went wrong and what to do about it.
+  public var description: String {
+    switch self {
+    case .unreadableTrace(let error):
+      return "\(error)"
+    case .differentReactors(let expected, let found, let path):
+      return
+        "\(path) records \(found), but the traces before it record \(expected); "
+        + "a transition graph merges traces of one reactor only"
+    case .unknownState(let focus):
+      return "no state is '\(focus)'; name a state by its id (s0, s1, ...) or its full text"
+    case .tooLarge(let states, let transitions, let limit):
+      return
+        "the transition graph has \(states) states and \(transitions) transitions, more than "
+        + "the \(limit.maximumNodes) states or \(limit.maximumEdges) transitions that lay out "
+        + "quickly; project states onto a few fields with --key (for example --key isLoading), "
+        + "drop rare transitions with --min-count, or show one state's neighbourhood"
+    }
+  }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import ReactorDiagrams
+import ReactorTracing
+import Testing
+
+@Suite("Transition graph")
+struct TransitionGraphTests {
+  private static let counter = sampleTracePath("counter")
+  private static let feed = sampleTracePath("feed")
+
+  @Test func counterWholeStateMatchesGoldenDOT() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.counter])
+
+    try expectGolden(graph.dotGraph().serialized(), named: "counter-transitions.dot")
+  }
+
+  @Test func counterProjectionMatchesGoldenDOT() throws {
+    let graph = try TransitionGraph(
+      tracesAt: [Self.counter], abstraction: StateAbstraction(keys: ["isLoading"]))
+
+    try expectGolden(graph.dotGraph().serialized(), named: "counter-transitions-isLoading.dot")
+  }
+
+  @Test func feedWholeStateMatchesGoldenDOT() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.feed])
+
+    try expectGolden(graph.dotGraph().serialized(), named: "feed-transitions.dot")
+  }
+
+  @Test func counterMermaidMatchesGolden() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.counter])
+
+    try expectGolden(graph.mermaid(), named: "counter-transitions.mmd")
+  }
+
+  @Test func sameInputGivesIdenticalDOT() throws {
+    let first = try TransitionGraph(tracesAt: [Self.counter, Self.counter]).dotGraph()
+    let second = try TransitionGraph(tracesAt: [Self.counter, Self.counter]).dotGraph()
+
+    #expect(first.serialized() == second.serialized())
+  }
+
+  @Test func projectionMergesStatesThatAgreeOnTheKeys() throws {
+    let graph = try TransitionGraph(
+      tracesAt: [Self.counter], abstraction: StateAbstraction(keys: ["isLoading"]))
+
+    #expect(graph.states.map(\.text) == ["isLoading=false", "isLoading=true"])
+    #expect(graph.states.map(\.isInitial) == [true, false])
+    #expect(graph.finalState == 0)
+    #expect(graph.mutationCount == 10)
+    let loops = graph.transitions.filter(\.isSelfLoop).map(\.mutation)
+    #expect(loops.contains("increaseValue"))
+    #expect(loops.contains(#"setAlert("Limit reached")"#))
+  }
+
+  @Test func edgesCarryMutationActionAndCount() throws {
+    let graph = try TransitionGraph(
+      tracesAt: [Self.counter], abstraction: StateAbstraction(keys: ["isLoading"]))
+
+    let loading = try #require(
+      graph.transitions.first { $0.mutation == "setLoading(true)" && $0.action == "increase" })
+    #expect(loading.count == 2)
+    #expect(loading.source == 0 && loading.target == 1)
+    let decrease = try #require(graph.transitions.first { $0.action == "decrease" })
+    #expect(decrease.mutation == "setLoading(true)")
+    let last = try #require(graph.lastTransition)
+    #expect(graph.transitions[last].mutation == "setLoading(false)")
+    #expect(graph.transitions[last].action == "decrease")
+  }
+
+  @Test func streamMutationsNameTheirStream() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.feed])
+
+    #expect(graph.transitions.map(\.action).contains("stream server"))
+    #expect(graph.transitions.map(\.action).contains(#"load("fast", delay: 100)"#))
+  }
+
+  @Test func mergingTwoTracesSumsCounts() throws {
+    let abstraction = StateAbstraction(keys: ["isLoading"])
+    let once = try TransitionGraph(tracesAt: [Self.counter], abstraction: abstraction)
+    let twice = try TransitionGraph(
+      tracesAt: [Self.counter, Self.counter], abstraction: abstraction)
+
+    #expect(twice.states == once.states)
+    #expect(twice.transitions.map(\.count) == once.transitions.map { $0.count * 2 })
+    #expect(twice.traceCount == 2)
+    #expect(twice.mutationCount == 20)
+  }
+
+  @Test func tracesOfDifferentReactorsAreRefused() throws {
+    var graph = try TransitionGraph(tracesAt: [Self.counter])
+
+    let error = try #require(throws: TransitionGraphError.self) {
+      try graph.add(TraceReader(path: Self.feed))
+    }
+
+    #expect(
+      error
+        == .differentReactors(
+          expected: "ReactorTracingTests.CounterReactor",
+          found: "ReactorTracingTests.FeedReactor", path: Self.feed))
+    #expect(error.description.contains("merges traces of one reactor only"))
+  }
+
+  @Test func minimumCountDropsRareTransitions() throws {
+    let graph = try TransitionGraph(
+      tracesAt: [Self.counter], abstraction: StateAbstraction(keys: ["isLoading"]))
+
+    let frequent = try graph.filtered(by: TransitionFilter(minimumCount: 2))
+
+    #expect(frequent.transitions.allSatisfy { $0.count >= 2 })
+    #expect(frequent.transitions.count == 3)
+    #expect(frequent.states.count == 2)
+  }
+
+  @Test func hidingSelfLoopsKeepsOnlyChanges() throws {
+    let graph = try TransitionGraph(
+      tracesAt: [Self.counter], abstraction: StateAbstraction(keys: ["isLoading"]))
+
+    let changes = try graph.filtered(by: TransitionFilter(hidesSelfLoops: true))
+
+    #expect(!changes.transitions.isEmpty)
+    #expect(changes.transitions.allSatisfy { !$0.isSelfLoop })
+    #expect(changes.transitions.count < graph.transitions.count)
+  }
+
+  @Test func neighbourhoodKeepsStatesWithinHops() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.counter])
+    let initial = try #require(graph.states.first)
+
+    let near = try graph.filtered(by: TransitionFilter(focus: "s0", hops: 1))
+    let nearByText = try graph.filtered(by: TransitionFilter(focus: initial.text, hops: 1))
+
+    #expect(near.states.map(\.text) == [graph.states[0].text, graph.states[1].text])
+    #expect(near.transitions.count == 1)
+    #expect(nearByText == near)
+    let wider = try graph.filtered(by: TransitionFilter(focus: "s0", hops: 2))
+    #expect(wider.states.count == 3)
+  }
+
+  @Test func unknownFocusIsAnError() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.counter])
+
+    #expect(throws: TransitionGraphError.unknownState("nope")) {
+      try graph.filtered(by: TransitionFilter(focus: "nope"))
+    }
+  }
+
+  @Test func oversizedGraphThrowsSuggestingKey() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.counter])
+    let limit = DiagramSizeLimit(maximumNodes: 3, maximumEdges: 1_000)
+
+    let error = try #require(throws: TransitionGraphError.self) {
+      try graph.dotGraph(limit: limit)
+    }
+
+    #expect(error == .tooLarge(states: 10, transitions: 10, limit: limit))
+    #expect(error.description.contains("--key"))
+    #expect(throws: TransitionGraphError.self) { try graph.mermaid(limit: limit) }
+  }
+
+  @Test func svgHasOneGroupPerStateAndTransition() throws {
+    let graph = try TransitionGraph(
+      tracesAt: [Self.counter], abstraction: StateAbstraction(keys: ["isLoading"]))
+
+    let svg = try renderSVG(graph.dotGraph())
+
+    // Two states and the start dot; the transitions and the start arrow.
+    #expect(svg.nodeCount == 3)
+    #expect(svg.edgeCount == 4 + 1)
+    #expect(svg.titles.contains("n0->n1"))
+    #expect(svg.texts.contains("isLoading=true"))
+    #expect(svg.texts.contains("  ← decrease ×1"))
+  }
+
+  @Test func pngOfCounterTransitionsRenders() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.counter])
+    let png = try GraphvizRenderer().render(graph.dotGraph(), format: .png)
+    try saveForInspection(png, named: "counter-transitions.png")
+    let projected = try TransitionGraph(
+      tracesAt: [Self.counter], abstraction: StateAbstraction(keys: ["isLoading"]))
+    try saveForInspection(
+      GraphvizRenderer().render(projected.dotGraph(), format: .png),
+      named: "counter-transitions-isLoading.png")
+
+    #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+  }
+
+  @Test func hostileStatesAndLabelsCannotBreakTheDOT() throws {
+    let long = String(repeating: "x{<&\"", count: 2_000)
+    var fixture = try TraceFixture(initialState: ["text": ""])
+    for (index, label) in (hostileLabels + [long]).enumerated() {
+      fixture.action(index + 1, label)
+      fixture.mutation(label, action: index + 1, state: ["text": .string(label)])
+    }
+    let graph = try TransitionGraph(abstraction: .wholeState).adding(fixture.reader())
+
+    let svg = try renderSVG(graph.dotGraph())
+    let mermaid = try graph.mermaid()
+
+    #expect(svg.nodeCount == hostileLabels.count + 3)
+    #expect(svg.edgeCount == hostileLabels.count + 2)
+    #expect(svg.texts.contains(#"say "hi" and \"bye\""#))
+    #expect(svg.texts.contains(#"]; "n9" -> "n0" [label="pwned"]; "x"#))
+    #expect(svg.texts.contains { $0.hasPrefix("x{<&\"x{<&") && $0.hasSuffix("…") })
+    #expect(!svg.titles.contains("n9->n0"))
+    for line in mermaid.split(separator: "\n").dropFirst() {
+      #expect(
+        line.hasPrefix("    state \"") || line.hasPrefix("    s") || line.hasPrefix("    [*]")
+          || line.hasPrefix("    class"))
+      #expect(!line.dropFirst(4).dropLast().contains("\"\""))
+    }
+    #expect(!mermaid.contains("<"))
+  }
+}
+
+extension TransitionGraph {
+  fileprivate func adding(_ reader: TraceReader) throws -> Self {
+    var graph = self
+    try graph.add(reader)
+    return graph
+  }
+}
+
+@Suite("Transition graph on large traces")
+struct LargeTransitionGraphTests {
+  /// Set `REACTOR_TRACE_LARGE_TRACE` to a long trace's path to run it.
+  private static let path = ProcessInfo.processInfo.environment["REACTOR_TRACE_LARGE_TRACE"]
+
+  @Test(.enabled(if: path != nil, "set REACTOR_TRACE_LARGE_TRACE to a trace path"))
+  func longTraceStreamsIntoASmallGraph() throws {
+    let graph = try TransitionGraph(tracesAt: [Self.path!])
+    let dot = try graph.dotGraph().serialized()
+    #expect(graph.mutationCount > 0)
+    #expect(!dot.isEmpty)
+  }
+}
