@@ -9,8 +9,11 @@ let package = Package(
     .library(name: "ReactorCore", targets: ["ReactorCore"]),
     .library(name: "ReactorTracing", targets: ["ReactorTracing"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
+    .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
+    .executable(name: "reactor-trace", targets: ["reactor-trace"]),
   ],
   dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
   ],
@@ -59,6 +62,18 @@ let package = Package(
       // Golden DOT and Mermaid files, read relative to #filePath.
       exclude: ["Golden"]
     ),
+
+    // The command-line tool: commands in a library, so users can build their own
+    // reactor-trace with their reactors registered, and a thin executable.
+    .target(
+      name: "ReactorTraceCLI",
+      dependencies: [
+        "ReactorTracing", "ReactorDiagrams",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(name: "reactor-trace", dependencies: ["ReactorTraceCLI"]),
+    .testTarget(name: "ReactorTraceCLITests", dependencies: ["ReactorTraceCLI", "reactor-trace"]),
   ]
 )
 

@@ -1,0 +1,84 @@
+public import ArgumentParser
+import ReactorDiagrams
+import ReactorTracing
+
+extension ReactorTraceCommand.Render {
+  /// `reactor-trace render timeline`: actions, effect lifetimes, mutations and states over
+  /// time.
+  public struct Timeline: ParsableCommand {
+    /// The command's help.
+    public static let configuration = CommandConfiguration(
+      abstract: "Draw a timeline of actions, effects, mutations and state changes.",
+      discussion: """
+        Time flows left to right: a lane for actions, one per concurrent effect (finished, \
+        cancelled and failed effects drawn differently), one per external stream, and the \
+        state changes; arrows lead from each action to its mutations. Long traces can be \
+        cut with --from/--to and split into pages with --page-size.
+        """
+    )
+
+    /// The trace to draw.
+    @Argument(help: "A trace file.")
+    public var trace: String
+
+    /// The first event to draw.
+    @Option(help: "The first event (seq) to draw.")
+    public var from: Int?
+
+    /// The last event to draw.
+    @Option(help: "The last event (seq) to draw.")
+    public var to: Int?
+
+    /// Events per page, or `nil` for one page.
+    @Option(help: "Split into pages of this many events: OUTPUT-1.svg, OUTPUT-2.svg, …")
+    public var pageSize: Int?
+
+    /// The output.
+    @OptionGroup public var diagram: DiagramOptions
+
+    /// Creates the command; ArgumentParser fills in the options.
+    public init() {}
+
+    /// Checks the arguments before anything is read.
+    public func validate() throws {
+      if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
+      if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
+      if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1.") }
+    }
+
+    /// Lays out the timeline and writes it, one file per page.
+    public func run() throws {
+      let format = try diagram.resolvedFormat()
+      guard format != .mermaid else {
+        throw CommandFailure.unusableInput(
+          "a timeline cannot be written as Mermaid; use dot, svg, png or pdf")
+      }
+      let engine = try diagram.resolvedEngine(default: .nop)
+      let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
+      do {
+        let timeline = try TimelineDiagram(path: trace, sequences: range)
+        let pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
+        var written: [String] = []
+        for (index, page) in pages.enumerated() {
+          let path = pages.count == 1 ? diagram.output : Self.path(diagram.output, page: index + 1)
+          try DiagramFile.write(page, format: format, engine: engine, to: path)
+          written.append(path)
+        }
+        print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events")
+      } catch let error as TraceReadError {
+        throw CommandFailure.unusableInput(error.description)
+      } catch let error as DiagramFileError {
+        throw CommandFailure.unusableInput(error.description)
+      }
+    }
+
+    /// `out.svg` → `out-2.svg`.
+    static func path(_ path: String, page: Int) -> String {
+      let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+      guard let dot = path[slash...].lastIndex(of: "."), dot != slash else {
+        return "\(path)-\(page)"
+      }
+      return "\(path[..<dot])-\(page)\(path[dot...])"
+    }
+  }
+}

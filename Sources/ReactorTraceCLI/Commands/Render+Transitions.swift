@@ -1,0 +1,84 @@
+public import ArgumentParser
+import ReactorDiagrams
+import ReactorTracing
+
+extension ReactorTraceCommand.Render {
+  /// `reactor-trace render transitions`: the states a reactor went through and the observed
+  /// transitions between them.
+  public struct Transitions: ParsableCommand {
+    /// The command's help.
+    public static let configuration = CommandConfiguration(
+      abstract: "Draw the states a reactor went through and the transitions between them.",
+      discussion: """
+        Several traces of the same reactor merge into one graph. Nodes are distinct states, \
+        or with --key their projection onto the given fields; edges are observed transitions \
+        labelled with the mutation, the action behind it and how often it happened.
+        """
+    )
+
+    /// The traces to draw.
+    @Argument(help: "Trace files of the same reactor.")
+    public var traces: [String]
+
+    /// Fields that states are projected onto.
+    @Option(
+      name: .customLong("key"),
+      help: "Project states onto this field (repeatable): isLoading, user.name.")
+    public var keys: [String] = []
+
+    /// The least count a transition needs to be drawn.
+    @Option(help: "Leave out transitions seen fewer times than this.")
+    public var minCount = 1
+
+    /// Whether to leave out transitions from a state to itself.
+    @Flag(help: "Leave out transitions from a state to itself.")
+    public var hideSelfLoops = false
+
+    /// A state whose neighbourhood alone is drawn.
+    @Option(help: "Draw only the states around this one (its id, like s3, or its text).")
+    public var focus: String?
+
+    /// How far around the focus to draw.
+    @Option(help: "With --focus: how many transitions away from it to draw.")
+    public var hops = 1
+
+    /// The output.
+    @OptionGroup public var diagram: DiagramOptions
+
+    /// Creates the command; ArgumentParser fills in the options.
+    public init() {}
+
+    /// Checks the arguments before anything is read.
+    public func validate() throws {
+      guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
+      guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1.") }
+      guard hops >= 0 else { throw ValidationError("--hops must be at least 0.") }
+    }
+
+    /// Builds the graph and writes it.
+    public func run() throws {
+      let format = try diagram.resolvedFormat()
+      let engine = try diagram.resolvedEngine(default: .dot)
+      do {
+        let graph = try TransitionGraph(
+          tracesAt: traces, abstraction: StateAbstraction(keys: keys)
+        ).filtered(
+          by: TransitionFilter(
+            minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops))
+        if format == .mermaid {
+          try DiagramFile.write(mermaid: try graph.mermaid(), to: diagram.output)
+        } else {
+          try DiagramFile.write(
+            try graph.dotGraph(), format: format, engine: engine, to: diagram.output)
+        }
+        print(
+          "wrote \(diagram.output): \(graph.states.count) states, "
+            + "\(graph.transitions.count) transitions from \(graph.mutationCount) mutations")
+      } catch let error as TransitionGraphError {
+        throw CommandFailure.unusableInput(error.description)
+      } catch let error as DiagramFileError {
+        throw CommandFailure.unusableInput(error.description)
+      }
+    }
+  }
+}

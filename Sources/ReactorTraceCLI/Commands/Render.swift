@@ -1,0 +1,15 @@
+public import ArgumentParser
+
+extension ReactorTraceCommand {
+  /// `reactor-trace render`: diagrams of traces.
+  public struct Render: ParsableCommand {
+    /// The command's help and subcommands.
+    public static let configuration = CommandConfiguration(
+      abstract: "Render traces as Graphviz diagrams.",
+      subcommands: [Transitions.self, Timeline.self]
+    )
+
+    /// Creates the command; ArgumentParser fills in the options.
+    public init() {}
+  }
+}

@@ -1,0 +1,31 @@
+public import ArgumentParser
+
+/// The `reactor-trace` command: replays and renders reactor traces.
+///
+/// Exit codes: 0 success; 1 a replay or diff found a divergence; 2 unusable input (a missing
+/// or unreadable file, not a trace, a malformed line, an unknown format, an unwritable
+/// output), with one line on standard error; 64 a usage error (unknown option, missing
+/// argument).
+public struct ReactorTraceCommand: AsyncParsableCommand {
+  /// The command's name, help and subcommands.
+  public static let configuration = CommandConfiguration(
+    commandName: "reactor-trace",
+    abstract: "Replay and render traces of reactors.",
+    discussion: """
+      Exit codes: 0 success; 1 divergence; 2 unusable input (one line on stderr); \
+      64 usage error.
+      """,
+    subcommands: [Render.self]
+  )
+
+  /// Creates the command; ArgumentParser fills in the options.
+  public init() {}
+}
+
+extension ReactorTraceCommand {
+  /// Parses the process's arguments, runs the command they name, and exits with its code:
+  /// the whole body of a `reactor-trace` executable.
+  public static func runFromCommandLine() async {
+    await main()
+  }
+}

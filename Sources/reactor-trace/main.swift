@@ -1,0 +1,3 @@
+import ReactorTraceCLI
+
+await ReactorTraceCommand.runFromCommandLine()

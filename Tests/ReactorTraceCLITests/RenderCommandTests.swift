@@ -1,0 +1,174 @@
+import Foundation
+import Testing
+
+/// What running the built `reactor-trace` binary produced.
+struct CommandResult {
+  var exitCode: Int32
+  var standardOutput: String
+  var standardError: String
+}
+
+/// Runs the `reactor-trace` binary built next to the test bundle.
+func runReactorTrace(_ arguments: [String]) throws -> CommandResult {
+  let process = Process()
+  process.executableURL = try reactorTraceBinary()
+  process.arguments = arguments
+  process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  try process.run()
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  let errorData = error.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return CommandResult(
+    exitCode: process.terminationStatus,
+    standardOutput: String(decoding: outputData, as: UTF8.self),
+    standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+/// The built binary: next to the test runner on Linux, a few folders up from it on macOS.
+private func reactorTraceBinary() throws -> URL {
+  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  for _ in 0..<4 {
+    let candidate = directory.appendingPathComponent("reactor-trace")
+    if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+    directory = directory.deletingLastPathComponent()
+  }
+  throw CocoaError(.fileNoSuchFile)
+}
+
+/// The repository's root, found from this file's path.
+let repositoryRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+/// A new empty directory, removed when the test ends.
+struct ScratchDirectory: ~Copyable {
+  let path: String
+
+  init() throws {
+    path =
+      FileManager.default.temporaryDirectory
+      .appendingPathComponent("reactor-trace-cli-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+  }
+
+  func file(_ name: String) -> String { path + "/" + name }
+
+  var contents: [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+  }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+@Suite("reactor-trace render, end to end")
+struct RenderCommandTests {
+  @Test func transitionsRenderToSVGAndSayWhatWasWritten() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("counter.svg")
+    let result = try runReactorTrace([
+      "render", "transitions", "Traces/counter.trace.jsonl", "--key", "isLoading", "-o", output,
+    ])
+    #expect(result.exitCode == 0)
+    #expect(result.standardOutput == "wrote \(output): 2 states, 7 transitions from 10 mutations\n")
+    #expect(result.standardError.isEmpty)
+    let svg = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(svg.contains("<svg"))
+    #expect(svg.contains("isLoading=true"))
+    #expect(svg.contains("setLoading(true)"))
+  }
+
+  @Test(arguments: [("dot", "digraph"), ("mmd", "stateDiagram-v2"), ("png", "\u{FFFD}PNG")])
+  func theOutputsExtensionChoosesTheFormat(fileExtension: String, signature: String) throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("counter.\(fileExtension)")
+    let result = try runReactorTrace([
+      "render", "transitions", "Traces/counter.trace.jsonl", "-o", output,
+    ])
+    #expect(result.exitCode == 0)
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+    #expect(String(decoding: bytes.prefix(200), as: UTF8.self).contains(signature))
+  }
+
+  @Test func aTimelineSplitsIntoPages() throws {
+    let scratch = try ScratchDirectory()
+    let result = try runReactorTrace([
+      "render", "timeline", "Traces/feed.trace.jsonl", "--page-size", "8",
+      "-o", scratch.file("feed.svg"),
+    ])
+    #expect(result.exitCode == 0)
+    #expect(scratch.contents == ["feed-1.svg", "feed-2.svg", "feed-3.svg"])
+  }
+
+  @Test func anUnknownFormatExitsWith2AndWritesNothing() throws {
+    let scratch = try ScratchDirectory()
+    let result = try runReactorTrace([
+      "render", "transitions", "Traces/counter.trace.jsonl", "--format", "gif",
+      "-o", scratch.file("counter.gif"),
+    ])
+    #expect(result.exitCode == 2)
+    #expect(
+      result.standardError
+        == "reactor-trace: unknown format 'gif'; use dot, svg, png, pdf or mermaid\n")
+    #expect(scratch.contents.isEmpty)
+  }
+
+  @Test func anUnwritableOutputExitsWith2AndLeavesNoPartialFile() throws {
+    let scratch = try ScratchDirectory()
+    try FileManager.default.setAttributes([.posixPermissions: 0o500], ofItemAtPath: scratch.path)
+    defer {
+      try? FileManager.default.setAttributes([.posixPermissions: 0o700], ofItemAtPath: scratch.path)
+    }
+    let result = try runReactorTrace([
+      "render", "timeline", "Traces/counter.trace.jsonl", "-o", scratch.file("timeline.svg"),
+    ])
+    if getuid() == 0 {
+      // Root may write anywhere; the missing-directory case below still covers the failure.
+      #expect(result.exitCode == 0)
+    } else {
+      #expect(result.exitCode == 2)
+      #expect(scratch.contents.isEmpty)
+    }
+    let missing = try runReactorTrace([
+      "render", "timeline", "Traces/counter.trace.jsonl", "-o", scratch.file("no/such/t.svg"),
+    ])
+    #expect(missing.exitCode == 2)
+    #expect(missing.standardError.hasPrefix("reactor-trace: Cannot write '"))
+    #expect(missing.standardError.split(separator: "\n").count == 1)
+  }
+
+  @Test func inputThatIsNotATraceExitsWith2WithOneLine() throws {
+    let scratch = try ScratchDirectory()
+    for (input, message) in [
+      ("README.md", "reactor-trace: 'README.md' is not a reactor-trace file"),
+      ("Traces/missing.jsonl", "reactor-trace: cannot open 'Traces/missing.jsonl'"),
+    ] {
+      let result = try runReactorTrace([
+        "render", "transitions", input, "-o", scratch.file("out.svg"),
+      ])
+      #expect(result.exitCode == 2)
+      #expect(result.standardError.hasPrefix(message))
+      #expect(result.standardError.split(separator: "\n").count == 1)
+      #expect(!result.standardError.contains("Fatal"))
+    }
+    #expect(scratch.contents.isEmpty)
+  }
+
+  @Test func tracesOfDifferentReactorsDoNotMerge() throws {
+    let scratch = try ScratchDirectory()
+    let result = try runReactorTrace([
+      "render", "transitions", "Traces/counter.trace.jsonl", "Traces/feed.trace.jsonl",
+      "-o", scratch.file("both.svg"),
+    ])
+    #expect(result.exitCode == 2)
+    #expect(result.standardError.contains("merges traces of one reactor only"))
+  }
+
+  @Test func aUsageErrorExitsWith64() throws {
+    let result = try runReactorTrace(["render", "transitions", "-o", "x.svg"])
+    #expect(result.exitCode == 64)
+    #expect(result.standardError.contains("Missing expected argument"))
+  }
+}
