@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "ReactorCore", targets: ["ReactorCore"]),
     .library(name: "ReactorTracing", targets: ["ReactorTracing"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
+    .library(name: "ReactorReplay", targets: ["ReactorReplay"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
   ],
@@ -16,6 +17,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3"),
   ],
   targets: [
     // The runtime: ReactorKit's model on Swift Concurrency. Depends on nothing.
@@ -44,6 +46,25 @@ let package = Package(
       name: "ReactorTracingTests",
       dependencies: [
         "ReactorTracing",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
+
+    // Replaying traces: through `reduce`, through `mutate` on a test clock, structurally, and
+    // comparing two traces. Depends on tracing, not on Graphviz.
+    .target(
+      name: "ReactorReplay",
+      dependencies: [
+        "ReactorCore",
+        "ReactorTracing",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+      ]
+    ),
+    .testTarget(
+      name: "ReactorReplayTests",
+      dependencies: [
+        "ReactorReplay",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]

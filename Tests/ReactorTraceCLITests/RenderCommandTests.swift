@@ -172,3 +172,30 @@ struct RenderCommandTests {
     #expect(result.standardError.contains("Missing expected argument"))
   }
 }
+
+@Suite("reactor-trace render on every sample trace")
+struct SampleTraceRenderingTests {
+  static var sampleTraces: [String] {
+    let directory = repositoryRoot + "/Traces"
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+    return names.filter { $0.hasSuffix(".jsonl") }.sorted().map { "Traces/" + $0 }
+  }
+
+  @Test func thereAreSampleTracesToRender() {
+    #expect(Self.sampleTraces.count >= 2)
+  }
+
+  @Test(arguments: sampleTraces)
+  func bothDiagramsRenderFromEverySampleTrace(trace: String) throws {
+    let scratch = try ScratchDirectory()
+    let transitions = try runReactorTrace([
+      "render", "transitions", trace, "-o", scratch.file("transitions.svg"),
+    ])
+    let timeline = try runReactorTrace([
+      "render", "timeline", trace, "-o", scratch.file("timeline.svg"),
+    ])
+    #expect(transitions.exitCode == 0, "\(transitions.standardError)")
+    #expect(timeline.exitCode == 0, "\(timeline.standardError)")
+    #expect(scratch.contents == ["timeline.svg", "transitions.svg"])
+  }
+}

@@ -1,0 +1,33 @@
+import ReactorTracing
+
+/// Encodes and decodes values of types that are Codable only at run time.
+enum CodableValues {
+  /// Whether values of `type` can be both encoded and decoded.
+  static func isCodable<T>(_ type: T.Type) -> Bool {
+    (type as Any.Type) is any (Encodable & Decodable).Type
+  }
+
+  /// `json` decoded as `type`, or `nil` when it does not decode.
+  static func decode<T>(_ type: T.Type, from json: JSONValue) -> T? {
+    try? decodeOrThrow(type, from: json)
+  }
+
+  /// `json` decoded as `type`.
+  /// - Throws: The decoding error, or a ``NotDecodable`` when the type is not Decodable.
+  static func decodeOrThrow<T>(_ type: T.Type, from json: JSONValue) throws -> T {
+    guard let decodable = type as? any Decodable.Type else { throw NotDecodable() }
+    return try open(decodable, json) as! T
+  }
+
+  private static func open<D: Decodable>(_ type: D.Type, _ json: JSONValue) throws -> Any {
+    try JSONValueDecoder().decode(type, from: json)
+  }
+
+  /// The value's encoding, or `nil` when it is not Encodable or fails to encode.
+  static func encode(_ value: Any) throws -> JSONValue? {
+    guard let encodable = value as? any Encodable else { return nil }
+    return try JSONValueEncoder().encode(encodable)
+  }
+
+  struct NotDecodable: Error {}
+}

@@ -1,0 +1,219 @@
+public import ReactorCore
+public import ReactorTracing
+
+/// Replays a trace's sent actions through a fresh reactor on a test clock and reports the
+/// first mutation that differs from the recorded ones.
+///
+/// Each action the trace records as sent (`source: sent`) is decoded and sent at its recorded
+/// time: the clock is advanced to the action's time first, and to the time of the last event
+/// at the end. The replay is recorded, and the mutations each action produced — label, value,
+/// and which action caused them — are compared in order with the recorded ones. Actions and
+/// mutations from external streams are not replayed or compared: feed them from the fakes the
+/// reactor was built with.
+///
+/// The reactor must be built fresh, with its dependencies injected as fakes driven by the
+/// same test clock, so that its effects run when the clock is advanced and not in real time.
+/// In tests, run the replay on the main serial executor so effects run deterministically:
+///
+/// ```swift
+/// try await withMainSerialExecutor {
+///   let clock = TestClock()
+///   let result = try await MutateReplay.run(
+///     trace, through: CounterReactor(clock: clock), clock: clock,
+///     advance: { await clock.advance(by: $0) })
+///   #expect(result.divergence == nil)
+/// }
+/// ```
+@MainActor
+public enum MutateReplay {
+  /// Sends the trace's recorded actions to `reactor` at their recorded times and compares the
+  /// mutations it produces with the recorded ones.
+  /// - Parameters:
+  ///   - trace: The recorded trace.
+  ///   - reactor: A fresh reactor whose dependencies are fakes driven by `clock`; its
+  ///     `Action` must be Codable.
+  ///   - clock: The clock the replay's recording is timed on: the test clock.
+  ///   - advance: Advances the test clock by a duration, running what became due:
+  ///     `{ await clock.advance(by: $0) }`.
+  ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
+  ///     type.
+  /// - Returns: The number of mutations that matched and the first divergence, if any.
+  /// - Throws: ``ReplayError`` when the trace cannot be read, was recorded from another
+  ///   reactor or with incompatible types, or holds actions that do not decode.
+  public static func run<R: Reactor>(
+    _ trace: Trace, through reactor: R, clock: any Clock<Duration>,
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false
+  ) async throws(ReplayError) -> ReplayResult {
+    try await run(
+      ReplayChecks.open(trace), through: reactor, clock: clock, advance: advance,
+      allowingReactorMismatch: allowingReactorMismatch)
+  }
+
+  /// Replays the trace file at `path` like ``run(_:through:clock:advance:allowingReactorMismatch:)``.
+  /// - Parameters:
+  ///   - path: The trace file.
+  ///   - reactor: A fresh reactor whose dependencies are fakes driven by `clock`.
+  ///   - clock: The test clock.
+  ///   - advance: Advances the test clock by a duration.
+  ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
+  ///     type.
+  /// - Returns: The number of mutations that matched and the first divergence, if any.
+  /// - Throws: ``ReplayError`` when the trace cannot be replayed.
+  public static func run<R: Reactor>(
+    path: String, through reactor: R, clock: any Clock<Duration>,
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false
+  ) async throws(ReplayError) -> ReplayResult {
+    try await run(
+      ReplayChecks.open(path), through: reactor, clock: clock, advance: advance,
+      allowingReactorMismatch: allowingReactorMismatch)
+  }
+
+  private struct SentAction {
+    var time: Duration
+    var value: JSONValue
+    var label: String
+    var line: Int
+  }
+
+  private struct ProducedMutation {
+    var sequence: Int
+    var line: Int?
+    var label: String
+    var value: JSONValue?
+    /// The position of the causing action among the sent actions, from 0.
+    var action: Int
+  }
+
+  private static func run<R: Reactor>(
+    _ reader: TraceReader, through reactor: R, clock: any Clock<Duration>,
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool
+  ) async throws(ReplayError) -> ReplayResult {
+    let header = reader.header
+    try ReplayChecks.check(header, for: R.self, allowingReactorMismatch: allowingReactorMismatch)
+    guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
+
+    var actions: [SentAction] = []
+    var positions: [Int: Int] = [:]
+    var recorded: [ProducedMutation] = []
+    var endTime = Duration.zero
+    var lastSequence = 0
+    while let event = try ReplayChecks.next(reader) {
+      endTime = max(endTime, event.time)
+      lastSequence = event.sequence
+      switch event.kind {
+      case .action(let action) where action.source == .sent:
+        guard let value = action.value else {
+          throw .missingValue(line: reader.lineNumber, what: "action")
+        }
+        positions[action.id] = actions.count
+        actions.append(
+          SentAction(time: event.time, value: value, label: action.label, line: reader.lineNumber))
+      case .mutation(let mutation):
+        guard let id = mutation.cause.action, let position = positions[id] else { continue }
+        recorded.append(
+          ProducedMutation(
+            sequence: event.sequence, line: reader.lineNumber, label: mutation.label,
+            value: mutation.value, action: position))
+      default:
+        break
+      }
+    }
+
+    let recorder: InMemoryTraceRecorder<R>
+    do throws(TraceRecordingError) {
+      recorder = try InMemoryTraceRecorder(
+        recording: reactor,
+        options: TraceOptions(
+          redactions: header.redactions.map { TraceRedaction($0) }, clock: clock))
+    } catch {
+      throw .undecodable(line: 1, reason: "the trace's redactions: \(error)")
+    }
+    var elapsed = Duration.zero
+    for action in actions {
+      if action.time > elapsed {
+        await advance(action.time - elapsed)
+        elapsed = action.time
+      }
+      let decoded: R.Action
+      do {
+        decoded = try CodableValues.decodeOrThrow(R.Action.self, from: action.value)
+      } catch {
+        throw .undecodable(line: action.line, reason: "action \(action.label): \(error)")
+      }
+      reactor.send(decoded)
+    }
+    await advance(endTime > elapsed ? endTime - elapsed : .zero)
+    recorder.stop()
+
+    var replayedPositions: [Int: Int] = [:]
+    var replayed: [ProducedMutation] = []
+    for event in recorder.events {
+      switch event.kind {
+      case .action(let action) where action.source == .sent:
+        replayedPositions[action.id] = replayedPositions.count
+      case .mutation(let mutation):
+        guard let id = mutation.cause.action, let position = replayedPositions[id] else {
+          continue
+        }
+        replayed.append(
+          ProducedMutation(
+            sequence: event.sequence, line: nil, label: mutation.label, value: mutation.value,
+            action: position))
+      default:
+        break
+      }
+    }
+    return compare(recorded: recorded, replayed: replayed, actions: actions, end: lastSequence)
+  }
+
+  private static func compare(
+    recorded: [ProducedMutation], replayed: [ProducedMutation], actions: [SentAction], end: Int
+  ) -> ReplayResult {
+    func label(_ position: Int) -> String {
+      actions.indices.contains(position) ? actions[position].label : "#\(position + 1)"
+    }
+    func text(_ mutation: ProducedMutation) -> String {
+      "\(mutation.label) from action \(label(mutation.action)) (sent action \(mutation.action + 1))"
+    }
+    for index in 0..<max(recorded.count, replayed.count) {
+      guard index < recorded.count else {
+        let extra = replayed[index]
+        return ReplayResult(
+          stepsChecked: index,
+          divergence: ReplayDivergence(
+            sequence: end, line: nil, mutation: nil, action: label(extra.action),
+            reason: "the replay produced a mutation the trace does not have: \(text(extra))",
+            diff: nil))
+      }
+      let expected = recorded[index]
+      guard index < replayed.count else {
+        return ReplayResult(
+          stepsChecked: index,
+          divergence: ReplayDivergence(
+            sequence: expected.sequence, line: expected.line, mutation: expected.label,
+            action: label(expected.action),
+            reason: "the replay produced no mutation here; the trace has \(text(expected))",
+            diff: nil))
+      }
+      let actual = replayed[index]
+      if expected.label != actual.label || expected.value != actual.value
+        || expected.action != actual.action
+      {
+        var diff: String?
+        if let old = expected.value, let new = actual.value, old != new {
+          diff =
+            "the mutation's value (recorded → replayed):\n"
+            + StateComparison.pathDiff(from: old, to: new)
+        }
+        return ReplayResult(
+          stepsChecked: index,
+          divergence: ReplayDivergence(
+            sequence: expected.sequence, line: expected.line, mutation: expected.label,
+            action: label(expected.action),
+            reason: "the trace has \(text(expected)), the replay produced \(text(actual))",
+            diff: diff))
+      }
+    }
+    return ReplayResult(stepsChecked: recorded.count, divergence: nil)
+  }
+}

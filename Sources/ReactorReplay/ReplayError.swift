@@ -1,0 +1,45 @@
+public import ReactorTracing
+
+/// Why a replay could not run: the trace is unreadable, was recorded from another reactor or
+/// with incompatible types, or holds values the current types cannot decode.
+///
+/// A replay that runs and finds a difference does not throw: it returns a
+/// ``ReplayResult`` with a ``ReplayDivergence``. A command-line tool exits with 2 for these
+/// errors and with 1 for a divergence.
+public enum ReplayError: Error, Sendable, Hashable {
+  /// The trace could not be read.
+  case trace(TraceReadError)
+  /// The trace was recorded from another reactor type.
+  case reactorMismatch(recorded: String, current: String)
+  /// The Action, Mutation or State types changed since the trace was recorded.
+  case incompatibleSchema([SchemaChange])
+  /// The named type (`Mutation` or `State`) is not Codable, so its values cannot be decoded
+  /// and compared.
+  case notCodable(String)
+  /// A recorded value could not be decoded into the current type.
+  case undecodable(line: Int, reason: String)
+  /// The trace has no value to replay: an action or mutation without `value`, or a state
+  /// stored as a description.
+  case missingValue(line: Int, what: String)
+}
+
+extension ReplayError: CustomStringConvertible {
+  /// A clear message; an incompatible schema lists each change on its own line.
+  public var description: String {
+    switch self {
+    case .trace(let error):
+      error.description
+    case .reactorMismatch(let recorded, let current):
+      "the trace was recorded from '\(recorded)', not '\(current)'"
+    case .incompatibleSchema(let changes):
+      (["the trace's types are not compatible with the current ones:"]
+        + changes.map { "  \($0)" }).joined(separator: "\n")
+    case .notCodable(let type):
+      "the \(type) type is not Codable, so recorded values cannot be replayed"
+    case .undecodable(let line, let reason):
+      "line \(line): the recorded value cannot be decoded: \(reason)"
+    case .missingValue(let line, let what):
+      "line \(line): the trace does not hold the \(what)'s value"
+    }
+  }
+}

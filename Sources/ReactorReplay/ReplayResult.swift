@@ -1,0 +1,31 @@
+/// What a replay found: how many steps it checked and where it first differed, if anywhere.
+///
+/// In a Swift Testing test:
+///
+/// ```swift
+/// #expect(try replay(trace, through: CounterReactor()).divergence == nil)
+/// ```
+///
+/// or, to see the diff in the failure, `#expect(result.failureMessage == nil)`.
+public struct ReplayResult: Sendable, Hashable {
+  /// How many events were checked before the replay stopped.
+  public var stepsChecked: Int
+  /// The first difference, or `nil` when the replay matched the trace.
+  public var divergence: ReplayDivergence?
+
+  /// A result.
+  public init(stepsChecked: Int, divergence: ReplayDivergence?) {
+    self.stepsChecked = stepsChecked
+    self.divergence = divergence
+  }
+
+  /// Whether the replay matched the trace.
+  public var isMatch: Bool { divergence == nil }
+
+  /// A multi-line report of the divergence for a test failure, or `nil` when the replay
+  /// matched.
+  public var failureMessage: String? {
+    guard let divergence else { return nil }
+    return "replay diverged after \(stepsChecked) matching steps at \(divergence)"
+  }
+}

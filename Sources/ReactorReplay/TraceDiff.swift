@@ -1,0 +1,129 @@
+public import ReactorTracing
+
+/// Finds where two traces of the same reactor first differ.
+///
+/// Events are compared pairwise, in order, by kind, label, value, cause and the hash of the
+/// resulting state; times are not compared, nor how a state was stored (snapshot or diff).
+///
+/// ```swift
+/// if let divergence = try TraceDiff.firstDivergence(path: "a.trace.jsonl", "b.trace.jsonl") {
+///   print(divergence)
+/// }
+/// ```
+public enum TraceDiff {
+  /// The first difference between the traces two readers read, or `nil` when they are equal.
+  /// - Parameters:
+  ///   - first: A reader positioned before the first event.
+  ///   - second: Another reader positioned before the first event.
+  /// - Returns: The first divergence, or `nil`.
+  /// - Throws: ``TraceReadError`` when either trace cannot be read.
+  public static func firstDivergence(
+    _ first: TraceReader, _ second: TraceReader
+  ) throws(TraceReadError) -> TraceDivergence? {
+    if first.header.reactor != second.header.reactor {
+      return TraceDivergence(
+        sequence: 0, first: nil, second: nil,
+        reason: "recorded from '\(first.header.reactor)' and '\(second.header.reactor)'",
+        stateDiff: nil)
+    }
+    if first.header.initialStateHash != second.header.initialStateHash {
+      return TraceDivergence(
+        sequence: 0, first: nil, second: nil, reason: "the initial states differ",
+        stateDiff: stateDiff(first.header.initialState, second.header.initialState))
+    }
+    while true {
+      let a = try first.next()
+      let b = try second.next()
+      guard a != nil || b != nil else { return nil }
+      guard let a, let b else {
+        let sequence = (a ?? b)!.sequence
+        return TraceDivergence(
+          sequence: sequence, first: a, second: b,
+          reason: a == nil ? "the first trace ends here" : "the second trace ends here",
+          stateDiff: nil)
+      }
+      if let reason = difference(a, b) {
+        return TraceDivergence(
+          sequence: a.sequence, first: a, second: b, reason: reason,
+          stateDiff: stateDiff(first.currentState, second.currentState))
+      }
+    }
+  }
+
+  /// The first difference between two traces in memory, or `nil` when they are equal.
+  /// - Parameters:
+  ///   - first: A trace.
+  ///   - second: Another trace.
+  /// - Returns: The first divergence, or `nil`.
+  /// - Throws: ``TraceReadError`` when either trace is inconsistent.
+  public static func firstDivergence(
+    _ first: Trace, _ second: Trace
+  ) throws(TraceReadError) -> TraceDivergence? {
+    try firstDivergence(
+      TraceReader(bytes: first.serialized, name: "first"),
+      TraceReader(bytes: second.serialized, name: "second"))
+  }
+
+  /// The first difference between two trace files, or `nil` when they are equal.
+  /// - Parameters:
+  ///   - first: A trace file.
+  ///   - second: Another trace file.
+  /// - Returns: The first divergence, or `nil`.
+  /// - Throws: ``TraceReadError`` when either trace cannot be read.
+  public static func firstDivergence(
+    path first: String, _ second: String
+  ) throws(TraceReadError) -> TraceDivergence? {
+    try firstDivergence(TraceReader(path: first), TraceReader(path: second))
+  }
+
+  private static func stateDiff(_ a: TraceHeader.State, _ b: TraceHeader.State) -> String? {
+    switch (a, b) {
+    case (.json(let a), .json(let b)):
+      a == b ? nil : StateComparison.pathDiff(from: a, to: b)
+    default:
+      a == b ? nil : "  \(a) → \(b)"
+    }
+  }
+
+  private static func difference(_ a: TraceEvent, _ b: TraceEvent) -> String? {
+    if a.sequence != b.sequence { return "seq \(a.sequence) against \(b.sequence)" }
+    switch (a.kind, b.kind) {
+    case (.action(let x), .action(let y)):
+      if x.label != y.label { return "action \(x.label) against \(y.label)" }
+      if x.value != y.value { return "the action \(x.label)'s values differ" }
+      if x.source != y.source { return "the action \(x.label)'s sources differ" }
+      if x.id != y.id { return "action ids \(x.id) and \(y.id)" }
+    case (.effectStarted(let x), .effectStarted(let y)):
+      if x != y {
+        return "effect \(x.effect) of action \(x.action) against "
+          + "effect \(y.effect) of action \(y.action)"
+      }
+    case (.effectEnded(let x), .effectEnded(let y)):
+      if x != y { return "effect \(x.effect) \(x.outcome) against \(y.effect) \(y.outcome)" }
+    case (.mutation(let x), .mutation(let y)):
+      if x.label != y.label { return "mutation \(x.label) against \(y.label)" }
+      if x.value != y.value { return "the mutation \(x.label)'s values differ" }
+      if x.cause != y.cause { return "the mutation \(x.label)'s causes differ" }
+      if x.id != y.id { return "mutation ids \(x.id) and \(y.id)" }
+      if x.stateHash != y.stateHash { return "the states after mutation \(x.label) differ" }
+    case (.streamEnded(let x), .streamEnded(let y)):
+      if x != y { return "stream \(x.stream) ended differently from stream \(y.stream)" }
+    case (.end(let x), .end(let y)):
+      if x != y { return "the end lines differ" }
+    default:
+      return "a \(name(a)) event against a \(name(b)) event"
+    }
+    return nil
+  }
+
+  private static func name(_ event: TraceEvent) -> String {
+    switch event.kind {
+    case .action: "action"
+    case .effectStarted: "effectStart"
+    case .effectEnded: "effectEnd"
+    case .mutation: "mutation"
+    case .streamEnded: "streamEnd"
+    case .end: "end"
+    }
+  }
+}

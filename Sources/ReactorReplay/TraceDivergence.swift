@@ -1,0 +1,35 @@
+public import ReactorTracing
+
+/// Where two traces first differ: the `seq`, both events, and how their states differ.
+public struct TraceDivergence: Sendable, Hashable {
+  /// The `seq` where they differ; 0 when the headers already differ.
+  public var sequence: Int
+  /// The first trace's event there; `nil` when it ended before.
+  public var first: TraceEvent?
+  /// The second trace's event there; `nil` when it ended before.
+  public var second: TraceEvent?
+  /// What differs, in one line.
+  public var reason: String
+  /// A path-by-path diff of the states after the events (first → second), when they differ.
+  public var stateDiff: String?
+
+  /// A divergence.
+  public init(
+    sequence: Int, first: TraceEvent?, second: TraceEvent?, reason: String, stateDiff: String?
+  ) {
+    self.sequence = sequence
+    self.first = first
+    self.second = second
+    self.reason = reason
+    self.stateDiff = stateDiff
+  }
+}
+
+extension TraceDivergence: CustomStringConvertible {
+  /// A multi-line report: the `seq` and reason, then the state diff.
+  public var description: String {
+    var text = "the traces differ at event \(sequence): \(reason)"
+    if let stateDiff { text += "\nstate (first → second):\n" + stateDiff }
+    return text
+  }
+}

@@ -1,0 +1,293 @@
+import Clocks
+import Foundation
+import ReactorCore
+import ReactorReplay
+import ReactorTestSupport
+import ReactorTracing
+import Testing
+
+@MainActor
+@Suite struct ReduceReplayTests {
+  @Test func replayThroughTheSameReduceMatchesEveryRecordedState() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      let result = try replay(trace, through: ReplayCounterReactor(clock: ContinuousClock()))
+      #expect(result.divergence == nil)
+      #expect(result.failureMessage == nil)
+      #expect(result.stepsChecked == 9)
+    }
+  }
+
+  @Test func changedReduceDivergesAtTheFirstIncreaseWithADiffNamingTheValue() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      let result = try replay(
+        trace, through: ReplayCounterReactor(clock: ContinuousClock(), step: 2))
+      let divergence = try #require(result.divergence)
+      #expect(divergence.sequence == 4)
+      #expect(divergence.line == 5)
+      #expect(divergence.mutation == "increaseValue")
+      #expect(divergence.action == "increase")
+      #expect(result.stepsChecked == 1)
+      let diff = try #require(divergence.diff)
+      #expect(diff.contains("-   value: 1"))
+      #expect(diff.contains("+   value: 2"))
+      #expect(result.failureMessage?.contains("step 4 (line 5): mutation increaseValue") == true)
+    }
+  }
+
+  @Test func traceFromAnotherReactorIsRefusedUnlessAllowed() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      var renamed = trace
+      renamed.header.reactor = "OtherModule.CounterReactor"
+      let reactor = ReplayCounterReactor(clock: ContinuousClock())
+      #expect(throws: ReplayError.self) { try replay(renamed, through: reactor) }
+      let result = try replay(renamed, through: reactor, allowingReactorMismatch: true)
+      #expect(result.divergence == nil)
+    }
+  }
+
+  @Test func incompatibleSchemaListsTheAddedCaseBeforeDecodingAnything() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      do throws(ReplayError) {
+        _ = try replay(
+          trace, through: ReplayResettableCounterReactor(), allowingReactorMismatch: true)
+        Issue.record("the replay did not fail")
+      } catch {
+        guard case .incompatibleSchema(let changes) = error else {
+          Issue.record("unexpected error \(error)")
+          return
+        }
+        #expect(changes.map(\.description) == ["Mutation: case 'reset' was added"])
+        #expect(
+          error.description.split(separator: "\n").last == "  Mutation: case 'reset' was added")
+      }
+    }
+  }
+
+  @Test func redactedValuesAreNotCompared() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let reactor = ReplayAccountReactor()
+      let recorder = try InMemoryTraceRecorder(
+        recording: reactor, options: TraceOptions(redactions: ["*.**.token"]))
+      reactor.send(.login(user: "ada"))
+      reactor.send(.login(user: "bob"))
+      recorder.stop()
+      let trace = recorder.trace
+      #expect(String(decoding: trace.serialized, as: UTF8.self).contains("<redacted>"))
+      let result = try replay(trace, through: ReplayAccountReactor())
+      #expect(result.divergence == nil)
+      #expect(result.stepsChecked == 2)
+    }
+  }
+
+  @Test func assertReplayReturnsNilForAMatchingFileAndAReportOtherwise() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("replay-\(UUID().uuidString).trace.jsonl").path
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      try await recordCounterTrace().write(to: path)
+      #expect(assertReplay(path, reduces: ReplayCounterReactor(clock: ContinuousClock())) == nil)
+      let message = assertReplay(
+        path, reduces: ReplayCounterReactor(clock: ContinuousClock(), step: 3))
+      #expect(message?.contains("increaseValue") == true)
+      #expect(
+        assertReplay(path + ".missing", reduces: ReplayAccountReactor())?
+          .hasPrefix("replay failed: cannot open") == true)
+    }
+  }
+}
+
+@MainActor
+@Suite struct MutateReplayTests {
+  @Test func sameMutateOnATestClockProducesTheRecordedMutations() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      let clock = TestClock()
+      let result = try await MutateReplay.run(
+        trace, through: ReplayCounterReactor(clock: clock), clock: clock,
+        advance: { await clock.advance(by: $0) })
+      #expect(result.divergence == nil)
+      #expect(result.stepsChecked == 9)
+    }
+  }
+
+  @Test func changedMutateIsReportedAtTheFirstMissingMutation() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      let clock = TestClock()
+      let result = try await MutateReplay.run(
+        trace, through: ReplayCounterReactor(clock: clock, isSkippingLoading: true),
+        clock: clock, advance: { await clock.advance(by: $0) })
+      let divergence = try #require(result.divergence)
+      #expect(divergence.sequence == 8)
+      #expect(divergence.mutation == "setLoading(true)")
+      #expect(divergence.action == "decrease")
+      #expect(divergence.reason.contains("the replay produced decreaseValue"))
+      #expect(result.stepsChecked == 3)
+    }
+  }
+}
+
+@Suite struct StructuralReplayTests {
+  @MainActor
+  @Test func consistentTraceGivesOneStepPerEventWithChangedPaths() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let replay = try StructuralReplay(try await recordCounterTrace())
+      var steps: [ReplayStep] = []
+      try replay.forEachStep { steps.append($0) }
+      #expect(replay.divergences.isEmpty)
+      #expect(steps.map(\.sequence) == Array(1...steps.count))
+      let increase = try #require(steps.first { $0.label == "increaseValue" })
+      #expect(increase.kind == "mutation")
+      #expect(increase.cause == "effect 1 of action 1 (increase)")
+      #expect(increase.time == .milliseconds(500))
+      #expect(increase.changes == [ReplayStep.Change(path: [.key("value")], before: 0, after: 1)])
+      #expect(
+        increase.json.serializedString
+          == #"{"cause":"effect 1 of action 1 (increase)","changes":[{"after":1,"#
+          + #""before":0,"path":"value"}],"kind":"mutation","label":"increaseValue","line":5,"#
+          + #""seq":4,"t":500000000}"#)
+    }
+  }
+
+  @MainActor
+  @Test func handEditedStateIsADivergenceAtThatExactSequence() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let bytes = try editing(
+        try await recordCounterTrace(), replacing: #""p":["value"],"v":1}"#,
+        with: #""p":["value"],"v":5}"#)
+      let replay = StructuralReplay(reader: try TraceReader(bytes: bytes, verifyingStates: false))
+      var edited: ReplayStep?
+      try replay.forEachStep { if $0.sequence == 4 { edited = $0 } }
+      let first = try #require(replay.divergences.first)
+      #expect(first.sequence == 4)
+      guard case .stateMismatch(.stateMismatch(_, let line, _, _, _)) = first else {
+        Issue.record("unexpected divergence \(first)")
+        return
+      }
+      #expect(line == 5)
+      #expect(edited?.changes.first?.after == 5)
+    }
+  }
+
+  @MainActor
+  @Test func brokenCausalityAndSequenceGapsAreDivergences() async throws {
+    try await withExclusiveMainSerialExecutor {
+      var trace = try await recordCounterTrace()
+      // Drop the first action: its effect and mutations now refer to an unseen action.
+      trace.events.removeFirst()
+      let replay = try StructuralReplay(trace)
+      try replay.forEachStep { _ in }
+      #expect(replay.divergences.first == .sequenceGap(line: 2, expected: 1, found: 2))
+      #expect(
+        replay.divergences.contains {
+          if case .brokenCause(3, _, let reason) = $0 { reason.contains("action 1") } else { false }
+        })
+    }
+  }
+
+  @MainActor
+  @Test func stateAtAStepAndARangeOfStepsAreRead() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      #expect(
+        try StructuralReplay(trace).state(at: 4)?.jsonValue?["value"] == 1)
+      #expect(try StructuralReplay(trace).state(at: 0) == trace.header.initialState)
+      #expect(try StructuralReplay(trace).steps(in: 2...3).map(\.sequence) == [2, 3])
+      #expect(try StructuralReplay(trace).state(at: 999) == nil)
+    }
+  }
+}
+
+@Suite struct TraceDiffTests {
+  @MainActor
+  @Test func identicalRecordingsHaveNoDivergence() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let first = try await recordCounterTrace()
+      let second = try await recordCounterTrace()
+      #expect(try TraceDiff.firstDivergence(first, second) == nil)
+    }
+  }
+
+  @MainActor
+  @Test func differentRecordingsNameTheFirstDifferingSequence() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let first = try await recordCounterTrace()
+      let clock = TestClock()
+      let reactor = ReplayCounterReactor(clock: clock, step: 2)
+      let recorder = try InMemoryTraceRecorder(
+        recording: reactor, options: TraceOptions(clock: clock))
+      reactor.send(.increase)
+      await clock.advance(by: .milliseconds(500))
+      recorder.stop()
+      let divergence = try #require(try TraceDiff.firstDivergence(first, recorder.trace))
+      #expect(divergence.sequence == 4)
+      #expect(divergence.reason == "the states after mutation increaseValue differ")
+      #expect(divergence.stateDiff == "  value: 1 → 2")
+    }
+  }
+}
+
+@Suite struct GoldenTraceTests {
+  @MainActor
+  @Test func missingGoldenIsRecordedThenVerified() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let path = FileManager.default.temporaryDirectory
+        .appendingPathComponent("golden-\(UUID().uuidString).trace.jsonl").path
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let first = try await GoldenTrace.verifyOrRecord(path: path, isRecording: false) {
+        try await recordCounterTrace()
+      }
+      #expect(first == .recorded)
+      let second = try await GoldenTrace.verifyOrRecord(path: path, isRecording: false) {
+        try await recordCounterTrace()
+      }
+      #expect(second == .matched)
+      #expect(second.failureMessage == nil)
+      let third = try await GoldenTrace.verifyOrRecord(path: path, isRecording: false) {
+        var trace = try await recordCounterTrace()
+        trace.events.removeLast()
+        return trace
+      }
+      #expect(third.failureMessage?.contains("the first trace") == false)
+      guard case .diverged(let divergence) = third else {
+        Issue.record("expected a divergence, got \(third)")
+        return
+      }
+      #expect(divergence.reason == "the second trace ends here")
+    }
+  }
+}
+
+extension TraceHeader.State {
+  /// The JSON of a state stored as JSON.
+  fileprivate var jsonValue: JSONValue? {
+    if case .json(let json) = self { return json }
+    return nil
+  }
+}
+
+@Suite struct SampleTraceTests {
+  /// The repository's sample traces, found relative to this file.
+  static let traces = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Traces").path
+
+  @Test(arguments: ["counter.trace.jsonl", "feed.trace.jsonl"])
+  func sampleTraceIsStructurallyConsistent(name: String) throws {
+    let divergences = try StructuralReplay.run(path: Self.traces + "/" + name)
+    #expect(divergences.isEmpty)
+  }
+
+  @MainActor
+  @Test func sampleCounterTraceReplaysThroughACopyOfItsReactorWithTheOverride() throws {
+    let result = try ReduceReplay.run(
+      path: Self.traces + "/counter.trace.jsonl",
+      through: ReplayCounterReactor(clock: ContinuousClock()), allowingReactorMismatch: true)
+    #expect(result.failureMessage == nil)
+    #expect(result.stepsChecked > 0)
+  }
+}
