@@ -10,6 +10,8 @@ let package = Package(
     .library(name: "ReactorTracing", targets: ["ReactorTracing"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
     .library(name: "ReactorReplay", targets: ["ReactorReplay"]),
+    .library(name: "ReactorReplayTesting", targets: ["ReactorReplayTesting"]),
+    .library(name: "ReactorExamples", targets: ["ReactorExamples"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
   ],
@@ -46,6 +48,7 @@ let package = Package(
       name: "ReactorTracingTests",
       dependencies: [
         "ReactorTracing",
+        "ReactorExamples",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
@@ -70,6 +73,20 @@ let package = Package(
       ]
     ),
 
+    // One-line replay and golden-trace assertions for Swift Testing and XCTest.
+    .target(
+      name: "ReactorReplayTesting",
+      dependencies: ["ReactorReplay", "ReactorTracing", "ReactorCore"]
+    ),
+    .testTarget(
+      name: "ReactorReplayTestingTests",
+      dependencies: [
+        "ReactorReplayTesting",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
+
     // Graphviz's C library (libgvc), linked in-process. The only C dependency.
     .systemLibrary(
       name: "CGraphviz",
@@ -84,16 +101,21 @@ let package = Package(
       exclude: ["Golden"]
     ),
 
+    // The example reactors users know from ReactorKit.
+    .target(name: "ReactorExamples", dependencies: ["ReactorCore"]),
+
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.
     .target(
       name: "ReactorTraceCLI",
       dependencies: [
-        "ReactorTracing", "ReactorDiagrams",
+        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
-    .executableTarget(name: "reactor-trace", dependencies: ["ReactorTraceCLI"]),
+    .executableTarget(name: "reactor-trace", dependencies: ["ReactorTraceCLI", "ReactorExamples"]),
     .testTarget(name: "ReactorTraceCLITests", dependencies: ["ReactorTraceCLI", "reactor-trace"]),
   ]
 )

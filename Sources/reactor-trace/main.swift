@@ -1,3 +1,8 @@
+import ReactorExamples
 import ReactorTraceCLI
 
-await ReactorTraceCommand.runFromCommandLine()
+var registry = ReactorRegistry()
+registry.register(CounterReactor.self) { context in
+  CounterReactor(clock: context.clock, limit: context.metadata["limit"].flatMap(Int.init) ?? 10)
+}
+await ReactorTraceCommand.runFromCommandLine(registry: registry)

@@ -99,7 +99,10 @@ final class LineReader {
       start = 0
     }
     if buffer.count - end < Self.chunkSize / 2 {
-      buffer.append(contentsOf: repeatElement(0, count: max(Self.chunkSize, buffer.count)))
+      // Double, but never past what the longest allowed line needs.
+      let ceiling = maximumLineLength + 2 * Self.chunkSize
+      let growth = max(Self.chunkSize, min(buffer.count, ceiling - buffer.count))
+      buffer += [UInt8](repeating: 0, count: growth)
     }
     while true {
       let count = buffer.withUnsafeMutableBytes { bytes in

@@ -74,7 +74,7 @@ struct TimelineDiagramTests {
     #expect(ticks.map(\.count) == [5, 5, 5, 3])
     #expect(ticks[1].first == "#6")
     #expect(
-      pages[3].label == .text("ReactorTracingTests.CounterReactor  ·  seq 16–18  ·  page 4 of 4"))
+      pages[3].label == .text("ReactorExamples.CounterReactor  ·  seq 16–18  ·  page 4 of 4"))
   }
 
   @Test func aTenThousandEventTimelineRendersWithPinnedPositions() throws {

@@ -97,7 +97,7 @@ struct TransitionGraphTests {
     #expect(
       error
         == .differentReactors(
-          expected: "ReactorTracingTests.CounterReactor",
+          expected: "ReactorExamples.CounterReactor",
           found: "ReactorTracingTests.FeedReactor", path: Self.feed))
     #expect(error.description.contains("merges traces of one reactor only"))
   }

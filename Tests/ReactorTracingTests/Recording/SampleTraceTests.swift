@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import ReactorCore
+import ReactorExamples
 import ReactorTestSupport
 import ReactorTracing
 import Testing
@@ -40,10 +41,11 @@ extension TracingTests {
     @Test func counterSampleIsUpToDate() async throws {
       try await withExclusiveMainSerialExecutor {
         let clock = TestClock()
-        let reactor = CounterReactor(clock: clock, limit: 2)
+        let reactor = ReactorExamples.CounterReactor(clock: clock, limit: 2)
         let recorder = try InMemoryTraceRecorder(
           recording: reactor,
-          options: TraceOptions(metadata: ["script": "increase ×3, decrease"], clock: clock))
+          options: TraceOptions(
+            metadata: ["script": "increase ×3, decrease", "limit": "2"], clock: clock))
         for _ in 0..<3 {
           reactor.send(.increase)
           await clock.advance(by: .milliseconds(500))

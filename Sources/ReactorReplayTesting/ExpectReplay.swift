@@ -1,0 +1,40 @@
+public import ReactorCore
+public import ReactorReplay
+public import Testing
+
+/// Replays the trace file at `tracePath` through `reactor`'s `reduce` and records a Swift
+/// Testing issue when it diverges or cannot run.
+///
+/// ```swift
+/// @MainActor @Test func counterStillReducesItsTrace() {
+///   expectReplay("Fixtures/counter.trace.jsonl", reduces: CounterReactor())
+/// }
+/// ```
+///
+/// The issue's comment is the whole divergence report: the trace path, how many steps
+/// matched, the step and line, the mutation and the action behind it, and a diff of the
+/// recorded (`-`) and replayed (`+`) states. When the replay cannot run (the file is
+/// unreadable, was recorded from another reactor, or its types changed), the comment says
+/// why. Replay uses ``ReduceReplay/run(path:through:allowingReactorMismatch:)``.
+///
+/// - Parameters:
+///   - tracePath: The trace file.
+///   - reactor: The reactor whose `reduce` to run; its `Mutation` and `State` must be Codable.
+///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor type.
+///   - sourceLocation: Where to report the issue; by default, the call.
+/// - Returns: What the replay found, or `nil` when it could not run.
+@MainActor
+@discardableResult
+public func expectReplay<R: Reactor>(
+  _ tracePath: String,
+  reduces reactor: R,
+  allowingReactorMismatch: Bool = false,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> ReplayResult? {
+  let (result, failure) = ReplayCheck.run(
+    tracePath, reduces: reactor, allowingReactorMismatch: allowingReactorMismatch)
+  if let failure {
+    Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
+  }
+  return result
+}

@@ -1,0 +1,248 @@
+public import ArgumentParser
+import ConcurrencyExtras
+import ReactorReplay
+import ReactorTracing
+
+extension ReactorTraceCommand {
+  /// `reactor-trace replay`: checks a trace against itself and against today's reactor code.
+  public struct Replay: AsyncParsableCommand {
+    /// The command's help.
+    public static let configuration = CommandConfiguration(
+      abstract: "Replay a trace and stop at the first divergence.",
+      discussion: """
+        Every replay first rebuilds each recorded state from its snapshot or diff, checks it \
+        against its hash, and checks the causality links (structural replay, no reactor code \
+        needed). When the trace's reactor is registered, it then feeds the recorded mutations \
+        through today's reduce (--mode reduce, the default) or re-sends the recorded actions \
+        on a test clock and compares the mutations (--mode mutate). --mode structural stops \
+        after the first check. Exit codes: 0 match, 1 divergence, 2 unusable input.
+        """
+    )
+
+    /// How far to replay.
+    public enum Mode: String, ExpressibleByArgument, CaseIterable, Sendable {
+      /// Structural, then reduce if the reactor is registered.
+      case auto
+      /// Structural, then through `reduce`.
+      case reduce
+      /// Structural, then through `mutate` on a test clock.
+      case mutate
+      /// Structural only.
+      case structural
+    }
+
+    /// The trace.
+    @Argument(help: "The trace file.")
+    public var trace: String
+
+    /// How far to replay.
+    @Option(help: "auto, reduce, mutate or structural.")
+    public var mode: Mode = .auto
+
+    /// The registered reactor to replay against, instead of the trace's own.
+    @Option(help: "Replay against this registered reactor type instead of the trace's.")
+    public var reactor: String?
+
+    /// Whether to print every step.
+    @Flag(help: "Print every step: action, effect, mutation, and what changed in the state.")
+    public var steps = false
+
+    /// The first step to print.
+    @Option(help: "Print the steps from this seq.")
+    public var from: Int?
+
+    /// The last step to print.
+    @Option(help: "Print the steps up to this seq.")
+    public var to: Int?
+
+    /// A step whose state to print.
+    @Option(help: "Print the state after this seq (0: the initial state).")
+    public var stateAt: Int?
+
+    /// Whether to print JSON Lines instead of text.
+    @Flag(help: "Print JSON Lines for tools: one object per step, then a result object.")
+    public var json = false
+
+    /// Creates the command; ArgumentParser fills in the options.
+    public init() {}
+
+    /// Checks the arguments before anything is read.
+    public func validate() throws {
+      if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
+      if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
+      if let stateAt, stateAt < 0 { throw ValidationError("--state-at must be at least 0.") }
+    }
+
+    /// Replays and reports.
+    public func run() async throws {
+      let request = ReplayRequest(
+        trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
+        stateAt: stateAt, json: json)
+      let code = await ReplayRun(command: request, output: StandardOutput()).execute()
+      if code != 0 { throw ExitCode(code) }
+    }
+  }
+}
+
+/// What `replay` was asked to do.
+struct ReplayRequest: Sendable {
+  var trace: String
+  var mode: ReactorTraceCommand.Replay.Mode
+  var reactor: String?
+  var steps: Bool
+  var from: Int?
+  var to: Int?
+  var stateAt: Int?
+  var json: Bool
+}
+
+/// One `replay` run, separate from argument parsing so it can write to any output.
+@MainActor
+struct ReplayRun {
+  let command: ReplayRequest
+  let output: any TextOutput & Sendable
+
+  /// Runs the replay and returns the exit code.
+  func execute() async -> Int32 {
+    let registry = ReactorRegistry.current
+    do {
+      let structural = try StructuralReplay(path: command.trace)
+      let header = structural.header
+      let name = command.reactor ?? header.reactor
+      let entry = registry.entry(named: name)
+      if command.reactor != nil, entry == nil {
+        return fail(
+          "unknown reactor '\(name)'; registered: "
+            + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
+      }
+      if command.mode == .reduce || command.mode == .mutate, entry == nil {
+        return fail(
+          "the trace's reactor '\(name)' is not registered, so it cannot be replayed through "
+            + "\(command.mode.rawValue); use --mode structural or a reactor-trace built with it")
+      }
+
+      // Structural replay, printing what was asked for.
+      let range = printedRange
+      var lastState = header.initialState
+      var stateAtStep: TraceHeader.State? = command.stateAt == 0 ? header.initialState : nil
+      try structural.forEachStep { step throws(ReplayError) in
+        if let range, range.contains(step.sequence) {
+          output.write(command.json ? step.json.serializedString : step.description)
+        }
+        lastState = structural.currentState
+        if step.sequence == command.stateAt { stateAtStep = lastState }
+      }
+      if let stateAt = command.stateAt {
+        guard let stateAtStep else {
+          return fail("the trace has no event \(stateAt)")
+        }
+        output.write(
+          command.json ? stateJSON(stateAtStep, at: stateAt) : stateText(stateAtStep, at: stateAt))
+      }
+      if let divergence = structural.divergences.first {
+        report(
+          divergence: divergence.description, sequence: divergence.sequence, mode: "structural",
+          steps: structural.stepCount)
+        return 1
+      }
+      let shouldReplayCode = command.mode != .structural && entry != nil
+      guard shouldReplayCode, let entry else {
+        report(
+          match: "structural", steps: structural.stepCount, reactor: name, registered: entry != nil)
+        return 0
+      }
+      let result: ReplayResult
+      if command.mode == .mutate {
+        uncheckedUseMainSerialExecutor = true
+        result = try await entry.mutate(command.trace, header.metadata)
+      } else {
+        result = try entry.reduce(command.trace, header.metadata)
+      }
+      if let divergence = result.divergence {
+        report(
+          divergence: divergence.description, sequence: divergence.sequence,
+          mode: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked)
+        return 1
+      }
+      report(
+        match: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked,
+        reactor: name, registered: true)
+      return 0
+    } catch {
+      if case .trace(let readError) = error, case .stateMismatch = readError {
+        report(divergence: readError.description, sequence: nil, mode: "structural", steps: 0)
+        return 1
+      }
+      return fail(error.description)
+    }
+  }
+
+  private var printedRange: ClosedRange<Int>? {
+    if command.steps { return 1...Int.max }
+    if command.from != nil || command.to != nil {
+      return (command.from ?? 1)...(command.to ?? Int.max)
+    }
+    return nil
+  }
+
+  private func fail(_ message: String) -> Int32 {
+    CommandFailure.printError(message)
+    return 2
+  }
+
+  private func report(match mode: String, steps: Int, reactor: String, registered: Bool) {
+    if command.json {
+      var result = JSONObject()
+      result["result"] = "match"
+      result["mode"] = .string(mode)
+      result["reactor"] = .string(reactor)
+      result["checked"] = .int(Int64(steps))
+      output.write(JSONValue.object(result).serializedString)
+      return
+    }
+    switch mode {
+    case "structural":
+      output.write(
+        "match: \(steps) events; every state matches its hash and every cause is consistent"
+          + (registered ? "" : " (\(reactor) is not registered: structural replay only)"))
+    case "mutate":
+      output.write(
+        "match: re-sent the recorded actions to \(reactor) on a test clock; "
+          + "all \(steps) mutations are the recorded ones")
+    default:
+      output.write(
+        "match: \(steps) mutations replayed through \(reactor).reduce; "
+          + "every state equals the recorded one")
+    }
+  }
+
+  private func report(divergence: String, sequence: Int?, mode: String, steps: Int) {
+    if command.json {
+      var result = JSONObject()
+      result["result"] = "divergence"
+      result["mode"] = .string(mode)
+      if let sequence { result["seq"] = .int(Int64(sequence)) }
+      result["report"] = .string(divergence)
+      output.write(JSONValue.object(result).serializedString)
+      return
+    }
+    output.write("divergence (\(mode) replay): \(divergence)")
+  }
+
+  private func stateText(_ state: TraceHeader.State, at sequence: Int) -> String {
+    switch state {
+    case .json(let json): "state after event \(sequence): \(json.serializedString)"
+    case .description(let text): "state after event \(sequence): \(text)"
+    }
+  }
+
+  private func stateJSON(_ state: TraceHeader.State, at sequence: Int) -> String {
+    var object = JSONObject()
+    object["stateAt"] = .int(Int64(sequence))
+    switch state {
+    case .json(let json): object["state"] = json
+    case .description(let text): object["stateDescription"] = .string(text)
+    }
+    return JSONValue.object(object).serializedString
+  }
+}

@@ -1,0 +1,12 @@
+/// Where a command writes its report, one line at a time.
+protocol TextOutput {
+  /// Writes `line` and a newline.
+  func write(_ line: String)
+}
+
+/// Standard output.
+struct StandardOutput: TextOutput {
+  func write(_ line: String) {
+    print(line)
+  }
+}

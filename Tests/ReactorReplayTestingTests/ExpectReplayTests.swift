@@ -1,0 +1,82 @@
+import ReactorReplay
+import ReactorReplayTesting
+import ReactorTestSupport
+import ReactorTracing
+import Testing
+
+@MainActor
+@Suite struct ExpectReplayTests {
+  @Test func matchingReplayRecordsNoIssueAndReturnsTheResult() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.file("counter.trace.jsonl")
+      try recordAssertionCounterTrace().write(to: path)
+      let result = expectReplay(path, reduces: AssertionCounterReactor())
+      #expect(result?.isMatch == true)
+      #expect(result?.stepsChecked == 3)
+    }
+  }
+
+  @Test func divergingReduceRecordsOneIssueNamingTheStepAndValue() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.file("counter.trace.jsonl")
+      try recordAssertionCounterTrace().write(to: path)
+      let issues = CapturedIssues()
+      var result: ReplayResult?
+      withKnownIssue {
+        result = expectReplay(path, reduces: AssertionCounterReactor(step: 2))
+      } matching: {
+        issues.capture($0)
+      }
+      #expect(result?.divergence?.mutation == "increaseValue")
+      #expect(issues.all.count == 1)
+      let comment = try #require(issues.all.first)
+      #expect(comment.hasPrefix("\(path): replay diverged after 0 matching steps at step 2"))
+      #expect(comment.contains("mutation increaseValue (from action increase)"))
+      #expect(comment.contains("- AssertionCounterReactor.State(value: 1)"))
+      #expect(comment.contains("+ AssertionCounterReactor.State(value: 2)"))
+    }
+  }
+
+  @Test func unreadableTraceRecordsAnIssueSayingTheReplayFailed() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.file("missing.trace.jsonl")
+      let issues = CapturedIssues()
+      var result: ReplayResult?
+      withKnownIssue {
+        result = expectReplay(path, reduces: AssertionCounterReactor())
+      } matching: {
+        issues.capture($0)
+      }
+      #expect(result == nil)
+      #expect(issues.all.count == 1)
+      #expect(issues.all.first?.hasPrefix("\(path): replay failed: ") == true)
+    }
+  }
+
+  @Test func traceFromAnotherReactorIsReplayedOnlyWhenAllowed() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.file("renamed.trace.jsonl")
+      var trace = try recordAssertionCounterTrace()
+      trace.header.reactor = "OtherModule.CounterReactor"
+      try trace.write(to: path)
+      let issues = CapturedIssues()
+      withKnownIssue {
+        expectReplay(path, reduces: AssertionCounterReactor())
+      } matching: {
+        issues.capture($0)
+      }
+      #expect(issues.all.first?.contains("OtherModule.CounterReactor") == true)
+      let result = expectReplay(
+        path, reduces: AssertionCounterReactor(), allowingReactorMismatch: true)
+      #expect(result?.isMatch == true)
+    }
+  }
+}

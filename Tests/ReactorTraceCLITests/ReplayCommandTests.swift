@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+@Suite("reactor-trace replay and diff, end to end")
+struct ReplayCommandTests {
+  /// The sample traces in `Traces/`.
+  static var sampleTraces: [String] { SampleTraceRenderingTests.sampleTraces }
+
+  /// A copy of the Counter sample with one recorded state value changed by hand.
+  private func editedCounterTrace(in scratch: borrowing ScratchDirectory) throws -> String {
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8)
+    var lines = original.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    // Line 5 is event 4, `increaseValue`, whose diff sets the value to 1.
+    #expect(lines[4].contains(#""diff":[{"p":["value"],"v":1}]"#))
+    lines[4] = lines[4].replacingOccurrences(
+      of: #""diff":[{"p":["value"],"v":1}]"#, with: #""diff":[{"p":["value"],"v":5}]"#)
+    let path = scratch.file("edited.trace.jsonl")
+    try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test(arguments: sampleTraces)
+  func everySampleTraceReplaysWithExitCode0(trace: String) throws {
+    let result = try runReactorTrace(["replay", trace])
+    #expect(result.exitCode == 0, "\(result.standardOutput)\(result.standardError)")
+    #expect(result.standardOutput.hasPrefix("match: "))
+  }
+
+  @Test func theCounterSampleReplaysThroughTodaysReduceAndMutate() throws {
+    let reduce = try runReactorTrace(["replay", "Traces/counter.trace.jsonl"])
+    #expect(
+      reduce.standardOutput
+        == "match: 10 mutations replayed through ReactorExamples.CounterReactor.reduce; "
+        + "every state equals the recorded one\n")
+    let mutate = try runReactorTrace([
+      "replay", "Traces/counter.trace.jsonl", "--mode", "mutate",
+    ])
+    #expect(mutate.exitCode == 0, "\(mutate.standardOutput)\(mutate.standardError)")
+    #expect(mutate.standardOutput.hasPrefix("match: re-sent the recorded actions"))
+  }
+
+  @Test func anEditedStateIsCaughtAtTheEditedStepWithExitCode1() throws {
+    let scratch = try ScratchDirectory()
+    let edited = try editedCounterTrace(in: scratch)
+    for mode in ["auto", "structural", "reduce"] {
+      let result = try runReactorTrace(["replay", edited, "--mode", mode])
+      #expect(result.exitCode == 1, "\(mode): \(result.standardError)")
+      #expect(result.standardOutput.contains("after event 4 does not match its hash"))
+      #expect(result.standardError.isEmpty)
+    }
+    let json = try runReactorTrace(["replay", edited, "--json"])
+    #expect(json.exitCode == 1)
+    #expect(json.standardOutput.contains(#""result":"divergence""#))
+    #expect(json.standardOutput.contains(#""seq":4"#))
+  }
+
+  @Test func stepsRangesAndStatesArePrinted() throws {
+    let steps = try runReactorTrace([
+      "replay", "Traces/counter.trace.jsonl", "--mode", "structural", "--from", "3", "--to", "4",
+    ])
+    #expect(steps.exitCode == 0)
+    let lines = steps.standardOutput.split(separator: "\n")
+    #expect(lines.count == 5)
+    #expect(lines[0].contains("setLoading(true)"))
+    #expect(lines[1] == "  isLoading: false → true")
+    #expect(lines[2].contains("increaseValue"))
+    #expect(lines[3] == "  value: 0 → 1")
+    #expect(lines[4].hasPrefix("match: 19 events"))
+
+    let state = try runReactorTrace([
+      "replay", "Traces/counter.trace.jsonl", "--state-at", "4", "--json",
+    ])
+    #expect(state.exitCode == 0)
+    #expect(
+      state.standardOutput.contains(
+        #"{"state":{"alertMessage":{"value":null,"valueUpdatedCount":0},"isLoading":true,"value":1},"stateAt":4}"#
+      ))
+  }
+
+  @Test func unusableInputExitsWith2AndOneLine() throws {
+    let scratch = try ScratchDirectory()
+    let long = scratch.file("long.jsonl")
+    _ = FileManager.default.createFile(atPath: long, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: long))
+    let chunk = Data(repeating: UInt8(ascii: "x"), count: 1 << 20)
+    for _ in 0..<100 { handle.write(chunk) }
+    try handle.close()
+
+    for (arguments, message) in [
+      (["replay", "Traces/missing.jsonl"], "cannot open 'Traces/missing.jsonl'"),
+      (["replay", "README.md"], "'README.md' is not a reactor-trace file"),
+      (["replay", long], "'\(long)' is not a reactor-trace file: its first line is longer than"),
+      (
+        ["replay", "Traces/counter.trace.jsonl", "--reactor", "Nope"],
+        "unknown reactor 'Nope'; registered: ReactorExamples.CounterReactor"
+      ),
+      (
+        ["replay", "Traces/feed.trace.jsonl", "--mode", "reduce"],
+        "the trace's reactor 'ReactorTracingTests.FeedReactor' is not registered"
+      ),
+    ] {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.hasPrefix("reactor-trace: " + message), "\(arguments)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+  }
+
+  @Test func diffNamesTheFirstDivergingEvent() throws {
+    let scratch = try ScratchDirectory()
+    let edited = try editedCounterTrace(in: scratch)
+    let same = try runReactorTrace([
+      "diff", "Traces/counter.trace.jsonl", "Traces/counter.trace.jsonl",
+    ])
+    #expect(same.exitCode == 0)
+    #expect(same.standardOutput.hasPrefix("match: "))
+
+    // A trace whose state was edited cannot be trusted: unusable input.
+    let corrupt = try runReactorTrace(["diff", "Traces/counter.trace.jsonl", edited])
+    #expect(corrupt.exitCode == 2)
+
+    // A valid trace that records something else at event 17.
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8)
+    let relabelled = scratch.file("relabelled.trace.jsonl")
+    try original.replacingOccurrences(
+      of: #""label":"decreaseValue""#, with: #""label":"decrementValue""#
+    ).write(toFile: relabelled, atomically: true, encoding: .utf8)
+    let different = try runReactorTrace(["diff", "Traces/counter.trace.jsonl", relabelled])
+    #expect(different.exitCode == 1)
+    #expect(different.standardOutput.hasPrefix("divergence: "))
+    #expect(different.standardOutput.contains("17"))
+  }
+}
