@@ -82,6 +82,7 @@ let package = Package(
       name: "ReactorReplayTestingTests",
       dependencies: [
         "ReactorReplayTesting",
+        "ReactorExamples",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
