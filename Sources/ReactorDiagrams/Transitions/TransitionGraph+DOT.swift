@@ -71,21 +71,16 @@ extension TransitionGraph {
     for pair in order {
       let members = groups[pair]!
       let isLast = lastTransition.map(members.contains) ?? false
-      var label: DOTHTMLLabel?
+      // Plain text, not an HTML label: Graphviz 2.42's HTML parser leaks memory on every
+      // render (measured with valgrind), and a plain label keeps a render leak-free.
+      var lines: [String] = []
       var tooltip: [String] = []
       var total = 0
       for index in members {
         let transition = transitions[index]
-        let color = index == lastTransition ? "#d62728" : "gray35"
-        let line: DOTHTMLLabel =
-          .font(
-            DOTHTMLLabel(transition.mutation.singleLine.truncated(to: Self.fieldWidth)),
-            color: index == lastTransition ? "#d62728" : nil)
-          + .font(
-            DOTHTMLLabel(
-              "  ← " + transition.action.singleLine.truncated(to: 30) + " ×\(transition.count)"),
-            color: color, pointSize: 9)
-        label = label.map { $0 + .lineBreak + line } ?? line
+        lines.append(
+          transition.mutation.singleLine.truncated(to: Self.fieldWidth) + "  ← "
+            + transition.action.singleLine.truncated(to: 30) + " ×\(transition.count)")
         tooltip.append("\(transition.mutation) ← \(transition.action) ×\(transition.count)")
         total += transition.count
       }
@@ -95,11 +90,12 @@ extension TransitionGraph {
       ]
       if isLast {
         attributes["color"] = "#d62728"
+        attributes["fontcolor"] = "#d62728"
         attributes["penwidth"] = "2.5"
       }
       graph.addEdge(
-        from: ids[pair.source], to: ids[pair.target], label: label.map { .html($0) },
-        attributes: attributes)
+        from: ids[pair.source], to: ids[pair.target],
+        label: .text(lines.joined(separator: "\n")), attributes: attributes)
     }
     return graph
   }

@@ -170,7 +170,7 @@ struct TransitionGraphTests {
     #expect(svg.edgeCount == 4 + 1)
     #expect(svg.titles.contains("n0->n1"))
     #expect(svg.texts.contains("isLoading=true"))
-    #expect(svg.texts.contains("  ← decrease ×1"))
+    #expect(svg.texts.contains("setLoading(true)  ← decrease ×1"))
   }
 
   @Test func pngOfCounterTransitionsRenders() throws {
@@ -200,9 +200,10 @@ struct TransitionGraphTests {
 
     #expect(svg.nodeCount == hostileLabels.count + 3)
     #expect(svg.edgeCount == hostileLabels.count + 2)
-    #expect(svg.texts.contains(#"say "hi" and \"bye\""#))
-    #expect(svg.texts.contains(#"]; "n9" -> "n0" [label="pwned"]; "x"#))
-    #expect(svg.texts.contains { $0.hasPrefix("x{<&\"x{<&") && $0.hasSuffix("…") })
+    // Each edge label reads `mutation  ← action ×count`, the text exactly as given.
+    #expect(svg.texts.contains { $0.hasPrefix(#"say "hi" and \"bye\"  ← "#) })
+    #expect(svg.texts.contains { $0.hasPrefix(#"]; "n9" -> "n0" [label="pwned"]; "x  ← "#) })
+    #expect(svg.texts.contains { $0.hasPrefix("x{<&\"x{<&") && $0.hasSuffix("… ×1") })
     #expect(!svg.titles.contains("n9->n0"))
     for line in mermaid.split(separator: "\n").dropFirst() {
       #expect(
