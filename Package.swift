@@ -117,7 +117,13 @@ let package = Package(
       ]
     ),
     .executableTarget(name: "reactor-trace", dependencies: ["ReactorTraceCLI", "ReactorExamples"]),
-    .testTarget(name: "ReactorTraceCLITests", dependencies: ["ReactorTraceCLI", "reactor-trace"]),
+    .testTarget(
+      name: "ReactorTraceCLITests",
+      dependencies: [
+        "ReactorTraceCLI", "reactor-trace", "ReactorCore", "ReactorTracing",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
   ]
 )
 

@@ -107,6 +107,23 @@ struct ReplayCommandTests {
     }
   }
 
+  @Test func aTraceOfChangedTypesIsRefusedWithTheChangesNamed() throws {
+    let scratch = try ScratchDirectory()
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8)
+    let changed = scratch.file("changed.trace.jsonl")
+    try original.replacingOccurrences(
+      of: #""cases":{"decrease":{},"increase":{}}"#,
+      with: #""cases":{"decrease":{},"increase":{},"reset":{}}"#
+    ).write(toFile: changed, atomically: true, encoding: .utf8)
+    let result = try runReactorTrace(["replay", changed])
+    #expect(result.exitCode == 2)
+    #expect(
+      result.standardError
+        == "reactor-trace: the trace's types are not compatible with the current ones: "
+        + "Action: case 'reset' was removed\n")
+  }
+
   @Test func diffNamesTheFirstDivergingEvent() throws {
     let scratch = try ScratchDirectory()
     let edited = try editedCounterTrace(in: scratch)

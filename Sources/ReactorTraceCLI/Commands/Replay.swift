@@ -186,7 +186,9 @@ struct ReplayRun {
   }
 
   private func fail(_ message: String) -> Int32 {
-    CommandFailure.printError(message)
+    // One line on standard error, even for a report that lists several schema changes.
+    let lines = message.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
+    CommandFailure.printError(lines.joined(separator: lines.count > 2 ? "; " : " "))
     return 2
   }
 

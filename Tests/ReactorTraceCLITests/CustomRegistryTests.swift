@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import ReactorCore
+import ReactorTraceCLI
+import ReactorTracing
+import Testing
+
+/// A reactor of the user's own, unknown to the shipped binary.
+final class TallyReactor: Reactor {
+  enum Action: Codable, Sendable { case add(Int) }
+  struct State: Codable, Sendable { var total = 0 }
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func reduce(state: State, mutation: Action) -> State {
+    var state = state
+    if case .add(let amount) = mutation { state.total += amount }
+    return state
+  }
+}
+
+@MainActor
+@Suite("A reactor-trace built with the user's own reactors")
+struct CustomRegistryTests {
+  /// Records a short run of the tally into a file and returns its path.
+  private func recordTally(in scratch: borrowing ScratchDirectory) throws -> String {
+    let reactor = TallyReactor()
+    let recorder = try InMemoryTraceRecorder(recording: reactor)
+    for amount in [1, 2, 3] { reactor.send(.add(amount)) }
+    recorder.stop()
+    let path = scratch.file("tally.trace.jsonl")
+    try recorder.trace.write(to: path)
+    return path
+  }
+
+  /// Runs `reactor-trace` in-process with `registry`; returns the exit code.
+  private func run(_ arguments: [String], registry: ReactorRegistry) async throws -> Int32 {
+    try await ReactorRegistry.$current.withValue(registry) {
+      var command = try ReactorTraceCommand.parseAsRoot(arguments)
+      do {
+        if var asyncCommand = command as? any AsyncParsableCommand {
+          try await asyncCommand.run()
+        } else {
+          try command.run()
+        }
+        return 0
+      } catch let exit as ExitCode {
+        return exit.rawValue
+      }
+    }
+  }
+
+  @Test func aRegisteredReactorIsReplayedThroughItsReduce() async throws {
+    let scratch = try ScratchDirectory()
+    let path = try recordTally(in: scratch)
+    var registry = ReactorRegistry()
+    registry.register(TallyReactor.self) { _ in TallyReactor() }
+    #expect(registry.names == [String(reflecting: TallyReactor.self)])
+    #expect(try await run(["replay", path, "--mode", "reduce"], registry: registry) == 0)
+  }
+
+  @Test func anUnregisteredReactorCannotBeReplayedThroughReduce() async throws {
+    let scratch = try ScratchDirectory()
+    let path = try recordTally(in: scratch)
+    #expect(try await run(["replay", path, "--mode", "reduce"], registry: ReactorRegistry()) == 2)
+    #expect(try await run(["replay", path], registry: ReactorRegistry()) == 0)
+  }
+}
