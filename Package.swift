@@ -36,6 +36,7 @@ let package = Package(
       name: "ReactorCoreTests",
       dependencies: [
         "ReactorCore",
+        "ReactorExamples",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

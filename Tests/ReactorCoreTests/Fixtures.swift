@@ -1,63 +1,6 @@
 import Clocks
 import ReactorCore
-
-/// The Counter reactor from the seeds: loading on, the value change 500 ms later on the
-/// injected clock, loading off; an alert pulse when the value reaches its limit.
-final class CounterReactor: Reactor {
-  enum Action: Equatable {
-    case increase
-    case decrease
-  }
-
-  enum Mutation: Equatable {
-    case increaseValue
-    case decreaseValue
-    case setLoading(Bool)
-    case setAlert(String)
-  }
-
-  struct State: Equatable {
-    var value = 0
-    var isLoading = false
-    @Pulse var alertMessage: String?
-  }
-
-  let initialState = State()
-  let runtime = Runtime()
-  let clock: any Clock<Duration>
-  let limit: Int
-
-  init(clock: any Clock<Duration>, limit: Int = 10) {
-    self.clock = clock
-    self.limit = limit
-  }
-
-  func mutate(action: Action) -> Effect<Mutation> {
-    switch action {
-    case .increase:
-      guard currentState.value < limit else { return .just(.setAlert("Limit reached")) }
-      return .run { [clock] send in
-        send(.setLoading(true))
-        try await clock.sleep(for: .milliseconds(500))
-        send(.increaseValue)
-        send(.setLoading(false))
-      }
-    case .decrease:
-      return .sequence([.setLoading(true), .decreaseValue, .setLoading(false)])
-    }
-  }
-
-  func reduce(state: State, mutation: Mutation) -> State {
-    var state = state
-    switch mutation {
-    case .increaseValue: state.value += 1
-    case .decreaseValue: state.value -= 1
-    case .setLoading(let isLoading): state.isLoading = isLoading
-    case .setAlert(let message): state.alertMessage = message
-    }
-    return state
-  }
-}
+import ReactorExamples
 
 /// A reactor whose mutations are its actions: each one adds to a list, so the order in which
 /// `reduce` saw them is visible in the state.

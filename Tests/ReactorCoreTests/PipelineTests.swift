@@ -1,4 +1,5 @@
 import ReactorCore
+import ReactorExamples
 import Testing
 
 /// A reactor that logs every hook and the `currentState` each one sees.

@@ -1,65 +1,8 @@
 import Clocks
 import Foundation
 import ReactorCore
+import ReactorExamples
 import ReactorTracing
-
-/// The seeds' Counter reactor with Codable types: loading on, the value change 500 ms later
-/// on the injected clock, loading off; an alert pulse at the limit.
-final class CounterReactor: Reactor {
-  enum Action: Codable, Equatable, Sendable {
-    case increase
-    case decrease
-  }
-
-  enum Mutation: Codable, Equatable, Sendable {
-    case increaseValue
-    case decreaseValue
-    case setLoading(Bool)
-    case setAlert(String)
-  }
-
-  struct State: Codable, Equatable, Sendable {
-    var value = 0
-    var isLoading = false
-    @Pulse var alertMessage: String?
-  }
-
-  let initialState = State()
-  let runtime = Runtime()
-  let clock: any Clock<Duration>
-  let limit: Int
-
-  init(clock: any Clock<Duration>, limit: Int = 10) {
-    self.clock = clock
-    self.limit = limit
-  }
-
-  func mutate(action: Action) -> Effect<Mutation> {
-    switch action {
-    case .increase:
-      guard currentState.value < limit else { return .just(.setAlert("Limit reached")) }
-      return .run(name: "increase") { [clock] send in
-        send(.setLoading(true))
-        try await clock.sleep(for: .milliseconds(500))
-        send(.increaseValue)
-        send(.setLoading(false))
-      }
-    case .decrease:
-      return .sequence([.setLoading(true), .decreaseValue, .setLoading(false)])
-    }
-  }
-
-  func reduce(state: State, mutation: Mutation) -> State {
-    var state = state
-    switch mutation {
-    case .increaseValue: state.value += 1
-    case .decreaseValue: state.value -= 1
-    case .setLoading(let isLoading): state.isLoading = isLoading
-    case .setAlert(let message): state.alertMessage = message
-    }
-    return state
-  }
-}
 
 /// A reactor whose effects overlap: each `load` finishes after its own delay, `search` is
 /// cancelled by the next one, `fail` throws, and a relay of server pushes is merged into the

@@ -35,8 +35,12 @@ public final class CounterReactor: Reactor {
     /// An alert to show once per assignment.
     @Pulse public var alertMessage: String?
 
-    /// The state of a new counter.
-    public init() {}
+    /// A state; the defaults are those of a new counter.
+    public init(value: Int = 0, isLoading: Bool = false, alertMessage: String? = nil) {
+      self.value = value
+      self.isLoading = isLoading
+      self._alertMessage = Pulse(wrappedValue: alertMessage)
+    }
   }
 
   /// Where the counter starts.

@@ -1,5 +1,6 @@
 import Foundation
 import ReactorCore
+import ReactorExamples
 import ReactorTracing
 import Testing
 

@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import ReactorCore
+import ReactorExamples
 import ReactorTestSupport
 import ReactorTracing
 import Testing

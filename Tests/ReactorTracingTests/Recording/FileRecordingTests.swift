@@ -1,5 +1,6 @@
 import Clocks
 import ReactorCore
+import ReactorExamples
 import ReactorTestSupport
 import ReactorTracing
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ReactorCore
+import ReactorExamples
 
 // Types whose fingerprints the schema tests compare. Versions of one type (`V1`, `V2`…) have
 // different names on purpose: fingerprints ignore type names, so they stand for one type
