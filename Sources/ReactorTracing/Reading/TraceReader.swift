@@ -19,8 +19,9 @@
 /// against the recorded hash (``currentState``); turn this off with `verifyingStates: false`
 /// when only the events matter.
 public final class TraceReader {
-  /// The most bytes a line may have unless told otherwise: 64 MiB.
-  public static let defaultMaximumLineLength = 64 << 20
+  /// The most bytes a line may have unless told otherwise: 16 MiB, far above any real event
+  /// (a line holds at most one state snapshot) and small enough to bound memory.
+  public static let defaultMaximumLineLength = 16 << 20
 
   /// The trace's first line.
   public let header: TraceHeader
