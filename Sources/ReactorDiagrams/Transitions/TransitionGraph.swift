@@ -84,6 +84,13 @@ public struct TransitionGraph: Sendable, Hashable {
   /// How many mutations were seen across all traces.
   public private(set) var mutationCount = 0
 
+  /// How big the graph may grow while reading before it gives up.
+  ///
+  /// Far beyond anything drawable, so that filters still have room, but bounded so that a
+  /// trace whose every state differs does not fill memory: 100,000 states or transitions
+  /// unless set.
+  public var collectionLimit = DiagramSizeLimit(maximumNodes: 100_000, maximumEdges: 100_000)
+
   private var stateIndex: [String: Int] = [:]
   private var transitionIndex: [TransitionKey: Int] = [:]
 
@@ -131,7 +138,7 @@ public struct TransitionGraph: Sendable, Hashable {
     }
     reactor = reader.header.reactor
     traceCount += 1
-    var current = node(for: reader.header.initialState)
+    var current = try node(for: reader.header.initialState)
     states[current].isInitial = true
     var actions = ActionLabels()
     var last: Int?
@@ -145,27 +152,36 @@ public struct TransitionGraph: Sendable, Hashable {
         case .effectEnded(let end):
           actions.effectEnded(end)
         case .mutation(let mutation):
-          let target = node(for: reader.currentState)
+          let target = try node(for: reader.currentState)
           let action = actions.label(for: mutation.cause)
-          last = record(from: current, to: target, mutation: mutation.label, action: action)
+          last = try record(from: current, to: target, mutation: mutation.label, action: action)
           current = target
           mutationCount += 1
         case .streamEnded, .end:
           break
         }
       }
-    } catch {
+    } catch let error as TraceReadError {
       throw .unreadableTrace(error)
+    } catch let error as TransitionGraphError {
+      throw error
+    } catch {
+      preconditionFailure("unexpected error \(error)")
     }
     finalState = current
     lastTransition = last
   }
 
-  private mutating func node(for state: TraceHeader.State) -> Int {
+  private mutating func node(
+    for state: TraceHeader.State
+  ) throws(TransitionGraphError) -> Int {
     let fields = abstraction.fields(of: state)
     let key = fields.map(\.text).joined(separator: "\n")
     if let index = stateIndex[key] { return index }
     let index = states.count
+    guard index < collectionLimit.maximumNodes else {
+      throw .tooLargeToCollect(limit: collectionLimit)
+    }
     states.append(State(id: "s\(index)", fields: fields, isInitial: false))
     stateIndex[key] = index
     return index
@@ -173,13 +189,16 @@ public struct TransitionGraph: Sendable, Hashable {
 
   private mutating func record(
     from source: Int, to target: Int, mutation: String, action: String
-  ) -> Int {
+  ) throws(TransitionGraphError) -> Int {
     let key = TransitionKey(source: source, target: target, mutation: mutation, action: action)
     if let index = transitionIndex[key] {
       transitions[index].count += 1
       return index
     }
     let index = transitions.count
+    guard index < collectionLimit.maximumEdges else {
+      throw .tooLargeToCollect(limit: collectionLimit)
+    }
     transitions.append(
       Transition(source: source, target: target, mutation: mutation, action: action, count: 1))
     transitionIndex[key] = index

@@ -13,6 +13,10 @@ public enum TransitionGraphError: Error, Sendable, Hashable {
 
   /// The graph has more states or transitions than `limit` allows.
   case tooLarge(states: Int, transitions: Int, limit: DiagramSizeLimit)
+
+  /// While reading, the graph grew past what any filter could make drawable; reading
+  /// stopped there instead of holding every state in memory.
+  case tooLargeToCollect(limit: DiagramSizeLimit)
 }
 
 extension TransitionGraphError: CustomStringConvertible {
@@ -33,6 +37,11 @@ extension TransitionGraphError: CustomStringConvertible {
         + "the \(limit.maximumNodes) states or \(limit.maximumEdges) transitions that lay out "
         + "quickly; project states onto a few fields with --key (for example --key isLoading), "
         + "drop rare transitions with --min-count, or show one state's neighbourhood"
+    case .tooLargeToCollect(let limit):
+      return
+        "the transition graph grew past \(limit.maximumNodes) states or \(limit.maximumEdges) "
+        + "transitions while reading, far more than lay out readably; project states onto a "
+        + "few fields with --key (for example --key isLoading)"
     }
   }
 }

@@ -146,6 +146,21 @@ struct TransitionGraphTests {
     }
   }
 
+  @Test func readingStopsOnceTheGraphOutgrowsItsCollectionLimit() throws {
+    var graph = TransitionGraph()
+    graph.collectionLimit = DiagramSizeLimit(maximumNodes: 4, maximumEdges: 1_000)
+    let error = try #require(throws: TransitionGraphError.self) {
+      try graph.add(TraceReader(path: Self.counter))
+    }
+    #expect(error == .tooLargeToCollect(limit: graph.collectionLimit))
+    #expect(error.description.contains("--key"))
+
+    var projected = TransitionGraph(abstraction: StateAbstraction(keys: ["isLoading"]))
+    projected.collectionLimit = graph.collectionLimit
+    try projected.add(TraceReader(path: Self.counter))
+    #expect(projected.states.count == 2)
+  }
+
   @Test func oversizedGraphThrowsSuggestingKey() throws {
     let graph = try TransitionGraph(tracesAt: [Self.counter])
     let limit = DiagramSizeLimit(maximumNodes: 3, maximumEdges: 1_000)
