@@ -2,6 +2,7 @@ import ArgumentParser
 import Clocks
 public import ReactorCore
 import ReactorReplay
+import ReactorTracing
 
 /// The reactors a `reactor-trace` binary can replay traces against, by type name.
 ///
@@ -42,6 +43,12 @@ public struct ReactorRegistry: Sendable {
   ) {
     let name = String(reflecting: R.self)
     entries[name] = Entry(
+      record: { script, metadata, settle throws(ScriptError) in
+        let clock = TestClock()
+        let reactor = make(ReactorContext(clock: clock, metadata: metadata))
+        return try await ScriptRecording.record(
+          reactor, script: script, clock: clock, metadata: metadata, settle: settle)
+      },
       reduce: { path, metadata throws(ReplayError) in
         let reactor = make(ReactorContext(clock: ContinuousClock(), metadata: metadata))
         return try ReduceReplay.run(path: path, through: reactor, allowingReactorMismatch: true)
@@ -58,8 +65,11 @@ public struct ReactorRegistry: Sendable {
   /// The replays for a registered type name.
   func entry(named name: String) -> Entry? { entries[name] }
 
-  /// How to replay traces against one registered reactor type.
+  /// How to record and replay traces of one registered reactor type.
   struct Entry: Sendable {
+    let record:
+      @MainActor @Sendable (ActionScript, [String: String], Duration) async throws(ScriptError) ->
+        Trace
     let reduce: @MainActor @Sendable (String, [String: String]) throws(ReplayError) -> ReplayResult
     let mutate:
       @MainActor @Sendable (String, [String: String]) async throws(ReplayError) -> ReplayResult
