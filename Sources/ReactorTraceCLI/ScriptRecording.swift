@@ -6,8 +6,10 @@ import ReactorTracing
 /// Drives a reactor through a script on a test clock and records its trace.
 @MainActor
 enum ScriptRecording {
-  /// Sends each scripted action at its time, lets effects run `settle` past the last one, and
-  /// returns the trace. The same script gives the same bytes: times come from the test clock.
+  /// Sends each scripted action at its time and returns the trace.
+  ///
+  /// Effects get `settle` of virtual time after the last action. The same script gives the
+  /// same bytes: times come from the test clock.
   static func record<R: Reactor>(
     _ reactor: R, script: ActionScript, clock: TestClock<Duration>, metadata: [String: String],
     settle: Duration
