@@ -44,7 +44,7 @@ public final class StructuralReplay {
     currentState = reader.header.initialState
     isWindowed = reader.header.window != nil
     expectedSequence = reader.header.window?.firstSequence ?? 1
-    let actual = Self.hash(of: currentState)
+    let actual = currentState.hash
     if actual != reader.header.initialStateHash {
       divergences.append(
         .stateMismatch(
@@ -217,28 +217,12 @@ public final class StructuralReplay {
     after mutation: TraceEvent.Mutation, sequence: Int, line: Int
   ) throws(ReplayError) -> [ReplayStep.Change] {
     let before = currentState
-    switch mutation.state {
-    case .snapshot(let state):
-      currentState = .json(state)
-    case .description(let description):
-      currentState = .description(description)
-    case .diff(let operations):
-      guard case .json(var state) = currentState else {
-        throw .trace(
-          .malformedLine(
-            path: reader.path, line: line,
-            reason: "a diff needs a previous state, but the state before it is not JSON"))
-      }
-      do throws(TraceFormatError) {
-        for operation in operations { try state.apply(operation) }
-      } catch {
-        throw .trace(
-          .malformedLine(
-            path: reader.path, line: line, reason: "the diff does not apply: \(error)"))
-      }
-      currentState = .json(state)
+    do throws(TraceFormatError) {
+      try currentState.apply(mutation.state)
+    } catch {
+      throw .trace(.malformedLine(path: reader.path, line: line, reason: error.description))
     }
-    let actual = Self.hash(of: currentState)
+    let actual = currentState.hash
     if actual != mutation.stateHash {
       divergences.append(
         .stateMismatch(
@@ -249,13 +233,6 @@ public final class StructuralReplay {
     guard case .json(let old) = before, case .json(let new) = currentState else { return [] }
     return StateComparison.changes(from: old, to: new).map {
       ReplayStep.Change(path: $0.path, before: $0.before, after: $0.after)
-    }
-  }
-
-  private static func hash(of state: TraceHeader.State) -> TraceHash {
-    switch state {
-    case .json(let json): json.canonicalHash
-    case .description(let description): TraceHash(of: description.utf8)
     }
   }
 }

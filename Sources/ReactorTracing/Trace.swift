@@ -39,17 +39,11 @@ public struct Trace: Hashable, Sendable {
   /// The trace as JSON Lines: the header line, then one line per event, each ending in a
   /// newline.
   public var serialized: [UInt8] {
-    var bytes = header.serializedLine
-    bytes.append(UInt8(ascii: "\n"))
-    var line = LineWriter()
-    for event in events {
-      line.bytes.removeAll(keepingCapacity: true)
-      event.write(to: &line)
-      line.resetComma()
-      bytes.append(contentsOf: line.bytes)
-      bytes.append(UInt8(ascii: "\n"))
-    }
-    return bytes
+    var lines = LineWriter()
+    lines.bytes = header.serializedLine
+    lines.bytes.append(UInt8(ascii: "\n"))
+    for event in events { lines.appendLine(event) }
+    return lines.bytes
   }
 
   /// Writes the trace to a file atomically.

@@ -123,14 +123,12 @@ struct ReplayRun {
 
       // Structural replay, printing what was asked for.
       let range = printedRange
-      var lastState = header.initialState
       var stateAtStep: TraceHeader.State? = command.stateAt == 0 ? header.initialState : nil
       try structural.forEachStep { step throws(ReplayError) in
         if let range, range.contains(step.sequence) {
           output.write(command.json ? step.json.serializedString : step.description)
         }
-        lastState = structural.currentState
-        if step.sequence == command.stateAt { stateAtStep = lastState }
+        if step.sequence == command.stateAt { stateAtStep = structural.currentState }
       }
       if let stateAt = command.stateAt {
         guard let stateAtStep else {

@@ -6,8 +6,12 @@ struct LineWriter {
 
   init() {}
 
-  /// Starts a new line in the same buffer: the next value needs no comma.
-  mutating func resetComma() { needsComma = false }
+  /// Appends `event` as one trace line, newline included.
+  mutating func appendLine(_ event: TraceEvent) {
+    event.write(to: &self)
+    bytes.append(UInt8(ascii: "\n"))
+    needsComma = false
+  }
 
   mutating func begin() {
     if needsComma { bytes.append(UInt8(ascii: ",")) }

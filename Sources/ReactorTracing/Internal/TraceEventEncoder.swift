@@ -35,13 +35,10 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// Encodes a state whole, as a header stores it, and starts a new diff chain from it.
   mutating func start(from state: State) -> (TraceHeader.State, TraceHash) {
     mutationsSinceSnapshot = 0
-    guard let json = encode(state, redactor: stateRedactor) else {
-      previousState = nil
-      let description = describe(state, redactor: stateRedactor)
-      return (.description(description), TraceHash(of: description.utf8))
-    }
-    previousState = json
-    return (.json(json), json.canonicalHash)
+    previousState = encode(state, redactor: stateRedactor)
+    let stored: TraceHeader.State =
+      previousState.map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
+    return (stored, stored.hash)
   }
 
   /// The trace event for a captured one.
@@ -104,7 +101,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     guard let json = encode(state, redactor: stateRedactor) else {
       previousState = nil
       let description = describe(state, redactor: stateRedactor)
-      return (.description(description), TraceHash(of: description.utf8))
+      return (.description(description), TraceHeader.State.description(description).hash)
     }
     var measure = MeasuringHasher()
     JSONWriter.write(json, to: &measure)

@@ -163,11 +163,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       return
     }
     line.bytes.removeAll(keepingCapacity: true)
-    for event in batch {
-      encoder.encode(event).write(to: &line)
-      line.resetComma()
-      line.bytes.append(UInt8(ascii: "\n"))
-    }
+    for event in batch { line.appendLine(encoder.encode(event)) }
     write(line.bytes)
   }
 

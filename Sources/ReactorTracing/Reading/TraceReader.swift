@@ -119,7 +119,7 @@ public final class TraceReader {
     }
     currentState = header.initialState
     if verifyingStates {
-      let actual = Self.hash(of: currentState)
+      let actual = currentState.hash
       guard actual == header.initialStateHash else {
         throw .stateMismatch(
           path: path, line: 1, sequence: 0, expected: header.initialStateHash, actual: actual)
@@ -193,38 +193,16 @@ public final class TraceReader {
   private func rebuildState(
     after mutation: TraceEvent.Mutation, sequence: Int
   ) throws(TraceReadError) {
-    switch mutation.state {
-    case .snapshot(let state):
-      currentState = .json(state)
-    case .description(let description):
-      currentState = .description(description)
-    case .diff(let operations):
-      guard case .json(var state) = currentState else {
-        throw .malformedLine(
-          path: path, line: lineNumber,
-          reason: "a diff needs a previous state, but the state before it is not JSON")
-      }
-      currentState = .description("")  // Lets `state` be changed in place.
-      do throws(TraceFormatError) {
-        for operation in operations { try state.apply(operation) }
-      } catch {
-        throw .malformedLine(
-          path: path, line: lineNumber, reason: "the diff does not apply: \(error)")
-      }
-      currentState = .json(state)
+    do throws(TraceFormatError) {
+      try currentState.apply(mutation.state)
+    } catch {
+      throw .malformedLine(path: path, line: lineNumber, reason: error.description)
     }
-    let actual = Self.hash(of: currentState)
+    let actual = currentState.hash
     guard actual == mutation.stateHash else {
       throw .stateMismatch(
         path: path, line: lineNumber, sequence: sequence, expected: mutation.stateHash,
         actual: actual)
-    }
-  }
-
-  private static func hash(of state: TraceHeader.State) -> TraceHash {
-    switch state {
-    case .json(let json): json.canonicalHash
-    case .description(let description): TraceHash(of: description.utf8)
     }
   }
 
