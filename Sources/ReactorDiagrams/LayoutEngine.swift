@@ -45,4 +45,9 @@ public struct LayoutEngine: RawRepresentable, Sendable, Hashable, CustomStringCo
 
   /// No layout: nodes and edges carry their positions in `pos`.
   public static let nop2 = LayoutEngine(rawValue: "nop2")
+
+  /// Every engine Graphviz 2.42 ships, in the order above.
+  public static let all: [LayoutEngine] = [
+    .dot, .neato, .fdp, .sfdp, .circo, .twopi, .osage, .patchwork, .nop, .nop2,
+  ]
 }

@@ -42,9 +42,7 @@ public struct DiagramOptions: ParsableArguments {
   /// The engine asked for, or `fallback`.
   func resolvedEngine(default fallback: LayoutEngine) throws(ExitCode) -> LayoutEngine {
     guard let engine else { return fallback }
-    let known = [
-      "dot", "neato", "fdp", "sfdp", "circo", "twopi", "osage", "patchwork", "nop", "nop2",
-    ]
+    let known = LayoutEngine.all.map(\.rawValue)
     guard known.contains(engine) else {
       throw CommandFailure.unusableInput(
         "unknown layout engine '\(engine)'; use one of \(known.joined(separator: ", "))")
