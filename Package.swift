@@ -103,8 +103,17 @@ let package = Package(
       exclude: ["Golden"]
     ),
 
-    // The example reactors users know from ReactorKit.
+    // The example reactors users know from ReactorKit, with their fakes and text views.
     .target(name: "ReactorExamples", dependencies: ["ReactorCore"]),
+    .testTarget(
+      name: "ReactorExamplesTests",
+      dependencies: [
+        "ReactorExamples",
+        "ReactorCore",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
 
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.

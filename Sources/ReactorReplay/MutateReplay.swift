@@ -6,10 +6,12 @@ public import ReactorTracing
 ///
 /// Each action the trace records as sent (`source: sent`) is decoded and sent at its recorded
 /// time: the clock is advanced to the action's time first, and to the time of the last event
-/// at the end. The replay is recorded, and the mutations each action produced — label, value,
-/// and which action caused them — are compared in order with the recorded ones. Actions and
-/// mutations from external streams are not replayed or compared: feed them from the fakes the
-/// reactor was built with.
+/// at the end. The replay is recorded, and the mutations — label, value, and which sent action
+/// or which stream caused them — are compared in order with the recorded ones. Mutations from
+/// streams merged in `transform(mutation:)` (a service's events) are compared too, so the
+/// fakes the reactor is built with must publish them again at the same times; actions from
+/// streams merged in `transform(action:)` are not re-sent, and their mutations are not
+/// compared.
 ///
 /// The reactor must be built fresh, with its dependencies injected as fakes driven by the
 /// same test clock, so that its effects run when the clock is advanced and not in real time.
@@ -76,12 +78,19 @@ public enum MutateReplay {
   }
 
   private struct ProducedMutation {
+    /// What caused a mutation.
+    enum Cause: Equatable {
+      /// The sent action at this position among the sent actions, from 0.
+      case action(Int)
+      /// An element of the named stream.
+      case stream(String)
+    }
+
     var sequence: Int
     var line: Int?
     var label: String
     var value: JSONValue?
-    /// The position of the causing action among the sent actions, from 0.
-    var action: Int
+    var cause: Cause
   }
 
   private static func run<R: Reactor>(
@@ -109,11 +118,11 @@ public enum MutateReplay {
         actions.append(
           SentAction(time: event.time, value: value, label: action.label, line: reader.lineNumber))
       case .mutation(let mutation):
-        guard let id = mutation.cause.action, let position = positions[id] else { continue }
+        guard let cause = Self.cause(of: mutation, positions: positions) else { continue }
         recorded.append(
           ProducedMutation(
             sequence: event.sequence, line: reader.lineNumber, label: mutation.label,
-            value: mutation.value, action: position))
+            value: mutation.value, cause: cause))
       default:
         break
       }
@@ -152,13 +161,11 @@ public enum MutateReplay {
       case .action(let action) where action.source == .sent:
         replayedPositions[action.id] = replayedPositions.count
       case .mutation(let mutation):
-        guard let id = mutation.cause.action, let position = replayedPositions[id] else {
-          continue
-        }
+        guard let cause = Self.cause(of: mutation, positions: replayedPositions) else { continue }
         replayed.append(
           ProducedMutation(
             sequence: event.sequence, line: nil, label: mutation.label, value: mutation.value,
-            action: position))
+            cause: cause))
       default:
         break
       }
@@ -166,14 +173,33 @@ public enum MutateReplay {
     return compare(recorded: recorded, replayed: replayed, actions: actions, end: lastSequence)
   }
 
+  /// What caused `mutation`: a sent action (by position) or a stream; `nil` for an action
+  /// that came from a stream.
+  private static func cause(
+    of mutation: TraceEvent.Mutation, positions: [Int: Int]
+  ) -> ProducedMutation.Cause? {
+    switch mutation.cause {
+    case .stream(let name): .stream(name)
+    case .action(let id), .effect(_, let id): positions[id].map { .action($0) }
+    }
+  }
+
   private static func compare(
     recorded: [ProducedMutation], replayed: [ProducedMutation], actions: [SentAction], end: Int
   ) -> ReplayResult {
-    func label(_ position: Int) -> String {
-      actions.indices.contains(position) ? actions[position].label : "#\(position + 1)"
+    func label(_ cause: ProducedMutation.Cause) -> String {
+      switch cause {
+      case .action(let position):
+        actions.indices.contains(position) ? actions[position].label : "#\(position + 1)"
+      case .stream(let name): "stream \(name)"
+      }
     }
     func text(_ mutation: ProducedMutation) -> String {
-      "\(mutation.label) from action \(label(mutation.action)) (sent action \(mutation.action + 1))"
+      switch mutation.cause {
+      case .action(let position):
+        "\(mutation.label) from action \(label(mutation.cause)) (sent action \(position + 1))"
+      case .stream(let name): "\(mutation.label) from stream \(name)"
+      }
     }
     for index in 0..<max(recorded.count, replayed.count) {
       guard index < recorded.count else {
@@ -181,7 +207,7 @@ public enum MutateReplay {
         return ReplayResult(
           stepsChecked: index,
           divergence: ReplayDivergence(
-            sequence: end, line: nil, mutation: nil, action: label(extra.action),
+            sequence: end, line: nil, mutation: nil, action: label(extra.cause),
             reason: "the replay produced a mutation the trace does not have: \(text(extra))",
             diff: nil))
       }
@@ -191,13 +217,13 @@ public enum MutateReplay {
           stepsChecked: index,
           divergence: ReplayDivergence(
             sequence: expected.sequence, line: expected.line, mutation: expected.label,
-            action: label(expected.action),
+            action: label(expected.cause),
             reason: "the replay produced no mutation here; the trace has \(text(expected))",
             diff: nil))
       }
       let actual = replayed[index]
       if expected.label != actual.label || expected.value != actual.value
-        || expected.action != actual.action
+        || expected.cause != actual.cause
       {
         var diff: String?
         if let old = expected.value, let new = actual.value, old != new {
@@ -209,7 +235,7 @@ public enum MutateReplay {
           stepsChecked: index,
           divergence: ReplayDivergence(
             sequence: expected.sequence, line: expected.line, mutation: expected.label,
-            action: label(expected.action),
+            action: label(expected.cause),
             reason: "the trace has \(text(expected)), the replay produced \(text(actual))",
             diff: diff))
       }

@@ -1,18 +1,43 @@
 import Foundation
 import ReactorTracing
 
-/// A script of timed actions: JSON Lines, each `{"t": 500, "action": {"increase": {}}}` with
-/// `t` in milliseconds from the start (never decreasing) and the action's Codable encoding.
+/// A script of timed inputs, in JSON Lines.
+///
+/// ```
+/// {"reactor": "ReactorExamples.CounterReactor", "meta": {"limit": "2"}}
+/// {"t": 0, "action": "increase"}
+/// {"t": 900, "event": {"create": {"title": "Reply to review"}}}
+/// ```
+///
+/// An optional first line names the reactor and the header metadata. Each further line is a
+/// step at `t` milliseconds from the start (never decreasing): an `action` (the reactor's
+/// Codable Action) sent to the reactor, or an `event` (its registration's Codable event type)
+/// handed to the reactor's fakes, such as a change made on another screen.
 struct ActionScript: Sendable {
-  /// One scripted action.
+  /// One scripted input.
   struct Step: Sendable {
+    /// What a step feeds the reactor.
+    enum Input: Sendable {
+      case action(JSONValue)
+      case event(JSONValue)
+    }
+
     var time: Duration
-    var action: JSONValue
+    var input: Input
     var line: Int
   }
 
   var path: String
-  var steps: [Step]
+  /// The reactor named by the header line.
+  var reactor: String?
+  /// The metadata of the header line.
+  var metadata: [String: String] = [:]
+  var steps: [Step] = []
+
+  /// The number of action steps.
+  var actionCount: Int {
+    steps.count { if case .action = $0.input { true } else { false } }
+  }
 
   /// Reads a script file.
   init(path: String) throws(ScriptError) {
@@ -22,8 +47,8 @@ struct ActionScript: Sendable {
     let lines = String(decoding: data, as: UTF8.self)
       .split(separator: "\n", omittingEmptySubsequences: false)
     self.path = path
-    steps = []
     var last = Duration.zero
+    var isFirst = true
     for (number, text) in lines.enumerated() where !text.allSatisfy(\.isWhitespace) {
       let line = number + 1
       let json: JSONValue
@@ -35,15 +60,29 @@ struct ActionScript: Sendable {
       guard case .object(let object) = json else {
         throw .malformed(path: path, line: line, reason: "a step must be a JSON object")
       }
+      defer { isFirst = false }
+      if isFirst, object["t"] == nil, object["action"] == nil, object["event"] == nil {
+        try readHeader(object, line: line)
+        continue
+      }
       let milliseconds: Double
       switch object["t"] {
       case .int(let value)?: milliseconds = Double(value)
       case .double(let value)?: milliseconds = value
+      case nil:
+        throw .malformed(path: path, line: line, reason: "missing field 't' (milliseconds)")
       default:
         throw .malformed(path: path, line: line, reason: "'t' (milliseconds) must be a number")
       }
-      guard let action = object["action"] else {
-        throw .malformed(path: path, line: line, reason: "missing field 'action'")
+      let input: Step.Input
+      switch (object["action"], object["event"]) {
+      case (let action?, nil): input = .action(action)
+      case (nil, let event?): input = .event(event)
+      case (nil, nil):
+        throw .malformed(path: path, line: line, reason: "a step needs an 'action' or an 'event'")
+      case (_?, _?):
+        throw .malformed(
+          path: path, line: line, reason: "a step has an 'action' or an 'event', not both")
       }
       let time = Duration.nanoseconds(Int64((milliseconds * 1_000_000).rounded()))
       guard milliseconds >= 0, time >= last else {
@@ -51,7 +90,32 @@ struct ActionScript: Sendable {
           path: path, line: line, reason: "'t' must not go back in time (\(milliseconds) ms)")
       }
       last = time
-      steps.append(Step(time: time, action: action, line: line))
+      steps.append(Step(time: time, input: input, line: line))
+    }
+  }
+
+  /// Reads the optional first line: `{"reactor": "...", "meta": {"key": "value"}}`.
+  private mutating func readHeader(_ object: JSONObject, line: Int) throws(ScriptError) {
+    for (key, value) in object.members {
+      switch (key, value) {
+      case ("reactor", .string(let name)): reactor = name
+      case ("meta", .object(let pairs)):
+        for (name, value) in pairs.members {
+          guard case .string(let text) = value else {
+            throw .malformed(
+              path: path, line: line, reason: "metadata '\(name)' must be a string")
+          }
+          metadata[name] = text
+        }
+      case ("reactor", _):
+        throw .malformed(path: path, line: line, reason: "'reactor' must be a string")
+      case ("meta", _):
+        throw .malformed(path: path, line: line, reason: "'meta' must be an object of strings")
+      default:
+        throw .malformed(
+          path: path, line: line,
+          reason: "unknown header field '\(key)'; a header has 'reactor' and 'meta', a step 't'")
+      }
     }
   }
 }
@@ -60,17 +124,21 @@ struct ActionScript: Sendable {
 enum ScriptError: Error, Sendable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   case malformed(path: String, line: Int, reason: String)
-  case undecodableAction(path: String, line: Int, reason: String)
+  case undecodableInput(path: String, line: Int, what: String, reason: String)
   case notDecodable(String)
+  case eventsNotAccepted(path: String, line: Int, reactor: String)
   case recordingFailed(String)
 
   var description: String {
     switch self {
     case .unreadable(let path, let reason): "cannot read script '\(path)': \(reason)"
     case .malformed(let path, let line, let reason): "\(path):\(line): malformed step: \(reason)"
-    case .undecodableAction(let path, let line, let reason):
-      "\(path):\(line): the action cannot be decoded: \(reason)"
+    case .undecodableInput(let path, let line, let what, let reason):
+      "\(path):\(line): the \(what) cannot be decoded: \(reason)"
     case .notDecodable(let type): "the \(type) type is not Decodable, so it cannot be scripted"
+    case .eventsNotAccepted(let path, let line, let reactor):
+      "\(path):\(line): \(reactor) is registered without an event type, so the script cannot "
+        + "send it events"
     case .recordingFailed(let reason): "recording failed: \(reason)"
     }
   }

@@ -35,31 +35,105 @@ public struct ReactorRegistry: Sendable {
   ///
   /// - Parameters:
   ///   - type: The reactor type. Reduce replay needs its Mutation and State to be Codable,
-  ///     mutate replay its Action too.
+  ///     mutate replay and `record` its Action too.
   ///   - make: Builds a fresh reactor with fakes for its dependencies, on the given clock.
   ///     The trace's metadata says how the recorded one was configured.
   public mutating func register<R: Reactor>(
     _ type: R.Type, make: @escaping @MainActor @Sendable (ReactorContext) -> R
   ) {
+    add(type, events: NoEvent.self) { context in (make(context), nil) }
+  }
+
+  /// Registers a reactor type whose fakes also take scripted events: changes made outside
+  /// the recorded reactor, such as another screen editing a shared store.
+  ///
+  /// A script's `{"t": 900, "event": …}` steps are decoded as `Event` and handed to the
+  /// function `make` returns, at their times. The trace keeps them in its metadata
+  /// (`script.events`), so mutate replay hands them over again at the same times.
+  ///
+  /// ```swift
+  /// registry.register(TaskListReactor.self, events: TaskEdit.self) { context in
+  ///   let service = TaskService(clock: context.clock)
+  ///   return (TaskListReactor(service: service), service.apply)
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - type: The reactor type.
+  ///   - events: The Codable type of the scripted events.
+  ///   - make: Builds a fresh reactor and the function that hands an event to its fakes.
+  public mutating func register<R: Reactor, Event: Decodable>(
+    _ type: R.Type, events: Event.Type,
+    make: @escaping @MainActor @Sendable (ReactorContext) -> (R, @MainActor (Event) -> Void)
+  ) {
+    add(type, events: events) { context in
+      let (reactor, deliver) = make(context)
+      return (reactor, deliver)
+    }
+  }
+
+  private mutating func add<R: Reactor, Event: Decodable>(
+    _ type: R.Type, events: Event.Type,
+    make: @escaping @MainActor @Sendable (ReactorContext) -> (R, (@MainActor (Event) -> Void)?)
+  ) {
     let name = String(reflecting: R.self)
     entries[name] = Entry(
       record: { script, metadata, settle throws(ScriptError) in
         let clock = TestClock()
-        let reactor = make(ReactorContext(clock: clock, metadata: metadata))
+        let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
         return try await ScriptRecording.record(
-          reactor, script: script, clock: clock, metadata: metadata, settle: settle)
+          reactor, deliver: deliver, script: script, clock: clock, metadata: metadata,
+          settle: settle)
       },
       reduce: { path, metadata throws(ReplayError) in
-        let reactor = make(ReactorContext(clock: ContinuousClock(), metadata: metadata))
+        let (reactor, _) = make(ReactorContext(clock: ContinuousClock(), metadata: metadata))
         return try ReduceReplay.run(path: path, through: reactor, allowingReactorMismatch: true)
       },
       mutate: { path, metadata throws(ReplayError) in
         let clock = TestClock()
-        let reactor = make(ReactorContext(clock: clock, metadata: metadata))
+        let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
+        let feed = ScriptedEventFeed(
+          events: try Self.decodeEvents(Event.self, from: metadata, accepted: deliver != nil),
+          clock: clock, deliver: deliver ?? { _ in })
         return try await MutateReplay.run(
-          path: path, through: reactor, clock: clock, advance: { await clock.advance(by: $0) },
+          path: path, through: reactor, clock: clock, advance: { await feed.advance(by: $0) },
           allowingReactorMismatch: true)
       })
+  }
+
+  /// The scripted events a trace's metadata holds, decoded for the reactor's fakes.
+  private static func decodeEvents<Event: Decodable>(
+    _ type: Event.Type, from metadata: [String: String], accepted: Bool
+  ) throws(ReplayError) -> [(Duration, Event)] {
+    let stored: ScriptedEvents
+    do {
+      stored = try ScriptedEvents(metadata: metadata)
+    } catch {
+      throw .undecodable(line: 1, reason: error.reason)
+    }
+    guard accepted || stored.events.isEmpty else {
+      throw .undecodable(
+        line: 1,
+        reason: "the trace holds scripted events, but the reactor is registered without an "
+          + "event type")
+    }
+    var events: [(Duration, Event)] = []
+    for event in stored.events {
+      do {
+        events.append((event.time, try JSONValueDecoder().decode(Event.self, from: event.value)))
+      } catch {
+        throw .undecodable(
+          line: 1, reason: "scripted event \(event.value.serializedString): \(error)")
+      }
+    }
+    return events
+  }
+
+  /// The event type of a reactor registered without events.
+  private enum NoEvent: Decodable {
+    init(from decoder: any Decoder) throws {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(codingPath: [], debugDescription: "the reactor takes no events"))
+    }
   }
 
   /// The replays for a registered type name.
@@ -88,6 +162,11 @@ public struct ReactorContext: Sendable {
   public init(clock: any Clock<Duration>, metadata: [String: String]) {
     self.clock = clock
     self.metadata = metadata
+  }
+
+  /// The metadata value for `key` as an integer, or `nil` when it is absent or not one.
+  public func integer(_ key: String) -> Int? {
+    metadata[key].flatMap { Int(String($0.filter { !$0.isWhitespace })) }
   }
 }
 

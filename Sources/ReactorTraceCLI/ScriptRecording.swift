@@ -6,28 +6,60 @@ import ReactorTracing
 /// Drives a reactor through a script on a test clock and records its trace.
 @MainActor
 enum ScriptRecording {
-  /// Sends each scripted action at its time and returns the trace.
+  /// A decoded step.
+  private enum Input {
+    case action(Any)
+    case event(Any)
+
+    var isAction: Bool {
+      if case .action = self { true } else { false }
+    }
+  }
+
+  /// Sends each scripted action at its time, hands each scripted event to `deliver` at its
+  /// time, and returns the trace.
   ///
-  /// Effects get `settle` of virtual time after the last action. The same script gives the
-  /// same bytes: times come from the test clock.
-  static func record<R: Reactor>(
-    _ reactor: R, script: ActionScript, clock: TestClock<Duration>, metadata: [String: String],
-    settle: Duration
+  /// At equal times events come first, as in mutate replay. After the last step the clock
+  /// runs on, a millisecond at a time, until no sleep is pending or `settle` has passed, so
+  /// the trace ends when the last effect does. The same script gives the same bytes: times
+  /// come from the test clock.
+  static func record<R: Reactor, Event: Decodable>(
+    _ reactor: R, deliver: (@MainActor (Event) -> Void)?, script: ActionScript,
+    clock: TestClock<Duration>, metadata: [String: String], settle: Duration
   ) async throws(ScriptError) -> Trace {
     guard let decodable = R.Action.self as? any Decodable.Type else {
       throw .notDecodable(String(reflecting: R.Action.self))
     }
-    var actions: [R.Action] = []
+    var inputs: [(time: Duration, input: Input)] = []
     for step in script.steps {
       do {
-        guard let action = try decode(decodable, from: step.action) as? R.Action else {
-          throw ScriptError.notDecodable(String(reflecting: R.Action.self))
+        switch step.input {
+        case .action(let json):
+          guard let action = try decode(decodable, from: json) as? R.Action else {
+            throw ScriptError.notDecodable(String(reflecting: R.Action.self))
+          }
+          inputs.append((step.time, .action(action)))
+        case .event(let json):
+          guard deliver != nil else {
+            throw ScriptError.eventsNotAccepted(
+              path: script.path, line: step.line, reactor: String(reflecting: R.self))
+          }
+          inputs.append((step.time, .event(try decode(Event.self, from: json))))
         }
-        actions.append(action)
+      } catch let error as ScriptError {
+        throw error
       } catch {
-        throw .undecodableAction(path: script.path, line: step.line, reason: "\(error)")
+        throw .undecodableInput(
+          path: script.path, line: step.line, what: step.input.isAction ? "action" : "event",
+          reason: "\(error)")
       }
     }
+    // Stable: script order within a time, events before actions.
+    inputs = inputs.enumerated().sorted { lhs, rhs in
+      let left = (lhs.element.time, lhs.element.input.isAction ? 1 : 0, lhs.offset)
+      let right = (rhs.element.time, rhs.element.input.isAction ? 1 : 0, rhs.offset)
+      return left < right
+    }.map(\.element)
     let recorder: InMemoryTraceRecorder<R>
     do {
       recorder = try InMemoryTraceRecorder(
@@ -37,17 +69,40 @@ enum ScriptRecording {
     }
     uncheckedUseMainSerialExecutor = true
     var now = Duration.zero
-    for (step, action) in zip(script.steps, actions) {
-      await clock.advance(by: step.time - now)
-      now = step.time
-      reactor.send(action)
+    for (time, input) in inputs {
+      await clock.advance(by: time - now)
+      now = time
+      switch input {
+      case .action(let action): reactor.send(action as! R.Action)
+      case .event(let event): deliver?(event as! Event)
+      }
     }
-    await clock.advance(by: settle)
+    var waited = Duration.zero
+    while waited < settle, (try? await clock.checkSuspension()) == nil {
+      await clock.advance(by: .milliseconds(1))
+      waited += .milliseconds(1)
+    }
     recorder.stop()
     return recorder.trace
   }
 
-  private static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> Any {
-    try JSONValueDecoder().decode(T.self, from: json)
+  /// Decodes `json`; a bare string such as `"increase"` also stands for the case without
+  /// associated values, `{"increase": {}}`.
+  private static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
+    do {
+      return try JSONValueDecoder().decode(T.self, from: json)
+    } catch {
+      guard case .string(let name) = json,
+        let value = try? JSONValueDecoder().decode(
+          T.self, from: .object(JSONObject([(name, .object(JSONObject()))])))
+      else { throw error }
+      return value
+    }
+  }
+}
+
+extension ActionScript.Step.Input {
+  fileprivate var isAction: Bool {
+    if case .action = self { true } else { false }
   }
 }

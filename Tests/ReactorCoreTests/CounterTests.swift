@@ -4,29 +4,6 @@ import ReactorExamples
 import ReactorTestSupport
 import Testing
 
-/// The seeds' Counter view, rendering its state as text.
-private final class CounterView: View {
-  let binding = ViewBinding<CounterReactor>()
-  private(set) var valueText = ""
-  private(set) var isIndicatorVisible = false
-  private(set) var alerts: [String] = []
-
-  func bind(reactor: CounterReactor) {
-    reactor.state.map { "\($0.value)" }.removeDuplicates()
-      .observe { [weak self] in self?.valueText = $0 }
-      .store(in: subscriptions)
-    reactor.state.map(\.isLoading).removeDuplicates()
-      .observe { [weak self] in self?.isIndicatorVisible = $0 }
-      .store(in: subscriptions)
-    reactor.pulse(\.$alertMessage)
-      .observe { [weak self] in if let message = $0 { self?.alerts.append(message) } }
-      .store(in: subscriptions)
-  }
-
-  func tapIncrease() { reactor?.send(.increase) }
-  func tapDecrease() { reactor?.send(.decrease) }
-}
-
 extension CoreTests {
   @MainActor
   @Suite struct Counter {

@@ -271,14 +271,15 @@ extension TraceHeader.State {
 }
 
 @Suite struct SampleTraceTests {
-  /// The repository's sample traces, found relative to this file.
-  static let traces = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Traces").path
+  /// The repository, found relative to this file.
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+  /// The repository's sample traces.
+  static let traces = root + "/Traces"
 
-  @Test(arguments: ["counter.trace.jsonl", "feed.trace.jsonl"])
-  func sampleTraceIsStructurallyConsistent(name: String) throws {
-    let divergences = try StructuralReplay.run(path: Self.traces + "/" + name)
+  @Test(arguments: ["Traces/counter.trace.jsonl", "Tests/Fixtures/feed.trace.jsonl"])
+  func sampleTraceIsStructurallyConsistent(path: String) throws {
+    let divergences = try StructuralReplay.run(path: Self.root + "/" + path)
     #expect(divergences.isEmpty)
   }
 

@@ -61,7 +61,17 @@ struct RecordCommandTests {
         ":2: malformed step: 't' must not go back in time"
       ),
       (#"{"t": 0, "action": {"jump": {}}}"#, ":1: the action cannot be decoded"),
-      (#"{"action": {"increase": {}}}"#, ":1: malformed step: 't' (milliseconds) must be a number"),
+      (#"{"action": {"increase": {}}}"#, ":1: malformed step: missing field 't' (milliseconds)"),
+      (
+        #"{"t": "soon", "action": "increase"}"#,
+        ":1: malformed step: 't' (milliseconds) must be a number"
+      ),
+      (#"{"t": 0}"#, ":1: malformed step: a step needs an 'action' or an 'event'"),
+      (#"{"reactor": 3}"#, ":1: malformed step: 'reactor' must be a string"),
+      (
+        #"{"t": 0, "event": {"create": {"title": "x"}}}"#,
+        ":1: ReactorExamples.CounterReactor is registered without an event type"
+      ),
     ]
     for (script, message) in cases {
       let result = try record(script, in: scratch, to: "out.jsonl")

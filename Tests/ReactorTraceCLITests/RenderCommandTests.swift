@@ -95,7 +95,7 @@ struct RenderCommandTests {
   @Test func aTimelineSplitsIntoPages() throws {
     let scratch = try ScratchDirectory()
     let result = try runReactorTrace([
-      "render", "timeline", "Traces/feed.trace.jsonl", "--page-size", "8",
+      "render", "timeline", "Tests/Fixtures/feed.trace.jsonl", "--page-size", "8",
       "-o", scratch.file("feed.svg"),
     ])
     #expect(result.exitCode == 0)
@@ -159,7 +159,7 @@ struct RenderCommandTests {
   @Test func tracesOfDifferentReactorsDoNotMerge() throws {
     let scratch = try ScratchDirectory()
     let result = try runReactorTrace([
-      "render", "transitions", "Traces/counter.trace.jsonl", "Traces/feed.trace.jsonl",
+      "render", "transitions", "Traces/counter.trace.jsonl", "Tests/Fixtures/feed.trace.jsonl",
       "-o", scratch.file("both.svg"),
     ])
     #expect(result.exitCode == 2)
@@ -178,7 +178,7 @@ struct SampleTraceRenderingTests {
   static var sampleTraces: [String] {
     let directory = repositoryRoot + "/Traces"
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-    return names.filter { $0.hasSuffix(".jsonl") }.sorted().map { "Traces/" + $0 }
+    return names.filter { $0.hasSuffix(".trace.jsonl") }.sorted().map { "Traces/" + $0 }
   }
 
   @Test func thereAreSampleTracesToRender() {

@@ -96,7 +96,7 @@ struct ReplayCommandTests {
         "unknown reactor 'Nope'; registered: ReactorExamples.CounterReactor"
       ),
       (
-        ["replay", "Traces/feed.trace.jsonl", "--mode", "reduce"],
+        ["replay", "Tests/Fixtures/feed.trace.jsonl", "--mode", "reduce"],
         "the trace's reactor 'ReactorTracingTests.FeedReactor' is not registered"
       ),
     ] {

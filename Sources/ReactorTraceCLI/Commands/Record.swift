@@ -8,15 +8,21 @@ extension ReactorTraceCommand {
     public static let configuration = CommandConfiguration(
       abstract: "Record a registered reactor driven by a script of timed actions.",
       discussion: """
-        The script is JSON Lines, one step per line: {"t": 500, "action": {"increase": {}}}, \
-        with t in milliseconds from the start. Actions are sent at their times on a virtual \
-        clock, so the same script gives a byte-identical trace.
+        The script is JSON Lines. An optional first line names the reactor and the header \
+        metadata: {"reactor": "ReactorExamples.CounterReactor", "meta": {"limit": "2"}}. \
+        Each further line is a step at t milliseconds from the start: {"t": 500, "action": \
+        "increase"} sends an action; {"t": 900, "event": {...}} hands an event to the \
+        reactor's fakes (for reactors registered with an event type). Steps run at their \
+        times on a virtual clock, and the recording ends when no effect is waiting any more \
+        (or --settle has passed), so the same script gives a byte-identical trace.
         """
     )
 
     /// The reactor type to record.
-    @Option(help: "The registered reactor type, e.g. ReactorExamples.CounterReactor.")
-    public var reactor: String
+    @Option(
+      help:
+        "The registered reactor type, e.g. ReactorExamples.CounterReactor (default: the script's).")
+    public var reactor: String?
 
     /// The script.
     @Option(help: "The script of timed actions (JSON Lines).")
@@ -27,11 +33,14 @@ extension ReactorTraceCommand {
     public var output: String
 
     /// Metadata for the header, also handed to the reactor's factory.
-    @Option(name: .customLong("meta"), help: "Header metadata as key=value (repeatable).")
+    @Option(
+      name: .customLong("meta"),
+      help: "Header metadata as key=value (repeatable; overrides the script's).")
     public var metadata: [String] = []
 
-    /// How long effects may run after the last action.
-    @Option(help: "Milliseconds of virtual time after the last action for effects to finish.")
+    /// How long effects may run after the last step.
+    @Option(
+      help: "The most virtual milliseconds to wait after the last step for effects to finish.")
     public var settle = 10_000
 
     /// Creates the command; ArgumentParser fills in the options.
@@ -63,7 +72,7 @@ extension ReactorTraceCommand {
 
 /// What `record` was asked to do.
 struct RecordRequest: Sendable {
-  var reactor: String
+  var reactor: String?
   var actions: String
   var output: String
   var metadata: [String: String]
@@ -73,14 +82,22 @@ struct RecordRequest: Sendable {
   @MainActor
   func execute() async -> Int32 {
     let registry = ReactorRegistry.current
-    guard let entry = registry.entry(named: reactor) else {
-      CommandFailure.printError(
-        "unknown reactor '\(reactor)'; registered: "
-          + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
-      return 2
-    }
     do {
       let script = try ActionScript(path: actions)
+      guard let name = reactor ?? script.reactor else {
+        CommandFailure.printError(
+          "no reactor to record: pass --reactor or name it in the script's first line, "
+            + #"{"reactor": "ReactorExamples.CounterReactor"}"#)
+        return 2
+      }
+      guard let entry = registry.entry(named: name) else {
+        CommandFailure.printError(
+          "unknown reactor '\(name)'; registered: "
+            + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
+        return 2
+      }
+      var metadata = script.metadata.merging(self.metadata) { _, option in option }
+      metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
       let trace = try await entry.record(script, metadata, settle)
       do {
         try trace.write(to: output)
@@ -88,7 +105,10 @@ struct RecordRequest: Sendable {
         CommandFailure.printError(error.description)
         return 2
       }
-      print("wrote \(output): \(trace.events.count) events from \(script.steps.count) actions")
+      let events = script.steps.count - script.actionCount
+      print(
+        "wrote \(output): \(trace.events.count) events from \(script.actionCount) actions"
+          + (events > 0 ? " and \(events) scripted events" : ""))
       return 0
     } catch {
       CommandFailure.printError(error.description)

@@ -1,10 +1,14 @@
 import Foundation
 import Testing
 
-/// The sample traces shipped in `Traces/`, found relative to this file.
+/// A sample trace shipped in `Traces/`, or a test fixture in `Tests/Fixtures/`, found relative
+/// to this file.
 func sampleTracePath(_ name: String, filePath: String = #filePath) -> String {
-  URL(fileURLWithPath: filePath).deletingLastPathComponent()
-    .appendingPathComponent("../../../Traces/\(name).trace.jsonl").standardized.path
+  let root = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+    .appendingPathComponent("../../..").standardized
+  let sample = root.appendingPathComponent("Traces/\(name).trace.jsonl").path
+  return FileManager.default.fileExists(atPath: sample)
+    ? sample : root.appendingPathComponent("Tests/Fixtures/\(name).trace.jsonl").path
 }
 
 /// Compares `actual` with the golden file `name` in `Tests/ReactorDiagramsTests/Golden/`;

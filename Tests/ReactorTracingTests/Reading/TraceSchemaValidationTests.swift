@@ -129,11 +129,14 @@ extension TracingTests {
       return url.path
     }()
 
-    /// Every `*.jsonl` file under `Traces/`, recursively, sorted.
+    /// Every `*.trace.jsonl` file under `Traces/` and `Tests/Fixtures/`, recursively, sorted.
     static func traceFiles() -> [String] {
-      let directory = repositoryRoot + "/Traces"
-      let paths = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String }
-      return (paths ?? []).filter { $0.hasSuffix(".jsonl") }.sorted().map { directory + "/" + $0 }
+      ["/Traces", "/Tests/Fixtures"].flatMap { folder in
+        let directory = repositoryRoot + folder
+        let paths = FileManager.default.enumerator(atPath: directory)?.compactMap { $0 as? String }
+        return (paths ?? []).filter { $0.hasSuffix(".trace.jsonl") }.sorted()
+          .map { directory + "/" + $0 }
+      }
     }
 
     /// Validates a trace's first line as a header and every other non-blank line as an

@@ -1,7 +1,6 @@
 import Clocks
 import Foundation
 import ReactorCore
-import ReactorExamples
 import ReactorTestSupport
 import ReactorTracing
 import Testing
@@ -12,7 +11,9 @@ let repositoryRoot = URL(fileURLWithPath: #filePath)
   .deletingLastPathComponent().path
 
 extension TracingTests {
-  /// The sample traces in `Traces/` are recorded from scripted runs of the test reactors.
+  /// The fixture traces in `Tests/Fixtures/` are recorded from scripted runs of the test
+  /// reactors. (The examples' traces in `Traces/` are checked by the CLI tests, which
+  /// re-record them with `reactor-trace record`.)
   ///
   /// Set `REACTOR_TRACE_RECORD=1` to re-record them on purpose.
   @MainActor
@@ -20,7 +21,7 @@ extension TracingTests {
     private func assertMatchesSample(
       _ trace: Trace, named name: String, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
-      let path = repositoryRoot + "/Traces/" + name
+      let path = repositoryRoot + "/Tests/Fixtures/" + name
       let recorded = trace.serialized
       let isRecording = ProcessInfo.processInfo.environment["REACTOR_TRACE_RECORD"] == "1"
       guard !isRecording, FileManager.default.fileExists(atPath: path) else {
@@ -33,27 +34,9 @@ extension TracingTests {
       let committed = try contents(of: path)
       #expect(
         committed == recorded,
-        "Traces/\(name) is out of date; re-record with REACTOR_TRACE_RECORD=1",
+        "Tests/Fixtures/\(name) is out of date; re-record with REACTOR_TRACE_RECORD=1",
         sourceLocation: sourceLocation)
       #expect(try Trace(contentsOf: path) == Trace(bytes: recorded), sourceLocation: sourceLocation)
-    }
-
-    @Test func counterSampleIsUpToDate() async throws {
-      try await withExclusiveMainSerialExecutor {
-        let clock = TestClock()
-        let reactor = ReactorExamples.CounterReactor(clock: clock, limit: 2)
-        let recorder = try InMemoryTraceRecorder(
-          recording: reactor,
-          options: TraceOptions(
-            metadata: ["script": "increase ×3, decrease", "limit": "2"], clock: clock))
-        for _ in 0..<3 {
-          reactor.send(.increase)
-          await clock.advance(by: .milliseconds(500))
-        }
-        reactor.send(.decrease)
-        recorder.stop()
-        try assertMatchesSample(recorder.trace, named: "counter.trace.jsonl")
-      }
     }
 
     @Test func feedSampleIsUpToDate() async throws {
