@@ -27,6 +27,18 @@ struct TransitionGraphTests {
     try expectGolden(graph.dotGraph().serialized(), named: "feed-transitions.dot")
   }
 
+  @Test func aMutationSentByConcatAfterItsEffectEndedIsLabelledWithItsAction() throws {
+    // GitHubSearch's loadNextPage is concat(just, run, just): the last mutation comes after
+    // the effect ended, and after a later loadNextPage that the guard ignored.
+    let graph = try TransitionGraph(
+      tracesAt: [sampleTracePath("github-search")],
+      abstraction: StateAbstraction(keys: ["isLoadingNextPage"]))
+    let dot = try graph.dotGraph().serialized()
+
+    #expect(dot.contains("setLoadingNextPage(false)  ← loadNextPage ×3"))
+    #expect(!dot.contains("action #"))
+  }
+
   @Test func counterMermaidMatchesGolden() throws {
     let graph = try TransitionGraph(tracesAt: [Self.counter])
 
