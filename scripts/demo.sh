@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The quick start's first command: installs what is missing, builds reactor-trace, and runs it
-# on every bundled trace in Traces/: replays each against today's reactor code, and renders
-# its transition diagram and timeline as SVG into out/.
+# The quick start's first command. Installs what is missing, builds reactor-trace, and runs the
+# whole loop on every example reactor: records its trace from the script in Traces/, replays
+# the trace against the reactor (through reduce, and by re-sending its actions on a test
+# clock), renders its transition diagram and timeline as SVG, and ends with a summary.
+# Everything it writes goes to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,25 +11,69 @@ bash scripts/bootstrap.sh
 swift build --product reactor-trace
 bin="$(swift build --product reactor-trace --show-bin-path)/reactor-trace"
 
-mkdir -p out
-replayed=0
-diverged=0
-echo
-echo "reactor-trace on the bundled traces"
-for trace in Traces/*.trace.jsonl; do
-  name="$(basename "$trace" .trace.jsonl)"
+rm -rf out
+mkdir -p out/traces
+failures=0
+summary=()
+for script in Traces/*.actions.jsonl; do
+  name="$(basename "$script" .actions.jsonl)"
+  trace="out/traces/$name.trace.jsonl"
   echo
-  echo "== $trace"
-  if "$bin" replay "$trace"; then
-    replayed=$((replayed + 1))
+  echo "== $name ($script)"
+
+  if recorded="$("$bin" record --actions "$script" -o "$trace" 2>&1)"; then
+    echo "record: $recorded"
+    if cmp -s "$trace" "Traces/$name.trace.jsonl"; then
+      same="identical to Traces/$name.trace.jsonl"
+    else
+      same="DIFFERS from Traces/$name.trace.jsonl (re-record it on purpose)"
+      failures=$((failures + 1))
+    fi
+    echo "        $same"
   else
-    diverged=$((diverged + 1))
+    echo "record failed: $recorded"
+    failures=$((failures + 1))
+    summary+=("$(printf '  %-14s record FAILED' "$name")")
+    continue
   fi
-  "$bin" render transitions "$trace" -o "out/$name-transitions.svg"
-  "$bin" render timeline "$trace" -o "out/$name-timeline.svg"
+  screen="$(printf '%s\n' "$recorded" | sed -n 's/^screen: //p')"
+
+  results=()
+  for mode in reduce mutate; do
+    if output="$("$bin" replay "$trace" --mode "$mode" 2>&1)"; then
+      results+=("match")
+    else
+      results+=("DIVERGED")
+      failures=$((failures + 1))
+    fi
+    echo "replay --mode $mode: $output"
+  done
+
+  diagrams=()
+  for kind in transitions timeline; do
+    svg="out/$name-$kind.svg"
+    if output="$("$bin" render "$kind" "$trace" -o "$svg" 2>&1)"; then
+      diagrams+=("$svg")
+    else
+      diagrams+=("($kind failed)")
+      failures=$((failures + 1))
+    fi
+    echo "render $kind: $output"
+  done
+  events="$(grep -c '"seq"' "$trace")"
+  summary+=("$(printf '  %-14s %s events, %s\n  %-14s replay: reduce %s, mutate %s\n  %-14s screen: %s\n  %-14s drew:   %s' \
+    "$name" "$events" "$same" "" "${results[0]}" "${results[1]}" "" "$screen" "" "${diagrams[*]}")")
 done
 
 echo
-echo "Summary: $replayed trace(s) replayed with a match, $diverged diverged; diagrams in out/:"
-ls -1 out/*.svg | sed 's/^/  /'
-[ "$diverged" -eq 0 ]
+echo "Summary: each example's script in Traces/ recorded into out/traces/, the trace replayed"
+echo "through reduce and through mutate (its actions re-sent on a test clock), the final screen"
+echo "of a text view bound to the reactor, and the diagrams drawn:"
+echo
+printf '%s\n\n' "${summary[@]}"
+if [ "$failures" -eq 0 ]; then
+  echo "All ${#summary[@]} examples recorded, replayed with a match, and drawn. Open the SVGs in out/."
+else
+  echo "$failures step(s) failed; see above."
+  exit 1
+fi

@@ -36,12 +36,15 @@ public struct ReactorRegistry: Sendable {
   /// - Parameters:
   ///   - type: The reactor type. Reduce replay needs its Mutation and State to be Codable,
   ///     mutate replay and `record` its Action too.
+  ///   - view: Binds a view to a reactor that `record` drives and returns how to read the
+  ///     view's text; `record` prints it at the end, showing what the screen shows.
   ///   - make: Builds a fresh reactor with fakes for its dependencies, on the given clock.
   ///     The trace's metadata says how the recorded one was configured.
   public mutating func register<R: Reactor>(
-    _ type: R.Type, make: @escaping @MainActor @Sendable (ReactorContext) -> R
+    _ type: R.Type, view: (@MainActor @Sendable (R) -> @MainActor () -> String)? = nil,
+    make: @escaping @MainActor @Sendable (ReactorContext) -> R
   ) {
-    add(type, events: NoEvent.self) { context in (make(context), nil) }
+    add(type, events: NoEvent.self, view: view) { context in (make(context), nil) }
   }
 
   /// Registers a reactor type whose fakes also take scripted events: changes made outside
@@ -60,12 +63,15 @@ public struct ReactorRegistry: Sendable {
   /// - Parameters:
   ///   - type: The reactor type.
   ///   - events: The Codable type of the scripted events.
+  ///   - view: Binds a view to a reactor that `record` drives and returns how to read the
+  ///     view's text.
   ///   - make: Builds a fresh reactor and the function that hands an event to its fakes.
   public mutating func register<R: Reactor, Event: Decodable>(
     _ type: R.Type, events: Event.Type,
+    view: (@MainActor @Sendable (R) -> @MainActor () -> String)? = nil,
     make: @escaping @MainActor @Sendable (ReactorContext) -> (R, @MainActor (Event) -> Void)
   ) {
-    add(type, events: events) { context in
+    add(type, events: events, view: view) { context in
       let (reactor, deliver) = make(context)
       return (reactor, deliver)
     }
@@ -73,6 +79,7 @@ public struct ReactorRegistry: Sendable {
 
   private mutating func add<R: Reactor, Event: Decodable>(
     _ type: R.Type, events: Event.Type,
+    view: (@MainActor @Sendable (R) -> @MainActor () -> String)?,
     make: @escaping @MainActor @Sendable (ReactorContext) -> (R, (@MainActor (Event) -> Void)?)
   ) {
     let name = String(reflecting: R.self)
@@ -81,8 +88,8 @@ public struct ReactorRegistry: Sendable {
         let clock = TestClock()
         let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
         return try await ScriptRecording.record(
-          reactor, deliver: deliver, script: script, clock: clock, metadata: metadata,
-          settle: settle)
+          reactor, deliver: deliver, view: view, script: script, clock: clock,
+          metadata: metadata, settle: settle)
       },
       reduce: { path, metadata throws(ReplayError) in
         let (reactor, _) = make(ReactorContext(clock: ContinuousClock(), metadata: metadata))
@@ -143,7 +150,7 @@ public struct ReactorRegistry: Sendable {
   struct Entry: Sendable {
     let record:
       @MainActor @Sendable (ActionScript, [String: String], Duration) async throws(ScriptError) ->
-        Trace
+        (trace: Trace, screen: String?)
     let reduce: @MainActor @Sendable (String, [String: String]) throws(ReplayError) -> ReplayResult
     let mutate:
       @MainActor @Sendable (String, [String: String]) async throws(ReplayError) -> ReplayResult

@@ -17,16 +17,18 @@ enum ScriptRecording {
   }
 
   /// Sends each scripted action at its time, hands each scripted event to `deliver` at its
-  /// time, and returns the trace.
+  /// time, and returns the trace and, when `view` is given, the text of a view bound to the
+  /// reactor at the end.
   ///
   /// At equal times events come first, as in mutate replay. After the last step the clock
   /// runs on, a millisecond at a time, until no sleep is pending or `settle` has passed, so
   /// the trace ends when the last effect does. The same script gives the same bytes: times
   /// come from the test clock.
   static func record<R: Reactor, Event: Decodable>(
-    _ reactor: R, deliver: (@MainActor (Event) -> Void)?, script: ActionScript,
+    _ reactor: R, deliver: (@MainActor (Event) -> Void)?,
+    view: (@MainActor (R) -> @MainActor () -> String)?, script: ActionScript,
     clock: TestClock<Duration>, metadata: [String: String], settle: Duration
-  ) async throws(ScriptError) -> Trace {
+  ) async throws(ScriptError) -> (trace: Trace, screen: String?) {
     guard let decodable = R.Action.self as? any Decodable.Type else {
       throw .notDecodable(String(reflecting: R.Action.self))
     }
@@ -67,6 +69,7 @@ enum ScriptRecording {
     } catch {
       throw .recordingFailed(error.description)
     }
+    let screen = view?(reactor)
     uncheckedUseMainSerialExecutor = true
     var now = Duration.zero
     for (time, input) in inputs {
@@ -83,7 +86,7 @@ enum ScriptRecording {
       waited += .milliseconds(1)
     }
     recorder.stop()
-    return recorder.trace
+    return (recorder.trace, screen?())
   }
 
   /// Decodes `json`; a bare string such as `"increase"` also stands for the case without

@@ -5,10 +5,10 @@ import ReactorTraceCLI
 // the trace's metadata: `limit` for the Counter, `failingRequests` (e.g. `3,5`) for the
 // Profile, and `latency` (milliseconds) for the fakes of Profile, TaskList and GitHubSearch.
 var registry = ReactorRegistry()
-registry.register(CounterReactor.self) { context in
+registry.register(CounterReactor.self, view: CounterView.bound(to:)) { context in
   CounterReactor(clock: context.clock, limit: context.integer("limit") ?? 10)
 }
-registry.register(ProfileReactor.self) { context in
+registry.register(ProfileReactor.self, view: ProfileView.bound(to:)) { context in
   let failing = (context.metadata["failingRequests"] ?? "").split(separator: ",")
     .compactMap { Int(String($0.filter { !$0.isWhitespace })) }
   return ProfileReactor(
@@ -16,12 +16,13 @@ registry.register(ProfileReactor.self) { context in
       clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300),
       failing: Set(failing)))
 }
-registry.register(TaskListReactor.self, events: TaskEdit.self) { context in
+registry.register(TaskListReactor.self, events: TaskEdit.self, view: TaskListView.bound(to:)) {
+  context in
   let service = TaskService(
     clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
   return (TaskListReactor(service: service), service.apply)
 }
-registry.register(GitHubSearchReactor.self) { context in
+registry.register(GitHubSearchReactor.self, view: GitHubSearchView.bound(to:)) { context in
   GitHubSearchReactor(
     service: FakeGitHubSearchService(
       clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300)))

@@ -92,6 +92,8 @@ struct ExampleTraceTests {
       "record", "--actions", script, "--meta", "owner=you", "-o", scratch.file("t.jsonl"),
     ])
     #expect(result.exitCode == 0, "\(result.standardError)")
+    // The shipped binary binds the example's text view and prints its final screen.
+    #expect(result.standardOutput.hasSuffix("screen: [-] 0 [+] alert: Limit reached\n"))
     let trace = try String(contentsOfFile: scratch.file("t.jsonl"), encoding: .utf8)
     #expect(trace.contains(#""metadata":{"limit":"0","owner":"you"}"#))
     #expect(trace.contains(#""label":"setAlert(\"Limit reached\")""#))

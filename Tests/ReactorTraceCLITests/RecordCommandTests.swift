@@ -31,7 +31,12 @@ struct RecordCommandTests {
     let first = try record(counterScript, in: scratch, to: "a.jsonl")
     let second = try record(counterScript, in: scratch, to: "b.jsonl")
     #expect(first.exitCode == 0, "\(first.standardError)")
-    #expect(first.standardOutput == "wrote \(scratch.file("a.jsonl")): 19 events from 4 actions\n")
+    #expect(
+      first.standardOutput == """
+        wrote \(scratch.file("a.jsonl")): 19 events from 4 actions
+        screen: [-] 1 [+] alert: Limit reached
+
+        """)
     #expect(second.exitCode == 0)
     let a = try Data(contentsOf: URL(fileURLWithPath: scratch.file("a.jsonl")))
     let b = try Data(contentsOf: URL(fileURLWithPath: scratch.file("b.jsonl")))

@@ -5,7 +5,7 @@ public import ReactorCore
 ///
 /// Binding follows ReactorKit: each state property the view shows is mapped, de-duplicated and
 /// bound to one output; the alert is a pulse, shown once per assignment.
-public final class CounterView: View {
+public final class CounterView: TextView {
   /// The view's reactor and bindings.
   public let binding = ViewBinding<CounterReactor>()
   /// The value label.

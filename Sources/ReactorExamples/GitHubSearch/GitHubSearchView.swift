@@ -2,7 +2,7 @@ public import ReactorCore
 
 /// The search screen, rendered as text: the search field, the results and a "loading more"
 /// footer.
-public final class GitHubSearchView: View {
+public final class GitHubSearchView: TextView {
   /// The view's reactor and bindings.
   public let binding = ViewBinding<GitHubSearchReactor>()
   /// The search field's text.

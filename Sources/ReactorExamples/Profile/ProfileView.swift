@@ -2,7 +2,7 @@ public import ReactorCore
 
 /// The profile screen, rendered as text: the user, a Follow/Following button that is
 /// disabled while a request runs, and the errors shown.
-public final class ProfileView: View {
+public final class ProfileView: TextView {
   /// The view's reactor and bindings.
   public let binding = ViewBinding<ProfileReactor>()
   /// The name and follower count, or `Loading…`.

@@ -1,7 +1,7 @@
 public import ReactorCore
 
 /// The task list screen, rendered as text: one row per task with its check mark.
-public final class TaskListView: View {
+public final class TaskListView: TextView {
   /// The view's reactor and bindings.
   public let binding = ViewBinding<TaskListReactor>()
   /// The rows, `[x] Record a trace`, in order.

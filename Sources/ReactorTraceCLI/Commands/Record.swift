@@ -98,7 +98,7 @@ struct RecordRequest: Sendable {
       }
       var metadata = script.metadata.merging(self.metadata) { _, option in option }
       metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
-      let trace = try await entry.record(script, metadata, settle)
+      let (trace, screen) = try await entry.record(script, metadata, settle)
       do {
         try trace.write(to: output)
       } catch {
@@ -107,8 +107,10 @@ struct RecordRequest: Sendable {
       }
       let events = script.steps.count - script.actionCount
       print(
-        "wrote \(output): \(trace.events.count) events from \(script.actionCount) actions"
-          + (events > 0 ? " and \(events) scripted events" : ""))
+        "wrote \(output): \(trace.events.count) events from \(script.actionCount) "
+          + (script.actionCount == 1 ? "action" : "actions")
+          + (events > 0 ? " and \(events) scripted event\(events == 1 ? "" : "s")" : ""))
+      if let screen { print("screen: \(screen)") }
       return 0
     } catch {
       CommandFailure.printError(error.description)
