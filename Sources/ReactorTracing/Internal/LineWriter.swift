@@ -9,8 +9,7 @@ struct LineWriter {
   /// Appends `event` as one trace line, newline included.
   mutating func appendLine(_ event: TraceEvent) {
     event.write(to: &self)
-    bytes.append(UInt8(ascii: "\n"))
-    needsComma = false
+    endLine()
   }
 
   mutating func begin() {
@@ -24,9 +23,13 @@ struct LineWriter {
     needsComma = true
   }
 
-  mutating func key(_ key: String) {
+  /// Appends a member's key and colon; keys are ASCII literals that need no escaping.
+  mutating func key(_ key: StaticString) {
     if needsComma { bytes.append(UInt8(ascii: ",")) }
-    JSONWriter.writeString(key, to: &bytes)
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+    bytes.append(UInt8(ascii: "\""))
     bytes.append(UInt8(ascii: ":"))
     needsComma = false
   }
@@ -37,22 +40,35 @@ struct LineWriter {
     needsComma = true
   }
 
-  mutating func member(_ key: String, _ value: JSONValue) {
+  mutating func member(_ key: StaticString, _ value: JSONValue) {
     self.key(key)
     self.value(value)
   }
 
-  mutating func member(_ key: String, _ value: String) {
+  mutating func member(_ key: StaticString, _ value: String) {
     self.key(key)
     JSONWriter.writeString(value, to: &bytes)
     needsComma = true
   }
 
-  mutating func member(_ key: String, _ value: Int) {
+  /// Appends a member whose value is already canonical JSON.
+  mutating func member(_ key: StaticString, serialized value: [UInt8]) {
+    self.key(key)
+    bytes.append(contentsOf: value)
+    needsComma = true
+  }
+
+  /// Ends a line begun with ``begin()``.
+  mutating func endLine() {
+    bytes.append(UInt8(ascii: "\n"))
+    needsComma = false
+  }
+
+  mutating func member(_ key: StaticString, _ value: Int) {
     member(key, Int64(value))
   }
 
-  mutating func member(_ key: String, _ value: Int64) {
+  mutating func member(_ key: StaticString, _ value: Int64) {
     self.key(key)
     JSONWriter.writeInteger(value, to: &bytes)
     needsComma = true

@@ -163,7 +163,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       return
     }
     line.bytes.removeAll(keepingCapacity: true)
-    for event in batch { line.appendLine(encoder.encode(event)) }
+    for event in batch { encoder.writeLine(event, to: &line) }
     write(line.bytes)
   }
 

@@ -11,6 +11,20 @@ extension JSONValue {
     return operations
   }
 
+  /// Appends the operations of ``diff(to:)`` to `bytes`, serialized and separated by
+  /// commas.
+  /// - Returns: The bytes the operations take, without the commas.
+  func writeDiff(to new: JSONValue, into bytes: inout [UInt8]) -> Int {
+    var operationBytes = 0
+    for (index, operation) in diff(to: new).enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      let start = bytes.count
+      operation.write(to: &bytes)
+      operationBytes += bytes.count - start
+    }
+    return operationBytes
+  }
+
   private static func diff(
     _ old: JSONValue, _ new: JSONValue, path: inout [JSONPathComponent],
     into operations: inout [TraceDiffOperation]

@@ -42,6 +42,39 @@ extension TraceDiffOperation {
     return .object(object)
   }
 
+  /// Appends the canonical serialization of ``json`` to `bytes`, without building it.
+  func write(to bytes: inout [UInt8]) {
+    // Members in key order: "append" < "p" < "remove" < "truncate" < "v".
+    bytes.append(UInt8(ascii: "{"))
+    if case .append(_, let values) = self {
+      bytes.append(contentsOf: #""append":"#.utf8)
+      JSONWriter.write(.array(values), to: &bytes)
+      bytes.append(UInt8(ascii: ","))
+    }
+    bytes.append(contentsOf: #""p":["#.utf8)
+    for (index, component) in path.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      switch component {
+      case .key(let key): JSONWriter.writeString(key, to: &bytes)
+      case .index(let index): JSONWriter.writeInteger(Int64(index), to: &bytes)
+      }
+    }
+    bytes.append(UInt8(ascii: "]"))
+    switch self {
+    case .set(_, let value):
+      bytes.append(contentsOf: #","v":"#.utf8)
+      JSONWriter.write(value, to: &bytes)
+    case .remove:
+      bytes.append(contentsOf: #","remove":true"#.utf8)
+    case .append:
+      break
+    case .truncate(_, let count):
+      bytes.append(contentsOf: #","truncate":"#.utf8)
+      JSONWriter.writeInteger(Int64(count), to: &bytes)
+    }
+    bytes.append(UInt8(ascii: "}"))
+  }
+
   /// Reads an operation written in a trace.
   /// - Throws: A reason naming what is wrong, for the reader to report with the line number.
   public init(json: JSONValue) throws(TraceFormatError) {
