@@ -51,11 +51,33 @@ struct LineWriter {
     needsComma = true
   }
 
-  /// Appends a member whose value is already canonical JSON.
-  mutating func member(_ key: StaticString, serialized value: [UInt8]) {
-    self.key(key)
-    bytes.append(contentsOf: value)
-    needsComma = true
+  /// Appends bytes of JSON as they are: a run of punctuation and keys that event lines share.
+  ///
+  /// The caller keeps track of commas: after it, the next member gets none.
+  mutating func raw(_ text: StaticString) {
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    needsComma = false
+  }
+
+  /// Appends bytes of JSON as they are; see ``raw(_:)-(StaticString)``.
+  mutating func raw(_ json: [UInt8]) {
+    bytes.append(contentsOf: json)
+    needsComma = false
+  }
+
+  /// Appends an integer, as ``raw(_:)-(StaticString)`` appends text.
+  mutating func raw(_ integer: Int) {
+    JSONWriter.writeInteger(Int64(integer), to: &bytes)
+    needsComma = false
+  }
+
+  /// Appends a hash in quotes, as ``raw(_:)-(StaticString)`` appends text.
+  mutating func raw(_ hash: TraceHash) {
+    bytes.append(UInt8(ascii: "\""))
+    hash.write(to: &bytes)
+    bytes.append(UInt8(ascii: "\""))
+    needsComma = false
   }
 
   /// Ends a line begun with ``begin()``.

@@ -11,15 +11,22 @@ struct PayloadCache: Sendable {
   struct Entry: Sendable {
     /// The Codable encoding after redaction, or `nil` when the value does not encode.
     let json: JSONValue?
-    /// `json` in canonical form.
-    let serialized: [UInt8]?
     /// The readable label.
     let label: String
+    /// The members an event line holds for the value: `,"label":…` and, when it encodes,
+    /// `,"value":…`.
+    let members: [UInt8]
 
     init(json: JSONValue?, label: String) {
       self.json = json
-      self.serialized = json?.serialized
       self.label = label
+      var members = Array(#","label":"#.utf8)
+      JSONWriter.writeString(label, to: &members)
+      if let json {
+        members.append(contentsOf: #","value":"#.utf8)
+        JSONWriter.write(json, to: &members)
+      }
+      self.members = members
     }
   }
 

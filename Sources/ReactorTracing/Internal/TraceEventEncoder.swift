@@ -81,62 +81,104 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     return TraceEvent(sequence: stamped.sequence, time: stamped.time, kind: kind)
   }
 
-  /// Appends the captured event's trace line, newline included: the bytes
-  /// `encode(stamped).write(to:)` writes, without building the event.
+  /// Appends the trace lines of a batch of captured events, newlines included: the bytes
+  /// `encode(_:)` and `TraceEvent.write(to:)` give, without building the events.
   ///
   /// Payloads seen before are copied from ``PayloadCache``, and a state is serialized once,
   /// to measure, hash and write it.
-  mutating func writeLine(
-    _ stamped: StampedEvent<Action, Mutation, State>, to line: inout LineWriter
+  /// - Parameters:
+  ///   - events: The events, in order.
+  ///   - actions: The values of the action events, in order.
+  ///   - mutations: The values of the mutation events, in order.
+  ///   - states: The states of the mutation events, in order.
+  ///   - line: Where the lines go.
+  mutating func writeLines(
+    _ events: [CapturedEvent], actions: PayloadBuffer<Action>,
+    mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>, to line: inout LineWriter
   ) {
-    switch stamped.event {
-    case .action(let action, let id, let origin):
-      let payload = actionPayload(action)
-      line.begin()
-      line.member("seq", stamped.sequence)
-      line.member("t", stamped.time.traceNanoseconds)
-      line.member("kind", "action")
-      line.member("id", id)
-      line.member("label", payload.label)
-      if let serialized = payload.serialized { line.member("value", serialized: serialized) }
-      switch Self.source(origin) {
-      case .sent:
-        line.member("source", "sent")
-      case .stream(let name):
-        line.member("source", "stream")
-        line.member("stream", name)
+    var nextAction = 0
+    var nextMutation = 0
+    for event in events {
+      switch event.kind {
+      case .action(let id, let origin):
+        writeAction(actions[nextAction], id: id, origin: origin, of: event, to: &line)
+        nextAction += 1
+      case .mutation(let id, let origin):
+        writeMutation(
+          mutations[nextMutation], id: id, origin: origin, state: states[nextMutation],
+          of: event, to: &line)
+        nextMutation += 1
+      default:
+        line.appendLine(encode(StampedEvent<Action, Mutation, State>(event)))
       }
-      line.end()
-      line.endLine()
-    case .mutation(let mutation, let id, let origin, let state):
-      let payload = mutationPayload(mutation)
-      line.begin()
-      line.member("seq", stamped.sequence)
-      line.member("t", stamped.time.traceNanoseconds)
-      line.member("kind", "mutation")
-      line.member("id", id)
-      line.member("label", payload.label)
-      if let serialized = payload.serialized { line.member("value", serialized: serialized) }
-      line.key("cause")
-      Self.cause(origin).write(to: &line)
-      let hash: TraceHash
-      switch serializeStateChange(to: state) {
-      case .snapshot(let stateHash):
-        line.member("snapshot", serialized: snapshotBytes)
-        hash = stateHash
-      case .diff(let stateHash):
-        line.member("diff", serialized: diffBytes)
-        hash = stateHash
-      case .description(let description, let stateHash):
-        line.member("stateDescription", description)
-        hash = stateHash
-      }
-      line.member("hash", hash.description)
-      line.end()
-      line.endLine()
-    default:
-      line.appendLine(encode(stamped))
     }
+  }
+
+  // The two lines below write what `TraceEvent.write(to:)` writes, member for member, from
+  // shared runs of bytes.
+
+  private mutating func writeAction(
+    _ action: Action, id: Int, origin: Origin, of event: CapturedEvent,
+    to line: inout LineWriter
+  ) {
+    let payload = actionPayload(action)
+    line.raw(#"{"seq":"#)
+    line.raw(event.sequence)
+    line.raw(#","t":"#)
+    line.raw(Int(event.time.traceNanoseconds))
+    line.raw(#","kind":"action","id":"#)
+    line.raw(id)
+    line.raw(payload.members)
+    switch origin {
+    case .stream(let name):
+      line.raw(#","source":"stream","stream":"#)
+      JSONWriter.writeString(name, to: &line.bytes)
+      line.raw("}")
+    case .sent, .action, .effect:
+      line.raw(#","source":"sent"}"#)
+    }
+    line.endLine()
+  }
+
+  private mutating func writeMutation(
+    _ mutation: Mutation, id: Int, origin: Origin, state: State, of event: CapturedEvent,
+    to line: inout LineWriter
+  ) {
+    let payload = mutationPayload(mutation)
+    line.raw(#"{"seq":"#)
+    line.raw(event.sequence)
+    line.raw(#","t":"#)
+    line.raw(Int(event.time.traceNanoseconds))
+    line.raw(#","kind":"mutation","id":"#)
+    line.raw(id)
+    line.raw(payload.members)
+    if case .action(let action) = origin {
+      line.raw(#","cause":{"action":"#)
+      line.raw(action)
+      line.raw("}")
+    } else {
+      line.raw(#","cause":"#)
+      Self.cause(origin).write(to: &line)
+    }
+    let hash: TraceHash
+    switch serializeStateChange(to: state) {
+    case .snapshot(let stateHash):
+      line.raw(#","snapshot":"#)
+      line.raw(snapshotBytes)
+      hash = stateHash
+    case .diff(let stateHash):
+      line.raw(#","diff":"#)
+      line.raw(diffBytes)
+      hash = stateHash
+    case .description(let description, let stateHash):
+      line.raw(#","stateDescription":"#)
+      JSONWriter.writeString(description, to: &line.bytes)
+      hash = stateHash
+    }
+    line.raw(#","hash":"#)
+    line.raw(hash)
+    line.raw("}")
+    line.endLine()
   }
 
   private static func source(_ origin: Origin) -> TraceEvent.Source {
