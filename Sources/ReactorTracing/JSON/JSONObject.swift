@@ -69,6 +69,22 @@ public struct JSONObject: Sendable, Hashable {
     }
   }
 
+  /// Sets the member named `key`, as the subscript does, replacing a member of a small
+  /// object without searching for its position.
+  mutating func set(_ value: JSONValue, forKey key: String) {
+    if members.count <= 16 {
+      var wanted = key
+      let index = wanted.withUTF8 { wanted in
+        members.indices.first { Self.key(members[$0].key, is: wanted) }
+      }
+      if let index {
+        members[index].value = value
+        return
+      }
+    }
+    self[key] = value
+  }
+
   /// Whether `a` sorts before `b` in member order.
   static func keyPrecedes(_ a: String, _ b: String) -> Bool {
     var a = a

@@ -206,7 +206,7 @@ extension JSONValue {
         return
       }
       if rest.isEmpty, case .set(_, let value) = operation {
-        object[key] = value
+        object.set(value, forKey: key)
         return
       }
       guard var child = object[key] else {
