@@ -67,7 +67,8 @@ struct EventLineDecoder {
       if cursor.skip(#","diff":"#) {
         guard let operations = diff(&cursor, parser: &parser) else { return nil }
         state = .diff(operations)
-      } else if cursor.skip(#","snapshot":"#), let snapshot = parsedValue(&cursor, parser: &parser) {
+      } else if cursor.skip(#","snapshot":"#), let snapshot = parsedValue(&cursor, parser: &parser)
+      {
         state = .snapshot(snapshot)
       } else {
         return nil
