@@ -92,13 +92,18 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   ///   - mutations: The values of the mutation events, in order.
   ///   - states: The states of the mutation events, in order.
   ///   - line: Where the lines go.
+  ///   - chunkSize: How many bytes `line` may gather before `drain` is called.
+  ///   - drain: Takes the bytes gathered so far and empties `line`; called whenever it holds
+  ///     `chunkSize` bytes or more, so that a long batch is not held in memory whole.
   mutating func writeLines(
     _ events: [CapturedEvent], actions: PayloadBuffer<Action>,
-    mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>, to line: inout LineWriter
+    mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>, to line: inout LineWriter,
+    chunkSize: Int, drain: (inout LineWriter) -> Void
   ) {
     var nextAction = 0
     var nextMutation = 0
     for event in events {
+      if line.bytes.count >= chunkSize { drain(&line) }
       switch event.kind {
       case .action(let id, let origin):
         writeAction(actions[nextAction], id: id, origin: origin, of: event, to: &line)

@@ -17,6 +17,9 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   typealias Event = StampedEvent<Action, Mutation, State>
 
   let path: String
+  /// The most encoded bytes held before they are written: a batch that piled up while the
+  /// writer was behind is written in pieces of this size.
+  private static var chunkSize: Int { 1 << 20 }
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
 
@@ -225,7 +228,13 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       return
     }
     line.bytes.removeAll(keepingCapacity: true)
-    encoder.writeLines(batch, actions: actions, mutations: mutations, states: states, to: &line)
+    encoder.writeLines(
+      batch, actions: actions, mutations: mutations, states: states, to: &line,
+      chunkSize: Self.chunkSize
+    ) { line in
+      write(line.bytes)
+      line.bytes.removeAll(keepingCapacity: true)
+    }
     write(line.bytes)
   }
 
