@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Decodes the action and mutation lines the Swift recorder writes without building a JSON
 /// tree for the line: the fast path of ``TraceReader``.
 ///
@@ -209,7 +201,7 @@ struct EventLineDecoder {
     func matches(_ bytes: [UInt8]) -> Bool {
       guard buffer.count - offset >= bytes.count else { return false }
       return bytes.withUnsafeBytes { bytes in
-        bytes.isEmpty || memcmp(buffer.baseAddress! + offset, bytes.baseAddress!, bytes.count) == 0
+        bytes.isEmpty || Self.equal(buffer.baseAddress! + offset, bytes.baseAddress!, bytes.count)
       }
     }
 
@@ -217,9 +209,31 @@ struct EventLineDecoder {
     mutating func skip(_ text: StaticString) -> Bool {
       let count = text.utf8CodeUnitCount
       guard buffer.count - offset >= count,
-        memcmp(buffer.baseAddress! + offset, text.utf8Start, count) == 0
+        Self.equal(buffer.baseAddress! + offset, UnsafeRawPointer(text.utf8Start), count)
       else { return false }
       offset += count
+      return true
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal: `memcmp` inlined for the short runs of
+    /// a trace line, 8 bytes at a time.
+    @inline(__always)
+    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+      var index = 0
+      while index + 8 <= count {
+        guard
+          a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            == b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        else { return false }
+        index += 8
+      }
+      while index < count {
+        guard
+          a.load(fromByteOffset: index, as: UInt8.self)
+            == b.load(fromByteOffset: index, as: UInt8.self)
+        else { return false }
+        index += 1
+      }
       return true
     }
 
