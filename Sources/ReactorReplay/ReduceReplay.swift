@@ -47,6 +47,8 @@ public enum ReduceReplay {
     }
     let isRedacted = !header.redactions.isEmpty
     var actions = LabelCache()
+    let mutations = DecodedValueCache<R.Mutation>()
+    let encodeState = CodableValues.encoder(for: R.State.self)
     var matched = 0
     while let event = try ReplayChecks.next(reader) {
       switch event.kind {
@@ -57,7 +59,9 @@ public enum ReduceReplay {
         guard let value = recorded.value else { throw .missingValue(line: line, what: "mutation") }
         let mutation: R.Mutation
         do {
-          mutation = try CodableValues.decodeOrThrow(R.Mutation.self, from: value)
+          mutation = try mutations.value(for: value) {
+            try CodableValues.decodeOrThrow(R.Mutation.self, from: $0)
+          }
         } catch {
           throw .undecodable(line: line, reason: "mutation \(recorded.label): \(error)")
         }
@@ -67,7 +71,7 @@ public enum ReduceReplay {
         }
         let replayedJSON: JSONValue
         do {
-          replayedJSON = try CodableValues.encode(state) ?? .null
+          replayedJSON = try encodeState?(state) ?? .null
         } catch {
           throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
         }

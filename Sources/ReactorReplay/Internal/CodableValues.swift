@@ -29,5 +29,21 @@ enum CodableValues {
     return try JSONValueEncoder().encode(encodable)
   }
 
+  /// A function that encodes values of `type`, or `nil` when it is not Encodable: the
+  /// conformance is looked up once, not for every value.
+  static func encoder<T>(for type: T.Type) -> ((T) throws -> JSONValue)? {
+    guard let encodable = type as? any Encodable.Type else { return nil }
+    return encoder(opening: encodable, as: type)
+  }
+
+  private static func encoder<E: Encodable, T>(opening _: E.Type, as _: T.Type)
+    -> (T) throws -> JSONValue
+  {
+    precondition(E.self == T.self)
+    let encoder = JSONValueEncoder()
+    // `E` is `T`, found by the cast above.
+    return { value in try encoder.encode(unsafeBitCast(value, to: E.self)) }
+  }
+
   struct NotDecodable: Error {}
 }

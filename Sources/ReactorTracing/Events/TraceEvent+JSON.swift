@@ -46,17 +46,7 @@ extension TraceEvent {
       line.member("label", mutation.label)
       if let value = mutation.value { line.member("value", value) }
       line.key("cause")
-      line.begin()
-      switch mutation.cause {
-      case .action(let action):
-        line.member("action", action)
-      case .effect(let effect, let action):
-        line.member("action", action)
-        line.member("effect", effect)
-      case .stream(let name):
-        line.member("stream", name)
-      }
-      line.end()
+      mutation.cause.write(to: &line)
       switch mutation.state {
       case .snapshot(let state):
         line.member("snapshot", state)
@@ -164,6 +154,23 @@ extension TraceEvent {
       return .unknownKind(kindName)
     }
     return .event(TraceEvent(sequence: sequence, time: time, kind: kind))
+  }
+}
+
+extension TraceEvent.Cause {
+  /// Appends the cause as a JSON object to `line`.
+  func write(to line: inout LineWriter) {
+    line.begin()
+    switch self {
+    case .action(let action):
+      line.member("action", action)
+    case .effect(let effect, let action):
+      line.member("action", action)
+      line.member("effect", effect)
+    case .stream(let name):
+      line.member("stream", name)
+    }
+    line.end()
   }
 }
 

@@ -18,24 +18,22 @@ struct EventStamper {
     return { start.duration(to: clock.now) }
   }
 
-  /// The event stamped, or `nil` when the cap drops it.
-  mutating func stamp<Action, Mutation, State>(
-    _ event: StampedEvent<Action, Mutation, State>.Raw
-  ) -> StampedEvent<Action, Mutation, State>? {
+  /// The next event's sequence number and time, or `nil` when the cap drops it.
+  mutating func next() -> (sequence: Int, time: Duration)? {
     observedCount += 1
     guard sequence < cap else {
       droppedCount += 1
       return nil
     }
     sequence += 1
-    return StampedEvent(sequence: sequence, time: elapsed(), event: event)
+    return (sequence, elapsed())
   }
 
   /// The end event, which no cap drops.
-  mutating func end<Action, Mutation, State>() -> StampedEvent<Action, Mutation, State> {
+  mutating func end() -> CapturedEvent {
     sequence += 1
-    return StampedEvent(
+    return CapturedEvent(
       sequence: sequence, time: elapsed(),
-      event: .end(observed: observedCount, dropped: droppedCount))
+      kind: .end(observed: observedCount, dropped: droppedCount))
   }
 }

@@ -35,12 +35,29 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   func stop() -> Bool {
     guard !isStopped else { return false }
     isStopped = true
-    store(stamper.end())
+    let end = stamper.end()
+    if let writer {
+      writer.append(end)
+    } else {
+      window?.append(StampedEvent(end))
+    }
     return true
   }
 
+  // Each call hands the writer a `CapturedEvent` and the values, which are not generic
+  // containers of them: see `CapturedEvent`.
+
   func reactorDidReceive(action: Action, id: Int, origin: Origin) {
-    record(.action(action, id: id, origin: origin))
+    guard !isStopped, let (sequence, time) = stamper.next() else { return }
+    let event = CapturedEvent(
+      sequence: sequence, time: time, kind: .action(id: id, origin: origin))
+    if let writer {
+      writer.append(event, action: action)
+    } else {
+      window?.append(
+        StampedEvent(sequence: sequence, time: time, event: .action(action, id: id, origin: origin))
+      )
+    }
   }
 
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
@@ -52,23 +69,31 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   }
 
   func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
-    record(.mutation(mutation, id: id, origin: origin, state: state))
+    guard !isStopped, let (sequence, time) = stamper.next() else { return }
+    let event = CapturedEvent(
+      sequence: sequence, time: time, kind: .mutation(id: id, origin: origin))
+    if let writer {
+      writer.append(event, mutation: mutation, state: state)
+    } else {
+      window?.append(
+        StampedEvent(
+          sequence: sequence, time: time,
+          event: .mutation(mutation, id: id, origin: origin, state: state)))
+    }
   }
 
   func reactorStreamDidEnd(_ name: String, error: String?) {
     record(.streamEnded(name, error: error))
   }
 
-  private func record(_ event: StampedEvent<Action, Mutation, State>.Raw) {
-    guard !isStopped, let stamped = stamper.stamp(event) else { return }
-    store(stamped)
-  }
-
-  private func store(_ event: StampedEvent<Action, Mutation, State>) {
+  /// Records an event without payloads.
+  private func record(_ kind: CapturedEvent.Kind) {
+    guard !isStopped, let (sequence, time) = stamper.next() else { return }
+    let event = CapturedEvent(sequence: sequence, time: time, kind: kind)
     if let writer {
       writer.append(event)
     } else {
-      window?.append(event)
+      window?.append(StampedEvent(event))
     }
   }
 }

@@ -17,3 +17,19 @@ struct StampedEvent<Action: Sendable, Mutation: Sendable, State: Sendable>: Send
     case end(observed: Int, dropped: Int)
   }
 }
+
+extension StampedEvent {
+  /// The event for a captured one without payloads (any kind but an action or a mutation).
+  init(_ captured: CapturedEvent) {
+    let event: Raw =
+      switch captured.kind {
+      case .effectStarted(let effect, let action, let name):
+        .effectStarted(effect, action: action, name: name)
+      case .effectEnded(let effect, let outcome): .effectEnded(effect, outcome)
+      case .streamEnded(let name, let error): .streamEnded(name, error: error)
+      case .end(let observed, let dropped): .end(observed: observed, dropped: dropped)
+      case .action, .mutation: preconditionFailure("an action or mutation needs its values")
+      }
+    self.init(sequence: captured.sequence, time: captured.time, event: event)
+  }
+}

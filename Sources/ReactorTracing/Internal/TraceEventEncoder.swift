@@ -21,6 +21,12 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// Whether the Action and Mutation types are enums, learned from their first values.
   private var actionIsEnum: Bool?
   private var mutationIsEnum: Bool?
+  /// The encodings and labels of the action and mutation values met so far.
+  private var actionPayloads = PayloadCache()
+  private var mutationPayloads = PayloadCache()
+  /// The canonical JSON of the last state encoded, and of its diff from the state before.
+  private var snapshotBytes: [UInt8] = []
+  private var diffBytes: [UInt8] = []
 
   init(redactions: [TraceRedaction], snapshotInterval: Int) throws(TraceRecordingError) {
     guard snapshotInterval >= 1 else {
@@ -46,19 +52,10 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     let kind: TraceEvent.Kind
     switch stamped.event {
     case .action(let action, let id, let origin):
-      let value = encode(action, redactor: actionRedactor)
-      let isEnum = actionIsEnum ?? (Mirror(reflecting: action).displayStyle == .enum)
-      actionIsEnum = isEnum
-      let source: TraceEvent.Source =
-        switch origin {
-        case .stream(let name): .stream(name)
-        case .sent, .action, .effect: .sent
-        }
+      let payload = actionPayload(action)
       kind = .action(
         TraceEvent.Action(
-          id: id, label: label(action, isEnum: isEnum, json: value, redactor: actionRedactor),
-          value: value,
-          source: source))
+          id: id, label: payload.label, value: payload.json, source: Self.source(origin)))
     case .effectStarted(let effect, let action, let name):
       kind = .effectStarted(TraceEvent.EffectStart(effect: effect, action: action, name: name))
     case .effectEnded(let effect, let outcome):
@@ -70,23 +67,12 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
         }
       kind = .effectEnded(TraceEvent.EffectEnd(effect: effect, outcome: traceOutcome))
     case .mutation(let mutation, let id, let origin, let state):
-      let value = encode(mutation, redactor: mutationRedactor)
-      let isEnum = mutationIsEnum ?? (Mirror(reflecting: mutation).displayStyle == .enum)
-      mutationIsEnum = isEnum
-      let cause: TraceEvent.Cause =
-        switch origin {
-        case .action(let action): .action(action)
-        case .effect(let effect, let action): .effect(effect, action: action)
-        case .stream(let name): .stream(name)
-        // The runtime never reports a sent mutation; kept distinguishable if it ever does.
-        case .sent: .stream("send")
-        }
+      let payload = mutationPayload(mutation)
       let (change, hash) = stateChange(to: state)
       kind = .mutation(
         TraceEvent.Mutation(
-          id: id, label: label(mutation, isEnum: isEnum, json: value, redactor: mutationRedactor),
-          value: value,
-          cause: cause, state: change, stateHash: hash))
+          id: id, label: payload.label, value: payload.json, cause: Self.cause(origin),
+          state: change, stateHash: hash))
     case .streamEnded(let name, let error):
       kind = .streamEnded(TraceEvent.StreamEnd(stream: name, error: error))
     case .end(let observed, let dropped):
@@ -95,32 +81,203 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     return TraceEvent(sequence: stamped.sequence, time: stamped.time, kind: kind)
   }
 
+  /// Appends the trace lines of a batch of captured events, newlines included: the bytes
+  /// `encode(_:)` and `TraceEvent.write(to:)` give, without building the events.
+  ///
+  /// Payloads seen before are copied from ``PayloadCache``, and a state is serialized once,
+  /// to measure, hash and write it.
+  /// - Parameters:
+  ///   - events: The events, in order.
+  ///   - actions: The values of the action events, in order.
+  ///   - mutations: The values of the mutation events, in order.
+  ///   - states: The states of the mutation events, in order.
+  ///   - line: Where the lines go.
+  ///   - chunkSize: How many bytes `line` may gather before `drain` is called.
+  ///   - drain: Takes the bytes gathered so far and empties `line`; called whenever it holds
+  ///     `chunkSize` bytes or more, so that a long batch is not held in memory whole.
+  mutating func writeLines(
+    _ events: [CapturedEvent], actions: PayloadBuffer<Action>,
+    mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>, to line: inout LineWriter,
+    chunkSize: Int, drain: (inout LineWriter) -> Void
+  ) {
+    var nextAction = 0
+    var nextMutation = 0
+    for event in events {
+      if line.bytes.count >= chunkSize { drain(&line) }
+      switch event.kind {
+      case .action(let id, let origin):
+        writeAction(actions[nextAction], id: id, origin: origin, of: event, to: &line)
+        nextAction += 1
+      case .mutation(let id, let origin):
+        writeMutation(
+          mutations[nextMutation], id: id, origin: origin, state: states[nextMutation],
+          of: event, to: &line)
+        nextMutation += 1
+      default:
+        line.appendLine(encode(StampedEvent<Action, Mutation, State>(event)))
+      }
+    }
+  }
+
+  // The two lines below write what `TraceEvent.write(to:)` writes, member for member, from
+  // shared runs of bytes.
+
+  private mutating func writeAction(
+    _ action: Action, id: Int, origin: Origin, of event: CapturedEvent,
+    to line: inout LineWriter
+  ) {
+    let payload = actionPayload(action)
+    line.raw(#"{"seq":"#)
+    line.raw(event.sequence)
+    line.raw(#","t":"#)
+    line.raw(Int(event.time.traceNanoseconds))
+    line.raw(#","kind":"action","id":"#)
+    line.raw(id)
+    line.raw(payload.members)
+    switch origin {
+    case .stream(let name):
+      line.raw(#","source":"stream","stream":"#)
+      JSONWriter.writeString(name, to: &line.bytes)
+      line.raw("}")
+    case .sent, .action, .effect:
+      line.raw(#","source":"sent"}"#)
+    }
+    line.endLine()
+  }
+
+  private mutating func writeMutation(
+    _ mutation: Mutation, id: Int, origin: Origin, state: State, of event: CapturedEvent,
+    to line: inout LineWriter
+  ) {
+    let payload = mutationPayload(mutation)
+    line.raw(#"{"seq":"#)
+    line.raw(event.sequence)
+    line.raw(#","t":"#)
+    line.raw(Int(event.time.traceNanoseconds))
+    line.raw(#","kind":"mutation","id":"#)
+    line.raw(id)
+    line.raw(payload.members)
+    if case .action(let action) = origin {
+      line.raw(#","cause":{"action":"#)
+      line.raw(action)
+      line.raw("}")
+    } else {
+      line.raw(#","cause":"#)
+      Self.cause(origin).write(to: &line)
+    }
+    let hash: TraceHash
+    switch serializeStateChange(to: state) {
+    case .snapshot(let stateHash):
+      line.raw(#","snapshot":"#)
+      line.raw(snapshotBytes)
+      hash = stateHash
+    case .diff(let stateHash):
+      line.raw(#","diff":"#)
+      line.raw(diffBytes)
+      hash = stateHash
+    case .description(let description, let stateHash):
+      line.raw(#","stateDescription":"#)
+      JSONWriter.writeString(description, to: &line.bytes)
+      hash = stateHash
+    }
+    line.raw(#","hash":"#)
+    line.raw(hash)
+    line.raw("}")
+    line.endLine()
+  }
+
+  private static func source(_ origin: Origin) -> TraceEvent.Source {
+    switch origin {
+    case .stream(let name): .stream(name)
+    case .sent, .action, .effect: .sent
+    }
+  }
+
+  private static func cause(_ origin: Origin) -> TraceEvent.Cause {
+    switch origin {
+    case .action(let action): .action(action)
+    case .effect(let effect, let action): .effect(effect, action: action)
+    case .stream(let name): .stream(name)
+    // The runtime never reports a sent mutation; kept distinguishable if it ever does.
+    case .sent: .stream("send")
+    }
+  }
+
+  private mutating func actionPayload(_ action: Action) -> PayloadCache.Entry {
+    if let entry = actionPayloads.entry(for: action) { return entry }
+    let json = encode(action, redactor: actionRedactor)
+    let isEnum = actionIsEnum ?? (Mirror(reflecting: action).displayStyle == .enum)
+    actionIsEnum = isEnum
+    let entry = PayloadCache.Entry(
+      json: json, label: label(action, isEnum: isEnum, json: json, redactor: actionRedactor))
+    actionPayloads.store(entry, for: action)
+    return entry
+  }
+
+  private mutating func mutationPayload(_ mutation: Mutation) -> PayloadCache.Entry {
+    if let entry = mutationPayloads.entry(for: mutation) { return entry }
+    let json = encode(mutation, redactor: mutationRedactor)
+    let isEnum = mutationIsEnum ?? (Mirror(reflecting: mutation).displayStyle == .enum)
+    mutationIsEnum = isEnum
+    let entry = PayloadCache.Entry(
+      json: json, label: label(mutation, isEnum: isEnum, json: json, redactor: mutationRedactor))
+    mutationPayloads.store(entry, for: mutation)
+    return entry
+  }
+
   // MARK: States
 
+  /// How ``serializeStateChange(to:)`` stored a state.
+  private enum SerializedStateChange {
+    /// The whole state, in `snapshotBytes`.
+    case snapshot(TraceHash)
+    /// A diff from the previous state, in `diffBytes`: a JSON array of operations.
+    case diff(TraceHash)
+    /// A description, for a state that does not encode.
+    case description(String, TraceHash)
+  }
+
   private mutating func stateChange(to state: State) -> (TraceEvent.StateChange, TraceHash) {
+    let previous = previousState
+    switch serializeStateChange(to: state) {
+    case .snapshot(let hash):
+      return (.snapshot(previousState!), hash)
+    case .diff(let hash):
+      return (.diff(previous!.diff(to: previousState!)), hash)
+    case .description(let description, let hash):
+      return (.description(description), hash)
+    }
+  }
+
+  /// Encodes `state`, serializes it into `snapshotBytes` and, when a diff from the previous
+  /// state is due and smaller, the diff into `diffBytes`; makes `state` the previous state.
+  ///
+  /// A diff is chosen when its operations take fewer bytes than the whole state, and at most
+  /// `snapshotInterval` mutations after the last snapshot.
+  private mutating func serializeStateChange(to state: State) -> SerializedStateChange {
     guard let json = encode(state, redactor: stateRedactor) else {
       previousState = nil
       let description = describe(state, redactor: stateRedactor)
-      return (.description(description), TraceHeader.State.description(description).hash)
+      return .description(description, TraceHeader.State.description(description).hash)
     }
-    var measure = MeasuringHasher()
-    JSONWriter.write(json, to: &measure)
-    let hash = TraceHash(measure.hasher.value)
-    let snapshotBytes = measure.count
+    snapshotBytes.removeAll(keepingCapacity: true)
+    JSONWriter.write(json, to: &snapshotBytes)
+    let hash = TraceHash(of: snapshotBytes)
 
     if let previous = previousState, mutationsSinceSnapshot < snapshotInterval {
-      let operations = previous.diff(to: json)
-      var diffMeasure = MeasuringHasher()
-      for operation in operations { JSONWriter.write(operation.json, to: &diffMeasure) }
-      if diffMeasure.count < snapshotBytes {
+      diffBytes.removeAll(keepingCapacity: true)
+      diffBytes.append(UInt8(ascii: "["))
+      let operationBytes = previous.writeDiff(to: json, into: &diffBytes)
+      diffBytes.append(UInt8(ascii: "]"))
+      if operationBytes < snapshotBytes.count {
         mutationsSinceSnapshot += 1
         previousState = json
-        return (.diff(operations), hash)
+        return .diff(hash)
       }
     }
     previousState = json
     mutationsSinceSnapshot = 0
-    return (.snapshot(json), hash)
+    return .snapshot(hash)
   }
 
   // MARK: Payloads
@@ -169,21 +326,5 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   private static func truncated(_ label: String) -> String {
     guard label.count > maximumLabelLength else { return label }
     return String(label.prefix(maximumLabelLength - 1)) + "…"
-  }
-}
-
-/// Counts and hashes bytes in one pass: a state's size and its hash.
-struct MeasuringHasher: JSONByteSink {
-  var hasher = FNV1a64()
-  var count = 0
-
-  mutating func append(_ byte: UInt8) {
-    hasher.append(byte)
-    count += 1
-  }
-
-  mutating func append<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes) {
-    hasher.append(contentsOf: bytes)
-    count += bytes.count
   }
 }

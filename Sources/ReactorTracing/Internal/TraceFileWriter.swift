@@ -17,12 +17,18 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   typealias Event = StampedEvent<Action, Mutation, State>
 
   let path: String
+  /// The most encoded bytes held before they are written: a batch that piled up while the
+  /// writer was behind is written in pieces of this size.
+  private static var chunkSize: Int { 1 << 20 }
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
 
   // Guarded by `condition`.
   private let condition = NSCondition()
-  private var pending: [Event] = []
+  private var pending: [CapturedEvent] = []
+  private var pendingActions: PayloadBuffer<Action>
+  private var pendingMutations: PayloadBuffer<Mutation>
+  private var pendingStates: PayloadBuffer<State>
   private var isClosing = false
   private var isDone = false
   private var closeWaiter: CheckedContinuation<Void, Never>?
@@ -46,6 +52,9 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     }
     self.path = path
     self.header = header
+    pendingActions = PayloadBuffer(capacity: options.flushThreshold)
+    pendingMutations = PayloadBuffer(capacity: options.flushThreshold)
+    pendingStates = PayloadBuffer(capacity: options.flushThreshold)
     self.encoder = encoder
     self.flushThreshold = options.flushThreshold
     let (seconds, attoseconds) = options.flushInterval.components
@@ -71,10 +80,34 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     thread.start()
   }
 
-  /// Queues an event, on the reactor's actor, without ever waiting for the writer.
-  func append(_ event: Event) {
+  /// Queues an event other than an action or a mutation, on the reactor's actor, without
+  /// ever waiting for the writer.
+  func append(_ event: CapturedEvent) {
     condition.lock()
     pending.append(event)
+    didAppend()
+  }
+
+  /// Queues an action event and its action.
+  func append(_ event: CapturedEvent, action: Action) {
+    condition.lock()
+    pending.append(event)
+    pendingActions.append(action)
+    didAppend()
+  }
+
+  /// Queues a mutation event, its mutation and the state `reduce` returned.
+  func append(_ event: CapturedEvent, mutation: Mutation, state: State) {
+    condition.lock()
+    pending.append(event)
+    pendingMutations.append(mutation)
+    pendingStates.append(state)
+    didAppend()
+  }
+
+  /// Unlocks after an append, waking the thread when a batch is full.
+  @inline(__always)
+  private func didAppend() {
     let isBatchFull = pending.count == flushThreshold
     condition.unlock()
     if isBatchFull { condition.signal() }
@@ -133,8 +166,11 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     if window == nil {
       write(header.serializedLine + [UInt8(ascii: "\n")])
     }
-    var batch: [Event] = []
+    var batch: [CapturedEvent] = []
     batch.reserveCapacity(flushThreshold)
+    var actions = PayloadBuffer<Action>(capacity: flushThreshold)
+    var mutations = PayloadBuffer<Mutation>(capacity: flushThreshold)
+    var states = PayloadBuffer<State>(capacity: flushThreshold)
     while true {
       condition.lock()
       let deadline = Date(timeIntervalSinceNow: flushInterval)
@@ -142,28 +178,63 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
         if !condition.wait(until: deadline) { break }
       }
       swap(&batch, &pending)
+      swap(&actions, &pendingActions)
+      swap(&mutations, &pendingMutations)
+      swap(&states, &pendingStates)
       let closing = isClosing
       let waiters = flushWaiters
       flushWaiters = []
       condition.unlock()
 
-      if !batch.isEmpty { process(batch) }
+      if !batch.isEmpty { process(batch, actions: actions, mutations: mutations, states: states) }
       batch.removeAll(keepingCapacity: true)
+      actions.removeAll()
+      mutations.removeAll()
+      states.removeAll()
       for waiter in waiters { waiter.resume() }
       if closing { break }
     }
     finish()
   }
 
-  private func process(_ batch: [Event]) {
+  private func process(
+    _ batch: [CapturedEvent], actions: PayloadBuffer<Action>,
+    mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>
+  ) {
     if var window {
-      for event in batch { window.append(event) }
+      var nextAction = 0
+      var nextMutation = 0
+      for event in batch {
+        switch event.kind {
+        case .action(let id, let origin):
+          window.append(
+            Event(
+              sequence: event.sequence, time: event.time,
+              event: .action(actions[nextAction], id: id, origin: origin)))
+          nextAction += 1
+        case .mutation(let id, let origin):
+          window.append(
+            Event(
+              sequence: event.sequence, time: event.time,
+              event: .mutation(
+                mutations[nextMutation], id: id, origin: origin, state: states[nextMutation])))
+          nextMutation += 1
+        default:
+          window.append(Event(event))
+        }
+      }
       self.window = window
       rewriteWindow()
       return
     }
     line.bytes.removeAll(keepingCapacity: true)
-    for event in batch { line.appendLine(encoder.encode(event)) }
+    encoder.writeLines(
+      batch, actions: actions, mutations: mutations, states: states, to: &line,
+      chunkSize: Self.chunkSize
+    ) { line in
+      write(line.bytes)
+      line.bytes.removeAll(keepingCapacity: true)
+    }
     write(line.bytes)
   }
 

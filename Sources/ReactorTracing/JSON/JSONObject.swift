@@ -45,8 +45,13 @@ public struct JSONObject: Sendable, Hashable {
     get {
       // Trace lines have a dozen members at most: a scan of equal-length keys beats a search.
       if members.count <= 16 {
-        for member in members where Self.keysEqual(member.key, key) { return member.value }
-        return nil
+        var key = key
+        return key.withUTF8 { wanted in
+          for index in members.indices where Self.key(members[index].key, is: wanted) {
+            return members[index].value
+          }
+          return nil
+        }
       }
       let index = insertionIndex(of: key)
       guard index < members.count, Self.keysEqual(members[index].key, key) else { return nil }
@@ -62,6 +67,22 @@ public struct JSONObject: Sendable, Hashable {
       case (false, nil): break
       }
     }
+  }
+
+  /// Sets the member named `key`, as the subscript does, replacing a member of a small
+  /// object without searching for its position.
+  mutating func set(_ value: JSONValue, forKey key: String) {
+    if members.count <= 16 {
+      var wanted = key
+      let index = wanted.withUTF8 { wanted in
+        members.indices.first { Self.key(members[$0].key, is: wanted) }
+      }
+      if let index {
+        members[index].value = value
+        return
+      }
+    }
+    self[key] = value
   }
 
   /// Whether `a` sorts before `b` in member order.
@@ -83,7 +104,18 @@ public struct JSONObject: Sendable, Hashable {
   /// Whether two keys are the same key: the same UTF-8 bytes. (`String`'s `==` compares by
   /// canonical equivalence, which would make "\u{E9}" and "e\u{301}" one key.)
   static func keysEqual(_ a: String, _ b: String) -> Bool {
-    a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    var b = b
+    return b.withUTF8 { key(a, is: $0) }
+  }
+
+  /// Whether `key`'s UTF-8 is `bytes`: a length check, then one `memcmp`.
+  @inline(__always)
+  private static func key(_ key: String, is bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard key.utf8.count == bytes.count else { return false }
+    var key = key
+    return key.withUTF8 { utf8 in
+      utf8.isEmpty || memcmp(utf8.baseAddress!, bytes.baseAddress!, utf8.count) == 0
+    }
   }
 
   private func insertionIndex(of key: String) -> Int {

@@ -121,6 +121,28 @@ struct JSONParser: ~Copyable {
     return value
   }
 
+  /// Parses the value that starts at byte `start` of `buffer` (no whitespace before it) and
+  /// returns it with the offset just after it, ignoring what follows.
+  ///
+  /// For decoders that walk a document of known shape and parse only the values in it.
+  mutating func parseValue(in buffer: UnsafeRawBufferPointer, at start: Int)
+    throws(JSONParseError) -> (value: JSONValue, end: Int)
+  {
+    base = buffer.baseAddress
+    end = buffer.baseAddress == nil ? 0 : buffer.count
+    offset = start
+    defer {
+      base = nil
+      frames.removeAll(keepingCapacity: true)
+      elements?.deinitialize(count: elementCount)
+      elementCount = 0
+      members?.deinitialize(count: memberCount)
+      memberCount = 0
+    }
+    let value = try parseValue()
+    return (value, offset)
+  }
+
   // MARK: - Values
 
   /// Parses the value that starts at `offset` (after whitespace) and leaves `offset` just

@@ -103,6 +103,23 @@ extension JSONValue {
   }
 }
 
+extension JSONValue {
+  /// The encoding of a value of a standard scalar type, as the matching `encode` method of a
+  /// container makes it; `nil` for other types, which encode themselves.
+  ///
+  /// Comparing metatypes costs far less than the generic `encode(to:)` round trip, which for
+  /// an array of a thousand integers is most of the time spent encoding it.
+  @inline(__always)
+  fileprivate static func scalar<T: Encodable>(_ value: T) -> JSONValue? {
+    if T.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
+    if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
+    if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
+    if T.self == Double.self { return JSONValue(encoding: unsafeBitCast(value, to: Double.self)) }
+    if T.self == Int64.self { return .int(unsafeBitCast(value, to: Int64.self)) }
+    return nil
+  }
+}
+
 // MARK: - State
 
 /// Everything one call to ``JSONValueEncoder/encode(_:)`` builds: a table of the containers
@@ -406,6 +423,7 @@ private struct ObjectEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    if let scalar = JSONValue.scalar(value) { return append(key, scalar) }
     // A value that encodes nothing is an empty object, as with Foundation's JSONEncoder.
     let slot = state.append(node, key.stringValue, .object(JSONObject()))
     try value.encode(to: SlotEncoder(state: state, node: node, slot: slot))
@@ -471,6 +489,7 @@ private struct ArrayEncoder: UnkeyedEncodingContainer {
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
+    if let scalar = JSONValue.scalar(value) { return append(scalar) }
     let slot = state.append(node, .object(JSONObject()))
     try value.encode(to: SlotEncoder(state: state, node: node, slot: slot))
   }

@@ -23,6 +23,14 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
     self.value = hasher.value
   }
 
+  /// Appends the 16 lowercase hexadecimal digits of ``description``.
+  func write(to bytes: inout [UInt8]) {
+    for shift in stride(from: 60, through: 0, by: -4) {
+      let digit = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
+      bytes.append(digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &+ digit &- 10)
+    }
+  }
+
   /// 16 lowercase hexadecimal digits.
   public var description: String {
     let hex = String(value, radix: 16)

@@ -40,6 +40,8 @@ public final class TraceReader {
   private let lines: LineReader
   /// Kept across lines: it reuses its working memory and its cache of repeated keys.
   private var parser = JSONParser()
+  /// Decodes lines of the Swift recorder's shape without a JSON tree for the whole line.
+  private var fastDecoder = EventLineDecoder()
   private let verifiesStates: Bool
   private var hasEnded = false
   private var isFinished = false
@@ -150,6 +152,13 @@ public final class TraceReader {
       }
       lineNumber += 1
       if Self.isBlank(lines.buffer, line.range) { continue }
+      let fastEvent = lines.buffer.withUnsafeBytes { bytes in
+        fastDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[line.range]), parser: &parser)
+      }
+      if let event = fastEvent {
+        try accept(event)
+        return event
+      }
       let json: JSONValue
       do {
         json = try Self.parse(lines.buffer, line.range, with: &parser)
@@ -174,18 +183,23 @@ public final class TraceReader {
         }
         continue
       case .event(let event):
-        if hasEnded {
-          throw .malformedLine(
-            path: path, line: lineNumber, reason: "an event follows the end line")
-        }
-        if case .end = event.kind { hasEnded = true }
-        if verifiesStates, case .mutation(let mutation) = event.kind {
-          try rebuildState(after: mutation, sequence: event.sequence)
-        }
+        try accept(event)
         return event
       }
     }
     return nil
+  }
+
+  /// Checks an event read from the current line against the ones before, and rebuilds the
+  /// state after it.
+  private func accept(_ event: TraceEvent) throws(TraceReadError) {
+    if hasEnded {
+      throw .malformedLine(path: path, line: lineNumber, reason: "an event follows the end line")
+    }
+    if case .end = event.kind { hasEnded = true }
+    if verifiesStates, case .mutation(let mutation) = event.kind {
+      try rebuildState(after: mutation, sequence: event.sequence)
+    }
   }
 
   private var maximumLineLength: Int { lines.maximumLineLength }

@@ -11,6 +11,97 @@ extension JSONValue {
     return operations
   }
 
+  /// Appends the operations of ``diff(to:)`` to `bytes`, serialized and separated by
+  /// commas, without building them.
+  /// - Returns: The bytes the operations take, without the commas.
+  func writeDiff(to new: JSONValue, into bytes: inout [UInt8]) -> Int {
+    var output = DiffOutput(bytes: bytes)
+    bytes = []  // Lets `output` change the bytes in place.
+    var path: [JSONPathComponent] = []
+    Self.writeDiff(self, new, path: &path, into: &output)
+    bytes = output.bytes
+    return output.operationBytes
+  }
+
+  /// Serialized diff operations, as ``writeDiff(to:into:)`` builds them.
+  private struct DiffOutput {
+    var bytes: [UInt8]
+    /// How many operations were written.
+    var count = 0
+    /// The bytes they take, without the commas between them.
+    var operationBytes = 0
+
+    mutating func write(path: [JSONPathComponent], _ change: TraceDiffOperation.Change) {
+      if count > 0 { bytes.append(UInt8(ascii: ",")) }
+      let start = bytes.count
+      TraceDiffOperation.write(path: path, change, to: &bytes)
+      operationBytes += bytes.count - start
+      count += 1
+    }
+  }
+
+  /// ``diff(_:_:path:into:)``, writing each operation instead of collecting it: the two must
+  /// make the same operations.
+  private static func writeDiff(
+    _ old: JSONValue, _ new: JSONValue, path: inout [JSONPathComponent],
+    into output: inout DiffOutput
+  ) {
+    switch (old, new) {
+    case (.object(let oldObject), .object(let newObject)):
+      let oldMembers = oldObject.members
+      let newMembers = newObject.members
+      var i = 0
+      var j = 0
+      while i < oldMembers.count || j < newMembers.count {
+        if j == newMembers.count
+          || (i < oldMembers.count && JSONObject.keyPrecedes(oldMembers[i].key, newMembers[j].key))
+        {
+          path.append(.key(oldMembers[i].key))
+          output.write(path: path, .remove)
+          path.removeLast()
+          i += 1
+        } else if i == oldMembers.count
+          || !JSONObject.keysEqual(oldMembers[i].key, newMembers[j].key)
+        {
+          path.append(.key(newMembers[j].key))
+          output.write(path: path, .set(newMembers[j].value))
+          path.removeLast()
+          j += 1
+        } else {
+          if oldMembers[i].value != newMembers[j].value {
+            path.append(.key(newMembers[j].key))
+            writeDiff(oldMembers[i].value, newMembers[j].value, path: &path, into: &output)
+            path.removeLast()
+          }
+          i += 1
+          j += 1
+        }
+      }
+    case (.array(let oldElements), .array(let newElements)):
+      let start = (output.count, output.bytes.count, output.operationBytes)
+      let common = min(oldElements.count, newElements.count)
+      for index in 0..<common where oldElements[index] != newElements[index] {
+        path.append(.index(index))
+        writeDiff(oldElements[index], newElements[index], path: &path, into: &output)
+        path.removeLast()
+        if output.count - start.0 > newElements.count / 2 { break }
+      }
+      if output.count - start.0 > max(1, newElements.count / 2) {
+        (output.count, output.operationBytes) = (start.0, start.2)
+        output.bytes.removeSubrange(start.1...)
+        output.write(path: path, .set(new))
+        return
+      }
+      if newElements.count > common {
+        output.write(path: path, .append(newElements[common...]))
+      } else if oldElements.count > common {
+        output.write(path: path, .truncate(common))
+      }
+    default:
+      if old != new { output.write(path: path, .set(new)) }
+    }
+  }
+
   private static func diff(
     _ old: JSONValue, _ new: JSONValue, path: inout [JSONPathComponent],
     into operations: inout [TraceDiffOperation]
@@ -115,7 +206,7 @@ extension JSONValue {
         return
       }
       if rest.isEmpty, case .set(_, let value) = operation {
-        object[key] = value
+        object.set(value, forKey: key)
         return
       }
       guard var child = object[key] else {

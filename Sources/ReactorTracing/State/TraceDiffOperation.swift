@@ -42,6 +42,60 @@ extension TraceDiffOperation {
     return .object(object)
   }
 
+  /// Appends the canonical serialization of ``json`` to `bytes`, without building it.
+  func write(to bytes: inout [UInt8]) {
+    switch self {
+    case .set(let path, let value): Self.write(path: path, .set(value), to: &bytes)
+    case .remove(let path): Self.write(path: path, .remove, to: &bytes)
+    case .append(let path, let values): Self.write(path: path, .append(values[...]), to: &bytes)
+    case .truncate(let path, let count): Self.write(path: path, .truncate(count), to: &bytes)
+    }
+  }
+
+  /// What an operation does at its path, for writing one without building it.
+  enum Change {
+    case set(JSONValue)
+    case remove
+    case append(ArraySlice<JSONValue>)
+    case truncate(Int)
+  }
+
+  /// Appends the canonical serialization of the operation that makes `change` at `path`.
+  static func write(path: [JSONPathComponent], _ change: Change, to bytes: inout [UInt8]) {
+    // Members in key order: "append" < "p" < "remove" < "truncate" < "v".
+    bytes.append(UInt8(ascii: "{"))
+    if case .append(let values) = change {
+      bytes.append(contentsOf: #""append":["#.utf8)
+      for (index, value) in values.enumerated() {
+        if index > 0 { bytes.append(UInt8(ascii: ",")) }
+        JSONWriter.write(value, to: &bytes)
+      }
+      bytes.append(contentsOf: "],".utf8)
+    }
+    bytes.append(contentsOf: #""p":["#.utf8)
+    for (index, component) in path.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      switch component {
+      case .key(let key): JSONWriter.writeString(key, to: &bytes)
+      case .index(let index): JSONWriter.writeInteger(Int64(index), to: &bytes)
+      }
+    }
+    bytes.append(UInt8(ascii: "]"))
+    switch change {
+    case .set(let value):
+      bytes.append(contentsOf: #","v":"#.utf8)
+      JSONWriter.write(value, to: &bytes)
+    case .remove:
+      bytes.append(contentsOf: #","remove":true"#.utf8)
+    case .append:
+      break
+    case .truncate(let count):
+      bytes.append(contentsOf: #","truncate":"#.utf8)
+      JSONWriter.writeInteger(Int64(count), to: &bytes)
+    }
+    bytes.append(UInt8(ascii: "}"))
+  }
+
   /// Reads an operation written in a trace.
   /// - Throws: A reason naming what is wrong, for the reader to report with the line number.
   public init(json: JSONValue) throws(TraceFormatError) {

@@ -25,6 +25,42 @@ extension TracingTests {
       Array((lines.joined(separator: "\n") + "\n").utf8)
     }
 
+    @Test func linesOfTheRecordersExactLayoutReadAsTheSameEventsAsLinesLaidOutOtherwise()
+      throws
+    {
+      // The reader takes a fast path for lines laid out exactly as the recorder writes them;
+      // a space after the opening brace sends every event line the general way.
+      let directory = repositoryRoot + "/Traces/"
+      let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { $0.hasSuffix(".trace.jsonl") }.sorted()
+      #expect(!names.isEmpty)
+      for name in names {
+        let original = Array(
+          try String(contentsOfFile: directory + name, encoding: .utf8).utf8)
+        var spaced = lines(original)
+        for index in spaced.indices.dropFirst() {
+          spaced[index].insert(" ", at: spaced[index].index(after: spaced[index].startIndex))
+        }
+        let fast = try readAll(original)
+        let general = try readAll(bytes(spaced))
+        #expect(fast.events.count > 10, "\(name)")
+        #expect(fast.events == general.events, "\(name)")
+        #expect(fast.warnings == general.warnings, "\(name)")
+      }
+    }
+
+    @Test func aLabelWithAnEscapeReadsTheSameAsWithout() throws {
+      let reactor = LargeStateReactor()
+      let recorder = try InMemoryTraceRecorder(recording: reactor)
+      for step in 0..<20 { reactor.send(.set(index: step, value: step)) }
+      recorder.stop()
+      var edited = lines(recorder.trace.serialized)
+      edited[1] = edited[1].replacingOccurrences(
+        of: #""label":"set"#, with: #""label":"s\u0065t"#)
+      #expect(edited[1] != lines(recorder.trace.serialized)[1])
+      #expect(try readAll(recorder.trace.serialized).events == readAll(bytes(edited)).events)
+    }
+
     private func readAll(_ bytes: [UInt8]) throws(TraceReadError) -> Trace {
       try Trace(bytes: bytes)
     }

@@ -44,6 +44,37 @@ extension TracingTests {
       }
     }
 
+    @Test func aFileRecordingWritesTheBytesAnInMemoryRecordingSerializesForEveryKindOfChange()
+      async throws
+    {
+      try await withExclusiveMainSerialExecutor {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("shapes.jsonl")
+        let script: [ShapeReactor.Action] = [
+          .append(1), .append(2), .setNote("a \"quoted\" note ✓"), .append(3), .truncate(15),
+          .setNote(nil), .append(4), .setNote("x"), .truncate(12), .append(5),
+        ]
+        let options = TraceOptions(clock: TestClock())
+        let memoryReactor = ShapeReactor()
+        let memory = try InMemoryTraceRecorder(recording: memoryReactor, options: options)
+        for action in script { memoryReactor.send(action) }
+        memory.stop()
+        let fileReactor = ShapeReactor()
+        let file = try FileTraceRecorder(recording: fileReactor, to: path, options: options)
+        for action in script { fileReactor.send(action) }
+        try await file.stop()
+        let kinds = memory.trace.events.compactMap { event -> String? in
+          guard case .mutation(let mutation) = event.kind,
+            case .diff(let operations) = mutation.state
+          else { return nil }
+          return operations.map { String(describing: $0).prefix(while: { $0 != "(" }) }.joined()
+        }
+        #expect(Set(kinds).isSuperset(of: ["append", "truncate", "remove", "set"]))
+        #expect(try contents(of: path) == memory.trace.serialized)
+        #expect(try Trace(contentsOf: path).events == memory.trace.events)
+      }
+    }
+
     @Test func theReadmeExampleRecordsACounterTraceToAFile() async throws {
       let directory = try TemporaryDirectory()
       let path = directory.file("counter.trace.jsonl")
@@ -162,5 +193,33 @@ extension TracingTests {
       #expect(finished.events.map(\.sequence) == [18, 19, 20, 21])
       #expect(finished.events.last?.summary == "end 20 observed, 17 dropped")
     }
+  }
+}
+
+/// A reactor whose states change in every way a diff can express: an array that grows and
+/// shrinks, and a member that comes and goes.
+private final class ShapeReactor: Reactor {
+  enum Action: Codable, Sendable {
+    case append(Int)
+    case truncate(Int)
+    case setNote(String?)
+  }
+
+  struct State: Codable, Sendable {
+    var items = Array(100..<120)
+    var note: String?
+  }
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func reduce(state: State, mutation: Action) -> State {
+    var state = state
+    switch mutation {
+    case .append(let item): state.items.append(item)
+    case .truncate(let count): state.items.removeSubrange(count...)
+    case .setNote(let note): state.note = note
+    }
+    return state
   }
 }

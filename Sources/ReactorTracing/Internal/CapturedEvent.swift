@@ -1,0 +1,24 @@
+import ReactorCore
+
+/// What a file recorder captures on the reactor's actor, without the action, mutation and
+/// state values, which travel beside it in ``PayloadBuffer``s.
+///
+/// It is not generic, so the monitor and the writer handle it without looking up generic type
+/// metadata: in unspecialized generic code such a lookup, for every event, cost more than the
+/// rest of recording it.
+struct CapturedEvent: Sendable {
+  var sequence: Int
+  var time: Duration
+  var kind: Kind
+
+  enum Kind: Sendable {
+    /// An action; the value is the next one in the action buffer.
+    case action(id: Int, origin: Origin)
+    case effectStarted(Int, action: Int, name: String?)
+    case effectEnded(Int, EffectOutcome)
+    /// A mutation; it and the state are the next ones in their buffers.
+    case mutation(id: Int, origin: Origin)
+    case streamEnded(String, error: String?)
+    case end(observed: Int, dropped: Int)
+  }
+}
