@@ -7,13 +7,14 @@ extension DOTGraph {
   /// - Returns: DOT text ready for ``GraphvizRenderer/render(dot:engine:format:)`` or `dot`.
   public func serialized() -> String {
     var writer = DOTWriter()
+    writer.bytes.reserveCapacity(64 + 160 * (nodes.count + edges.count))
     writer.line(kind == .directed ? "digraph \"G\" {" : "graph \"G\" {")
     writer.indent += 1
     writer.defaults("graph", attributes)
     writer.defaults("node", nodeAttributes)
     writer.defaults("edge", edgeAttributes)
     for node in nodes {
-      writer.statement(DOTEscaping.quoted(node.id.name), node.attributes)
+      writer.statement(named: node.id.name, node.attributes)
     }
     var subgraphCount = 0
     for subgraph in subgraphs {
@@ -21,9 +22,7 @@ extension DOTGraph {
     }
     let connector = kind == .directed ? " -> " : " -- "
     for edge in edges {
-      let endpoints =
-        DOTEscaping.quoted(edge.tail.name) + connector + DOTEscaping.quoted(edge.head.name)
-      writer.statement(endpoints, edge.attributes)
+      writer.statement(from: edge.tail.name, connector, to: edge.head.name, edge.attributes)
     }
     writer.indent -= 1
     writer.line("}")
