@@ -152,7 +152,10 @@ public struct TransitionGraph: Sendable, Hashable {
         case .effectEnded(let end):
           actions.effectEnded(end)
         case .mutation(let mutation):
-          let target = try node(for: reader.currentState)
+          // Most mutations of a projected state leave its fields alone: their diff says so.
+          let target =
+            abstraction.keepsFields(through: mutation.state)
+            ? current : try node(for: reader.currentState)
           let action = actions.label(for: mutation.cause)
           last = try record(from: current, to: target, mutation: mutation.label, action: action)
           current = target
