@@ -1,8 +1,10 @@
 extension DOTGraph {
   /// Returns the graph as DOT text, byte for byte the same for equal graphs.
   ///
-  /// The text declares graph, node and edge defaults first, then the nodes, the subgraphs
-  /// (listing their member nodes) and the edges, each with its attributes sorted by name.
+  /// The text declares graph, node and edge defaults first, then the nodes (each run of
+  /// nodes after a `node [...]` statement with its defaults, see
+  /// ``setNodeDefaults(_:)``), the subgraphs (listing their member nodes) and the edges, each
+  /// with its attributes sorted by name.
   ///
   /// - Returns: DOT text ready for ``GraphvizRenderer/render(dot:engine:format:)`` or `dot`.
   public func serialized() -> String {
@@ -13,7 +15,18 @@ extension DOTGraph {
     writer.defaults("graph", attributes)
     writer.defaults("node", nodeAttributes)
     writer.defaults("edge", edgeAttributes)
+    var run: Int?
     for node in nodes {
+      if node.run != run {
+        // The new run's defaults, and the previous run's put back where the new one has none.
+        var defaults = nodeRuns[node.run]
+        let previous = run.map { nodeRuns[$0] } ?? [:]
+        for key in previous.keys where defaults[key] == nil {
+          defaults[key] = nodeAttributes[key] ?? ""
+        }
+        writer.defaults("node", defaults)
+        run = node.run
+      }
       writer.statement(named: node.id.name, node.attributes)
     }
     var subgraphCount = 0
