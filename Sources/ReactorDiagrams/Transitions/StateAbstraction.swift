@@ -60,10 +60,17 @@ public struct StateAbstraction: Sendable, Hashable {
       }
       return [StateField(name: nil, value: json.serializedString)]
     }
-    return keyPaths.map { path in
+    return zip(keyPaths, projectedValues(of: json)).map { path, value in
+      StateField(name: path.joined(separator: "."), value: value?.serializedString ?? "∅")
+    }
+  }
+
+  /// The values at the key paths, `nil` where the state has none.
+  func projectedValues(of json: JSONValue) -> [JSONValue?] {
+    keyPaths.map { path in
       var value: JSONValue? = json
       for key in path { value = value?[key] }
-      return StateField(name: path.joined(separator: "."), value: value?.serializedString ?? "∅")
+      return value
     }
   }
 }
