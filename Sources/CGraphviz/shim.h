@@ -5,7 +5,13 @@
 #ifndef CGRAPHVIZ_SHIM_H
 #define CGRAPHVIZ_SHIM_H
 
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE  // dladdr and RTLD_DEFAULT in glibc
+#endif
+#include <dlfcn.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <string.h>
 #include <graphviz/graphviz_version.h>
 #include <graphviz/gvc.h>
 
@@ -46,6 +52,54 @@ static inline int cgraphviz_render_data(
   *length = (size_t)count;
   return status;
 #endif
+}
+
+// Creates a context with only the plugins that need no text shaping: the core renderers
+// (SVG and Graphviz's text formats) and the dot and neato layout families (nop among them).
+// Without a text layout plugin Graphviz measures labels with its built-in metrics for
+// Times, Helvetica/Arial and Courier instead of shaping them with Pango, which is several
+// times faster.
+//
+// The plugins are loaded from the `graphviz` directory next to libgvc, where Graphviz
+// installs them (`libgvplugin_core.so.6`, or `libgvplugin_core.6.dylib` on macOS). Returns
+// NULL when one of them cannot be loaded; the caller then keeps using a full context.
+static inline GVC_t *cgraphviz_context_without_text_layout(void) {
+  static const char *const names[] = {"core", "dot_layout", "neato_layout"};
+  static const char *const symbols[] = {
+    "gvplugin_core_LTX_library", "gvplugin_dot_layout_LTX_library",
+    "gvplugin_neato_layout_LTX_library",
+  };
+  static const char *const patterns[] = {
+    "%.*s/graphviz/libgvplugin_%s.so.6", "%.*s/graphviz/libgvplugin_%s.6.dylib",
+  };
+  // The context keeps a pointer to this list, so it must outlive the context.
+  static lt_symlist_t builtins[4];
+
+  Dl_info info;
+  void *anchor = dlsym(RTLD_DEFAULT, "gvContext");
+  if (anchor == NULL || dladdr(anchor, &info) == 0 || info.dli_fname == NULL) return NULL;
+  const char *slash = strrchr(info.dli_fname, '/');
+  if (slash == NULL) return NULL;
+  int directoryLength = (int)(slash - info.dli_fname);
+
+  for (int index = 0; index < 3; index++) {
+    void *library = NULL;
+    for (int pattern = 0; pattern < 2 && library == NULL; pattern++) {
+      char path[4096];
+      int length = snprintf(
+        path, sizeof path, patterns[pattern], directoryLength, info.dli_fname, names[index]);
+      if (length > 0 && (size_t)length < sizeof path) {
+        library = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+      }
+    }
+    void *address = library == NULL ? NULL : dlsym(library, symbols[index]);
+    if (address == NULL) return NULL;
+    builtins[index].name = symbols[index];
+    builtins[index].address = address;
+  }
+  builtins[3].name = NULL;
+  builtins[3].address = NULL;
+  return gvContextPlugins(builtins, 0);
 }
 
 #endif

@@ -44,6 +44,11 @@ public struct DOTGraph: Sendable, Hashable {
   /// The top-level subgraphs, in the order they were added.
   public private(set) var subgraphs: [DOTSubgraph] = []
 
+  /// The defaults of each run of nodes, set by ``setNodeDefaults(_:)``.
+  ///
+  /// The first run's are empty until set. A node's ``DOTNode/run`` indexes this.
+  private(set) var nodeRuns: [[String: DOTValue]] = [[:]]
+
   /// The graph's title.
   public var label: DOTLabel? {
     get { attributes.labelAttribute }
@@ -78,8 +83,42 @@ public struct DOTGraph: Sendable, Hashable {
     label: DOTLabel, attributes: [String: DOTValue] = [:]
   ) -> DOTNode.ID {
     let id = DOTNode.ID(index: nodes.count)
-    nodes.append(DOTNode(id: id, label: label, attributes: attributes))
+    nodes.append(DOTNode(id: id, label: label, attributes: attributes, run: nodeRuns.count - 1))
     return id
+  }
+
+  /// Sets defaults for the nodes added from now on, as a DOT `node [...]` statement between
+  /// nodes does.
+  ///
+  /// The nodes added after this call, up to the next one, take `defaults` on top of
+  /// ``nodeAttributes`` unless they set an attribute themselves. ``serialized()`` writes them
+  /// once, before the first of these nodes, so that thousands of similar nodes do not each
+  /// repeat them: that halves the text of a large ``TimelineDiagram`` and the time Graphviz
+  /// takes to parse it. As in DOT, an attribute that only a later call sets is empty, which
+  /// Graphviz treats as unset, for the nodes added before it.
+  ///
+  /// ```swift
+  /// graph.setNodeDefaults(["shape": "plaintext", "fontsize": "7"])
+  /// for tick in ticks { graph.addNode(label: .text(tick.text), attributes: ["pos": tick.pos]) }
+  /// graph.setNodeDefaults([:])
+  /// ```
+  ///
+  /// - Parameter defaults: Attributes shared by the nodes added from now on.
+  public mutating func setNodeDefaults(_ defaults: [String: DOTValue]) {
+    if let last = nodes.last, last.run == nodeRuns.count - 1 {
+      nodeRuns.append(defaults)
+    } else {
+      nodeRuns[nodeRuns.count - 1] = defaults
+    }
+  }
+
+  /// The defaults that a node takes from ``setNodeDefaults(_:)``, on top of
+  /// ``nodeAttributes``.
+  ///
+  /// - Parameter node: A node of this graph.
+  /// - Returns: The defaults in force when the node was added.
+  public func nodeDefaults(of node: DOTNode.ID) -> [String: DOTValue] {
+    nodeRuns[nodes[node.index].run]
   }
 
   /// Adds an edge between two nodes of this graph.

@@ -11,8 +11,12 @@ public struct DOTNode: Sendable, Hashable {
   /// The node's identity within its graph.
   public let id: ID
 
-  /// The node's attributes, including its `label`.
+  /// The node's own attributes, including its `label`; see also
+  /// ``DOTGraph/nodeDefaults(of:)``.
   public let attributes: [String: DOTValue]
+
+  /// The run of nodes it belongs to: an index into the graph's node defaults.
+  let run: Int
 
   /// The text shown in the node.
   public var label: DOTLabel {
@@ -20,10 +24,11 @@ public struct DOTNode: Sendable, Hashable {
     return .text("")
   }
 
-  init(id: ID, label: DOTLabel, attributes: [String: DOTValue]) {
+  init(id: ID, label: DOTLabel, attributes: [String: DOTValue], run: Int) {
     var attributes = attributes
     attributes["label"] = .label(label)
     self.id = id
     self.attributes = attributes
+    self.run = run
   }
 }

@@ -1,7 +1,8 @@
 /// Lays out and renders DOT text in-process with Graphviz's libgvc.
 ///
 /// libgvc is not thread-safe, so every call into it, from every renderer, goes through one
-/// process-wide lock and one shared Graphviz context. Calling ``render(dot:engine:format:)``
+/// process-wide lock and one shared Graphviz context (two with
+/// ``TextMeasurement/estimated``: one without Pango). Calling ``render(dot:engine:format:)``
 /// from many tasks at once is safe; the renders run one after another. A layout can be
 /// neither cancelled nor time-limited, and a call blocks its thread until it finishes.
 ///
@@ -11,8 +12,15 @@
 /// try AtomicFile.write(svg, to: "trace.svg")
 /// ```
 public struct GraphvizRenderer: Sendable {
-  /// Creates a renderer; all renderers share the process-wide Graphviz context.
-  public init() {}
+  /// How labels are measured while laying out; ``TextMeasurement/shaped`` unless set.
+  public var textMeasurement: TextMeasurement
+
+  /// Creates a renderer; all renderers share the process-wide Graphviz contexts.
+  ///
+  /// - Parameter textMeasurement: How labels are measured while laying out.
+  public init(textMeasurement: TextMeasurement = .shaped) {
+    self.textMeasurement = textMeasurement
+  }
 
   /// Lays out DOT text and renders it.
   ///
@@ -27,7 +35,8 @@ public struct GraphvizRenderer: Sendable {
   public func render(
     dot: String, engine: LayoutEngine = .dot, format: OutputFormat = .svg
   ) throws(GraphvizError) -> [UInt8] {
-    try GraphvizRuntime.shared.render(dot: dot, engine: engine, format: format)
+    try GraphvizRuntime.shared.render(
+      dot: dot, engine: engine, format: format, textMeasurement: textMeasurement)
   }
 
   /// Lays out a graph model and renders it.

@@ -79,6 +79,34 @@ struct DOTGraphTests {
     #expect(try renderSVG(graph).titles == ["G", "n0", "n1", "n0--n1"])
   }
 
+  @Test func nodeDefaultsAreWrittenOncePerRunAndPutBackAfterIt() throws {
+    var graph = DOTGraph(nodeAttributes: ["shape": "box"])
+    graph.setNodeDefaults(["shape": "plaintext", "fontsize": "7"])
+    graph.setNodeDefaults(["shape": "plaintext", "fontcolor": "gray"])
+    let first = graph.addNode(label: "a")
+    graph.addNode(label: "b", attributes: ["fontcolor": "red"])
+    graph.setNodeDefaults(["color": "blue"])
+    let last = graph.addNode(label: "c")
+    graph.setNodeDefaults(["color": "green"])
+
+    #expect(
+      graph.serialized() == #"""
+        digraph "G" {
+          node ["shape"="box"];
+          node ["fontcolor"="gray", "shape"="plaintext"];
+          "n0" ["label"="a"];
+          "n1" ["fontcolor"="red", "label"="b"];
+          node ["color"="blue", "fontcolor"="", "shape"="box"];
+          "n2" ["label"="c"];
+        }
+
+        """#)
+    #expect(graph.nodeDefaults(of: first) == ["shape": "plaintext", "fontcolor": "gray"])
+    #expect(graph.nodeDefaults(of: last) == ["color": "blue"])
+    let svg = try renderSVG(graph)
+    #expect(svg.texts == ["a", "b", "c"])
+  }
+
   @Test func nodesGetSequentialSyntheticNames() {
     var graph = DOTGraph()
     let ids = (0..<3).map { graph.addNode(label: "node \($0)") }

@@ -58,6 +58,34 @@ struct GraphvizRendererTests {
     #expect(svg.texts.sorted() == ["a", "b"])
   }
 
+  @Test(arguments: [LayoutEngine.dot, .nop])
+  func estimatedTextDrawsTheSameNodesEdgesAndTexts(engine: LayoutEngine) throws {
+    var graph = DOTGraph()
+    let a = graph.addNode(label: "first\nline", attributes: ["pos": "0,0!"])
+    let b = graph.addNode(label: "Ünïcödé 🚀", attributes: ["pos": "200,80!"])
+    graph.addEdge(from: a, to: b, xlabel: "edge")
+
+    let shaped = try SVGSummary(GraphvizRenderer().render(graph, engine: engine))
+    let estimated = try SVGSummary(
+      GraphvizRenderer(textMeasurement: .estimated).render(graph, engine: engine))
+
+    #expect(estimated.titles == shaped.titles)
+    #expect(estimated.texts == shaped.texts)
+    #expect(estimated.edgeCount == 1)
+  }
+
+  @Test func estimatedTextStillDrawsPNGAndPDFWithPango() throws {
+    let renderer = GraphvizRenderer(textMeasurement: .estimated)
+
+    let png = try renderer.render(dot: Self.chain, format: .png)
+    let pdf = try renderer.render(dot: Self.chain, format: .pdf)
+    let svg = try SVGSummary(renderer.render(dot: Self.chain, format: .svg))
+
+    #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    #expect(pdf.starts(with: Array("%PDF-".utf8)))
+    #expect(svg.nodeCount == 3)
+  }
+
   @Test func unknownEngineErrorCarriesGraphvizMessage() throws {
     let engine = LayoutEngine(rawValue: "no-such-engine")
 
@@ -144,6 +172,7 @@ struct GraphvizRendererTests {
 
   @Test func eightConcurrentRendersAllSucceed() async throws {
     let formats: [OutputFormat] = [.svg, .png, .svg, .pdf, .svg, .canon, .svg, .png]
+    let measurements: [TextMeasurement] = [.shaped, .estimated]
 
     let results = try await withThrowingTaskGroup(of: (Int, [UInt8]).self) { group in
       for (index, format) in formats.enumerated() {
@@ -153,7 +182,8 @@ struct GraphvizRendererTests {
           for step in 0..<5 {
             graph.addEdge(from: task, to: graph.addNode(label: "step \(index).\(step)"))
           }
-          return (index, try GraphvizRenderer().render(graph, format: format))
+          let renderer = GraphvizRenderer(textMeasurement: measurements[index / 2 % 2])
+          return (index, try renderer.render(graph, format: format))
         }
       }
       var results: [Int: [UInt8]] = [:]

@@ -1,30 +1,48 @@
 import CGraphviz
 import Synchronization
 
-/// The process-wide gate to libgvc: one lock, one lazily created context, and the messages
-/// that Graphviz reports during the current call.
+/// The process-wide gate to libgvc: one lock, two lazily created contexts (one with every
+/// plugin, one without text shaping), and the messages that Graphviz reports during the
+/// current call.
 ///
 /// libgvc is not thread-safe even with one context per thread, so every call into it,
-/// context creation included, happens inside ``render(dot:engine:format:)`` under `lock`.
+/// context creation included, happens inside ``render(dot:engine:format:textMeasurement:)``
+/// under `lock`.
 final class GraphvizRuntime: @unchecked Sendable {
-  // @unchecked Sendable: `context` and `messages` are read and written only while `lock` is
-  // held. Graphviz calls `record(_:)` from inside libgvc calls made under that same lock.
+  // @unchecked Sendable: `context`, `estimatingContext` and `messages` are read and written
+  // only while `lock` is held. Graphviz calls `record(_:)` from inside libgvc calls made
+  // under that same lock.
+
+  /// A context that may not exist: not created yet, or not creatable.
+  private enum OptionalContext {
+    case notCreated
+    case unavailable
+    case created(OpaquePointer)
+  }
 
   /// The only instance; libgvc's state is global.
   static let shared = GraphvizRuntime()
 
+  /// The formats that Graphviz's core plugin renders without Pango.
+  private static let formatsWithoutTextShaping: Set<String> = [
+    "svg", "dot", "gv", "canon", "xdot", "plain", "plain-ext", "json", "json0",
+  ]
+
   private let lock = Mutex(())
   private var context: OpaquePointer?
+  private var estimatingContext = OptionalContext.notCreated
   private var messages = ""
 
   private init() {}
 
   /// Parses, lays out and renders `dot`, freeing everything libgvc allocated for it.
   func render(
-    dot: String, engine: LayoutEngine, format: OutputFormat
+    dot: String, engine: LayoutEngine, format: OutputFormat, textMeasurement: TextMeasurement
   ) throws(GraphvizError) -> [UInt8] {
     try lock.withLock { _ throws(GraphvizError) -> [UInt8] in
-      let context = preparedContext()
+      let context = preparedContext(
+        estimatingText: textMeasurement == .estimated
+          && Self.formatsWithoutTextShaping.contains(format.rawValue))
       guard let graph = dot.withCString({ cgraphviz_read($0) }) else {
         throw .invalidDOT(message: takeMessages(orIfNone: "the text contains no graph"))
       }
@@ -51,8 +69,10 @@ final class GraphvizRuntime: @unchecked Sendable {
     }
   }
 
-  /// Returns the shared context after clearing the error state a previous call left behind.
-  private func preparedContext() -> OpaquePointer {
+  /// Returns a shared context after clearing the error state a previous call left behind:
+  /// the one without a text layout plugin when `estimatingText` and it can be created,
+  /// otherwise the one with every plugin.
+  private func preparedContext(estimatingText: Bool) -> OpaquePointer {
     if context == nil {
       // Installed before the context exists so that plugin loading reports here too.
       _ = agseterrf { message in
@@ -63,9 +83,17 @@ final class GraphvizRuntime: @unchecked Sendable {
       }
       context = gvContext()
     }
+    var chosen = context!
+    if estimatingText {
+      if case .notCreated = estimatingContext {
+        estimatingContext =
+          cgraphviz_context_without_text_layout().map(OptionalContext.created) ?? .unavailable
+      }
+      if case .created(let estimating) = estimatingContext { chosen = estimating }
+    }
     _ = agreseterrors()
     messages = ""
-    return context!
+    return chosen
   }
 
   /// Appends one piece of a Graphviz message; called by libgvc under `lock`.

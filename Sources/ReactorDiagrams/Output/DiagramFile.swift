@@ -10,15 +10,19 @@ public enum DiagramFile {
   ///   - format: `.dot`, `.svg`, `.png` or `.pdf`; `.mermaid` is not a rendering of a DOT
   ///     graph, use ``write(mermaid:to:)``.
   ///   - engine: The layout engine; `.nop` for graphs whose positions are pinned.
+  ///   - textMeasurement: How Graphviz measures labels; `.estimated` is much faster for
+  ///     graphs whose nodes have a fixed size.
   ///   - path: Where to write.
   /// - Throws: ``DiagramFileError``.
   public static func write(
-    _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine, to path: String
+    _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine,
+    textMeasurement: TextMeasurement = .shaped, to path: String
   ) throws(DiagramFileError) {
     let bytes: [UInt8]
     if let graphvizFormat = format.graphvizFormat {
       do {
-        bytes = try GraphvizRenderer().render(graph, engine: engine, format: graphvizFormat)
+        bytes = try GraphvizRenderer(textMeasurement: textMeasurement)
+          .render(graph, engine: engine, format: graphvizFormat)
       } catch {
         throw .renderingFailed(error.description)
       }

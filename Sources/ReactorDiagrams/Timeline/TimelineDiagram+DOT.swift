@@ -75,29 +75,33 @@ extension TimelineDiagram {
     laneTitles += (0..<effectLaneCount).map { "effects \($0 + 1)" }
     laneTitles += streams.map { "stream \($0.singleLine.truncated(to: 14))" }
     laneTitles.append("state changes")
+    // Nodes come in runs of one kind each, whose shared attributes are written once: a
+    // timeline has thousands of nodes of a kind. Kinds overlap only where a later kind is
+    // meant to be drawn on top (mutations on effect bars).
+    graph.setNodeDefaults([
+      "shape": "plaintext", "style": "", "width": "1.1", "height": "0.3", "fontsize": "10",
+      "fontcolor": "gray25",
+    ])
     for (lane, title) in laneTitles.enumerated() {
-      graph.addNode(
-        label: .text(title),
-        attributes: [
-          "shape": "plaintext", "style": "", "width": "1.1", "height": "0.3",
-          "fontsize": "10", "fontcolor": "gray25", "pos": pos(-Self.columnWidth, y(lane)),
-        ])
+      graph.addNode(label: .text(title), attributes: ["pos": pos(-Self.columnWidth, y(lane))])
     }
+    graph.setNodeDefaults([
+      "shape": "plaintext", "style": "", "width": "0.8", "height": "0.3", "fontsize": "7",
+      "fontcolor": "gray45",
+    ])
     var lastTime: Duration?
     for column in range {
       let time = columns[column].time
       var tick = "#\(columns[column].sequence)"
       if time != lastTime { tick += "\n" + Self.format(time) }
       lastTime = time
-      graph.addNode(
-        label: .text(tick),
-        attributes: [
-          "shape": "plaintext", "style": "", "width": "0.8", "height": "0.3",
-          "fontsize": "7", "fontcolor": "gray45", "pos": pos(x(column), y(-1) - 8),
-        ])
+      graph.addNode(label: .text(tick), attributes: ["pos": pos(x(column), y(-1) - 8)])
     }
 
     // Effect bars, drawn first so that mutations sit on top of them.
+    graph.setNodeDefaults(["height": .string(Self.inches(Self.laneHeight * 0.86))])
+    var barTitles: [(text: String, pos: DOTValue, width: String, color: String, tooltip: String)] =
+      []
     for (effect, start, end) in shownEffects {
       let lane = 1 + effectLane[effect.id]!
       let left = x(start) - Self.columnWidth * 0.46
@@ -106,77 +110,99 @@ extension TimelineDiagram {
       var text = (effect.name ?? "effect").singleLine.truncated(to: 24) + " #\(effect.id)"
       if effect.start == nil || start > (effect.start ?? start) { text = "… " + text }
       text += " · " + outcome
-      let tooltip = DOTValue.string(
+      let tooltip =
         "effect #\(effect.id) \(effect.name ?? "")\nstarted by action #\(effect.action)\n"
-          + outcome)
+        + outcome
       graph.addNode(
         label: "",
         attributes: [
           "pos": pos((left + right) / 2, y(lane)), "width": .string(Self.inches(right - left)),
-          "height": .string(Self.inches(Self.laneHeight * 0.86)), "fillcolor": .string(fill),
-          "color": .string(color), "style": .string(style), "tooltip": tooltip,
+          "fillcolor": .string(fill), "color": .string(color), "style": .string(style),
+          "tooltip": .string(tooltip),
         ])
       // The title sits in the bar's upper part, above the mutations on its lane.
+      barTitles.append(
+        (
+          text, pos((left + right) / 2, y(lane) + Self.laneHeight * 0.27),
+          Self.inches(right - left - 8), color, tooltip
+        ))
+    }
+    graph.setNodeDefaults([
+      "shape": "plaintext", "style": "", "fontsize": "8", "height": "0.16",
+    ])
+    for title in barTitles {
       graph.addNode(
-        label: .text(text),
+        label: .text(title.text),
         attributes: [
-          "pos": pos((left + right) / 2, y(lane) + Self.laneHeight * 0.27),
-          "width": .string(Self.inches(right - left - 8)), "height": "0.16", "shape": "plaintext",
-          "style": "", "fontsize": "8", "fontcolor": .string(color), "tooltip": tooltip,
+          "pos": title.pos, "width": .string(title.width), "fontcolor": .string(title.color),
+          "tooltip": .string(title.tooltip),
         ])
     }
 
-    // Actions, mutations, stream ends and state changes.
+    // Actions, then mutations, state changes and stream ends.
+    let shown = marks.filter { range.contains($0.column) }
+    let cellWidth = DOTValue.string(Self.inches(Self.columnWidth * 0.86))
+    graph.setNodeDefaults([
+      "width": cellWidth, "height": "0.42", "style": "rounded,filled", "fillcolor": "#dbe9f6",
+      "color": "#3b6ea5",
+    ])
     var actionNodes: [Int: DOTNode.ID] = [:]
-    let cellWidth = Self.inches(Self.columnWidth * 0.86)
-    for placed in marks where range.contains(placed.column) {
-      let column = placed.column
-      switch placed.mark {
-      case .action(let id, let label, let stream):
-        let text = (stream.map { $0 + ": " } ?? "") + label
-        actionNodes[id] = graph.addNode(
-          label: .text(Self.wrapped(text, width: 16, lines: 2)),
-          attributes: [
-            "pos": pos(x(column), y(0)), "width": .string(cellWidth), "height": "0.42",
-            "style": "rounded,filled", "fillcolor": "#dbe9f6", "color": "#3b6ea5",
-            "tooltip": .string("action #\(id)\n\(text)"),
-          ])
-      case .mutation(let label, let cause, let changes):
-        var lane = 0
-        switch cause {
-        case .effect(let effect, action: _): lane = effectLane[effect].map { $0 + 1 } ?? 0
-        case .stream(let stream): lane = streamLane[stream] ?? 0
-        case .action(_): lane = 0
-        }
-        let node = graph.addNode(
-          label: .text(Self.wrapped(label, width: 16, lines: 2)),
-          attributes: [
-            "pos": pos(x(column), y(lane) - 7), "width": .string(cellWidth), "height": "0.38",
-            "shape": "box", "style": "filled", "fillcolor": "white", "color": "#444444",
-            "tooltip": .string("mutation \(label)"),
-          ])
-        if let action = cause.action, let source = actionNodes[action] {
-          graph.addEdge(from: source, to: node)
-        }
-        let summary = changes.isEmpty ? "(unchanged)" : Self.summary(of: changes)
-        graph.addNode(
-          label: .text(summary),
-          attributes: [
-            "pos": pos(x(column), y(stateLane)), "width": .string(cellWidth), "height": "0.62",
-            "shape": "note", "fillcolor": "#fafafa", "color": "gray60", "fontsize": "8",
-            "tooltip": .string(
-              changes.map { $0.text.truncated(to: 500) }.joined(separator: "\n")),
-          ])
-      case .streamEnd(let stream, let error):
-        graph.addNode(
-          label: .text(
-            Self.wrapped("end " + (error.map { "✗ " + $0 } ?? "✓"), width: 16, lines: 2)),
-          attributes: [
-            "pos": pos(x(column), y(streamLane[stream] ?? 0)), "width": .string(cellWidth),
-            "height": "0.38", "shape": "cds", "fillcolor": error == nil ? "#eeeeee" : "#fde0dc",
-            "tooltip": .string("stream \(stream) ended" + (error.map { ": " + $0 } ?? "")),
-          ])
+    for case (let column, .action(let id, let label, let stream)) in shown.lazy.map({
+      ($0.column, $0.mark)
+    }) {
+      let text = (stream.map { $0 + ": " } ?? "") + label
+      actionNodes[id] = graph.addNode(
+        label: .text(Self.wrapped(text, width: 16, lines: 2)),
+        attributes: ["pos": pos(x(column), y(0)), "tooltip": .string("action #\(id)\n\(text)")])
+    }
+    graph.setNodeDefaults([
+      "width": cellWidth, "height": "0.38", "fillcolor": "white", "color": "#444444",
+    ])
+    for case (let column, .mutation(let label, let cause, _)) in shown.lazy.map({
+      ($0.column, $0.mark)
+    }) {
+      var lane = 0
+      switch cause {
+      case .effect(let effect, action: _): lane = effectLane[effect].map { $0 + 1 } ?? 0
+      case .stream(let stream): lane = streamLane[stream] ?? 0
+      case .action(_): lane = 0
       }
+      let node = graph.addNode(
+        label: .text(Self.wrapped(label, width: 16, lines: 2)),
+        attributes: [
+          "pos": pos(x(column), y(lane) - 7), "tooltip": .string("mutation \(label)"),
+        ])
+      if let action = cause.action, let source = actionNodes[action] {
+        graph.addEdge(from: source, to: node)
+      }
+    }
+    graph.setNodeDefaults([
+      "width": cellWidth, "height": "0.62", "shape": "note", "fillcolor": "#fafafa",
+      "color": "gray60", "fontsize": "8",
+    ])
+    for case (let column, .mutation(_, _, let changes)) in shown.lazy.map({
+      ($0.column, $0.mark)
+    }) {
+      let summary = changes.isEmpty ? "(unchanged)" : Self.summary(of: changes)
+      graph.addNode(
+        label: .text(summary),
+        attributes: [
+          "pos": pos(x(column), y(stateLane)),
+          "tooltip": .string(changes.map { $0.text.truncated(to: 500) }.joined(separator: "\n")),
+        ])
+    }
+    graph.setNodeDefaults(["width": cellWidth, "height": "0.38", "shape": "cds"])
+    for case (let column, .streamEnd(let stream, let error)) in shown.lazy.map({
+      ($0.column, $0.mark)
+    }) {
+      graph.addNode(
+        label: .text(
+          Self.wrapped("end " + (error.map { "✗ " + $0 } ?? "✓"), width: 16, lines: 2)),
+        attributes: [
+          "pos": pos(x(column), y(streamLane[stream] ?? 0)),
+          "fillcolor": error == nil ? "#eeeeee" : "#fde0dc",
+          "tooltip": .string("stream \(stream) ended" + (error.map { ": " + $0 } ?? "")),
+        ])
     }
     return graph
   }

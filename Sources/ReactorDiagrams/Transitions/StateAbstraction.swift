@@ -60,15 +60,47 @@ public struct StateAbstraction: Sendable, Hashable {
       }
       return [StateField(name: nil, value: json.serializedString)]
     }
-    return keyPaths.map { path in
+    return zip(keyPaths, projectedValues(of: json)).map { path, value in
+      StateField(name: path.joined(separator: "."), value: value?.serializedString ?? "∅")
+    }
+  }
+
+  /// The values at the key paths, `nil` where the state has none.
+  func projectedValues(of json: JSONValue) -> [JSONValue?] {
+    keyPaths.map { path in
       var value: JSONValue? = json
       for key in path { value = value?[key] }
-      return StateField(name: path.joined(separator: "."), value: value?.serializedString ?? "∅")
+      return value
     }
   }
 }
 
 extension StateAbstraction {
+  /// Whether a mutation whose new state is stored as `change` certainly leaves the fields
+  /// this abstraction shows as they were.
+  ///
+  /// True for a diff none of whose operations touches a kept field (for the whole state, an
+  /// empty diff); false for snapshots and descriptions, which are compared in full.
+  func keepsFields(through change: TraceEvent.StateChange) -> Bool {
+    guard case .diff(let operations) = change else { return false }
+    guard !isWholeState else { return operations.isEmpty }
+    return !operations.contains { operation in
+      keyPaths.contains { Self.overlaps(operation.path, $0) }
+    }
+  }
+
+  /// Whether an operation at `path` can change the value at `keyPath`: when one is a prefix
+  /// of the other.
+  ///
+  /// An operation inside an array (an index where the key path has a key) cannot: the value
+  /// there is an array before and after it, and a key path through an array finds nothing.
+  private static func overlaps(_ path: [JSONPathComponent], _ keyPath: [String]) -> Bool {
+    for (component, key) in zip(path, keyPath) {
+      guard case .key(let name) = component, name == key else { return false }
+    }
+    return true
+  }
+
   private static func flatten(_ object: JSONObject, prefix: String, into fields: inout [StateField])
   {
     for (key, value) in object.members {

@@ -138,7 +138,8 @@ public struct TransitionGraph: Sendable, Hashable {
     }
     reactor = reader.header.reactor
     traceCount += 1
-    var current = try node(for: reader.header.initialState)
+    var recent = RecentProjections()
+    var current = try node(for: reader.header.initialState, recent: &recent)
     states[current].isInitial = true
     var actions = ActionLabels()
     var last: Int?
@@ -152,7 +153,10 @@ public struct TransitionGraph: Sendable, Hashable {
         case .effectEnded(let end):
           actions.effectEnded(end)
         case .mutation(let mutation):
-          let target = try node(for: reader.currentState)
+          // Most mutations of a projected state leave its fields alone: their diff says so.
+          let target =
+            abstraction.keepsFields(through: mutation.state)
+            ? current : try node(for: reader.currentState, recent: &recent)
           let action = actions.label(for: mutation.cause)
           last = try record(from: current, to: target, mutation: mutation.label, action: action)
           current = target
@@ -170,6 +174,20 @@ public struct TransitionGraph: Sendable, Hashable {
     }
     finalState = current
     lastTransition = last
+  }
+
+  /// The node of `state`, found among the recent projections when the state is projected.
+  private mutating func node(
+    for state: TraceHeader.State, recent: inout RecentProjections
+  ) throws(TransitionGraphError) -> Int {
+    guard !abstraction.isWholeState, case .json(let json) = state else {
+      return try node(for: state)
+    }
+    let values = abstraction.projectedValues(of: json)
+    if let node = recent.node(for: values) { return node }
+    let node = try node(for: state)
+    recent.remember(values, node: node)
+    return node
   }
 
   private mutating func node(

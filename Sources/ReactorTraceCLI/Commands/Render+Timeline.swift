@@ -61,7 +61,10 @@ extension ReactorTraceCommand.Render {
         var written: [String] = []
         for (index, page) in pages.enumerated() {
           let path = pages.count == 1 ? diagram.output : Self.path(diagram.output, page: index + 1)
-          try DiagramFile.write(page, format: format, engine: engine, to: path)
+          // Every node of a timeline has a fixed size and position: measuring its labels
+          // with Pango would only cost time.
+          try DiagramFile.write(
+            page, format: format, engine: engine, textMeasurement: .estimated, to: path)
           written.append(path)
         }
         print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events")

@@ -62,6 +62,22 @@ struct TraceFixture {
       ])
   }
 
+  /// A mutation stored as a diff: `operations` (as written in a trace) must turn the previous
+  /// state into `state`, or the reader reports a hash mismatch.
+  mutating func mutation(
+    _ label: String, action: Int, diff operations: [JSONValue], state: JSONValue
+  ) {
+    mutationID += 1
+    self.state = state
+    event(
+      "mutation",
+      [
+        ("id", .int(Int64(mutationID))), ("label", .string(label)),
+        ("cause", .object(JSONObject([("action", .int(Int64(action)))]))),
+        ("diff", .array(operations)), ("hash", .string(state.canonicalHash.description)),
+      ])
+  }
+
   var bytes: [UInt8] { Array((lines.joined(separator: "\n") + "\n").utf8) }
 
   func reader() throws -> TraceReader {

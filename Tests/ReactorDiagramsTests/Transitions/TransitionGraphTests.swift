@@ -65,6 +65,47 @@ struct TransitionGraphTests {
     #expect(loops.contains(#"setAlert("Limit reached")"#))
   }
 
+  @Test func diffsThatMissTheKeysKeepTheNodeAndDiffsThatHitThemMoveIt() throws {
+    let user: (String) -> JSONValue = { name in ["name": .string(name), "age": 1] }
+    let steps: [(label: String, diff: JSONValue, state: JSONValue)] = [
+      ("age", ["p": ["user", "age"], "v": 2], ["user": ["name": "a", "age": 2], "items": [1]]),
+      ("item", ["p": ["items", 0], "v": 5], ["user": ["name": "a", "age": 2], "items": [5]]),
+      (
+        "rename", ["p": ["user", "name"], "v": "b"],
+        ["user": ["name": "b", "age": 2], "items": [5]]
+      ),
+      ("replace", ["p": ["user"], "v": user("c")], ["user": user("c"), "items": [5]]),
+      ("drop", ["p": ["user"], "remove": true], ["items": [5]]),
+      ("append", ["p": ["items"], "append": [6]], ["items": [5, 6]]),
+      ("reset", ["p": [], "v": ["user": user("a")]], ["user": user("a")]),
+    ]
+    var withDiffs = try TraceFixture(initialState: ["user": user("a"), "items": [1]])
+    var withSnapshots = try TraceFixture(initialState: ["user": user("a"), "items": [1]])
+    withDiffs.action(1, "go")
+    withSnapshots.action(1, "go")
+    for step in steps {
+      withDiffs.mutation(step.label, action: 1, diff: [step.diff], state: step.state)
+      withSnapshots.mutation(step.label, action: 1, state: step.state)
+    }
+    let abstraction = StateAbstraction(keys: ["user.name"])
+
+    var fromDiffs = TransitionGraph(abstraction: abstraction)
+    try fromDiffs.add(withDiffs.reader())
+    var fromSnapshots = TransitionGraph(abstraction: abstraction)
+    try fromSnapshots.add(withSnapshots.reader())
+
+    #expect(
+      fromDiffs.states.map(\.text) == [
+        #"user.name="a""#, #"user.name="b""#, #"user.name="c""#, "user.name=∅",
+      ])
+    #expect(
+      fromDiffs.transitions.map { "\($0.source)→\($0.target) \($0.mutation)" } == [
+        "0→0 age", "0→0 item", "0→1 rename", "1→2 replace", "2→3 drop", "3→3 append",
+        "3→0 reset",
+      ])
+    #expect(fromDiffs == fromSnapshots)
+  }
+
   @Test func edgesCarryMutationActionAndCount() throws {
     let graph = try TransitionGraph(
       tracesAt: [Self.counter], abstraction: StateAbstraction(keys: ["isLoading"]))
