@@ -137,6 +137,16 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+
+    // The benchmark of docs/performance.md: `swift run -c release reactor-trace-bench`.
+    // Only our own modules, so that building it adds no package. It runs the `reactor-trace`
+    // built beside it for the render rows (a dependency would link the CLI and Graphviz into
+    // every measured process), and says so if it is missing.
+    .executableTarget(
+      name: "reactor-trace-bench",
+      dependencies: ["ReactorCore", "ReactorTracing", "ReactorReplay"],
+      path: "Benchmarks/reactor-trace-bench"
+    ),
   ]
 )
 

@@ -1,0 +1,98 @@
+/// Every row the benchmark can run, with its sizes, targets and files.
+struct BenchPlan: Sendable {
+  /// The peak memory every untraced runtime scenario must stay under (ReactorKit: 19 MiB).
+  static let untracedMemoryTarget = 24.0
+  /// Actions in the 1,000,000-event trace: counter-concat records four events per action.
+  static let traceActions = 250_000
+  /// Increases in the timeline trace: six events each, and one decrease (four events) to
+  /// make 10,000.
+  static let timelineIncreases = 1_666
+
+  /// Where traces and diagrams go.
+  let directory: String
+  /// What every size is divided by (10 for `--quick`).
+  let divisor: Int
+
+  /// The large trace: 1,000,000 events (250,000 counter-concat actions).
+  var largeTrace: String { "\(directory)/concat-1m.trace.jsonl" }
+  /// The small trace: 100,000 events, to show that memory stays flat.
+  var smallTrace: String { "\(directory)/concat-100k.trace.jsonl" }
+  /// The timeline trace: 10,000 events of the example Counter.
+  var timelineTrace: String { "\(directory)/timeline-10k.trace.jsonl" }
+
+  /// The rows, in the order they run and print.
+  var rows: [BenchRow] {
+    var rows: [BenchRow] = []
+    for scenario in RuntimeScenario.allCases {
+      for mode in TracingMode.allCases {
+        let count = scenario.actionCount / divisor
+        var targets: [BenchTarget] = []
+        switch (scenario, mode) {
+        case (_, .untraced):
+          targets = [
+            .throughput(atLeast: scenario.untracedTarget),
+            .memory(atMostMiB: Self.untracedMemoryTarget),
+          ]
+        case (.counterSync, .file): targets = [.throughput(atLeast: 330_000)]
+        default: break
+        }
+        rows.append(
+          BenchRow(
+            scenario: scenario.rawValue, mode: mode.rawValue, count: count, unit: "actions",
+            showsMegabytes: mode == .file && scenario != .stub, targets: targets,
+            reactorKit: scenario.reactorKitThroughput,
+            job: .child(["runtime", scenario.rawValue, mode.rawValue, "\(count)", directory])))
+      }
+    }
+
+    let largeActions = Self.traceActions / divisor
+    let smallActions = largeActions / 10
+    let large = BenchRow.Prerequisite.concatTrace(actions: largeActions, path: largeTrace)
+    let small = BenchRow.Prerequisite.concatTrace(actions: smallActions, path: smallTrace)
+    rows.append(
+      BenchRow(
+        scenario: "trace-write", mode: "file", count: 4 * largeActions, unit: "events",
+        showsMegabytes: true,
+        job: .child(["trace-write", "\(largeActions)", "\(directory)/trace-write.trace.jsonl"])))
+    for (label, actions, trace, prerequisite) in [
+      ("1M", largeActions, largeTrace, large), ("100k", smallActions, smallTrace, small),
+    ] {
+      rows.append(
+        BenchRow(
+          scenario: "trace-read", mode: label, count: 4 * actions, unit: "events",
+          showsMegabytes: true,
+          targets: label == "1M" ? [.throughput(atLeast: 1_000_000)] : [],
+          job: .child(["trace-read", trace, "\(4 * actions)"]), prerequisites: [prerequisite]))
+    }
+    for (label, actions, trace, prerequisite) in [
+      ("1M", largeActions, largeTrace, large), ("100k", smallActions, smallTrace, small),
+    ] {
+      rows.append(
+        BenchRow(
+          scenario: "reduce-replay", mode: label, count: 3 * actions, unit: "steps",
+          targets: label == "1M" ? [.throughput(atLeast: 2_000_000)] : [],
+          job: .child(["replay", trace, "\(3 * actions)"]), prerequisites: [prerequisite]))
+    }
+    let transitions = "\(directory)/transitions.svg"
+    rows.append(
+      BenchRow(
+        scenario: "render-transitions", mode: "1M", count: 4 * largeActions, unit: "events",
+        targets: [.seconds(atMost: 5)],
+        job: .tool(
+          ["render", "transitions", largeTrace, "--key", "isLoading", "-o", transitions],
+          output: transitions),
+        prerequisites: [large]))
+    let timeline = "\(directory)/timeline.svg"
+    rows.append(
+      BenchRow(
+        scenario: "render-timeline", mode: "10k", count: 6 * Self.timelineIncreases + 4,
+        unit: "events", targets: [.seconds(atMost: 2)],
+        job: .tool(["render", "timeline", timelineTrace, "-o", timeline], output: timeline),
+        prerequisites: [
+          .timelineTrace(
+            script: "\(directory)/timeline.actions.jsonl", path: timelineTrace,
+            increases: Self.timelineIncreases)
+        ]))
+    return rows
+  }
+}

@@ -1,0 +1,27 @@
+/// One target a row of the table must meet.
+enum BenchTarget: Equatable, Sendable {
+  /// The median throughput is at least this many units per second.
+  case throughput(atLeast: Double)
+  /// The median run takes at most this many seconds.
+  case seconds(atMost: Double)
+  /// The largest maximum resident set size of the runs is at most this many MiB.
+  case memory(atMostMiB: Double)
+
+  /// The target as the table shows it.
+  var text: String {
+    switch self {
+    case .throughput(let minimum): "≥ \(Formatting.grouped(minimum))/s"
+    case .seconds(let maximum): "≤ \(Formatting.decimal(maximum, digits: 0)) s"
+    case .memory(let maximum): "≤ \(Formatting.decimal(maximum, digits: 0)) MiB"
+    }
+  }
+
+  /// Whether `result` meets the target.
+  func isMet(by result: RowResult) -> Bool {
+    switch self {
+    case .throughput(let minimum): result.throughput >= minimum
+    case .seconds(let maximum): result.seconds <= maximum
+    case .memory(let maximum): result.maximumResidentMiB <= maximum
+    }
+  }
+}

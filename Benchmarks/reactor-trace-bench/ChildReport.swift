@@ -1,0 +1,64 @@
+/// What a measurement in a child process reports to the driver: one line on standard output.
+///
+/// The line is `RESULT seconds=0.25 units=1000000 bytes=123 events=2000000 peakBytes=…`,
+/// with the optional fields present only when measured.
+struct ChildReport: Equatable {
+  /// The timed part, in seconds.
+  var seconds: Double
+  /// What the throughput counts: actions, events or replay steps.
+  var units: Int
+  /// The bytes written or read, for MB/s and bytes per event.
+  var bytes: Int?
+  /// The trace events written or read.
+  var events: Int?
+  /// The mean size in bytes of the state encoded whole, once per mutation.
+  var fullStateBytes: Double?
+  /// The child's own peak resident set size in bytes, measured as it finishes.
+  var peakBytes: Int?
+
+  /// The line's first word.
+  static let marker = "RESULT"
+
+  /// The line to print.
+  var line: String {
+    var fields = ["seconds=\(seconds)", "units=\(units)"]
+    if let bytes { fields.append("bytes=\(bytes)") }
+    if let events { fields.append("events=\(events)") }
+    if let fullStateBytes { fields.append("fullStateBytes=\(fullStateBytes)") }
+    if let peakBytes { fields.append("peakBytes=\(peakBytes)") }
+    return ([Self.marker] + fields).joined(separator: " ")
+  }
+
+  /// Creates a report.
+  init(
+    seconds: Double, units: Int, bytes: Int? = nil, events: Int? = nil,
+    fullStateBytes: Double? = nil
+  ) {
+    self.seconds = seconds
+    self.units = units
+    self.bytes = bytes
+    self.events = events
+    self.fullStateBytes = fullStateBytes
+  }
+
+  /// Parses the last report line of a child's output, or returns `nil` if there is none.
+  init?(output: String) {
+    guard
+      let line = output.split(separator: "\n").last(where: { $0.hasPrefix(Self.marker + " ") })
+    else { return nil }
+    var fields: [Substring: Substring] = [:]
+    for field in line.split(separator: " ").dropFirst() {
+      let parts = field.split(separator: "=", maxSplits: 1)
+      guard parts.count == 2 else { return nil }
+      fields[parts[0]] = parts[1]
+    }
+    guard let seconds = fields["seconds"].flatMap({ Double($0) }),
+      let units = fields["units"].flatMap({ Int($0) })
+    else { return nil }
+    self.init(
+      seconds: seconds, units: units, bytes: fields["bytes"].flatMap { Int($0) },
+      events: fields["events"].flatMap { Int($0) },
+      fullStateBytes: fields["fullStateBytes"].flatMap { Double($0) })
+    peakBytes = fields["peakBytes"].flatMap { Int($0) }
+  }
+}

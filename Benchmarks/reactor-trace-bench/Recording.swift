@@ -1,0 +1,64 @@
+import ReactorCore
+import ReactorTracing
+
+/// The recorder a runtime scenario runs with, if any, and the checks that it lost nothing.
+@MainActor
+final class Recording<R: Reactor> {
+  private let memory: InMemoryTraceRecorder<R>?
+  private let file: FileTraceRecorder<R>?
+  /// The trace file, in `file` mode.
+  let path: String?
+
+  /// Attaches the recorder `mode` asks for.
+  /// - Parameters:
+  ///   - reactor: The reactor to record.
+  ///   - mode: Untraced, in memory or to a file.
+  ///   - path: The trace file, used in `file` mode.
+  /// - Throws: ``BenchFailure/file(path:reason:)`` when the recorder cannot start.
+  init(_ reactor: R, mode: TracingMode, path: String) throws(BenchFailure) {
+    do {
+      switch mode {
+      case .untraced:
+        memory = nil
+        file = nil
+        self.path = nil
+      case .memory:
+        memory = try InMemoryTraceRecorder(recording: reactor)
+        file = nil
+        self.path = nil
+      case .file:
+        memory = nil
+        file = try FileTraceRecorder(recording: reactor, to: path)
+        self.path = path
+      }
+    } catch {
+      throw .file(path: path, reason: "cannot start recording: \(error)")
+    }
+  }
+
+  /// Detaches the recorder; a file recorder returns once every event is on disk.
+  func stop() async throws(BenchFailure) {
+    memory?.stop()
+    do {
+      try await file?.stop()
+    } catch {
+      throw .file(path: path ?? "", reason: "recording failed: \(error)")
+    }
+  }
+
+  /// Checks that the recorder saw `events` events and dropped none, and that a trace file
+  /// holds every one of them.
+  /// - Returns: The size of the trace file, or `nil` when nothing was written.
+  func verify(events: Int, by verification: Verification) throws(BenchFailure) -> Int? {
+    if let memory {
+      try verification.expect("events observed", memory.observedEventCount, equals: events)
+      try verification.expect("events dropped", memory.droppedEventCount, equals: 0)
+    }
+    if let file, let path {
+      try verification.expect("events observed", file.observedEventCount, equals: events)
+      try verification.expect("events dropped", file.droppedEventCount, equals: 0)
+      return try TraceFileCheck.verify(path: path, events: events, by: verification)
+    }
+    return nil
+  }
+}

@@ -1,0 +1,138 @@
+/// The benchmark's output: Markdown tables of the results, the trace sizes and the memory of
+/// streaming passes as the trace grows.
+struct ResultTable {
+  /// The measured rows, in order.
+  let results: [RowResult]
+  /// Runs per row.
+  let runs: Int
+  /// Whether sizes were divided by 10.
+  let isQuick: Bool
+
+  /// The state-large trace's bytes per event must be at most this share of the full state.
+  static let stateSizeTarget = 0.05
+
+  /// Everything, ready to print.
+  var text: String {
+    var lines: [String] = []
+    if isQuick { lines.append("**--quick: sizes divided by 10, not a measurement.**\n") }
+    lines.append(
+      "Medians of \(runs) run\(runs == 1 ? "" : "s"), each in its own process; "
+        + "max RSS is the largest of the runs.\n")
+    lines += mainTable
+    let sizes = sizeTable
+    if !sizes.isEmpty { lines += [""] + sizes }
+    let memory = memoryTable
+    if !memory.isEmpty { lines += [""] + memory }
+    let targets = results.flatMap(\.row.targets).count + sizeTargetCount
+    let missed = results.flatMap(\.unmetTargets).count + sizeTargetMissed
+    lines += ["", "Targets met: \(targets - missed) of \(targets)."]
+    return lines.joined(separator: "\n")
+  }
+
+  private var mainTable: [String] {
+    var lines = [
+      "| scenario | mode | N | median throughput | median s | max RSS MiB | target "
+        + "| ReactorKit | ratio | result |",
+      "|---|---|--:|--:|--:|--:|---|--:|--:|---|",
+    ]
+    for result in results {
+      let row = result.row
+      var throughput = "\(Formatting.grouped(result.throughput)) \(row.unit)/s"
+      if row.showsMegabytes, let bytes = result.bytesPerSecond {
+        throughput += ", \(Formatting.decimal(bytes / 1e6, digits: 1)) MB/s"
+      }
+      let reactorKit = row.reactorKit.map { "\(Formatting.grouped($0)) \(row.unit)/s" } ?? ""
+      let ratio = row.reactorKit.map { "\(Formatting.decimal(result.throughput / $0, digits: 1))×" }
+      let outcome: String
+      if row.targets.isEmpty {
+        outcome = ""
+      } else if result.unmetTargets.isEmpty {
+        outcome = "met"
+      } else {
+        outcome = "**not met** (" + result.unmetTargets.map(\.text).joined(separator: ", ") + ")"
+      }
+      let cells = [
+        row.scenario, row.mode, "\(Formatting.grouped(Double(row.count))) \(row.unit)", throughput,
+        Formatting.seconds(result.seconds),
+        (result.isMemoryUpperBound ? "≤ " : "")
+          + Formatting.decimal(result.maximumResidentMiB, digits: 1),
+        row.targets.map(\.text).joined(separator: ", "), reactorKit, ratio ?? "", outcome,
+      ]
+      lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    return lines
+  }
+
+  /// The rows whose reports carry trace sizes: (name, result, whether it has a target).
+  private var sizedTraces: [(name: String, report: ChildReport)] {
+    let sources = [
+      ("counter-sync/file", "counter-sync"), ("trace-write/file", "counter-concat"),
+      ("state-large/file", "state-large"),
+    ]
+    return sources.compactMap { id, name in
+      guard let report = results.first(where: { $0.row.id == id })?.report,
+        report.bytes != nil, report.events != nil
+      else { return nil }
+      return (name, report)
+    }
+  }
+
+  private var sizeTable: [String] {
+    let traces = sizedTraces
+    guard !traces.isEmpty else { return [] }
+    var lines = [
+      "| trace | events | bytes | bytes/event | full state, bytes | bytes/event ÷ full state "
+        + "| target | result |",
+      "|---|--:|--:|--:|--:|--:|---|---|",
+    ]
+    for (name, report) in traces {
+      let bytes = report.bytes ?? 0
+      let events = report.events ?? 0
+      let perEvent = Double(bytes) / Double(max(events, 1))
+      var cells = [
+        name, Formatting.grouped(Double(events)), Formatting.grouped(Double(bytes)),
+        Formatting.decimal(perEvent, digits: 1),
+      ]
+      if let full = report.fullStateBytes {
+        let share = perEvent / full
+        cells += [
+          Formatting.decimal(full, digits: 0), "\(Formatting.decimal(share * 100, digits: 2)) %",
+          "≤ \(Formatting.decimal(Self.stateSizeTarget * 100, digits: 0)) %",
+          share <= Self.stateSizeTarget ? "met" : "**not met**",
+        ]
+      } else {
+        cells += ["", "", "", ""]
+      }
+      lines.append("| " + cells.joined(separator: " | ") + " |")
+    }
+    return lines
+  }
+
+  private var stateShare: Double? {
+    guard let report = sizedTraces.first(where: { $0.name == "state-large" })?.report,
+      let bytes = report.bytes, let events = report.events, let full = report.fullStateBytes
+    else { return nil }
+    return Double(bytes) / Double(events) / full
+  }
+
+  private var sizeTargetCount: Int { stateShare == nil ? 0 : 1 }
+  private var sizeTargetMissed: Int { (stateShare ?? 0) > Self.stateSizeTarget ? 1 : 0 }
+
+  private var memoryTable: [String] {
+    var lines = [
+      "| streaming pass | max RSS, 100k events | max RSS, 1M events | growth for 10× the events |",
+      "|---|--:|--:|--:|",
+    ]
+    for scenario in ["trace-read", "reduce-replay"] {
+      guard let small = results.first(where: { $0.row.id == "\(scenario)/100k" }),
+        let large = results.first(where: { $0.row.id == "\(scenario)/1M" })
+      else { continue }
+      let growth = large.maximumResidentMiB / small.maximumResidentMiB - 1
+      lines.append(
+        "| \(scenario) | \(Formatting.decimal(small.maximumResidentMiB, digits: 1)) MiB "
+          + "| \(Formatting.decimal(large.maximumResidentMiB, digits: 1)) MiB "
+          + "| \(growth >= 0 ? "+" : "")\(Formatting.decimal(growth * 100, digits: 1)) % |")
+    }
+    return lines.count > 2 ? lines : []
+  }
+}

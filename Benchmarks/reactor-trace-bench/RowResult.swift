@@ -1,0 +1,55 @@
+/// The runs of one row and their medians.
+struct RowResult: Sendable {
+  /// One run.
+  struct Run: Sendable {
+    /// The timed seconds.
+    var seconds: Double
+    /// The units processed.
+    var units: Int
+    /// The process's maximum resident set size, in bytes.
+    var maximumResidentBytes: Int
+    /// What the child reported, for child rows.
+    var report: ChildReport?
+    /// Whether the peak is only known to be at most ``maximumResidentBytes``.
+    var isMemoryUpperBound = false
+  }
+
+  /// The row.
+  var row: BenchRow
+  /// Its runs, in order.
+  var runs: [Run]
+
+  /// The median of the runs' seconds.
+  var seconds: Double { Self.median(runs.map(\.seconds)) }
+
+  /// The median of the runs' throughputs, in units per second.
+  var throughput: Double { Self.median(runs.map { Double($0.units) / $0.seconds }) }
+
+  /// The median of the runs' bytes per second, for rows that report bytes.
+  var bytesPerSecond: Double? {
+    let rates = runs.compactMap { run in run.report?.bytes.map { Double($0) / run.seconds } }
+    return rates.count == runs.count && !rates.isEmpty ? Self.median(rates) : nil
+  }
+
+  /// The largest maximum resident set size of the runs, in MiB.
+  var maximumResidentMiB: Double {
+    Double(runs.map(\.maximumResidentBytes).max() ?? 0) / 1_048_576
+  }
+
+  /// Whether the peak memory is only an upper bound.
+  var isMemoryUpperBound: Bool { runs.contains(where: \.isMemoryUpperBound) }
+
+  /// The last run's report.
+  var report: ChildReport? { runs.last?.report }
+
+  /// The targets this result misses.
+  var unmetTargets: [BenchTarget] { row.targets.filter { !$0.isMet(by: self) } }
+
+  /// The middle value, or the mean of the two middle ones.
+  static func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return .nan }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+  }
+}
