@@ -26,9 +26,26 @@ public struct Flow<Element: Sendable> {
   @usableFromInline
   let connect: @MainActor (_ scope: FlowScope, _ sink: @escaping Sink) -> Void
 
+  /// The runtime whose pipeline input this flow is, unchanged; `nil` for any other flow.
+  ///
+  /// A hook that returns its input unchanged (the default) lets the runtime pass values
+  /// straight on instead of through the flow's closures.
+  @usableFromInline
+  let input: ObjectIdentifier?
+
   @usableFromInline
   init(connect: @escaping @MainActor (_ scope: FlowScope, _ sink: @escaping Sink) -> Void) {
     self.connect = connect
+    self.input = nil
+  }
+
+  @usableFromInline
+  init(
+    input: ObjectIdentifier,
+    connect: @escaping @MainActor (_ scope: FlowScope, _ sink: @escaping Sink) -> Void
+  ) {
+    self.connect = connect
+    self.input = input
   }
 
   /// A flow that emits nothing.

@@ -29,9 +29,10 @@ extension Reactor {
     runtime.send(action)
   }
 
-  @usableFromInline
+  @inlinable
   func recordStubbed(_ action: Action) {
-    stub.actions.append(action)
+    // The stub exists after its first use; only that first use goes through `stub`.
+    (runtime.stub ?? stub).record(action)
   }
 
   /// The states of this reactor: the latest one first, then every new one, in order.

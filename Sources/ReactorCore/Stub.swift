@@ -12,10 +12,25 @@
 @MainActor
 public final class Stub<Action: Sendable, State: Sendable> {
   /// Every action sent while the stub is enabled, in order.
-  public internal(set) var actions: [Action] = []
+  public internal(set) var actions: [Action] {
+    get { recordedActions }
+    set { recordedActions = newValue }
+  }
+
+  /// The storage of ``actions``, appended to from the reactor's inlined `send`.
+  ///
+  /// Main actor only, and never accessed while another access is in progress, so the dynamic
+  /// exclusivity check is dropped.
+  @usableFromInline @exclusivity(unchecked) var recordedActions: [Action] = []
 
   private let deliver: @MainActor (State) -> Void
   private var storedState: State
+
+  /// Records an action sent while the stub is enabled.
+  @inlinable
+  func record(_ action: Action) {
+    recordedActions.append(action)
+  }
 
   init(initialState: State, deliver: @escaping @MainActor (State) -> Void) {
     self.storedState = initialState
