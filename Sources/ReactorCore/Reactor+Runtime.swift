@@ -31,8 +31,13 @@ extension Reactor {
 
   @inlinable
   func recordStubbed(_ action: Action) {
-    // The stub exists after its first use; only that first use goes through `stub`.
-    (runtime.stub ?? stub).record(action)
+    // The stub exists after its first use; only that first use goes through `stub`. (Not
+    // `??`: its autoclosure would be checked for main-actor isolation on every call.)
+    if let stub = runtime.stub {
+      stub.record(action)
+    } else {
+      stub.record(action)
+    }
   }
 
   /// The states of this reactor: the latest one first, then every new one, in order.

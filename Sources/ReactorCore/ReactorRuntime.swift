@@ -109,12 +109,12 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     guard !isBuilt else { return }
     isBuilt = true
     attach(reactor)
-    let unmanaged = Unmanaged.passUnretained(reactor)
-    mutateFunction = { action in
-      unmanaged._withUnsafeGuaranteedRef { $0.mutate(action: action) }
-    }
-    reduceFunction = { state, mutation in
-      unmanaged._withUnsafeGuaranteedRef { $0.reduce(state: state, mutation: mutation) }
+    // Captured unowned(unsafe), not through `Unmanaged._withUnsafeGuaranteedRef`: a closure
+    // handed to the standard library (built in Swift 5 mode) is checked for main-actor
+    // isolation on every call.
+    mutateFunction = { [unowned(unsafe) reactor] action in reactor.mutate(action: action) }
+    reduceFunction = { [unowned(unsafe) reactor] state, mutation in
+      reactor.reduce(state: state, mutation: mutation)
     }
     connect(
       action: reactor.transform(action:),

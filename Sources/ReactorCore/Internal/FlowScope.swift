@@ -40,7 +40,8 @@ final class FlowScope {
   /// Runs `body` if the scope is open and its reactor alive, keeping the reactor alive.
   func deliver(_ body: () -> Void) {
     guard !isClosed, let owner else { return }
-    withExtendedLifetime(owner) { body() }
+    body()
+    extendLifetime(owner)
   }
 
   /// Cancels every task; later values are dropped.

@@ -22,6 +22,9 @@ struct Lifeline<Action: Sendable, Mutation: Sendable, State: Sendable> {
   @inlinable
   func withRuntime(_ body: (ReactorRuntime<Action, Mutation, State>) -> Void) {
     guard let reactor else { return }
-    withExtendedLifetime(reactor) { body(runtime) }
+    body(runtime)
+    // Not `withExtendedLifetime(reactor) { … }`: a closure handed to the standard library is
+    // checked for main-actor isolation on every call.
+    extendLifetime(reactor)
   }
 }
