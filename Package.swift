@@ -147,6 +147,10 @@ let package = Package(
       dependencies: ["ReactorCore", "ReactorTracing", "ReactorReplay"],
       path: "Benchmarks/reactor-trace-bench"
     ),
+    .testTarget(
+      name: "ReactorTraceBenchTests",
+      dependencies: ["reactor-trace-bench"]
+    ),
   ]
 )
 
