@@ -26,7 +26,7 @@ extension Reactor {
       return
     }
     runtime.buildIfNeeded(self)
-    runtime.send(action)
+    runtime.send(action, to: self)
   }
 
   @inlinable

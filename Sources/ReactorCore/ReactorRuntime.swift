@@ -188,6 +188,36 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     }
   }
 
+  /// ``send(_:)`` from the reactor's own `send`, which keeps the reactor alive for the call.
+  ///
+  /// When the action and mutation hooks pass values through and nothing is being emitted,
+  /// `mutate` and `reduce` are called on the reactor directly instead of through the
+  /// pipeline's closures: the same steps in the same order, without a closure call or a
+  /// retain of the reactor (whose weak references put every retain on the slow path).
+  @inlinable
+  func send<R: Reactor>(_ action: Action, to reactor: R)
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    guard passesActionsThrough, passesMutationsThrough, isBuilt, !isEmitting, !isStubEnabled
+    else {
+      send(action)
+      return
+    }
+    lastActionID += 1
+    let id = lastActionID
+    monitor?.reactorDidReceive(action: action, id: id, origin: .sent)
+    let effect = reactor.mutate(action: action)
+    switch effect.operation {
+    case .just(let mutation):
+      apply(mutation, origin: .action(id)) { reactor.reduce(state: $0, mutation: $1) }
+    case .sequence(let mutations):
+      for mutation in mutations {
+        apply(mutation, origin: .action(id)) { reactor.reduce(state: $0, mutation: $1) }
+      }
+    default:
+      start(effect, action: id)
+    }
+  }
+
   /// End of the action flow: runs `mutate(action:)` and starts its effect.
   @inlinable
   func receive(_ action: Action, origin: Origin) {
@@ -217,13 +247,22 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// End of the mutation flow: reduces and pushes the new state into the state flow.
   @inlinable
   func apply(_ mutation: Mutation, origin: Origin) {
-    guard !isStubEnabled, let reduceFunction, let previous = current else { return }
+    guard let reduceFunction else { return }
+    apply(mutation, origin: origin, reducing: reduceFunction)
+  }
+
+  /// ``apply(_:origin:)`` with the given `reduce`.
+  @inlinable
+  func apply(
+    _ mutation: Mutation, origin: Origin, reducing reduce: @MainActor (State, Mutation) -> State
+  ) {
+    guard !isStubEnabled, let previous = current else { return }
     if isEmitting {
       enqueue { [unowned(unsafe) self] in apply(mutation, origin: origin) }
       return
     }
     withEmission {
-      let state = reduceFunction(previous, mutation)
+      let state = reduce(previous, mutation)
       lastMutationID += 1
       monitor?.reactorDidReduce(
         mutation: mutation, id: lastMutationID, origin: origin, state: state)
