@@ -20,6 +20,9 @@ final class DecodedValueCache<Value> {
   /// The value decoded from `json`: a cached one, or what `decode` returns, then cached.
   func value(for json: JSONValue, decode: (JSONValue) throws -> Value) rethrows -> Value {
     guard isEnabled else { return try decode(json) }
+    // A payload the reader read before is usually the very same storage: look for that
+    // first, then compare values.
+    for entry in entries where Self.isSameStorage(entry.json, json) { return entry.value }
     for entry in entries where Self.isIdentical(entry.json, json) { return entry.value }
     let value = try decode(json)
     if entries.count < Self.capacity {
@@ -29,6 +32,23 @@ final class DecodedValueCache<Value> {
       oldest = (oldest + 1) % Self.capacity
     }
     return value
+  }
+
+  /// Whether two arrays or objects share their storage, and so are identical.
+  private static func isSameStorage(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    switch (a, b) {
+    case (.array(let a), .array(let b)):
+      a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+      }
+    case (.object(let a), .object(let b)):
+      a.members.withUnsafeBufferPointer { a in
+        b.members.withUnsafeBufferPointer { b in
+          a.baseAddress == b.baseAddress && a.count == b.count
+        }
+      }
+    default: false
+    }
   }
 
   /// Whether two values are the same JSON: same cases, strings with the same UTF-8, and
