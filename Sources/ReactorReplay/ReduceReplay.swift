@@ -5,9 +5,14 @@ public import ReactorTracing
 /// that differs from the recorded one.
 ///
 /// Starting from the recorded initial state, each recorded mutation is decoded and applied in
-/// recorded order; the state `reduce` returns is encoded and compared with the state the
-/// trace recorded after that mutation. Timing plays no part, nothing runs asynchronously, and
-/// the trace is streamed, so memory does not grow with its length.
+/// recorded order; the state `reduce` returns is encoded and its hash compared with the hash
+/// the trace recorded after that mutation. Only where the hashes differ is the recorded state
+/// rebuilt from its snapshot or diff (and checked against its hash) and compared value by
+/// value, so a divergence is reported with the recorded state. Timing plays no part, nothing
+/// runs asynchronously, and the trace is streamed, so memory does not grow with its length.
+///
+/// Opened from a path or a ``Trace``, the reader does not rebuild every recorded state
+/// itself; ``StructuralReplay`` checks a trace's states and causality without reactor code.
 ///
 /// ```swift
 /// let result = try ReduceReplay.run(path: "counter.trace.jsonl", through: CounterReactor())
@@ -21,7 +26,7 @@ public import ReactorTracing
 public enum ReduceReplay {
   /// Replays the trace `reader` is reading through `reactor`'s `reduce`.
   /// - Parameters:
-  ///   - reader: A reader positioned before the first event, verifying states.
+  ///   - reader: A reader positioned before the first event, verifying states or not.
   ///   - reactor: The reactor whose `reduce` to run; its `Mutation` and `State` must be
   ///     Codable.
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
@@ -49,6 +54,10 @@ public enum ReduceReplay {
     var actions = LabelCache()
     let mutations = DecodedValueCache<R.Mutation>()
     let encodeState = CodableValues.encoder(for: R.State.self)
+    // The recorded state before the current mutation. After a step whose replayed state has
+    // the recorded hash, it is that replayed state's JSON: the recorded one is rebuilt from
+    // its snapshot or diff only where the hashes differ.
+    var recordedBefore = TraceHeader.State.json(initialJSON)
     var matched = 0
     while let event = try ReplayChecks.next(reader) {
       switch event.kind {
@@ -66,15 +75,22 @@ public enum ReduceReplay {
           throw .undecodable(line: line, reason: "mutation \(recorded.label): \(error)")
         }
         state = reactor.reduce(state: state, mutation: mutation)
-        guard case .json(let recordedState) = reader.currentState else {
-          throw .missingValue(line: line, what: "state")
-        }
         let replayedJSON: JSONValue
         do {
           replayedJSON = try encodeState?(state) ?? .null
         } catch {
           throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
         }
+        // Equal hashes: the replayed state is the recorded one (the hash of a state's
+        // canonical JSON is what the trace records for it).
+        if !isRedacted, replayedJSON.canonicalHash == recorded.stateHash {
+          recordedBefore = .json(replayedJSON)
+          matched += 1
+          continue
+        }
+        let recordedState = try rebuild(
+          recordedBefore, after: recorded, sequence: event.sequence, reader: reader)
+        recordedBefore = .json(recordedState)
         let compared =
           isRedacted
           ? StateComparison.masking(replayedJSON, like: recordedState) : replayedJSON
@@ -96,6 +112,39 @@ public enum ReduceReplay {
     return ReplayResult(stepsChecked: matched, divergence: nil)
   }
 
+  /// `reader`, set to leave the state changes of mutations unparsed until they are needed.
+  ///
+  /// They are needed where a replayed state's hash differs from the recorded one. A redacted
+  /// trace compares every state value by value, so its reader parses them all.
+  private static func hashComparing(_ reader: TraceReader) -> TraceReader {
+    reader.skipsStateChanges = reader.header.redactions.isEmpty
+    return reader
+  }
+
+  /// The state a mutation event recorded, rebuilt from the recorded state before it, and
+  /// checked against the event's hash as a reader verifying states checks it.
+  private static func rebuild(
+    _ before: TraceHeader.State, after mutation: TraceEvent.Mutation, sequence: Int,
+    reader: TraceReader
+  ) throws(ReplayError) -> JSONValue {
+    let line = reader.lineNumber
+    var state = before
+    do throws(TraceFormatError) {
+      try state.apply(reader.stateChangeOfLastEvent(mutation))
+    } catch {
+      throw .trace(.malformedLine(path: reader.path, line: line, reason: error.description))
+    }
+    let actual = state.hash
+    guard actual == mutation.stateHash else {
+      throw .trace(
+        .stateMismatch(
+          path: reader.path, line: line, sequence: sequence, expected: mutation.stateHash,
+          actual: actual))
+    }
+    guard case .json(let json) = state else { throw .missingValue(line: line, what: "state") }
+    return json
+  }
+
   /// Replays the trace file at `path` through `reactor`'s `reduce`.
   /// - Parameters:
   ///   - path: The trace file.
@@ -108,7 +157,8 @@ public enum ReduceReplay {
     path: String, through reactor: R, allowingReactorMismatch: Bool = false
   ) throws(ReplayError) -> ReplayResult {
     try run(
-      ReplayChecks.open(path), through: reactor, allowingReactorMismatch: allowingReactorMismatch)
+      hashComparing(ReplayChecks.open(path, verifyingStates: false)), through: reactor,
+      allowingReactorMismatch: allowingReactorMismatch)
   }
 
   /// Replays a trace held in memory through `reactor`'s `reduce`.
@@ -123,7 +173,7 @@ public enum ReduceReplay {
     _ trace: Trace, through reactor: R, allowingReactorMismatch: Bool = false
   ) throws(ReplayError) -> ReplayResult {
     try run(
-      ReplayChecks.open(trace), through: reactor,
+      hashComparing(ReplayChecks.open(trace, verifyingStates: false)), through: reactor,
       allowingReactorMismatch: allowingReactorMismatch)
   }
 }

@@ -71,6 +71,18 @@ public final class StructuralReplay {
   /// The next step, or `nil` after the last one.
   /// - Throws: ``ReplayError/trace(_:)`` for a malformed line or a diff that does not apply.
   public func next() throws(ReplayError) -> ReplayStep? {
+    try next(describing: true)
+  }
+
+  /// Reads and checks every remaining event as ``next()`` does, without describing them as
+  /// steps: for a caller that only wants the ``divergences``.
+  /// - Throws: ``ReplayError/trace(_:)`` when the trace becomes unreadable.
+  package func checkRemaining() throws(ReplayError) {
+    while try next(describing: false) != nil {}
+  }
+
+  /// The next step; without `describing`, one without its cause and changes.
+  private func next(describing: Bool) throws(ReplayError) -> ReplayStep? {
     guard let event = try ReplayChecks.next(reader) else { return nil }
     let line = reader.lineNumber
     stepCount += 1
@@ -80,22 +92,32 @@ public final class StructuralReplay {
     }
     expectedSequence = event.sequence + 1
 
-    func step(_ kind: String, _ label: String, _ cause: String?) -> ReplayStep {
-      ReplayStep(
-        sequence: event.sequence, line: line, time: event.time, kind: kind, label: label,
-        cause: cause, changes: [])
+    func step(
+      _ kind: String, _ label: @autoclosure () -> String, _ cause: @autoclosure () -> String?
+    )
+      -> ReplayStep
+    {
+      guard describing else {
+        return ReplayStep(
+          sequence: event.sequence, line: line, time: event.time, kind: kind, label: "",
+          cause: nil, changes: [])
+      }
+      return ReplayStep(
+        sequence: event.sequence, line: line, time: event.time, kind: kind, label: label(),
+        cause: cause(), changes: [])
     }
     switch event.kind {
     case .action(let action):
       if firstActionID == nil { firstActionID = action.id }
       lastActionID = max(lastActionID, action.id)
       actions.insert(action.label, for: action.id)
-      let source =
+      let source = {
         switch action.source {
         case .sent: "sent"
         case .stream(let name): "stream \(name)"
         }
-      return step("action", action.label, source)
+      }
+      return step("action", action.label, source())
     case .effectStarted(let start):
       checkAction(start.action, sequence: event.sequence, line: line, what: "an effect")
       if firstEffectID == nil { firstEffectID = start.effect }
@@ -110,19 +132,18 @@ public final class StructuralReplay {
             sequence: event.sequence, line: line,
             reason: "ends effect \(end.effect), which did not start before it or already ended"))
       }
-      let outcome =
+      let outcome = {
         switch end.outcome {
         case .finished: "finished"
         case .cancelled: "cancelled"
         case .failed(let error): "failed: \(error)"
         }
-      return step("effectEnd", "effect \(end.effect) \(outcome)", nil)
+      }
+      return step("effectEnd", "effect \(end.effect) \(outcome())", nil)
     case .mutation(let mutation):
-      let cause: String
       switch mutation.cause {
       case .action(let action):
         checkAction(action, sequence: event.sequence, line: line, what: "a mutation")
-        cause = actionText(action)
       case .effect(let effect, let action):
         checkAction(action, sequence: event.sequence, line: line, what: "a mutation")
         if effect > lastEffectID && !isBeforeWindow(effect, first: firstEffectID) {
@@ -131,12 +152,19 @@ public final class StructuralReplay {
               sequence: event.sequence, line: line,
               reason: "is a mutation from effect \(effect), which did not start before it"))
         }
-        cause = "effect \(effect) of \(actionText(action))"
-      case .stream(let name):
-        cause = "stream \(name)"
+      case .stream:
+        break
       }
-      var result = step("mutation", mutation.label, cause)
-      result.changes = try rebuildState(after: mutation, sequence: event.sequence, line: line)
+      let cause = {
+        switch mutation.cause {
+        case .action(let action): self.actionText(action)
+        case .effect(let effect, let action): "effect \(effect) of \(self.actionText(action))"
+        case .stream(let name): "stream \(name)"
+        }
+      }
+      var result = step("mutation", mutation.label, cause())
+      result.changes = try rebuildState(
+        after: mutation, sequence: event.sequence, line: line, describing: describing)
       return result
     case .streamEnded(let end):
       return step(
@@ -214,7 +242,7 @@ public final class StructuralReplay {
   }
 
   private func rebuildState(
-    after mutation: TraceEvent.Mutation, sequence: Int, line: Int
+    after mutation: TraceEvent.Mutation, sequence: Int, line: Int, describing: Bool
   ) throws(ReplayError) -> [ReplayStep.Change] {
     let before = currentState
     do throws(TraceFormatError) {
@@ -230,7 +258,9 @@ public final class StructuralReplay {
             path: reader.path, line: line, sequence: sequence, expected: mutation.stateHash,
             actual: actual)))
     }
-    guard case .json(let old) = before, case .json(let new) = currentState else { return [] }
+    guard describing, case .json(let old) = before, case .json(let new) = currentState else {
+      return []
+    }
     return StateComparison.changes(from: old, to: new).map {
       ReplayStep.Change(path: $0.path, before: $0.before, after: $0.after)
     }

@@ -36,6 +36,39 @@ import Testing
     }
   }
 
+  @Test func aRecordedHashThatMatchesNoStateFailsAtItsLine() async throws {
+    try await withExclusiveMainSerialExecutor {
+      var trace = try await recordCounterTrace()
+      let index = try #require(
+        trace.events.firstIndex {
+          if case .mutation(let mutation) = $0.kind {
+            mutation.label == "increaseValue"
+          } else {
+            false
+          }
+        })
+      guard case .mutation(var mutation) = trace.events[index].kind else { return }
+      let recorded = mutation.stateHash
+      mutation.stateHash = TraceHash(recorded.value ^ 1)
+      trace.events[index].kind = .mutation(mutation)
+      do throws(ReplayError) {
+        _ = try replay(trace, through: ReplayCounterReactor(clock: ContinuousClock()))
+        Issue.record("the replay did not fail")
+      } catch {
+        guard
+          case .trace(.stateMismatch(_, let line, let sequence, let expected, let actual)) = error
+        else {
+          Issue.record("unexpected error \(error)")
+          return
+        }
+        #expect(line == index + 2)
+        #expect(sequence == trace.events[index].sequence)
+        #expect(expected == mutation.stateHash)
+        #expect(actual == recorded)
+      }
+    }
+  }
+
   @Test func traceFromAnotherReactorIsRefusedUnlessAllowed() async throws {
     try await withExclusiveMainSerialExecutor {
       let trace = try await recordCounterTrace()

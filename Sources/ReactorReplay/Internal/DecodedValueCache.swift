@@ -3,8 +3,10 @@ import ReactorTracing
 /// Values already decoded from recorded JSON, so that a replay decodes a recurring mutation
 /// (`increaseValue`, `setLoading(true)`) once instead of at every step.
 ///
-/// Used only for plain-data types (`_isPOD`: no references, so a value is its bytes and
-/// carries nothing a later decoding could give differently), and only JSON that is identical
+/// Used only for values that hold no references but those of standard value types: those of
+/// plain-data types (`_isPOD`: a value is its bytes), and others whose every part, as a
+/// `Mirror` shows it, is such a value, a string, or a standard collection of them. Such a
+/// value carries nothing a later decoding could give differently. Only JSON that is identical
 /// (same cases, not just equal numbers) finds an entry. At most ``capacity`` entries; a new
 /// one replaces the oldest.
 final class DecodedValueCache<Value> {
@@ -14,14 +16,21 @@ final class DecodedValueCache<Value> {
   private var entries: [(json: JSONValue, value: Value)] = []
   private var oldest = 0
 
-  /// Whether values of this type are cached at all.
-  let isEnabled = _isPOD(Value.self)
+  /// Whether every value of this type is cached.
+  private let isPOD = _isPOD(Value.self)
+  /// Whether values of this type may be cached: plain data, or a struct, enum or tuple
+  /// that may hold no references in a given value.
+  let isEnabled = _isPOD(Value.self) || !(Value.self is AnyClass)
 
   /// The value decoded from `json`: a cached one, or what `decode` returns, then cached.
   func value(for json: JSONValue, decode: (JSONValue) throws -> Value) rethrows -> Value {
     guard isEnabled else { return try decode(json) }
+    // A payload the reader read before is usually the very same storage: look for that
+    // first, then compare values.
+    for entry in entries where Self.isSameStorage(entry.json, json) { return entry.value }
     for entry in entries where Self.isIdentical(entry.json, json) { return entry.value }
     let value = try decode(json)
+    guard isPOD || Self.holdsOnlyValues(value, budget: 256) else { return value }
     if entries.count < Self.capacity {
       entries.append((json, value))
     } else {
@@ -29,6 +38,58 @@ final class DecodedValueCache<Value> {
       oldest = (oldest + 1) % Self.capacity
     }
     return value
+  }
+
+  /// Whether `value` holds no class instances, nor anything a custom mirror could hide,
+  /// looking at no more than about `budget` parts.
+  private static func holdsOnlyValues(_ value: Any, budget: Int) -> Bool {
+    var budget = budget
+    return holdsOnlyValues(value, budget: &budget)
+  }
+
+  private static func holdsOnlyValues(_ value: Any, budget: inout Int) -> Bool {
+    budget -= 1
+    guard budget >= 0 else { return false }
+    switch value {
+    case is String, is Bool, is Int, is Int8, is Int16, is Int32, is Int64, is UInt, is UInt8,
+      is UInt16, is UInt32, is UInt64, is Double, is Float:
+      return true
+    default:
+      break
+    }
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .struct, .enum, .tuple, .optional, .collection, .dictionary, .set:
+      // Standard collections and optionals show their elements; other types with a custom
+      // mirror may hide parts.
+      if value is any CustomReflectable, !isStandardContainer(value) { return false }
+      return mirror.children.allSatisfy { holdsOnlyValues($0.value, budget: &budget) }
+    default:
+      return false
+    }
+  }
+
+  private static func isStandardContainer(_ value: Any) -> Bool {
+    let name = String(reflecting: type(of: value))
+    return name.hasPrefix("Swift.Array<") || name.hasPrefix("Swift.Dictionary<")
+      || name.hasPrefix("Swift.Set<") || name.hasPrefix("Swift.Optional<")
+  }
+
+  /// Whether two arrays or objects share their storage, and so are identical.
+  private static func isSameStorage(_ a: JSONValue, _ b: JSONValue) -> Bool {
+    switch (a, b) {
+    case (.array(let a), .array(let b)):
+      a.withUnsafeBufferPointer { a in
+        b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
+      }
+    case (.object(let a), .object(let b)):
+      a.members.withUnsafeBufferPointer { a in
+        b.members.withUnsafeBufferPointer { b in
+          a.baseAddress == b.baseAddress && a.count == b.count
+        }
+      }
+    default: false
+    }
   }
 
   /// Whether two values are the same JSON: same cases, strings with the same UTF-8, and

@@ -25,8 +25,21 @@ struct EventLineDecoder {
   private var labels: [Cached<String>] = []
   private var nextLabel = 0
 
-  /// The event on the line, or `nil` when the line is not of the recorder's shape.
-  mutating func decode(_ line: UnsafeRawBufferPointer, parser: inout JSONParser) -> TraceEvent? {
+  /// Whether the last mutation decoded had its state change scanned instead of parsed; its
+  /// event then holds an empty diff in place of it.
+  private(set) var skippedState = false
+
+  /// Decodes a line of the recorder's shape.
+  /// - Parameters:
+  ///   - line: The line's bytes.
+  ///   - parser: The reader's parser.
+  ///   - skippingStates: Whether to only check the state change of a mutation of the simplest
+  ///     shapes (a flat snapshot, or set operations, of plain scalars) instead of parsing it.
+  /// - Returns: The event on the line, or `nil` when the line is not of the recorder's shape.
+  mutating func decode(
+    _ line: UnsafeRawBufferPointer, parser: inout JSONParser, skippingStates: Bool = false
+  ) -> TraceEvent? {
+    skippedState = false
     var cursor = Cursor(bytes: line)
     guard cursor.skip(#"{"seq":"#), let sequence = cursor.integer(), sequence >= 1,
       cursor.skip(#","t":"#), let time = cursor.integer(),
@@ -56,7 +69,10 @@ struct EventLineDecoder {
         return nil
       }
       let state: TraceEvent.StateChange
-      if cursor.skip(#","diff":"#) {
+      if skippingStates, Self.skipSimpleStateChange(&cursor) {
+        state = .diff([])
+        skippedState = true
+      } else if cursor.skip(#","diff":"#) {
         guard let operations = diff(&cursor, parser: &parser) else { return nil }
         state = .diff(operations)
       } else if cursor.skip(#","snapshot":"#), let snapshot = parsedValue(&cursor, parser: &parser)
@@ -76,6 +92,55 @@ struct EventLineDecoder {
     }
     guard cursor.isAtEnd else { return nil }
     return TraceEvent(sequence: sequence, time: .traceNanoseconds(Int64(time)), kind: kind)
+  }
+
+  /// Skips a state change of the simplest shapes, reporting whether it did.
+  ///
+  /// Those are `,"diff":[…]` of set operations and `,"snapshot":{…}` of members in increasing
+  /// key order, whose values are all plain scalars: `true`, `false`, `null`, an integer of at
+  /// most 18 digits, or a string of printable ASCII without escapes. Such a change is valid,
+  /// and parses as the general path parses it. Leaves the cursor where it was for any other.
+  private static func skipSimpleStateChange(_ cursor: inout Cursor) -> Bool {
+    let start = cursor.offset
+    if cursor.skip(#","diff":["#) {
+      if cursor.skip("]") { return true }
+      repeat {
+        guard cursor.skip(#"{"p":["#) else { break }
+        if !cursor.skip("]") {
+          var isPath = true
+          repeat {
+            if cursor.skip("\"") {
+              guard cursor.skipPlainString() else {
+                isPath = false
+                break
+              }
+            } else if cursor.integer() == nil {
+              isPath = false
+              break
+            }
+          } while cursor.skip(",")
+          guard isPath, cursor.skip("]") else { break }
+        }
+        guard cursor.skip(#","v":"#), cursor.skipPlainScalar(), cursor.skip("}") else { break }
+        if cursor.skip("]") { return true }
+      } while cursor.skip(",")
+    } else if cursor.skip(#","snapshot":{"#) {
+      if cursor.skip("}") { return true }
+      var previousKey: UnsafeRawBufferPointer?
+      repeat {
+        guard cursor.skip("\"") else { break }
+        let keyStart = cursor.offset
+        guard cursor.skipPlainString() else { break }
+        let key = cursor.bytes(keyStart..<cursor.offset - 1)
+        // Increasing keys: none repeats, and the members are in canonical order.
+        if let previousKey, !previousKey.lexicographicallyPrecedes(key) { break }
+        previousKey = key
+        guard cursor.skip(":"), cursor.skipPlainScalar() else { break }
+        if cursor.skip("}") { return true }
+      } while cursor.skip(",")
+    }
+    cursor.offset = start
+    return false
   }
 
   /// A label: printable ASCII up to the closing quote, which is left for the caller.
@@ -251,6 +316,33 @@ struct EventLineDecoder {
       let count = offset - start
       guard count > 0, count == 1 || buffer[start] != UInt8(ascii: "0") else { return nil }
       return value
+    }
+
+    /// Skips printable ASCII without quotes or backslashes, and the closing quote.
+    mutating func skipPlainString() -> Bool {
+      while let byte = byte(at: offset), byte >= 0x20, byte < 0x7F,
+        byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
+      {
+        offset += 1
+      }
+      return skip("\"")
+    }
+
+    /// Skips `true`, `false`, `null`, an integer of at most 18 digits without leading zeros,
+    /// or a string of printable ASCII without escapes; the caller checks what follows.
+    mutating func skipPlainScalar() -> Bool {
+      if skip("true") || skip("false") || skip("null") { return true }
+      if skip("\"") { return skipPlainString() }
+      let start = offset
+      _ = skip("-")
+      let digits = offset
+      while let byte = byte(at: offset), byte &- UInt8(ascii: "0") < 10 { offset += 1 }
+      let count = offset - digits
+      guard count > 0, count <= 18, count == 1 || buffer[digits] != UInt8(ascii: "0") else {
+        offset = start
+        return false
+      }
+      return true
     }
 
     /// 16 lowercase hexadecimal digits.

@@ -204,6 +204,8 @@ private final class EncodingState {
     {
       nodes[node].isSorted = false
     }
+    // Room for a typical object's members at once, instead of growing one member at a time.
+    if nodes[node].members.isEmpty { nodes[node].members.reserveCapacity(8) }
     nodes[node].members.append((key, value))
     return nodes[node].members.count - 1
   }

@@ -43,6 +43,14 @@ public final class TraceReader {
   /// Decodes lines of the Swift recorder's shape without a JSON tree for the whole line.
   private var fastDecoder = EventLineDecoder()
   private let verifiesStates: Bool
+  /// Whether a reader that does not verify states may leave the state change of a mutation
+  /// unparsed (an empty diff in its event) when it only needs checking: for a replay that
+  /// compares state hashes and asks for ``stateChangeOfLastEvent()`` where they differ.
+  package var skipsStateChanges = false
+  /// The last line read, while it is still in the buffer.
+  private var lastLine: Range<Int> = 0..<0
+  /// Whether the last event's state change was left unparsed.
+  private var skippedLastState = false
   private var hasEnded = false
   private var isFinished = false
   private var unknownKinds: Set<String> = []
@@ -152,10 +160,16 @@ public final class TraceReader {
       }
       lineNumber += 1
       if Self.isBlank(lines.buffer, line.range) { continue }
+      lastLine = line.range
+      skippedLastState = false
+      let skippingStates = skipsStateChanges && !verifiesStates
       let fastEvent = lines.buffer.withUnsafeBytes { bytes in
-        fastDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[line.range]), parser: &parser)
+        fastDecoder.decode(
+          UnsafeRawBufferPointer(rebasing: bytes[line.range]), parser: &parser,
+          skippingStates: skippingStates)
       }
       if let event = fastEvent {
+        skippedLastState = fastDecoder.skippedState
         try accept(event)
         return event
       }
@@ -188,6 +202,25 @@ public final class TraceReader {
       }
     }
     return nil
+  }
+
+  /// The state change of the mutation ``next()`` returned last, as stored in the trace,
+  /// parsed now if ``skipsStateChanges`` left it out of the event.
+  /// - Parameter mutation: That mutation.
+  /// - Returns: Its state change.
+  package func stateChangeOfLastEvent(
+    _ mutation: TraceEvent.Mutation
+  ) -> TraceEvent.StateChange {
+    guard skippedLastState else { return mutation.state }
+    let line = lastLine
+    let event = lines.buffer.withUnsafeBytes { bytes in
+      fastDecoder.decode(UnsafeRawBufferPointer(rebasing: bytes[line]), parser: &parser)
+    }
+    // The skipped change was checked to be of a shape that parses.
+    guard case .mutation(let parsed)? = event?.kind else {
+      preconditionFailure("a skipped state change did not parse")
+    }
+    return parsed.state
   }
 
   /// Checks an event read from the current line against the ones before, and rebuilds the
