@@ -7,11 +7,13 @@ import ReactorCore
 final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendable>:
   ReactorMonitor
 {
-  private var stamper: EventStamper
+  // Touched for every event, on the main actor only, each access instantaneous: no dynamic
+  // exclusivity checks needed.
+  @exclusivity(unchecked) private var stamper: EventStamper
   /// Where events go in memory; `nil` when a writer takes them.
   private(set) var window: EventWindow<Action, Mutation, State>?
   private let writer: TraceFileWriter<Action, Mutation, State>?
-  private(set) var isStopped = false
+  @exclusivity(unchecked) private(set) var isStopped = false
 
   init(options: TraceOptions, initialState: State) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)

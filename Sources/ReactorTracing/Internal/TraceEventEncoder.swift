@@ -131,6 +131,24 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     to line: inout LineWriter
   ) {
     let payload = actionPayload(action)
+    switch origin {
+    case .stream: break
+    case .sent, .action, .effect:
+      // The common line, in one copy.
+      let members = payload.members
+      line.raw(maximumCount: 64 + 3 * ByteCursor.maximumIntegerCount + members.count) { out in
+        out.write(#"{"seq":"#)
+        out.write(event.sequence)
+        out.write(#","t":"#)
+        out.write(Int(event.time.traceNanoseconds))
+        out.write(#","kind":"action","id":"#)
+        out.write(id)
+        out.write(members)
+        out.write(#","source":"sent"}"#)
+        out.write("\n")
+      }
+      return
+    }
     line.raw(#"{"seq":"#)
     line.raw(event.sequence)
     line.raw(#","t":"#)
@@ -154,6 +172,33 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     to line: inout LineWriter
   ) {
     let payload = mutationPayload(mutation)
+    let change = serializeStateChange(to: state)
+    if case .action(let action) = origin {
+      // The common line, in one copy.
+      let members = payload.members
+      if let (stateKey, stateBytes, hash) = serialized(change) {
+        let maximumCount =
+          128 + 4 * ByteCursor.maximumIntegerCount + members.count + stateBytes.count
+        line.raw(maximumCount: maximumCount) { out in
+          out.write(#"{"seq":"#)
+          out.write(event.sequence)
+          out.write(#","t":"#)
+          out.write(Int(event.time.traceNanoseconds))
+          out.write(#","kind":"mutation","id":"#)
+          out.write(id)
+          out.write(members)
+          out.write(#","cause":{"action":"#)
+          out.write(action)
+          out.write("}")
+          out.write(stateKey)
+          out.write(stateBytes)
+          out.write(#","hash":"#)
+          out.write(hash)
+          out.write("}\n")
+        }
+        return
+      }
+    }
     line.raw(#"{"seq":"#)
     line.raw(event.sequence)
     line.raw(#","t":"#)
@@ -170,7 +215,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       Self.cause(origin).write(to: &line)
     }
     let hash: TraceHash
-    switch serializeStateChange(to: state) {
+    switch change {
     case .snapshot(let stateHash):
       line.raw(#","snapshot":"#)
       line.raw(snapshotBytes)
@@ -188,6 +233,18 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     line.raw(hash)
     line.raw("}")
     line.endLine()
+  }
+
+  /// The member and bytes that store a serialized state, and its hash; `nil` for a
+  /// description.
+  private func serialized(
+    _ change: SerializedStateChange
+  ) -> (key: StaticString, bytes: [UInt8], hash: TraceHash)? {
+    switch change {
+    case .snapshot(let hash): (#","snapshot":"#, snapshotBytes, hash)
+    case .diff(let hash): (#","diff":"#, diffBytes, hash)
+    case .description: nil
+    }
   }
 
   private static func source(_ origin: Origin) -> TraceEvent.Source {
