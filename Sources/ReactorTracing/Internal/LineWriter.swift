@@ -66,6 +66,12 @@ struct LineWriter {
     needsComma = false
   }
 
+  /// Appends bytes of JSON as they are; see ``raw(_:)-(StaticString)``.
+  mutating func raw(_ json: UnsafeBufferPointer<UInt8>) {
+    bytes.append(contentsOf: json)
+    needsComma = false
+  }
+
   /// Appends an integer, as ``raw(_:)-(StaticString)`` appends text.
   mutating func raw(_ integer: Int) {
     JSONWriter.writeInteger(Int64(integer), to: &bytes)

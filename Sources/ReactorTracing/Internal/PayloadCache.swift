@@ -8,7 +8,10 @@
 /// no generic type metadata.
 struct PayloadCache: Sendable {
   /// What a trace line stores for a value.
-  struct Entry: Sendable {
+  ///
+  /// A class, so that handing out an entry retains one object, not its three arrays and
+  /// strings.
+  final class Entry: Sendable {
     /// The Codable encoding after redaction, or `nil` when the value does not encode.
     let json: JSONValue?
     /// The readable label.
@@ -41,6 +44,9 @@ struct PayloadCache: Sendable {
   static var capacity: Int { 256 }
 
   private var entries: [Key: Entry] = [:]
+  /// The last entry found or stored, and its key: a value that repeats (as an action sent
+  /// over and over does) is found without hashing.
+  private var last: (key: Key, entry: Entry)?
 
   private static func key<Value>(_ value: Value) -> Key? {
     guard _isPOD(Value.self), MemoryLayout<Value>.size <= MemoryLayout<Key>.size else {
@@ -54,9 +60,12 @@ struct PayloadCache: Sendable {
   }
 
   /// The entry stored for `value`, if any.
-  func entry<Value>(for value: Value) -> Entry? {
+  mutating func entry<Value>(for value: Value) -> Entry? {
     guard let key = Self.key(value) else { return nil }
-    return entries[key]
+    if let last, last.key == key { return last.entry }
+    guard let entry = entries[key] else { return nil }
+    last = (key, entry)
+    return entry
   }
 
   /// Stores the entry for `value`, unless the cache is full or the type is not cacheable.

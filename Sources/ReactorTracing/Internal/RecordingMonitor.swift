@@ -7,11 +7,13 @@ import ReactorCore
 final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendable>:
   ReactorMonitor
 {
-  private var stamper: EventStamper
+  // Touched for every event, on the main actor only, each access instantaneous: no dynamic
+  // exclusivity checks needed.
+  @exclusivity(unchecked) private var stamper: EventStamper
   /// Where events go in memory; `nil` when a writer takes them.
   private(set) var window: EventWindow<Action, Mutation, State>?
   private let writer: TraceFileWriter<Action, Mutation, State>?
-  private(set) var isStopped = false
+  @exclusivity(unchecked) private(set) var isStopped = false
 
   init(options: TraceOptions, initialState: State) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
@@ -54,10 +56,28 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
     if let writer {
       writer.append(event, action: action)
     } else {
-      window?.append(
-        StampedEvent(sequence: sequence, time: time, event: .action(action, id: id, origin: origin))
-      )
+      keep(action: action, id: id, origin: origin, sequence: sequence, time: time)
     }
+  }
+
+  // The in-memory paths are out of line: the generic `StampedEvent` they build needs its type
+  // metadata looked up, which the file path, inlined, would pay for every event too.
+
+  @inline(never)
+  private func keep(action: Action, id: Int, origin: Origin, sequence: Int, time: Duration) {
+    window?.append(
+      StampedEvent(sequence: sequence, time: time, event: .action(action, id: id, origin: origin))
+    )
+  }
+
+  @inline(never)
+  private func keep(
+    mutation: Mutation, id: Int, origin: Origin, state: State, sequence: Int, time: Duration
+  ) {
+    window?.append(
+      StampedEvent(
+        sequence: sequence, time: time,
+        event: .mutation(mutation, id: id, origin: origin, state: state)))
   }
 
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
@@ -75,10 +95,7 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
     if let writer {
       writer.append(event, mutation: mutation, state: state)
     } else {
-      window?.append(
-        StampedEvent(
-          sequence: sequence, time: time,
-          event: .mutation(mutation, id: id, origin: origin, state: state)))
+      keep(mutation: mutation, id: id, origin: origin, state: state, sequence: sequence, time: time)
     }
   }
 

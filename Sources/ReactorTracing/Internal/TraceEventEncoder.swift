@@ -27,6 +27,10 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// The canonical JSON of the last state encoded, and of its diff from the state before.
   private var snapshotBytes: [UInt8] = []
   private var diffBytes: [UInt8] = []
+  /// The Action, Mutation and State types as `Encodable` ones, when they are.
+  private let encodableAction = StaticEncodable(Action.self)
+  private let encodableMutation = StaticEncodable(Mutation.self)
+  private let encodableState = StaticEncodable(State.self)
 
   init(redactions: [TraceRedaction], snapshotInterval: Int) throws(TraceRecordingError) {
     guard snapshotInterval >= 1 else {
@@ -41,7 +45,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// Encodes a state whole, as a header stores it, and starts a new diff chain from it.
   mutating func start(from state: State) -> (TraceHeader.State, TraceHash) {
     mutationsSinceSnapshot = 0
-    previousState = encode(state, redactor: stateRedactor)
+    previousState = encode(state, as: encodableState, redactor: stateRedactor)
     let stored: TraceHeader.State =
       previousState.map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
     return (stored, stored.hash)
@@ -127,6 +131,24 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     to line: inout LineWriter
   ) {
     let payload = actionPayload(action)
+    switch origin {
+    case .stream: break
+    case .sent, .action, .effect:
+      // The common line, in one copy.
+      let members = payload.members
+      line.raw(maximumCount: 64 + 3 * ByteCursor.maximumIntegerCount + members.count) { out in
+        out.write(#"{"seq":"#)
+        out.write(event.sequence)
+        out.write(#","t":"#)
+        out.write(Int(event.time.traceNanoseconds))
+        out.write(#","kind":"action","id":"#)
+        out.write(id)
+        out.write(members)
+        out.write(#","source":"sent"}"#)
+        out.write("\n")
+      }
+      return
+    }
     line.raw(#"{"seq":"#)
     line.raw(event.sequence)
     line.raw(#","t":"#)
@@ -150,6 +172,33 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     to line: inout LineWriter
   ) {
     let payload = mutationPayload(mutation)
+    let change = serializeStateChange(to: state)
+    if case .action(let action) = origin {
+      // The common line, in one copy.
+      let members = payload.members
+      if let (stateKey, stateBytes, hash) = serialized(change) {
+        let maximumCount =
+          128 + 4 * ByteCursor.maximumIntegerCount + members.count + stateBytes.count
+        line.raw(maximumCount: maximumCount) { out in
+          out.write(#"{"seq":"#)
+          out.write(event.sequence)
+          out.write(#","t":"#)
+          out.write(Int(event.time.traceNanoseconds))
+          out.write(#","kind":"mutation","id":"#)
+          out.write(id)
+          out.write(members)
+          out.write(#","cause":{"action":"#)
+          out.write(action)
+          out.write("}")
+          out.write(stateKey)
+          out.write(stateBytes)
+          out.write(#","hash":"#)
+          out.write(hash)
+          out.write("}\n")
+        }
+        return
+      }
+    }
     line.raw(#"{"seq":"#)
     line.raw(event.sequence)
     line.raw(#","t":"#)
@@ -166,7 +215,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       Self.cause(origin).write(to: &line)
     }
     let hash: TraceHash
-    switch serializeStateChange(to: state) {
+    switch change {
     case .snapshot(let stateHash):
       line.raw(#","snapshot":"#)
       line.raw(snapshotBytes)
@@ -184,6 +233,18 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     line.raw(hash)
     line.raw("}")
     line.endLine()
+  }
+
+  /// The member and bytes that store a serialized state, and its hash; `nil` for a
+  /// description.
+  private func serialized(
+    _ change: SerializedStateChange
+  ) -> (key: StaticString, bytes: [UInt8], hash: TraceHash)? {
+    switch change {
+    case .snapshot(let hash): (#","snapshot":"#, snapshotBytes, hash)
+    case .diff(let hash): (#","diff":"#, diffBytes, hash)
+    case .description: nil
+    }
   }
 
   private static func source(_ origin: Origin) -> TraceEvent.Source {
@@ -205,7 +266,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   private mutating func actionPayload(_ action: Action) -> PayloadCache.Entry {
     if let entry = actionPayloads.entry(for: action) { return entry }
-    let json = encode(action, redactor: actionRedactor)
+    let json = encode(action, as: encodableAction, redactor: actionRedactor)
     let isEnum = actionIsEnum ?? (Mirror(reflecting: action).displayStyle == .enum)
     actionIsEnum = isEnum
     let entry = PayloadCache.Entry(
@@ -216,7 +277,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   private mutating func mutationPayload(_ mutation: Mutation) -> PayloadCache.Entry {
     if let entry = mutationPayloads.entry(for: mutation) { return entry }
-    let json = encode(mutation, redactor: mutationRedactor)
+    let json = encode(mutation, as: encodableMutation, redactor: mutationRedactor)
     let isEnum = mutationIsEnum ?? (Mirror(reflecting: mutation).displayStyle == .enum)
     mutationIsEnum = isEnum
     let entry = PayloadCache.Entry(
@@ -255,7 +316,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// A diff is chosen when its operations take fewer bytes than the whole state, and at most
   /// `snapshotInterval` mutations after the last snapshot.
   private mutating func serializeStateChange(to state: State) -> SerializedStateChange {
-    guard let json = encode(state, redactor: stateRedactor) else {
+    guard let json = encode(state, as: encodableState, redactor: stateRedactor) else {
       previousState = nil
       let description = describe(state, redactor: stateRedactor)
       return .description(description, TraceHeader.State.description(description).hash)
@@ -284,11 +345,25 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   /// The value's Codable encoding after redaction, or `nil` if it is not Encodable or its
   /// encoding fails.
-  private func encode<Value>(_ value: Value, redactor: Redactor) -> JSONValue? {
-    guard let encodable = value as? any Encodable,
-      let json = try? encoder.encode(encodable)
-    else { return nil }
-    return redactor.redact(json)
+  private func encode<Value>(
+    _ value: Value, as encodable: StaticEncodable?, redactor: Redactor
+  ) -> JSONValue? {
+    let json: JSONValue?
+    if let encodable {
+      json = encode(value, as: encodable.type)
+    } else if let encodable = value as? any Encodable {
+      json = try? encoder.encode(encodable)
+    } else {
+      json = nil
+    }
+    return json.map { redactor.redact($0) }
+  }
+
+  /// Encodes `value`, whose type is `T`, without casting it dynamically.
+  private func encode<Value, T: Encodable>(_ value: Value, as type: T.Type) -> JSONValue? {
+    withUnsafePointer(to: value) { pointer in
+      pointer.withMemoryRebound(to: T.self, capacity: 1) { try? encoder.encode($0.pointee) }
+    }
   }
 
   private func describe<Value>(_ value: Value, redactor: Redactor) -> String {
@@ -326,5 +401,24 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   private static func truncated(_ label: String) -> String {
     guard label.count > maximumLabelLength else { return label }
     return String(label.prefix(maximumLabelLength - 1)) + "…"
+  }
+}
+
+/// `Value` as an `Encodable` type, when it is one whose values a dynamic cast to
+/// `any Encodable` gives unchanged: looked up once per recording, where the cast, for every
+/// value, searched the conformance tables.
+///
+/// Optionals (and other `ExpressibleByNilLiteral` types) and existentials are left out: a
+/// dynamic cast unwraps them, so they keep taking it.
+///
+/// `@unchecked Sendable`: it holds only a metatype, which never changes.
+private struct StaticEncodable: @unchecked Sendable {
+  let type: any Encodable.Type
+
+  init?<Value>(_: Value.Type) {
+    guard !(Value.self is any ExpressibleByNilLiteral.Type),
+      let type = Value.self as? any Encodable.Type
+    else { return nil }
+    self.type = type
   }
 }

@@ -23,12 +23,13 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
 
-  // Guarded by `condition`.
+  // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
+  // instantaneous: no dynamic exclusivity checks needed on the hot path.
   private let condition = NSCondition()
-  private var pending: [CapturedEvent] = []
-  private var pendingActions: PayloadBuffer<Action>
-  private var pendingMutations: PayloadBuffer<Mutation>
-  private var pendingStates: PayloadBuffer<State>
+  @exclusivity(unchecked) private var pending: [CapturedEvent] = []
+  @exclusivity(unchecked) private var pendingActions: PayloadBuffer<Action>
+  @exclusivity(unchecked) private var pendingMutations: PayloadBuffer<Mutation>
+  @exclusivity(unchecked) private var pendingStates: PayloadBuffer<State>
   private var isClosing = false
   private var isDone = false
   private var closeWaiter: CheckedContinuation<Void, Never>?

@@ -71,21 +71,36 @@ enum JSONWriter {
       sink.append(UInt8(ascii: "0") &+ UInt8(value))
       return
     }
-    // Digits into a small stack buffer, most significant first.
+    // Digits into a small stack buffer, most significant first, two at a time, then appended
+    // in one copy.
     var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { buffer in
+    withUnsafeMutableBytes(of: &digits) { raw in
+      let buffer = raw.bindMemory(to: UInt8.self)
       var magnitude = value.magnitude
       var index = buffer.count
-      repeat {
+      while magnitude >= 10 {
+        let (quotient, pair) = magnitude.quotientAndRemainder(dividingBy: 100)
+        let tens = UInt8(truncatingIfNeeded: pair / 10)
+        let ones = UInt8(truncatingIfNeeded: pair % 10)
         index -= 1
-        buffer[index] = UInt8(ascii: "0") &+ UInt8(magnitude % 10)
-        magnitude /= 10
-      } while magnitude > 0
+        buffer[index] = UInt8(ascii: "0") &+ ones
+        if quotient == 0 && tens == 0 {
+          magnitude = 0
+          break
+        }
+        index -= 1
+        buffer[index] = UInt8(ascii: "0") &+ tens
+        magnitude = quotient
+      }
+      if magnitude > 0 || index == buffer.count {
+        index -= 1
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+      }
       if value < 0 {
         index -= 1
         buffer[index] = UInt8(ascii: "-")
       }
-      sink.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+      sink.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[index...]))
     }
   }
 

@@ -25,9 +25,15 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
 
   /// Appends the 16 lowercase hexadecimal digits of ``description``.
   func write(to bytes: inout [UInt8]) {
-    for shift in stride(from: 60, through: 0, by: -4) {
-      let digit = UInt8(truncatingIfNeeded: value >> UInt64(shift)) & 0xF
-      bytes.append(digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &+ digit &- 10)
+    // Into a stack buffer, then appended in one copy.
+    var digits: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &digits) { raw in
+      let buffer = raw.bindMemory(to: UInt8.self)
+      for index in 0..<16 {
+        let digit = UInt8(truncatingIfNeeded: value >> UInt64(60 - 4 * index)) & 0xF
+        buffer[index] = digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &+ digit &- 10
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(buffer))
     }
   }
 

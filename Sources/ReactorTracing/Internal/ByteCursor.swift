@@ -1,0 +1,97 @@
+/// Writes bytes through a pointer into memory the caller sized beforehand: how the file
+/// writer builds an action or mutation line with one copy into its buffer, instead of a dozen
+/// array appends each checking capacity and uniqueness.
+struct ByteCursor {
+  /// The most bytes ``write(_:)-(Int)`` writes: 19 digits and a sign.
+  static var maximumIntegerCount: Int { 20 }
+  /// The bytes ``write(_:)-(TraceHash)`` writes, quotes included.
+  static var hashCount: Int { 18 }
+
+  private(set) var pointer: UnsafeMutablePointer<UInt8>
+
+  init(_ pointer: UnsafeMutablePointer<UInt8>) {
+    self.pointer = pointer
+  }
+
+  @inline(__always)
+  mutating func write(_ text: StaticString) {
+    let count = text.utf8CodeUnitCount
+    pointer.initialize(from: text.utf8Start, count: count)
+    pointer += count
+  }
+
+  @inline(__always)
+  mutating func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { buffer in
+      guard let base = buffer.baseAddress else { return }
+      pointer.initialize(from: base, count: buffer.count)
+      pointer += buffer.count
+    }
+  }
+
+  /// Writes an integer in decimal, as `JSONWriter.writeInteger` does.
+  mutating func write(_ integer: Int) {
+    if integer < 0 {
+      pointer.pointee = UInt8(ascii: "-")
+      pointer += 1
+    }
+    var magnitude = integer.magnitude
+    if magnitude < 10 {
+      pointer.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+      pointer += 1
+      return
+    }
+    // Backwards into a stack buffer, two digits at a time, then one copy.
+    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { raw in
+      let buffer = raw.bindMemory(to: UInt8.self).baseAddress!
+      var index = raw.count
+      while magnitude >= 100 {
+        let (quotient, pair) = magnitude.quotientAndRemainder(dividingBy: 100)
+        index -= 2
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+        buffer[index &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+        magnitude = quotient
+      }
+      if magnitude >= 10 {
+        index -= 2
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 10)
+        buffer[index &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+      } else {
+        index -= 1
+        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
+      }
+      let count = raw.count - index
+      pointer.initialize(from: buffer + index, count: count)
+      pointer += count
+    }
+  }
+
+  /// Writes a hash's 16 hexadecimal digits in quotes.
+  mutating func write(_ hash: TraceHash) {
+    pointer.pointee = UInt8(ascii: "\"")
+    for index in 0..<16 {
+      let digit = UInt8(truncatingIfNeeded: hash.value >> UInt64(60 - 4 * index)) & 0xF
+      pointer[1 + index] =
+        digit < 10 ? UInt8(ascii: "0") &+ digit : UInt8(ascii: "a") &+ digit &- 10
+    }
+    pointer[17] = UInt8(ascii: "\"")
+    pointer += 18
+  }
+}
+
+extension LineWriter {
+  /// Appends bytes written through a cursor, at most `maximumCount` of them, in one copy.
+  ///
+  /// The caller keeps track of commas, as with ``raw(_:)-(StaticString)``.
+  mutating func raw(maximumCount: Int, _ body: (inout ByteCursor) -> Void) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCount) { buffer in
+      let start = buffer.baseAddress!
+      var cursor = ByteCursor(start)
+      body(&cursor)
+      let count = cursor.pointer - start
+      precondition(count <= maximumCount, "wrote past the bytes reserved")
+      raw(UnsafeBufferPointer(start: start, count: count))
+    }
+  }
+}
