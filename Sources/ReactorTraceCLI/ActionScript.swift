@@ -20,6 +20,10 @@ struct ActionScript: Sendable {
     enum Input: Sendable {
       case action(JSONValue)
       case event(JSONValue)
+
+      var isAction: Bool {
+        if case .action = self { true } else { false }
+      }
     }
 
     var time: Duration
@@ -36,7 +40,7 @@ struct ActionScript: Sendable {
 
   /// The number of action steps.
   var actionCount: Int {
-    steps.count { if case .action = $0.input { true } else { false } }
+    steps.count(where: \.input.isAction)
   }
 
   /// Reads a script file.

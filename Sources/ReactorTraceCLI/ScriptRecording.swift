@@ -103,9 +103,3 @@ enum ScriptRecording {
     }
   }
 }
-
-extension ActionScript.Step.Input {
-  fileprivate var isAction: Bool {
-    if case .action = self { true } else { false }
-  }
-}

@@ -10,6 +10,15 @@ import Testing
     GitHubSearchReactor(service: FakeGitHubSearchService(clock: clock))
   }
 
+  /// A reactor on a new test clock whose search for `query` has returned its first page.
+  private func searched(_ query: String) async -> (TestClock<Duration>, GitHubSearchReactor) {
+    let clock = TestClock()
+    let reactor = makeReactor(clock)
+    reactor.send(.updateQuery(query))
+    await clock.advance(by: .milliseconds(300))
+    return (clock, reactor)
+  }
+
   @Test func typingCancelsTheStaleSearchSoOnlyTheLatestQueryHasResults() async {
     await withExclusiveMainSerialExecutor {
       let clock = TestClock()
@@ -30,10 +39,7 @@ import Testing
 
   @Test func nextPageLoadsAreGuardedAndStopAtTheLastPage() async {
     await withExclusiveMainSerialExecutor {
-      let clock = TestClock()
-      let reactor = makeReactor(clock)
-      reactor.send(.updateQuery("swift"))
-      await clock.advance(by: .milliseconds(300))
+      let (clock, reactor) = await searched("swift")
       reactor.send(.loadNextPage)
       #expect(reactor.currentState.isLoadingNextPage)
       reactor.send(.loadNextPage)  // ignored: a page is loading
@@ -51,10 +57,7 @@ import Testing
 
   @Test func aNewQueryCancelsANextPageLoadAndClearsTheFooter() async {
     await withExclusiveMainSerialExecutor {
-      let clock = TestClock()
-      let reactor = makeReactor(clock)
-      reactor.send(.updateQuery("swift"))
-      await clock.advance(by: .milliseconds(300))
+      let (clock, reactor) = await searched("swift")
       reactor.send(.loadNextPage)
       await clock.advance(by: .milliseconds(100))
       reactor.send(.updateQuery("swiftui"))
@@ -68,10 +71,7 @@ import Testing
 
   @Test func aFailedSearchShowsNoResults() async {
     await withExclusiveMainSerialExecutor {
-      let clock = TestClock()
-      let reactor = makeReactor(clock)
-      reactor.send(.updateQuery("reactor"))
-      await clock.advance(by: .milliseconds(300))
+      let (clock, reactor) = await searched("reactor")
       reactor.send(.updateQuery("reactor!"))
       await clock.advance(by: .milliseconds(300))
       #expect(reactor.currentState.repos.isEmpty)
@@ -81,10 +81,7 @@ import Testing
 
   @Test func anEmptyQueryClearsTheResultsWithoutARequest() async {
     await withExclusiveMainSerialExecutor {
-      let clock = TestClock()
-      let reactor = makeReactor(clock)
-      reactor.send(.updateQuery("reactor"))
-      await clock.advance(by: .milliseconds(300))
+      let (_, reactor) = await searched("reactor")
       reactor.send(.updateQuery(""))
       #expect(reactor.currentState.repos.isEmpty)
     }

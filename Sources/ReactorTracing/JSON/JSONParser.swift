@@ -339,25 +339,25 @@ struct JSONParser: ~Copyable {
   }
 
   private mutating func growElements() {
-    let capacity = max(16, elementCapacity * 2)
-    let new = UnsafeMutablePointer<JSONValue>.allocate(capacity: capacity)
-    if let elements {
-      new.moveInitialize(from: elements, count: elementCount)
-      elements.deallocate()
-    }
-    elements = new
-    elementCapacity = capacity
+    Self.grow(&elements, count: elementCount, capacity: &elementCapacity)
   }
 
   private mutating func growMembers() {
-    let capacity = max(16, memberCapacity * 2)
-    let new = UnsafeMutablePointer<Member>.allocate(capacity: capacity)
-    if let members {
-      new.moveInitialize(from: members, count: memberCount)
-      members.deallocate()
+    Self.grow(&members, count: memberCount, capacity: &memberCapacity)
+  }
+
+  /// Doubles a stack's storage (16 at first), moving its `count` initialized values over.
+  private static func grow<Value>(
+    _ storage: inout UnsafeMutablePointer<Value>?, count: Int, capacity: inout Int
+  ) {
+    let newCapacity = max(16, capacity * 2)
+    let new = UnsafeMutablePointer<Value>.allocate(capacity: newCapacity)
+    if let old = storage {
+      new.moveInitialize(from: old, count: count)
+      old.deallocate()
     }
-    members = new
-    memberCapacity = capacity
+    storage = new
+    capacity = newCapacity
   }
 
   /// Ends the innermost array, moving its elements off the stack.
