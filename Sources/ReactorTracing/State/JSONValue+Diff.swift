@@ -5,46 +5,28 @@ extension JSONValue {
   /// truncations for arrays that grew or shrank at the end. Where the changes to an array
   /// would take more operations than half its elements, the array is set whole.
   public func diff(to new: JSONValue) -> [TraceDiffOperation] {
-    var operations: [TraceDiffOperation] = []
+    var output = DiffOperations()
     var path: [JSONPathComponent] = []
-    Self.diff(self, new, path: &path, into: &operations)
-    return operations
+    Self.diff(self, new, path: &path, into: &output)
+    return output.operations
   }
 
   /// Appends the operations of ``diff(to:)`` to `bytes`, serialized and separated by
   /// commas, without building them.
   /// - Returns: The bytes the operations take, without the commas.
   func writeDiff(to new: JSONValue, into bytes: inout [UInt8]) -> Int {
-    var output = DiffOutput(bytes: bytes)
+    var output = DiffBytes(bytes: bytes)
     bytes = []  // Lets `output` change the bytes in place.
     var path: [JSONPathComponent] = []
-    Self.writeDiff(self, new, path: &path, into: &output)
+    Self.diff(self, new, path: &path, into: &output)
     bytes = output.bytes
     return output.operationBytes
   }
 
-  /// Serialized diff operations, as ``writeDiff(to:into:)`` builds them.
-  private struct DiffOutput {
-    var bytes: [UInt8]
-    /// How many operations were written.
-    var count = 0
-    /// The bytes they take, without the commas between them.
-    var operationBytes = 0
-
-    mutating func write(path: [JSONPathComponent], _ change: TraceDiffOperation.Change) {
-      if count > 0 { bytes.append(UInt8(ascii: ",")) }
-      let start = bytes.count
-      TraceDiffOperation.write(path: path, change, to: &bytes)
-      operationBytes += bytes.count - start
-      count += 1
-    }
-  }
-
-  /// ``diff(_:_:path:into:)``, writing each operation instead of collecting it: the two must
-  /// make the same operations.
-  private static func writeDiff(
+  /// One walk over two values, for both outputs: the operations, or their serialized bytes.
+  private static func diff(
     _ old: JSONValue, _ new: JSONValue, path: inout [JSONPathComponent],
-    into output: inout DiffOutput
+    into output: inout some DiffOutput
   ) {
     switch (old, new) {
     case (.object(let oldObject), .object(let newObject)):
@@ -70,7 +52,7 @@ extension JSONValue {
         } else {
           if oldMembers[i].value != newMembers[j].value {
             path.append(.key(newMembers[j].key))
-            writeDiff(oldMembers[i].value, newMembers[j].value, path: &path, into: &output)
+            diff(oldMembers[i].value, newMembers[j].value, path: &path, into: &output)
             path.removeLast()
           }
           i += 1
@@ -78,17 +60,16 @@ extension JSONValue {
         }
       }
     case (.array(let oldElements), .array(let newElements)):
-      let start = (output.count, output.bytes.count, output.operationBytes)
+      let start = output.mark
       let common = min(oldElements.count, newElements.count)
       for index in 0..<common where oldElements[index] != newElements[index] {
         path.append(.index(index))
-        writeDiff(oldElements[index], newElements[index], path: &path, into: &output)
+        diff(oldElements[index], newElements[index], path: &path, into: &output)
         path.removeLast()
-        if output.count - start.0 > newElements.count / 2 { break }
+        if output.count - start.count > newElements.count / 2 { break }
       }
-      if output.count - start.0 > max(1, newElements.count / 2) {
-        (output.count, output.operationBytes) = (start.0, start.2)
-        output.bytes.removeSubrange(start.1...)
+      if output.count - start.count > max(1, newElements.count / 2) {
+        output.rewind(to: start)
         output.write(path: path, .set(new))
         return
       }
@@ -99,61 +80,6 @@ extension JSONValue {
       }
     default:
       if old != new { output.write(path: path, .set(new)) }
-    }
-  }
-
-  private static func diff(
-    _ old: JSONValue, _ new: JSONValue, path: inout [JSONPathComponent],
-    into operations: inout [TraceDiffOperation]
-  ) {
-    switch (old, new) {
-    case (.object(let oldObject), .object(let newObject)):
-      let oldMembers = oldObject.members
-      let newMembers = newObject.members
-      var i = 0
-      var j = 0
-      while i < oldMembers.count || j < newMembers.count {
-        if j == newMembers.count
-          || (i < oldMembers.count && JSONObject.keyPrecedes(oldMembers[i].key, newMembers[j].key))
-        {
-          operations.append(.remove(path + [.key(oldMembers[i].key)]))
-          i += 1
-        } else if i == oldMembers.count
-          || !JSONObject.keysEqual(oldMembers[i].key, newMembers[j].key)
-        {
-          operations.append(.set(path + [.key(newMembers[j].key)], newMembers[j].value))
-          j += 1
-        } else {
-          if oldMembers[i].value != newMembers[j].value {
-            path.append(.key(newMembers[j].key))
-            diff(oldMembers[i].value, newMembers[j].value, path: &path, into: &operations)
-            path.removeLast()
-          }
-          i += 1
-          j += 1
-        }
-      }
-    case (.array(let oldElements), .array(let newElements)):
-      let start = operations.count
-      let common = min(oldElements.count, newElements.count)
-      for index in 0..<common where oldElements[index] != newElements[index] {
-        path.append(.index(index))
-        diff(oldElements[index], newElements[index], path: &path, into: &operations)
-        path.removeLast()
-        if operations.count - start > newElements.count / 2 { break }
-      }
-      if operations.count - start > max(1, newElements.count / 2) {
-        operations.removeSubrange(start...)
-        operations.append(.set(path, new))
-        return
-      }
-      if newElements.count > common {
-        operations.append(.append(path, Array(newElements[common...])))
-      } else if oldElements.count > common {
-        operations.append(.truncate(path, common))
-      }
-    default:
-      if old != new { operations.append(.set(path, new)) }
     }
   }
 
@@ -235,5 +161,79 @@ extension JSONValue {
       throw TraceFormatError(
         "\(operation.path.dottedDescription): cannot use \(component) on \(kindName)")
     }
+  }
+}
+
+/// Where a diff's operations go, in order.
+private protocol DiffOutput {
+  /// A point to rewind to.
+  associatedtype Mark: DiffMark
+  /// How many operations were written.
+  var count: Int { get }
+  /// The current point.
+  var mark: Mark { get }
+  /// Writes one operation.
+  mutating func write(path: [JSONPathComponent], _ change: TraceDiffOperation.Change)
+  /// Forgets the operations written since `mark`.
+  mutating func rewind(to mark: Mark)
+}
+
+/// A point in a ``DiffOutput``.
+private protocol DiffMark {
+  /// How many operations had been written.
+  var count: Int { get }
+}
+
+/// Diff operations, collected.
+private struct DiffOperations: DiffOutput {
+  struct Mark: DiffMark {
+    var count: Int
+  }
+
+  var operations: [TraceDiffOperation] = []
+  var count: Int { operations.count }
+  var mark: Mark { Mark(count: operations.count) }
+
+  mutating func write(path: [JSONPathComponent], _ change: TraceDiffOperation.Change) {
+    switch change {
+    case .set(let value): operations.append(.set(path, value))
+    case .remove: operations.append(.remove(path))
+    case .append(let values): operations.append(.append(path, Array(values)))
+    case .truncate(let count): operations.append(.truncate(path, count))
+    }
+  }
+
+  mutating func rewind(to mark: Mark) {
+    operations.removeSubrange(mark.count...)
+  }
+}
+
+/// Diff operations, serialized and separated by commas as they are written.
+private struct DiffBytes: DiffOutput {
+  struct Mark: DiffMark {
+    var count: Int
+    var byteCount: Int
+    var operationBytes: Int
+  }
+
+  var bytes: [UInt8]
+  /// How many operations were written.
+  var count = 0
+  /// The bytes they take, without the commas between them.
+  var operationBytes = 0
+
+  var mark: Mark { Mark(count: count, byteCount: bytes.count, operationBytes: operationBytes) }
+
+  mutating func write(path: [JSONPathComponent], _ change: TraceDiffOperation.Change) {
+    if count > 0 { bytes.append(UInt8(ascii: ",")) }
+    let start = bytes.count
+    TraceDiffOperation.write(path: path, change, to: &bytes)
+    operationBytes += bytes.count - start
+    count += 1
+  }
+
+  mutating func rewind(to mark: Mark) {
+    (count, operationBytes) = (mark.count, mark.operationBytes)
+    bytes.removeSubrange(mark.byteCount...)
   }
 }
