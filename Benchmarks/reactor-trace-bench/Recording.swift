@@ -46,6 +46,18 @@ final class Recording<R: Reactor> {
     }
   }
 
+  /// Runs `sends` and stops the recording: the timed part of every recorded run.
+  /// - Parameter sends: Sends the run's actions.
+  /// - Returns: The seconds from the first send until ``stop()`` returned.
+  /// - Throws: ``BenchFailure`` when the recording fails.
+  func timed(_ sends: () -> Void) async throws(BenchFailure) -> Double {
+    let clock = ContinuousClock()
+    let start = clock.now
+    sends()
+    try await stop()
+    return start.duration(to: clock.now).seconds
+  }
+
   /// Checks that the recorder saw `events` events and dropped none, and that a trace file
   /// holds every one of them.
   /// - Returns: The size of the trace file, or `nil` when nothing was written.

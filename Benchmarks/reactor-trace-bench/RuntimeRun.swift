@@ -55,11 +55,9 @@ enum RuntimeRun {
     }
     let recording = try Recording(reactor, mode: mode, path: path)
 
-    let clock = ContinuousClock()
-    let start = clock.now
-    for _ in 0..<count { reactor.send(.increase) }
-    try await recording.stop()
-    let seconds = start.duration(to: clock.now).seconds
+    let seconds = try await recording.timed {
+      for _ in 0..<count { reactor.send(.increase) }
+    }
 
     try verification.expect("the final value", reactor.currentState.value, equals: count)
     for (number, tally) in zip(1..., tallies) {
@@ -86,11 +84,9 @@ enum RuntimeRun {
     }
     let recording = try Recording(reactor, mode: mode, path: path)
 
-    let clock = ContinuousClock()
-    let start = clock.now
-    for _ in 0..<count { reactor.send(.increase) }
-    try await recording.stop()
-    let seconds = start.duration(to: clock.now).seconds
+    let seconds = try await recording.timed {
+      for _ in 0..<count { reactor.send(.increase) }
+    }
 
     try verification.expect(
       "the final state", reactor.currentState,
@@ -121,11 +117,9 @@ enum RuntimeRun {
     }
     let recording = try Recording(reactor, mode: mode, path: path)
 
-    let clock = ContinuousClock()
-    let start = clock.now
-    for index in 0..<count { reactor.send(.increment(index % width)) }
-    try await recording.stop()
-    let seconds = start.duration(to: clock.now).seconds
+    let seconds = try await recording.timed {
+      for index in 0..<count { reactor.send(.increment(index % width)) }
+    }
 
     let expected = (0..<width).map { count / width + ($0 < count % width ? 1 : 0) }
     try verification.require(
@@ -160,11 +154,9 @@ enum RuntimeRun {
     }
     let recording = try Recording(reactor, mode: mode, path: path)
 
-    let clock = ContinuousClock()
-    let start = clock.now
-    for _ in 0..<count { reactor.send(.increase) }
-    try await recording.stop()
-    let seconds = start.duration(to: clock.now).seconds
+    let seconds = try await recording.timed {
+      for _ in 0..<count { reactor.send(.increase) }
+    }
 
     try verification.expect("actions recorded by the stub", stub.actions.count, equals: count)
     for action in stub.actions where action != .increase {

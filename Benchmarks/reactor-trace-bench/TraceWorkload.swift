@@ -15,11 +15,9 @@ enum TraceWorkload {
     let reactor = CounterConcatReactor()
     let recording = try Recording(reactor, mode: .file, path: path)
 
-    let clock = ContinuousClock()
-    let start = clock.now
-    for _ in 0..<actions { reactor.send(.increase) }
-    try await recording.stop()
-    let seconds = start.duration(to: clock.now).seconds
+    let seconds = try await recording.timed {
+      for _ in 0..<actions { reactor.send(.increase) }
+    }
 
     try verification.expect("the final value", reactor.currentState.value, equals: actions)
     let events = 4 * actions

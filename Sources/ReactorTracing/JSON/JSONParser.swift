@@ -389,7 +389,8 @@ struct JSONParser: ~Copyable {
         throw duplicateKeyError(objectOffset: frame.offset)
       }
     }
-    let object = Array(MovingMembers(from: members + frame.start, to: members + memberCount))
+    let object = Array(
+      Moving(from: members + frame.start, to: members + memberCount).lazy.map(\.member))
     memberCount = frame.start
     return .object(JSONObject(sortedUniqueMembers: object))
   }
@@ -934,25 +935,6 @@ struct JSONParser: ~Copyable {
       guard position < end else { return nil }
       defer { position += 1 }
       return position.move()
-    }
-  }
-
-  /// The members in a range of the parser's member stack, moved out as they are iterated.
-  private struct MovingMembers: Sequence, IteratorProtocol {
-    private var position: UnsafeMutablePointer<Member>
-    private let end: UnsafeMutablePointer<Member>
-
-    init(from start: UnsafeMutablePointer<Member>, to end: UnsafeMutablePointer<Member>) {
-      self.position = start
-      self.end = end
-    }
-
-    var underestimatedCount: Int { end - position }
-
-    mutating func next() -> (key: String, value: JSONValue)? {
-      guard position < end else { return nil }
-      defer { position += 1 }
-      return position.move().member
     }
   }
 }
