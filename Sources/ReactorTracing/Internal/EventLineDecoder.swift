@@ -271,6 +271,9 @@ struct EventLineDecoder {
     }
 
     /// Skips `text` if it comes next.
+    ///
+    /// Inlined: the text's length is then a constant, and the comparison a few loads.
+    @inline(__always)
     mutating func skip(_ text: StaticString) -> Bool {
       let count = text.utf8CodeUnitCount
       guard buffer.count - offset >= count,
