@@ -13,8 +13,10 @@ final class DecodedValueCache<Value> {
   /// The most entries kept.
   static var capacity: Int { 16 }
 
-  private var entries: [(json: JSONValue, value: Value)] = []
-  private var oldest = 0
+  // Touched only by `value(for:decode:)`, which calls out only to `decode` between accesses:
+  // no dynamic exclusivity checks.
+  @exclusivity(unchecked) private var entries: [(json: JSONValue, value: Value)] = []
+  @exclusivity(unchecked) private var oldest = 0
 
   /// Whether every value of this type is cached.
   private let isPOD = _isPOD(Value.self)

@@ -25,11 +25,12 @@ final class LineReader {
 
   private let descriptor: Int32
   let maximumLineLength: Int
-  private(set) var buffer: [UInt8]
-  private var start = 0
-  private var end = 0
-  private var scanned = 0
-  private var isAtEnd = false
+  // Touched only by the reader's own methods, one at a time: no dynamic exclusivity checks.
+  @exclusivity(unchecked) private(set) var buffer: [UInt8]
+  @exclusivity(unchecked) private var start = 0
+  @exclusivity(unchecked) private var end = 0
+  @exclusivity(unchecked) private var scanned = 0
+  @exclusivity(unchecked) private var isAtEnd = false
 
   /// Lines of the file at `path`, or `nil` with `errno` set when it cannot be opened.
   init?(path: String, maximumLineLength: Int) {

@@ -27,33 +27,37 @@ public final class TraceReader {
   public let header: TraceHeader
   /// The file's path, or the name given to bytes, as errors mention it.
   public let path: String
+  // A reader's stored properties are touched only by its own methods, which never call out
+  // while one is being modified: their dynamic exclusivity checks, which cost several hundred
+  // instructions per event read, are off.
+
   /// What was noticed so far without failing.
-  public private(set) var warnings: [TraceWarning] = []
+  @exclusivity(unchecked) public private(set) var warnings: [TraceWarning] = []
   /// The number of the line last read, from 1 (the header).
-  public private(set) var lineNumber = 1
+  @exclusivity(unchecked) public private(set) var lineNumber = 1
   /// The state after the last event read, rebuilt from snapshots and diffs.
   ///
   /// It is the header's
   /// initial state before any mutation. Not updated when verification is off.
-  public private(set) var currentState: TraceHeader.State
+  @exclusivity(unchecked) public private(set) var currentState: TraceHeader.State
 
   private let lines: LineReader
   /// Kept across lines: it reuses its working memory and its cache of repeated keys.
-  private var parser = JSONParser()
+  @exclusivity(unchecked) private var parser = JSONParser()
   /// Decodes lines of the Swift recorder's shape without a JSON tree for the whole line.
-  private var fastDecoder = EventLineDecoder()
+  @exclusivity(unchecked) private var fastDecoder = EventLineDecoder()
   private let verifiesStates: Bool
   /// Whether a reader that does not verify states may leave the state change of a mutation
   /// unparsed (an empty diff in its event) when it only needs checking: for a replay that
   /// compares state hashes and asks for ``stateChangeOfLastEvent()`` where they differ.
-  package var skipsStateChanges = false
+  @exclusivity(unchecked) package var skipsStateChanges = false
   /// The last line read, while it is still in the buffer.
-  private var lastLine: Range<Int> = 0..<0
+  @exclusivity(unchecked) private var lastLine: Range<Int> = 0..<0
   /// Whether the last event's state change was left unparsed.
-  private var skippedLastState = false
-  private var hasEnded = false
-  private var isFinished = false
-  private var unknownKinds: Set<String> = []
+  @exclusivity(unchecked) private var skippedLastState = false
+  @exclusivity(unchecked) private var hasEnded = false
+  @exclusivity(unchecked) private var isFinished = false
+  @exclusivity(unchecked) private var unknownKinds: Set<String> = []
 
   /// Opens the trace at `path` and reads its header.
   /// - Parameters:
