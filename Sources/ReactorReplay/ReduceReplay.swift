@@ -54,10 +54,13 @@ public enum ReduceReplay {
     var actions = LabelCache()
     let mutations = DecodedValueCache<R.Mutation>()
     let encodeState = CodableValues.encoder(for: R.State.self)
+    // A redacted trace compares every state value by value: no hash to compare bytes with.
+    let encodeCanonically = isRedacted ? nil : CodableValues.canonicalEncoder(for: R.State.self)
+    var replayedBytes: [UInt8] = []
     // The recorded state before the current mutation. After a step whose replayed state has
-    // the recorded hash, it is that replayed state's JSON: the recorded one is rebuilt from
-    // its snapshot or diff only where the hashes differ.
-    var recordedBefore = TraceHeader.State.json(initialJSON)
+    // the recorded hash, it is that replayed state, encoded only if the next step needs it:
+    // the recorded one is rebuilt from its snapshot or diff only where the hashes differ.
+    var recordedBefore = RecordedBefore<R.State>.recorded(.json(initialJSON))
     var matched = 0
     while let event = try ReplayChecks.next(reader) {
       switch event.kind {
@@ -77,20 +80,35 @@ public enum ReduceReplay {
         state = reactor.reduce(state: state, mutation: mutation)
         let replayedJSON: JSONValue
         do {
+          // Equal hashes: the replayed state is the recorded one (the hash of a state's
+          // canonical JSON is what the trace records for it). Hashed from its canonical
+          // bytes, written without building its JSON tree.
+          if let encodeCanonically {
+            try encodeCanonically(state, &replayedBytes)
+            if TraceHash(bytes: replayedBytes) == recorded.stateHash {
+              recordedBefore = .replayed(state)
+              matched += 1
+              continue
+            }
+          }
           replayedJSON = try encodeState?(state) ?? .null
         } catch {
           throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
         }
-        // Equal hashes: the replayed state is the recorded one (the hash of a state's
-        // canonical JSON is what the trace records for it).
-        if !isRedacted, replayedJSON.canonicalHash == recorded.stateHash {
-          recordedBefore = .json(replayedJSON)
-          matched += 1
-          continue
+        let before: TraceHeader.State
+        switch recordedBefore {
+        case .recorded(let recorded):
+          before = recorded
+        case .replayed(let replayed):
+          do {
+            before = .json(try encodeState?(replayed) ?? .null)
+          } catch {
+            throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
+          }
         }
         let recordedState = try rebuild(
-          recordedBefore, after: recorded, sequence: event.sequence, reader: reader)
-        recordedBefore = .json(recordedState)
+          before, after: recorded, sequence: event.sequence, reader: reader)
+        recordedBefore = .recorded(.json(recordedState))
         let compared =
           isRedacted
           ? StateComparison.masking(replayedJSON, like: recordedState) : replayedJSON
@@ -110,6 +128,14 @@ public enum ReduceReplay {
       }
     }
     return ReplayResult(stepsChecked: matched, divergence: nil)
+  }
+
+  /// The recorded state before a mutation, as a replay knows it.
+  private enum RecordedBefore<State> {
+    /// Rebuilt from the trace, or its initial state.
+    case recorded(TraceHeader.State)
+    /// The replayed state, which had the recorded hash.
+    case replayed(State)
   }
 
   /// `reader`, set to leave the state changes of mutations unparsed until they are needed.

@@ -61,12 +61,12 @@ struct JSONCodingKey: CodingKey {
 
 extension JSONValue {
   /// An integer, as `.int` where it fits.
-  fileprivate init(integer value: UInt64) {
+  init(integer value: UInt64) {
     self = value <= UInt64(Int64.max) ? .int(Int64(value)) : .uint(value)
   }
 
   /// A double; non-finite ones as strings.
-  fileprivate init(encoding value: Double) {
+  init(encoding value: Double) {
     if value.isFinite {
       self = .double(value)
     } else if value.isNaN {
@@ -77,7 +77,7 @@ extension JSONValue {
   }
 
   /// A float, as the double with its shortest round-trip decimal form.
-  fileprivate init(encoding value: Float) {
+  init(encoding value: Float) {
     guard value.isFinite else {
       self.init(encoding: Double(value))
       return
@@ -110,7 +110,7 @@ extension JSONValue {
   /// Comparing metatypes costs far less than the generic `encode(to:)` round trip, which for
   /// an array of a thousand integers is most of the time spent encoding it.
   @inline(__always)
-  fileprivate static func scalar<T: Encodable>(_ value: T) -> JSONValue? {
+  static func scalar<T: Encodable>(_ value: T) -> JSONValue? {
     if T.self == Int.self { return .int(Int64(unsafeBitCast(value, to: Int.self))) }
     if T.self == String.self { return .string(unsafeBitCast(value, to: String.self)) }
     if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
@@ -318,7 +318,7 @@ private final class EncodingState {
 }
 
 /// ``JSONObject/keyPrecedes(_:_:)``, comparing the keys' UTF-8 in place.
-private func keyPrecedes(_ key1: String, _ key2: String) -> Bool {
+func keyPrecedes(_ key1: String, _ key2: String) -> Bool {
   var key1 = key1
   var key2 = key2
   return key1.withUTF8 { bytes1 in

@@ -23,6 +23,15 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
     self.value = hasher.value
   }
 
+  /// The FNV-1a hash of `bytes`: the same as ``init(of:)``, without a generic iteration.
+  package init(bytes: [UInt8]) {
+    var value: UInt64 = 0xcbf2_9ce4_8422_2325
+    bytes.withUnsafeBufferPointer { buffer in
+      for byte in buffer { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    }
+    self.value = value
+  }
+
   /// Appends the 16 lowercase hexadecimal digits of ``description``.
   func write(to bytes: inout [UInt8]) {
     // Into a stack buffer, then appended in one copy.

@@ -1,0 +1,580 @@
+/// Encodes `Encodable` values straight to their canonical JSON bytes: the bytes
+/// `JSONValueEncoder().encode(value).serialized` gives, without building the tree.
+///
+/// A replay encodes the state after every step only to hash it; most of the cost of
+/// ``JSONValueEncoder`` is the tree. This encoder writes each member's bytes as it comes and,
+/// when an object's encoding returns, puts its members in key order (keeping the last of a
+/// repeated key), so a state of plain structs, enums, arrays and dictionaries takes one pass.
+///
+/// It handles values whose containers are used one at a time, each while the `encode(to:)`
+/// that asked for it runs: what the compiler synthesizes. A value that does anything else (a
+/// nested container or a `superEncoder`, a second container from one encoder, a container
+/// used after its value returned, a 128-bit integer, a question about the coding path, or a
+/// top level that encodes nothing), or whose encoding throws, is encoded again with
+/// ``JSONValueEncoder`` and serialized, so the bytes and the errors are always that encoder's.
+///
+/// ```swift
+/// var encoder = CanonicalJSONEncoder()
+/// var bytes: [UInt8] = []
+/// try encoder.encode(state, into: &bytes)
+/// let hash = TraceHash(of: bytes)
+/// ```
+package struct CanonicalJSONEncoder {
+  private let output = CanonicalOutput()
+
+  /// An encoder; keep it to reuse its working memory across values.
+  package init() {}
+
+  /// Replaces the contents of `bytes` with `value`'s canonical JSON.
+  /// - Parameters:
+  ///   - value: The value to encode.
+  ///   - bytes: Where the bytes go; its capacity is reused.
+  /// - Throws: What ``JSONValueEncoder/encode(_:)`` throws for `value`.
+  package func encode<T: Encodable>(_ value: T, into bytes: inout [UInt8]) throws {
+    bytes.removeAll(keepingCapacity: true)
+    swap(&bytes, &output.bytes)
+    defer { swap(&bytes, &output.bytes) }
+    if output.encodeDirectly(value) { return }
+    output.bytes.removeAll(keepingCapacity: true)
+    JSONWriter.write(try JSONValueEncoder().encode(value), to: &output.bytes)
+  }
+
+  /// Whether `value` encodes in one pass, without falling back to ``JSONValueEncoder``: for
+  /// tests.
+  package func encodesDirectly<T: Encodable>(_ value: T) -> Bool {
+    output.encodeDirectly(value)
+  }
+}
+
+/// The bytes being written and the stack of values being encoded, shared by the encoders and
+/// containers of one ``CanonicalJSONEncoder``.
+///
+/// The stacks of slots and members are plain memory it owns: pushed and popped at every value,
+/// they cost a fraction of what arrays with their uniqueness checks cost.
+private final class CanonicalOutput {
+  /// A value being encoded: the top level, a member's value, or an element.
+  struct Slot {
+    /// What a slot holds so far.
+    enum Content: UInt8 {
+      case empty
+      case object
+      case array
+      case scalar
+    }
+
+    /// Identifies the slot to its encoder and container; never reused within an encoding.
+    let token: Int
+    /// Where the slot's bytes start.
+    let start: Int
+    var content = Content.empty
+    /// Whether the members so far have strictly increasing keys.
+    var isSorted = true
+    /// Whether a nested-container call opened the slot: it then ends when its parent's
+    /// container is used again, or the parent ends.
+    var isNested = false
+    /// For an object, the index of its first member in the member stack; for an array, the
+    /// number of elements so far.
+    var count = 0
+  }
+
+  /// A member of an object being encoded: where `"key":value` is in ``bytes``, and the end of
+  /// its key (whose characters need no escaping, so that the bytes order keys as their UTF-8
+  /// does).
+  struct Member {
+    let start: Int
+    let keyEnd: Int
+    var end: Int
+  }
+
+  // Only the encoding that owns this output touches it, one access at a time.
+  @exclusivity(unchecked) var bytes: [UInt8] = []
+  @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Slot>
+  @exclusivity(unchecked) private var slotCapacity = 8
+  @exclusivity(unchecked) private var slotCount = 0
+  @exclusivity(unchecked) private var members: UnsafeMutablePointer<Member>
+  @exclusivity(unchecked) private var memberCapacity = 16
+  @exclusivity(unchecked) private var memberCount = 0
+  @exclusivity(unchecked) private var scratch: [UInt8] = []
+  @exclusivity(unchecked) private var order: [Int] = []
+  @exclusivity(unchecked) private var nextToken = 0
+  /// Set when the value did something this encoder leaves to ``JSONValueEncoder``.
+  @exclusivity(unchecked) private(set) var failed = false
+
+  init() {
+    slots = .allocate(capacity: slotCapacity)
+    members = .allocate(capacity: memberCapacity)
+  }
+
+  deinit {
+    slots.deallocate()
+    members.deallocate()
+  }
+
+  /// Encodes `value` into ``bytes``; returns whether it could.
+  func encodeDirectly<T: Encodable>(_ value: T) -> Bool {
+    bytes.removeAll(keepingCapacity: true)
+    slotCount = 0
+    memberCount = 0
+    failed = false
+    if let scalar = JSONValue.scalar(value) {
+      JSONWriter.write(scalar, to: &bytes)
+      return true
+    }
+    let token = openSlot()
+    do {
+      try value.encode(to: CanonicalSlotEncoder(output: self, token: token))
+    } catch {
+      return false
+    }
+    guard !failed, settle(token), slots[0].content != .empty else { return false }
+    closeSlot()
+    return !failed
+  }
+
+  /// Gives up on the direct encoding.
+  func fail() { failed = true }
+
+  // MARK: Slots
+
+  /// Opens a slot at the end of the bytes; returns its token.
+  @inline(__always)
+  func openSlot() -> Int {
+    if slotCount == slotCapacity { slots = Self.grow(slots, count: slotCount, to: &slotCapacity) }
+    nextToken &+= 1
+    (slots + slotCount).initialize(to: Slot(token: nextToken, start: bytes.count))
+    slotCount += 1
+    return nextToken
+  }
+
+  /// Opens a slot for a nested container, holding `content`; returns its token.
+  func openNested(_ content: Slot.Content) -> Int {
+    let token = openSlot()
+    let slot = slots + (slotCount - 1)
+    slot.pointee.isNested = true
+    slot.pointee.content = content
+    if content == .object {
+      slot.pointee.count = memberCount
+      bytes.append(UInt8(ascii: "{"))
+    } else {
+      bytes.append(UInt8(ascii: "["))
+    }
+    return token
+  }
+
+  /// Ends the nested-container slots above slot `token`; returns whether `token` is then the
+  /// innermost slot.
+  @inline(__always)
+  func settle(_ token: Int) -> Bool {
+    while slotCount > 0, slots[slotCount - 1].token != token {
+      guard slots[slotCount - 1].isNested else { return false }
+      closeSlot()
+      // The nested container was a member's value, or an element.
+      if slotCount > 0, slots[slotCount - 1].content == .object { endMember() }
+    }
+    return slotCount > 0
+  }
+
+  /// Ends the innermost slot: closes its object or array; an empty one becomes `{}`, as a
+  /// value that encodes nothing does with ``JSONValueEncoder``.
+  @inline(__always)
+  func closeSlot() {
+    slotCount -= 1
+    let slot = slots[slotCount]
+    switch slot.content {
+    case .empty:
+      bytes.append(UInt8(ascii: "{"))
+      bytes.append(UInt8(ascii: "}"))
+    case .scalar:
+      break
+    case .array:
+      bytes.append(UInt8(ascii: "]"))
+    case .object:
+      if !slot.isSorted { sortMembers(from: slot.count, objectStart: slot.start) }
+      memberCount = slot.count
+      bytes.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// The innermost slot, if it is the one `token` names, holding `content`; `nil` (and the
+  /// encoding failed) otherwise.
+  @inline(__always)
+  private func current(_ token: Int, _ content: Slot.Content) -> UnsafeMutablePointer<Slot>? {
+    guard !failed, settle(token), slots[slotCount - 1].content == content else {
+      failed = true
+      return nil
+    }
+    return slots + (slotCount - 1)
+  }
+
+  /// Starts an object in slot `token`, which must be current and empty.
+  func beginObject(_ token: Int) {
+    guard let slot = current(token, .empty) else { return }
+    slot.pointee.content = .object
+    slot.pointee.count = memberCount
+    bytes.append(UInt8(ascii: "{"))
+  }
+
+  /// Starts an array in slot `token`, which must be current and empty.
+  func beginArray(_ token: Int) {
+    guard let slot = current(token, .empty) else { return }
+    slot.pointee.content = .array
+    bytes.append(UInt8(ascii: "["))
+  }
+
+  /// Writes a scalar as the value of slot `token`, which must be current and empty.
+  @inline(__always)
+  func setScalar(_ token: Int, _ value: JSONValue) {
+    guard let slot = current(token, .empty) else { return }
+    slot.pointee.content = .scalar
+    JSONWriter.write(value, to: &bytes)
+  }
+
+  /// Whether slot `token` is current and empty, and so may take a value.
+  func isEmpty(_ token: Int) -> Bool {
+    current(token, .empty) != nil
+  }
+
+  // MARK: Members and elements
+
+  /// Starts the member `key` of the object in slot `token`, writing `"key":`; returns whether
+  /// the slot is the current object and the key needs no escaping.
+  @inline(__always)
+  func beginMember(_ token: Int, _ key: String) -> Bool {
+    guard let slot = current(token, .object) else { return false }
+    let start: Int
+    if memberCount > slot.pointee.count {
+      bytes.append(UInt8(ascii: ","))
+      start = bytes.count
+      JSONWriter.writeString(key, to: &bytes)
+      if slot.pointee.isSorted, !keyPrecedes(members[memberCount - 1], start, bytes.count) {
+        slot.pointee.isSorted = false
+      }
+    } else {
+      start = bytes.count
+      JSONWriter.writeString(key, to: &bytes)
+    }
+    let keyEnd = bytes.count
+    // A key that needed escaping would not sort by its bytes here: `JSONValueEncoder` takes it.
+    guard keyEnd - start == key.utf8.count + 2 else {
+      failed = true
+      return false
+    }
+    bytes.append(UInt8(ascii: ":"))
+    if memberCount == memberCapacity {
+      members = Self.grow(members, count: memberCount, to: &memberCapacity)
+    }
+    (members + memberCount).initialize(to: Member(start: start, keyEnd: keyEnd, end: 0))
+    memberCount += 1
+    return true
+  }
+
+  /// Ends the member begun last, whose value ends at the end of the bytes.
+  @inline(__always)
+  func endMember() {
+    members[memberCount - 1].end = bytes.count
+  }
+
+  /// Starts an element of the array in slot `token`; returns whether the slot is the current
+  /// array.
+  @inline(__always)
+  func beginElement(_ token: Int) -> Bool {
+    guard let slot = current(token, .array) else { return false }
+    if slot.pointee.count > 0 { bytes.append(UInt8(ascii: ",")) }
+    slot.pointee.count += 1
+    return true
+  }
+
+  /// The number of elements of the array in slot `token`.
+  func elementCount(_ token: Int) -> Int {
+    for index in (0..<slotCount).reversed() where slots[index].token == token {
+      return slots[index].content == .array ? slots[index].count : 0
+    }
+    return 0
+  }
+
+  /// Whether the key of `member` precedes the key written at `start..<keyEnd`: compares
+  /// their bytes between the quotes.
+  private func keyPrecedes(_ member: Member, _ start: Int, _ keyEnd: Int) -> Bool {
+    bytes.withUnsafeBufferPointer { bytes in
+      Self.key(in: bytes, member.start, member.keyEnd).lexicographicallyPrecedes(
+        Self.key(in: bytes, start, keyEnd))
+    }
+  }
+
+  /// The bytes of the key written, quoted, at `start..<keyEnd` of `bytes`.
+  @inline(__always)
+  private static func key(
+    in bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ keyEnd: Int
+  ) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(rebasing: bytes[start + 1..<keyEnd - 1])
+  }
+
+  /// Rewrites the members from `firstMember` on in key order, keeping the last member of each
+  /// key, as ``JSONValueEncoder`` sorts an object.
+  private func sortMembers(from firstMember: Int, objectStart: Int) {
+    let contentStart = objectStart + 1
+    order.removeAll(keepingCapacity: true)
+    order.append(contentsOf: firstMember..<memberCount)
+    // Insertion sort: stable, and fast for the few members of a typical object.
+    for index in order.indices.dropFirst() {
+      var position = index
+      while position > 0,
+        keyPrecedes(
+          members[order[position]], members[order[position - 1]].start,
+          members[order[position - 1]].keyEnd)
+      {
+        order.swapAt(position, position - 1)
+        position -= 1
+      }
+    }
+    let contentCount = bytes.count - contentStart
+    if scratch.count < contentCount { scratch = [UInt8](repeating: 0, count: contentCount) }
+    var written = contentStart
+    bytes.withUnsafeMutableBufferPointer { bytes in
+      scratch.withUnsafeMutableBufferPointer { scratch in
+        let source = bytes.baseAddress! + contentStart
+        scratch.baseAddress!.update(from: source, count: contentCount)
+        for (position, index) in order.enumerated() {
+          let member = members[index]
+          // Of equal keys, now adjacent in the order they came, the last one is kept.
+          if position + 1 < order.count {
+            let next = members[order[position + 1]]
+            let moved = UnsafeBufferPointer(scratch)
+            let key = Self.key(
+              in: moved, member.start - contentStart, member.keyEnd - contentStart)
+            let nextKey = Self.key(in: moved, next.start - contentStart, next.keyEnd - contentStart)
+            if !key.lexicographicallyPrecedes(nextKey) { continue }
+          }
+          if written > contentStart {
+            bytes[written] = UInt8(ascii: ",")
+            written += 1
+          }
+          let count = member.end - member.start
+          (bytes.baseAddress! + written).update(
+            from: scratch.baseAddress! + (member.start - contentStart), count: count)
+          written += count
+        }
+      }
+    }
+    bytes.removeSubrange(written...)
+  }
+
+  private static func grow<Element>(
+    _ pointer: UnsafeMutablePointer<Element>, count: Int, to capacity: inout Int
+  ) -> UnsafeMutablePointer<Element> {
+    capacity *= 2
+    let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity)
+    grown.moveInitialize(from: pointer, count: count)
+    pointer.deallocate()
+    return grown
+  }
+
+  // MARK: Values
+
+  /// Writes a scalar's canonical JSON.
+  @inline(__always)
+  func write(_ value: JSONValue) {
+    JSONWriter.write(value, to: &bytes)
+  }
+
+  /// Writes `value`, a scalar directly, anything else in a new slot.
+  @inline(__always)
+  func writeValue<T: Encodable>(_ value: T) throws {
+    if let scalar = JSONValue.scalar(value) {
+      JSONWriter.write(scalar, to: &bytes)
+      return
+    }
+    let token = openSlot()
+    try value.encode(to: CanonicalSlotEncoder(output: self, token: token))
+    guard !failed, settle(token) else {
+      failed = true
+      return
+    }
+    closeSlot()
+  }
+}
+
+// MARK: - Encoder and containers
+
+/// The encoder of one slot; also its single-value container.
+private struct CanonicalSlotEncoder: Encoder, SingleValueEncodingContainer {
+  let output: CanonicalOutput
+  let token: Int
+
+  var codingPath: [any CodingKey] {
+    // Only `JSONValueEncoder` keeps track of paths.
+    output.fail()
+    return []
+  }
+
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    output.beginObject(token)
+    return KeyedEncodingContainer(CanonicalObjectEncoder<Key>(output: output, token: token))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    output.beginArray(token)
+    return CanonicalArrayEncoder(output: output, token: token)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+  private func set(_ value: JSONValue) { output.setScalar(token, value) }
+
+  mutating func encodeNil() { set(.null) }
+  mutating func encode(_ value: Bool) { set(.bool(value)) }
+  mutating func encode(_ value: String) { set(.string(value)) }
+  mutating func encode(_ value: Double) { set(JSONValue(encoding: value)) }
+  mutating func encode(_ value: Float) { set(JSONValue(encoding: value)) }
+  mutating func encode(_ value: Int) { set(.int(Int64(value))) }
+  mutating func encode(_ value: Int8) { set(.int(Int64(value))) }
+  mutating func encode(_ value: Int16) { set(.int(Int64(value))) }
+  mutating func encode(_ value: Int32) { set(.int(Int64(value))) }
+  mutating func encode(_ value: Int64) { set(.int(value)) }
+  mutating func encode(_ value: UInt) { set(JSONValue(integer: UInt64(value))) }
+  mutating func encode(_ value: UInt8) { set(.int(Int64(value))) }
+  mutating func encode(_ value: UInt16) { set(.int(Int64(value))) }
+  mutating func encode(_ value: UInt32) { set(.int(Int64(value))) }
+  mutating func encode(_ value: UInt64) { set(JSONValue(integer: value)) }
+  mutating func encode(_ value: Int128) { output.fail() }
+  mutating func encode(_ value: UInt128) { output.fail() }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    if let scalar = JSONValue.scalar(value) { return set(scalar) }
+    guard output.isEmpty(token) else { return }
+    // The value encodes itself into this same slot, as with `JSONValueEncoder`.
+    try value.encode(to: self)
+  }
+}
+
+/// A keyed container: writes an object's members.
+private struct CanonicalObjectEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let output: CanonicalOutput
+  let token: Int
+
+  var codingPath: [any CodingKey] {
+    output.fail()
+    return []
+  }
+
+  @inline(__always)
+  private func append(_ key: Key, _ value: JSONValue) {
+    guard output.beginMember(token, key.stringValue) else { return }
+    output.write(value)
+    output.endMember()
+  }
+
+  mutating func encodeNil(forKey key: Key) { append(key, .null) }
+  mutating func encode(_ value: Bool, forKey key: Key) { append(key, .bool(value)) }
+  mutating func encode(_ value: String, forKey key: Key) { append(key, .string(value)) }
+  mutating func encode(_ value: Double, forKey key: Key) { append(key, JSONValue(encoding: value)) }
+  mutating func encode(_ value: Float, forKey key: Key) { append(key, JSONValue(encoding: value)) }
+  mutating func encode(_ value: Int, forKey key: Key) { append(key, .int(Int64(value))) }
+  mutating func encode(_ value: Int8, forKey key: Key) { append(key, .int(Int64(value))) }
+  mutating func encode(_ value: Int16, forKey key: Key) { append(key, .int(Int64(value))) }
+  mutating func encode(_ value: Int32, forKey key: Key) { append(key, .int(Int64(value))) }
+  mutating func encode(_ value: Int64, forKey key: Key) { append(key, .int(value)) }
+  mutating func encode(_ value: UInt8, forKey key: Key) { append(key, .int(Int64(value))) }
+  mutating func encode(_ value: UInt16, forKey key: Key) { append(key, .int(Int64(value))) }
+  mutating func encode(_ value: UInt32, forKey key: Key) { append(key, .int(Int64(value))) }
+
+  mutating func encode(_ value: UInt, forKey key: Key) {
+    append(key, JSONValue(integer: UInt64(value)))
+  }
+
+  mutating func encode(_ value: UInt64, forKey key: Key) {
+    append(key, JSONValue(integer: value))
+  }
+
+  mutating func encode(_ value: Int128, forKey key: Key) { output.fail() }
+  mutating func encode(_ value: UInt128, forKey key: Key) { output.fail() }
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    guard output.beginMember(token, key.stringValue) else { return }
+    try output.writeValue(value)
+    output.endMember()
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let nested = output.beginMember(token, key.stringValue) ? output.openNested(.object) : 0
+    return KeyedEncodingContainer(CanonicalObjectEncoder<NestedKey>(output: output, token: nested))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let nested = output.beginMember(token, key.stringValue) ? output.openNested(.array) : 0
+    return CanonicalArrayEncoder(output: output, token: nested)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    output.fail()
+    return CanonicalSlotEncoder(output: output, token: 0)
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    output.fail()
+    return CanonicalSlotEncoder(output: output, token: 0)
+  }
+}
+
+/// An unkeyed container: writes an array's elements.
+private struct CanonicalArrayEncoder: UnkeyedEncodingContainer {
+  let output: CanonicalOutput
+  let token: Int
+
+  var codingPath: [any CodingKey] {
+    output.fail()
+    return []
+  }
+
+  var count: Int { output.elementCount(token) }
+
+  @inline(__always)
+  private func append(_ value: JSONValue) {
+    guard output.beginElement(token) else { return }
+    output.write(value)
+  }
+
+  mutating func encodeNil() { append(.null) }
+  mutating func encode(_ value: Bool) { append(.bool(value)) }
+  mutating func encode(_ value: String) { append(.string(value)) }
+  mutating func encode(_ value: Double) { append(JSONValue(encoding: value)) }
+  mutating func encode(_ value: Float) { append(JSONValue(encoding: value)) }
+  mutating func encode(_ value: Int) { append(.int(Int64(value))) }
+  mutating func encode(_ value: Int8) { append(.int(Int64(value))) }
+  mutating func encode(_ value: Int16) { append(.int(Int64(value))) }
+  mutating func encode(_ value: Int32) { append(.int(Int64(value))) }
+  mutating func encode(_ value: Int64) { append(.int(value)) }
+  mutating func encode(_ value: UInt) { append(JSONValue(integer: UInt64(value))) }
+  mutating func encode(_ value: UInt8) { append(.int(Int64(value))) }
+  mutating func encode(_ value: UInt16) { append(.int(Int64(value))) }
+  mutating func encode(_ value: UInt32) { append(.int(Int64(value))) }
+  mutating func encode(_ value: UInt64) { append(JSONValue(integer: value)) }
+  mutating func encode(_ value: Int128) { output.fail() }
+  mutating func encode(_ value: UInt128) { output.fail() }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    guard output.beginElement(token) else { return }
+    try output.writeValue(value)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let nested = output.beginElement(token) ? output.openNested(.object) : 0
+    return KeyedEncodingContainer(CanonicalObjectEncoder<NestedKey>(output: output, token: nested))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let nested = output.beginElement(token) ? output.openNested(.array) : 0
+    return CanonicalArrayEncoder(output: output, token: nested)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    output.fail()
+    return CanonicalSlotEncoder(output: output, token: 0)
+  }
+}
