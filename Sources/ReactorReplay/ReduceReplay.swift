@@ -53,14 +53,22 @@ public enum ReduceReplay {
     let isRedacted = !header.redactions.isEmpty
     var actions = LabelCache()
     let mutations = DecodedValueCache<R.Mutation>()
-    let encodeState = CodableValues.encoder(for: R.State.self)
+    // Unwrapped once: in this unspecialized code, an optional closure of `R.State` costs a
+    // generic copy and destroy at every use.
+    guard let encodeState = CodableValues.encoder(for: R.State.self),
+      let encodeCanonically = CodableValues.canonicalEncoder(for: R.State.self)
+    else { throw .notCodable("State") }
     // A redacted trace compares every state value by value: no hash to compare bytes with.
-    let encodeCanonically = isRedacted ? nil : CodableValues.canonicalEncoder(for: R.State.self)
+    let comparesHashes = !isRedacted
     var replayedBytes: [UInt8] = []
     // The recorded state before the current mutation. After a step whose replayed state has
     // the recorded hash, it is that replayed state, encoded only if the next step needs it:
     // the recorded one is rebuilt from its snapshot or diff only where the hashes differ.
-    var recordedBefore = RecordedBefore<R.State>.recorded(.json(initialJSON))
+    var recordedBefore = TraceHeader.State.json(initialJSON)
+    // Whether the recorded state before is the replayed state before the current mutation
+    // (kept as a plain copy: cheaper, in this unspecialized code, than an enum of the two).
+    var beforeIsReplayed = false
+    var replayedBefore = state
     var matched = 0
     while let event = try ReplayChecks.next(reader) {
       switch event.kind {
@@ -83,32 +91,31 @@ public enum ReduceReplay {
           // Equal hashes: the replayed state is the recorded one (the hash of a state's
           // canonical JSON is what the trace records for it). Hashed from its canonical
           // bytes, written without building its JSON tree.
-          if let encodeCanonically {
+          if comparesHashes {
             try encodeCanonically(state, &replayedBytes)
             if TraceHash(bytes: replayedBytes) == recorded.stateHash {
-              recordedBefore = .replayed(state)
+              replayedBefore = state
+              beforeIsReplayed = true
               matched += 1
               continue
             }
           }
-          replayedJSON = try encodeState?(state) ?? .null
+          replayedJSON = try encodeState(state)
         } catch {
           throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
         }
-        let before: TraceHeader.State
-        switch recordedBefore {
-        case .recorded(let recorded):
-          before = recorded
-        case .replayed(let replayed):
+        var before = recordedBefore
+        if beforeIsReplayed {
           do {
-            before = .json(try encodeState?(replayed) ?? .null)
+            before = .json(try encodeState(replayedBefore))
           } catch {
             throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
           }
         }
         let recordedState = try rebuild(
           before, after: recorded, sequence: event.sequence, reader: reader)
-        recordedBefore = .recorded(.json(recordedState))
+        recordedBefore = .json(recordedState)
+        beforeIsReplayed = false
         let compared =
           isRedacted
           ? StateComparison.masking(replayedJSON, like: recordedState) : replayedJSON
@@ -128,14 +135,6 @@ public enum ReduceReplay {
       }
     }
     return ReplayResult(stepsChecked: matched, divergence: nil)
-  }
-
-  /// The recorded state before a mutation, as a replay knows it.
-  private enum RecordedBefore<State> {
-    /// Rebuilt from the trace, or its initial state.
-    case recorded(TraceHeader.State)
-    /// The replayed state, which had the recorded hash.
-    case replayed(State)
   }
 
   /// `reader`, set to leave the state changes of mutations unparsed until they are needed.

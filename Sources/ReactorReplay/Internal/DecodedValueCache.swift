@@ -16,6 +16,8 @@ final class DecodedValueCache<Value> {
   // Touched only by `value(for:decode:)`, which calls out only to `decode` between accesses:
   // no dynamic exclusivity checks.
   @exclusivity(unchecked) private var entries: [(json: JSONValue, value: Value)] = []
+  /// The storage of each entry's JSON array or object, compared before anything else.
+  @exclusivity(unchecked) private var storages: [PayloadStorage] = []
   @exclusivity(unchecked) private var oldest = 0
 
   /// Whether every value of this type is cached.
@@ -29,14 +31,20 @@ final class DecodedValueCache<Value> {
     guard isEnabled else { return try decode(json) }
     // A payload the reader read before is usually the very same storage: look for that
     // first, then compare values.
-    for entry in entries where Self.isSameStorage(entry.json, json) { return entry.value }
+    if let storage = PayloadStorage(json) {
+      for index in storages.indices where storages[index] == storage {
+        return entries[index].value
+      }
+    }
     for entry in entries where Self.isIdentical(entry.json, json) { return entry.value }
     let value = try decode(json)
     guard isPOD || Self.holdsOnlyValues(value, budget: 256) else { return value }
     if entries.count < Self.capacity {
       entries.append((json, value))
+      storages.append(PayloadStorage(json) ?? PayloadStorage())
     } else {
       entries[oldest] = (json, value)
+      storages[oldest] = PayloadStorage(json) ?? PayloadStorage()
       oldest = (oldest + 1) % Self.capacity
     }
     return value
@@ -77,23 +85,6 @@ final class DecodedValueCache<Value> {
       || name.hasPrefix("Swift.Set<") || name.hasPrefix("Swift.Optional<")
   }
 
-  /// Whether two arrays or objects share their storage, and so are identical.
-  private static func isSameStorage(_ a: JSONValue, _ b: JSONValue) -> Bool {
-    switch (a, b) {
-    case (.array(let a), .array(let b)):
-      a.withUnsafeBufferPointer { a in
-        b.withUnsafeBufferPointer { b in a.baseAddress == b.baseAddress && a.count == b.count }
-      }
-    case (.object(let a), .object(let b)):
-      a.members.withUnsafeBufferPointer { a in
-        b.members.withUnsafeBufferPointer { b in
-          a.baseAddress == b.baseAddress && a.count == b.count
-        }
-      }
-    default: false
-    }
-  }
-
   /// Whether two values are the same JSON: same cases, strings with the same UTF-8, and
   /// numbers of the same case and value.
   private static func isIdentical(_ a: JSONValue, _ b: JSONValue) -> Bool {
@@ -116,5 +107,33 @@ final class DecodedValueCache<Value> {
           }
     default: false
     }
+  }
+}
+
+/// Where a JSON array's elements or an object's members are in memory: two values with
+/// the same storage are identical. An entry's storage stays allocated while it is cached.
+private struct PayloadStorage: Equatable {
+  var address: UnsafeRawPointer?
+  var count = 0
+
+  /// No storage: equal to none of a value's.
+  init() {}
+
+  /// The storage of an array or object; `nil` for other values.
+  init?(_ json: JSONValue) {
+    switch json {
+    case .array(let elements):
+      (address, count) = elements.withUnsafeBufferPointer {
+        (UnsafeRawPointer($0.baseAddress), $0.count)
+      }
+    case .object(let object):
+      (address, count) = object.members.withUnsafeBufferPointer {
+        (UnsafeRawPointer($0.baseAddress), $0.count)
+      }
+    default:
+      return nil
+    }
+    // Empty arrays share one storage, which tells nothing.
+    guard address != nil, count > 0 else { return nil }
   }
 }

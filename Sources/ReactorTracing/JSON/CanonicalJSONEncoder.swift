@@ -241,31 +241,41 @@ private final class CanonicalOutput {
   @inline(__always)
   func beginMember(_ token: Int, _ key: String) -> Bool {
     guard let slot = current(token, .object) else { return false }
-    let start: Int
-    if memberCount > slot.pointee.count {
-      bytes.append(UInt8(ascii: ","))
-      start = bytes.count
-      JSONWriter.writeString(key, to: &bytes)
-      if slot.pointee.isSorted, !keyPrecedes(members[memberCount - 1], start, bytes.count) {
-        slot.pointee.isSorted = false
-      }
-    } else {
-      start = bytes.count
-      JSONWriter.writeString(key, to: &bytes)
-    }
-    let keyEnd = bytes.count
-    // A key that needed escaping would not sort by its bytes here: `JSONValueEncoder` takes it.
-    guard keyEnd - start == key.utf8.count + 2 else {
+    let isFirst = memberCount == slot.pointee.count
+    if !isFirst { bytes.append(UInt8(ascii: ",")) }
+    let start = bytes.count
+    // A key that needs escaping would not sort by its bytes here: `JSONValueEncoder` takes it.
+    guard writeKey(key) else {
       failed = true
       return false
     }
-    bytes.append(UInt8(ascii: ":"))
+    let keyEnd = bytes.count - 1
+    if !isFirst, slot.pointee.isSorted, !keyPrecedes(members[memberCount - 1], start, keyEnd) {
+      slot.pointee.isSorted = false
+    }
     if memberCount == memberCapacity {
       members = Self.grow(members, count: memberCount, to: &memberCapacity)
     }
     (members + memberCount).initialize(to: Member(start: start, keyEnd: keyEnd, end: 0))
     memberCount += 1
     return true
+  }
+
+  /// Writes `"key":` for a key that needs no escaping; returns whether it needed none.
+  @inline(__always)
+  private func writeKey(_ key: String) -> Bool {
+    var key = key
+    return key.withUTF8 { utf8 in
+      for byte in utf8
+      where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+        return false
+      }
+      bytes.append(UInt8(ascii: "\""))
+      bytes.append(contentsOf: utf8)
+      bytes.append(UInt8(ascii: "\""))
+      bytes.append(UInt8(ascii: ":"))
+      return true
+    }
   }
 
   /// Ends the member begun last, whose value ends at the end of the bytes.
