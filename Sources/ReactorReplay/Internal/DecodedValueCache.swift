@@ -110,8 +110,10 @@ final class DecodedValueCache<Value> {
   }
 }
 
-/// Where a JSON array's elements or an object's members are in memory: two values with
-/// the same storage are identical. An entry's storage stays allocated while it is cached.
+/// Where a JSON array's elements or an object's members are in memory.
+///
+/// Two values with the same storage are identical. An entry's storage stays allocated while it
+/// is cached, so no other value can take its address meanwhile.
 private struct PayloadStorage: Equatable {
   var address: UnsafeRawPointer?
   var count = 0

@@ -1,6 +1,7 @@
+import Foundation
+import ReactorExamples
+import ReactorTracing
 import Testing
-
-@testable import ReactorTracing
 
 @Suite("Encoding straight to canonical JSON bytes")
 struct CanonicalJSONEncoderTests {
@@ -112,6 +113,34 @@ struct CanonicalJSONEncoderTests {
       #expect(result.isDirect, "\(value)")
       #expect(result.canonical == result.tree)
     }
+  }
+
+  /// Checks that every state of the trace at `name` in `Traces/` decodes as `State` and
+  /// encodes directly to its recorded canonical bytes; returns how many states it checked.
+  private func checkStates<State: Codable>(of name: String, as _: State.Type) throws -> Int {
+    let reader = try TraceReader(path: repositoryRoot + "/Traces/" + name)
+    var checked = 0
+    while let event = try reader.next() {
+      guard case .mutation = event.kind, case .json(let json) = reader.currentState else {
+        continue
+      }
+      let state = try JSONValueDecoder().decode(State.self, from: json)
+      #expect(encoder.encodesDirectly(state), "\(name) seq \(event.sequence)")
+      var bytes: [UInt8] = []
+      try encoder.encode(state, into: &bytes)
+      #expect(bytes == json.serialized, "\(name) seq \(event.sequence)")
+      checked += 1
+    }
+    return checked
+  }
+
+  @Test func everyStateOfTheExampleTracesEncodesDirectlyToItsRecordedBytes() throws {
+    var checked = try checkStates(of: "counter.trace.jsonl", as: CounterReactor.State.self)
+    checked += try checkStates(of: "profile.trace.jsonl", as: ProfileReactor.State.self)
+    checked += try checkStates(of: "tasklist.trace.jsonl", as: TaskListReactor.State.self)
+    checked += try checkStates(
+      of: "github-search.trace.jsonl", as: GitHubSearchReactor.State.self)
+    #expect(checked > 40)
   }
 
   @Test func keysSortByTheirUTF8AndTheLastOfARepeatedKeyWins() throws {
