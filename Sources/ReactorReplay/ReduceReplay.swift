@@ -56,11 +56,10 @@ public enum ReduceReplay {
     // Unwrapped once: in this unspecialized code, an optional closure of `R.State` costs a
     // generic copy and destroy at every use.
     guard let encodeState = CodableValues.encoder(for: R.State.self),
-      let encodeCanonically = CodableValues.canonicalEncoder(for: R.State.self)
+      let hashState = CodableValues.canonicalHasher(for: R.State.self)
     else { throw .notCodable("State") }
     // A redacted trace compares every state value by value: no hash to compare bytes with.
     let comparesHashes = !isRedacted
-    var replayedBytes: [UInt8] = []
     // The recorded state before the current mutation. After a step whose replayed state has
     // the recorded hash, it is that replayed state, encoded only if the next step needs it:
     // the recorded one is rebuilt from its snapshot or diff only where the hashes differ.
@@ -92,8 +91,7 @@ public enum ReduceReplay {
           // canonical JSON is what the trace records for it). Hashed from its canonical
           // bytes, written without building its JSON tree.
           if comparesHashes {
-            try encodeCanonically(state, &replayedBytes)
-            if TraceHash(bytes: replayedBytes) == recorded.stateHash {
+            if try hashState(state) == recorded.stateHash {
               replayedBefore = state
               beforeIsReplayed = true
               matched += 1

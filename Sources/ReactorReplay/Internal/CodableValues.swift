@@ -45,20 +45,21 @@ enum CodableValues {
     return { value in try encoder.encode(unsafeBitCast(value, to: E.self)) }
   }
 
-  /// A function that writes the canonical JSON of values of `type` into a byte buffer, or
-  /// `nil` when it is not Encodable: the conformance is looked up once, not for every value.
-  static func canonicalEncoder<T>(for type: T.Type) -> ((T, inout [UInt8]) throws -> Void)? {
+  /// A function that hashes the canonical JSON of values of `type`, as a trace hashes a
+  /// state, or `nil` when it is not Encodable: the conformance is looked up once, not for
+  /// every value.
+  static func canonicalHasher<T>(for type: T.Type) -> ((T) throws -> TraceHash)? {
     guard let encodable = type as? any Encodable.Type else { return nil }
-    return canonicalEncoder(opening: encodable, as: type)
+    return canonicalHasher(opening: encodable, as: type)
   }
 
-  private static func canonicalEncoder<E: Encodable, T>(opening _: E.Type, as _: T.Type)
-    -> (T, inout [UInt8]) throws -> Void
+  private static func canonicalHasher<E: Encodable, T>(opening _: E.Type, as _: T.Type)
+    -> (T) throws -> TraceHash
   {
     precondition(E.self == T.self)
     let encoder = CanonicalJSONEncoder()
     // `E` is `T`, found by the cast above.
-    return { value, bytes in try encoder.encode(unsafeBitCast(value, to: E.self), into: &bytes) }
+    return { value in try encoder.hash(unsafeBitCast(value, to: E.self)) }
   }
 
   struct NotDecodable: Error {}

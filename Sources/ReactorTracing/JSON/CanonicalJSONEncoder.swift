@@ -15,9 +15,7 @@
 ///
 /// ```swift
 /// var encoder = CanonicalJSONEncoder()
-/// var bytes: [UInt8] = []
-/// try encoder.encode(state, into: &bytes)
-/// let hash = TraceHash(of: bytes)
+/// let hash = try encoder.hash(state)
 /// ```
 package struct CanonicalJSONEncoder {
   private let output = CanonicalOutput()
@@ -31,11 +29,24 @@ package struct CanonicalJSONEncoder {
   ///   - bytes: Where the bytes go; its capacity is reused.
   /// - Throws: What ``JSONValueEncoder/encode(_:)`` throws for `value`.
   package func encode<T: Encodable>(_ value: T, into bytes: inout [UInt8]) throws {
+    try write(value)
     bytes.removeAll(keepingCapacity: true)
-    swap(&bytes, &output.bytes)
-    defer { swap(&bytes, &output.bytes) }
+    bytes.append(contentsOf: output.bytes.written)
+  }
+
+  /// The hash of `value`'s canonical JSON: the hash a trace records for it as a state.
+  /// - Parameter value: The value to hash.
+  /// - Returns: The FNV-1a hash of the bytes ``encode(_:into:)`` writes.
+  /// - Throws: What ``JSONValueEncoder/encode(_:)`` throws for `value`.
+  package func hash<T: Encodable>(_ value: T) throws -> TraceHash {
+    try write(value)
+    return TraceHash(bytes: output.bytes.written)
+  }
+
+  /// Leaves `value`'s canonical JSON in the output's bytes.
+  private func write<T: Encodable>(_ value: T) throws {
     if output.encodeDirectly(value) { return }
-    output.bytes.removeAll(keepingCapacity: true)
+    output.bytes.removeAll()
     JSONWriter.write(try JSONValueEncoder().encode(value), to: &output.bytes)
   }
 
@@ -87,15 +98,14 @@ private final class CanonicalOutput {
   }
 
   // Only the encoding that owns this output touches it, one access at a time.
-  @exclusivity(unchecked) var bytes: [UInt8] = []
+  @exclusivity(unchecked) var bytes = OutputBytes()
   @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Slot>
   @exclusivity(unchecked) private var slotCapacity = 8
   @exclusivity(unchecked) private var slotCount = 0
   @exclusivity(unchecked) private var members: UnsafeMutablePointer<Member>
   @exclusivity(unchecked) private var memberCapacity = 16
   @exclusivity(unchecked) private var memberCount = 0
-  @exclusivity(unchecked) private var scratch: [UInt8] = []
-  @exclusivity(unchecked) private var order: [Int] = []
+  @exclusivity(unchecked) private var scratch = OutputBytes()
   @exclusivity(unchecked) private var nextToken = 0
   /// Set when the value did something this encoder leaves to ``JSONValueEncoder``.
   @exclusivity(unchecked) private(set) var failed = false
@@ -108,11 +118,13 @@ private final class CanonicalOutput {
   deinit {
     slots.deallocate()
     members.deallocate()
+    bytes.deallocate()
+    scratch.deallocate()
   }
 
   /// Encodes `value` into ``bytes``; returns whether it could.
   func encodeDirectly<T: Encodable>(_ value: T) -> Bool {
-    bytes.removeAll(keepingCapacity: true)
+    bytes.removeAll()
     slotCount = 0
     memberCount = 0
     failed = false
@@ -271,7 +283,7 @@ private final class CanonicalOutput {
         return false
       }
       bytes.append(UInt8(ascii: "\""))
-      bytes.append(contentsOf: utf8)
+      bytes.append(utf8)
       bytes.append(UInt8(ascii: "\""))
       bytes.append(UInt8(ascii: ":"))
       return true
@@ -304,69 +316,64 @@ private final class CanonicalOutput {
 
   /// Whether the key of `member` precedes the key written at `start..<keyEnd`: compares
   /// their bytes between the quotes.
+  @inline(__always)
   private func keyPrecedes(_ member: Member, _ start: Int, _ keyEnd: Int) -> Bool {
-    bytes.withUnsafeBufferPointer { bytes in
-      Self.key(in: bytes, member.start, member.keyEnd).lexicographicallyPrecedes(
-        Self.key(in: bytes, start, keyEnd))
-    }
+    Self.keyPrecedes(member, Member(start: start, keyEnd: keyEnd, end: 0), in: bytes.base)
   }
 
-  /// The bytes of the key written, quoted, at `start..<keyEnd` of `bytes`.
+  /// Whether the key of `first` precedes the key of `second`, both written in `bytes`:
+  /// compares their bytes between the quotes.
   @inline(__always)
-  private static func key(
-    in bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ keyEnd: Int
-  ) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: bytes[start + 1..<keyEnd - 1])
+  private static func keyPrecedes(
+    _ first: Member, _ second: Member, in bytes: UnsafeMutablePointer<UInt8>
+  ) -> Bool {
+    let firstCount = first.keyEnd - first.start - 2
+    let secondCount = second.keyEnd - second.start - 2
+    let firstKey = bytes + first.start + 1
+    let secondKey = bytes + second.start + 1
+    for index in 0..<min(firstCount, secondCount) where firstKey[index] != secondKey[index] {
+      return firstKey[index] < secondKey[index]
+    }
+    return firstCount < secondCount
   }
 
   /// Rewrites the members from `firstMember` on in key order, keeping the last member of each
-  /// key, as ``JSONValueEncoder`` sorts an object.
+  /// key, as ``JSONValueEncoder`` sorts an object; the members' records are left in key
+  /// order, with their old positions.
   private func sortMembers(from firstMember: Int, objectStart: Int) {
-    let contentStart = objectStart + 1
-    order.removeAll(keepingCapacity: true)
-    order.append(contentsOf: firstMember..<memberCount)
+    let sorted = members + firstMember
+    let count = memberCount - firstMember
+    guard count > 1 else { return }
     // Insertion sort: stable, and fast for the few members of a typical object.
-    for index in order.indices.dropFirst() {
+    for index in 1..<count {
+      let member = sorted[index]
       var position = index
-      while position > 0,
-        keyPrecedes(
-          members[order[position]], members[order[position - 1]].start,
-          members[order[position - 1]].keyEnd)
-      {
-        order.swapAt(position, position - 1)
+      while position > 0, Self.keyPrecedes(member, sorted[position - 1], in: bytes.base) {
+        sorted[position] = sorted[position - 1]
         position -= 1
       }
+      sorted[position] = member
     }
-    let contentCount = bytes.count - contentStart
-    if scratch.count < contentCount { scratch = [UInt8](repeating: 0, count: contentCount) }
+    // The members' bytes, moved aside, then copied back in order.
+    let contentStart = objectStart + 1
+    scratch.removeAll()
+    scratch.append(
+      UnsafeBufferPointer(start: bytes.base + contentStart, count: bytes.count - contentStart))
+    let moved = scratch.base - contentStart
     var written = contentStart
-    bytes.withUnsafeMutableBufferPointer { bytes in
-      scratch.withUnsafeMutableBufferPointer { scratch in
-        let source = bytes.baseAddress! + contentStart
-        scratch.baseAddress!.update(from: source, count: contentCount)
-        for (position, index) in order.enumerated() {
-          let member = members[index]
-          // Of equal keys, now adjacent in the order they came, the last one is kept.
-          if position + 1 < order.count {
-            let next = members[order[position + 1]]
-            let moved = UnsafeBufferPointer(scratch)
-            let key = Self.key(
-              in: moved, member.start - contentStart, member.keyEnd - contentStart)
-            let nextKey = Self.key(in: moved, next.start - contentStart, next.keyEnd - contentStart)
-            if !key.lexicographicallyPrecedes(nextKey) { continue }
-          }
-          if written > contentStart {
-            bytes[written] = UInt8(ascii: ",")
-            written += 1
-          }
-          let count = member.end - member.start
-          (bytes.baseAddress! + written).update(
-            from: scratch.baseAddress! + (member.start - contentStart), count: count)
-          written += count
-        }
+    for index in 0..<count {
+      let member = sorted[index]
+      // Of equal keys, now adjacent in the order they came, the last one is kept.
+      if index + 1 < count, !Self.keyPrecedes(member, sorted[index + 1], in: moved) { continue }
+      if written > contentStart {
+        bytes.base[written] = UInt8(ascii: ",")
+        written += 1
       }
+      (bytes.base + written).update(from: moved + member.start, count: member.end - member.start)
+      written += member.end - member.start
     }
-    bytes.removeSubrange(written...)
+    // Fewer bytes only where a repeated key was dropped.
+    bytes.count = written
   }
 
   private static func grow<Element>(
@@ -385,6 +392,19 @@ private final class CanonicalOutput {
   @inline(__always)
   func write(_ value: JSONValue) {
     JSONWriter.write(value, to: &bytes)
+  }
+
+  /// Writes an integer, without going through a ``JSONValue``.
+  @inline(__always)
+  func write(integer value: Int64) {
+    JSONWriter.writeInteger(value, to: &bytes)
+  }
+
+  /// Writes `true` or `false`, without going through a ``JSONValue``.
+  @inline(__always)
+  func write(bool value: Bool) {
+    let literal: StaticString = value ? "true" : "false"
+    literal.withUTF8Buffer { bytes.append($0) }
   }
 
   /// Writes `value`, a scalar directly, anything else in a new slot.
@@ -476,19 +496,31 @@ private struct CanonicalObjectEncoder<Key: CodingKey>: KeyedEncodingContainerPro
     output.endMember()
   }
 
+  @inline(__always)
+  private func append(_ key: Key, integer value: Int64) {
+    guard output.beginMember(token, key.stringValue) else { return }
+    output.write(integer: value)
+    output.endMember()
+  }
+
   mutating func encodeNil(forKey key: Key) { append(key, .null) }
-  mutating func encode(_ value: Bool, forKey key: Key) { append(key, .bool(value)) }
   mutating func encode(_ value: String, forKey key: Key) { append(key, .string(value)) }
   mutating func encode(_ value: Double, forKey key: Key) { append(key, JSONValue(encoding: value)) }
   mutating func encode(_ value: Float, forKey key: Key) { append(key, JSONValue(encoding: value)) }
-  mutating func encode(_ value: Int, forKey key: Key) { append(key, .int(Int64(value))) }
-  mutating func encode(_ value: Int8, forKey key: Key) { append(key, .int(Int64(value))) }
-  mutating func encode(_ value: Int16, forKey key: Key) { append(key, .int(Int64(value))) }
-  mutating func encode(_ value: Int32, forKey key: Key) { append(key, .int(Int64(value))) }
-  mutating func encode(_ value: Int64, forKey key: Key) { append(key, .int(value)) }
-  mutating func encode(_ value: UInt8, forKey key: Key) { append(key, .int(Int64(value))) }
-  mutating func encode(_ value: UInt16, forKey key: Key) { append(key, .int(Int64(value))) }
-  mutating func encode(_ value: UInt32, forKey key: Key) { append(key, .int(Int64(value))) }
+  mutating func encode(_ value: Int, forKey key: Key) { append(key, integer: Int64(value)) }
+  mutating func encode(_ value: Int8, forKey key: Key) { append(key, integer: Int64(value)) }
+  mutating func encode(_ value: Int16, forKey key: Key) { append(key, integer: Int64(value)) }
+  mutating func encode(_ value: Int32, forKey key: Key) { append(key, integer: Int64(value)) }
+  mutating func encode(_ value: Int64, forKey key: Key) { append(key, integer: value) }
+  mutating func encode(_ value: UInt8, forKey key: Key) { append(key, integer: Int64(value)) }
+  mutating func encode(_ value: UInt16, forKey key: Key) { append(key, integer: Int64(value)) }
+  mutating func encode(_ value: UInt32, forKey key: Key) { append(key, integer: Int64(value)) }
+
+  mutating func encode(_ value: Bool, forKey key: Key) {
+    guard output.beginMember(token, key.stringValue) else { return }
+    output.write(bool: value)
+    output.endMember()
+  }
 
   mutating func encode(_ value: UInt, forKey key: Key) {
     append(key, JSONValue(integer: UInt64(value)))
@@ -548,20 +580,30 @@ private struct CanonicalArrayEncoder: UnkeyedEncodingContainer {
     output.write(value)
   }
 
+  @inline(__always)
+  private func append(integer value: Int64) {
+    guard output.beginElement(token) else { return }
+    output.write(integer: value)
+  }
+
   mutating func encodeNil() { append(.null) }
-  mutating func encode(_ value: Bool) { append(.bool(value)) }
   mutating func encode(_ value: String) { append(.string(value)) }
   mutating func encode(_ value: Double) { append(JSONValue(encoding: value)) }
   mutating func encode(_ value: Float) { append(JSONValue(encoding: value)) }
-  mutating func encode(_ value: Int) { append(.int(Int64(value))) }
-  mutating func encode(_ value: Int8) { append(.int(Int64(value))) }
-  mutating func encode(_ value: Int16) { append(.int(Int64(value))) }
-  mutating func encode(_ value: Int32) { append(.int(Int64(value))) }
-  mutating func encode(_ value: Int64) { append(.int(value)) }
+  mutating func encode(_ value: Int) { append(integer: Int64(value)) }
+  mutating func encode(_ value: Int8) { append(integer: Int64(value)) }
+  mutating func encode(_ value: Int16) { append(integer: Int64(value)) }
+  mutating func encode(_ value: Int32) { append(integer: Int64(value)) }
+  mutating func encode(_ value: Int64) { append(integer: value) }
   mutating func encode(_ value: UInt) { append(JSONValue(integer: UInt64(value))) }
-  mutating func encode(_ value: UInt8) { append(.int(Int64(value))) }
-  mutating func encode(_ value: UInt16) { append(.int(Int64(value))) }
-  mutating func encode(_ value: UInt32) { append(.int(Int64(value))) }
+  mutating func encode(_ value: UInt8) { append(integer: Int64(value)) }
+  mutating func encode(_ value: UInt16) { append(integer: Int64(value)) }
+  mutating func encode(_ value: UInt32) { append(integer: Int64(value)) }
+
+  mutating func encode(_ value: Bool) {
+    guard output.beginElement(token) else { return }
+    output.write(bool: value)
+  }
   mutating func encode(_ value: UInt64) { append(JSONValue(integer: value)) }
   mutating func encode(_ value: Int128) { output.fail() }
   mutating func encode(_ value: UInt128) { output.fail() }
@@ -586,5 +628,61 @@ private struct CanonicalArrayEncoder: UnkeyedEncodingContainer {
   mutating func superEncoder() -> any Encoder {
     output.fail()
     return CanonicalSlotEncoder(output: output, token: 0)
+  }
+}
+
+/// The bytes of a ``CanonicalOutput``: plain memory it owns, so that appending a byte is a
+/// store and a bounds check, not an array's uniqueness and capacity checks.
+struct OutputBytes: JSONByteSink {
+  /// Where the bytes start; valid until the next append or ``deallocate()``.
+  private(set) var base: UnsafeMutablePointer<UInt8>
+  private var capacity = 256
+  /// The number of bytes written; set it lower to drop the bytes after.
+  var count = 0
+
+  init() {
+    base = .allocate(capacity: capacity)
+  }
+
+  /// The bytes written so far, valid until the next append or ``deallocate()``.
+  var written: UnsafeMutableBufferPointer<UInt8> {
+    UnsafeMutableBufferPointer(start: base, count: count)
+  }
+
+  /// Frees the memory; the bytes are not used after.
+  func deallocate() { base.deallocate() }
+
+  /// Drops every byte, keeping the memory.
+  mutating func removeAll() { count = 0 }
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    if count == capacity { grow(toHold: 1) }
+    base[count] = byte
+    count += 1
+  }
+
+  /// Appends `bytes` in one copy.
+  @inline(__always)
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    if capacity - count < bytes.count { grow(toHold: bytes.count) }
+    (base + count).update(from: source, count: bytes.count)
+    count += bytes.count
+  }
+
+  mutating func append<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes) {
+    let copied: Void? = bytes.withContiguousStorageIfAvailable { append($0) }
+    if copied == nil {
+      for byte in bytes { append(byte) }
+    }
+  }
+
+  private mutating func grow(toHold extra: Int) {
+    while capacity - count < extra { capacity *= 2 }
+    let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+    grown.moveInitialize(from: base, count: count)
+    base.deallocate()
+    base = grown
   }
 }

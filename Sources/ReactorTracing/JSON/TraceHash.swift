@@ -24,11 +24,9 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The FNV-1a hash of `bytes`: the same as ``init(of:)``, without a generic iteration.
-  package init(bytes: [UInt8]) {
+  package init(bytes: UnsafeMutableBufferPointer<UInt8>) {
     var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    bytes.withUnsafeBufferPointer { buffer in
-      for byte in buffer { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    }
+    for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     self.value = value
   }
 

@@ -116,12 +116,13 @@ struct CanonicalJSONEncoderTests {
   }
 
   /// Checks that every state of the trace at `name` in `Traces/` decodes as `State` and
-  /// encodes directly to its recorded canonical bytes; returns how many states it checked.
+  /// encodes directly to its recorded canonical bytes and hash; returns how many states it checked.
   private func checkStates<State: Codable>(of name: String, as _: State.Type) throws -> Int {
     let reader = try TraceReader(path: repositoryRoot + "/Traces/" + name)
     var checked = 0
     while let event = try reader.next() {
-      guard case .mutation = event.kind, case .json(let json) = reader.currentState else {
+      guard case .mutation(let mutation) = event.kind, case .json(let json) = reader.currentState
+      else {
         continue
       }
       let state = try JSONValueDecoder().decode(State.self, from: json)
@@ -129,12 +130,13 @@ struct CanonicalJSONEncoderTests {
       var bytes: [UInt8] = []
       try encoder.encode(state, into: &bytes)
       #expect(bytes == json.serialized, "\(name) seq \(event.sequence)")
+      #expect(try encoder.hash(state) == mutation.stateHash, "\(name) seq \(event.sequence)")
       checked += 1
     }
     return checked
   }
 
-  @Test func everyStateOfTheExampleTracesEncodesDirectlyToItsRecordedBytes() throws {
+  @Test func everyStateOfTheExampleTracesEncodesDirectlyToItsRecordedBytesAndHash() throws {
     var checked = try checkStates(of: "counter.trace.jsonl", as: CounterReactor.State.self)
     checked += try checkStates(of: "profile.trace.jsonl", as: ProfileReactor.State.self)
     checked += try checkStates(of: "tasklist.trace.jsonl", as: TaskListReactor.State.self)
