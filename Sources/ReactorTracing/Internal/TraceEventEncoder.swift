@@ -15,8 +15,12 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   private let stateRedactor: Redactor
   private let snapshotInterval: Int
 
-  /// The encoding of the last state, or `nil` when the next state must be a snapshot.
+  /// The encoding of the last state, or `nil` when the next state must be a snapshot or
+  /// the last state is in `previousBytes`.
   private var previousState: JSONValue?
+  /// The canonical JSON of the last state, when it was encoded straight to bytes (and
+  /// `previousState` is `nil`).
+  private var previousBytes: [UInt8]?
   private var mutationsSinceSnapshot = 0
   /// Whether the Action and Mutation types are enums, learned from their first values.
   private var actionIsEnum: Bool?
@@ -46,6 +50,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   mutating func start(from state: State) -> (TraceHeader.State, TraceHash) {
     mutationsSinceSnapshot = 0
     previousState = encode(state, as: encodableState, redactor: stateRedactor)
+    previousBytes = nil
     let stored: TraceHeader.State =
       previousState.map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
     return (stored, stored.hash)
@@ -106,6 +111,8 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   ) {
     var nextAction = 0
     var nextMutation = 0
+    // States go straight to canonical bytes: this batch's working memory for them.
+    let canonical = CanonicalJSONEncoder()
     for event in events {
       if line.bytes.count >= chunkSize { drain(&line) }
       switch event.kind {
@@ -115,7 +122,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       case .mutation(let id, let origin):
         writeMutation(
           mutations[nextMutation], id: id, origin: origin, state: states[nextMutation],
-          of: event, to: &line)
+          of: event, to: &line, canonical: canonical)
         nextMutation += 1
       default:
         line.appendLine(encode(StampedEvent<Action, Mutation, State>(event)))
@@ -169,10 +176,10 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   private mutating func writeMutation(
     _ mutation: Mutation, id: Int, origin: Origin, state: State, of event: CapturedEvent,
-    to line: inout LineWriter
+    to line: inout LineWriter, canonical: CanonicalJSONEncoder
   ) {
     let payload = mutationPayload(mutation)
-    let change = serializeStateChange(to: state)
+    let change = serializeStateChange(to: state, canonical: canonical)
     if case .action(let action) = origin {
       // The common line, in one copy.
       let members = payload.members
@@ -299,8 +306,9 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   }
 
   private mutating func stateChange(to state: State) -> (TraceEvent.StateChange, TraceHash) {
+    restorePreviousTree()
     let previous = previousState
-    switch serializeStateChange(to: state) {
+    switch serializeStateChange(to: state, canonical: nil) {
     case .snapshot(let hash):
       return (.snapshot(previousState!), hash)
     case .diff(let hash):
@@ -314,8 +322,17 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// state is due and smaller, the diff into `diffBytes`; makes `state` the previous state.
   ///
   /// A diff is chosen when its operations take fewer bytes than the whole state, and at most
-  /// `snapshotInterval` mutations after the last snapshot.
-  private mutating func serializeStateChange(to state: State) -> SerializedStateChange {
+  /// `snapshotInterval` mutations after the last snapshot. Given `canonical`, a state of an
+  /// Encodable type without redaction goes straight to canonical bytes, diffed byte by byte
+  /// from the last ones, without a tree; the bytes are the same either way.
+  private mutating func serializeStateChange(
+    to state: State, canonical: CanonicalJSONEncoder?
+  ) -> SerializedStateChange {
+    if let canonical, let encodableState, !stateRedactor.isActive {
+      return serializeStateChange(to: state, as: encodableState.type, with: canonical)
+    }
+    restorePreviousTree()
+    previousBytes = nil
     guard let json = encode(state, as: encodableState, redactor: stateRedactor) else {
       previousState = nil
       let description = describe(state, redactor: stateRedactor)
@@ -339,6 +356,92 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     previousState = json
     mutationsSinceSnapshot = 0
     return .snapshot(hash)
+  }
+
+  /// ``serializeStateChange(to:canonical:)`` for a state whose type is `T`, without
+  /// redaction: encoded to canonical bytes and diffed from the last state's bytes.
+  private mutating func serializeStateChange<T: Encodable>(
+    to state: State, as _: T.Type, with canonical: CanonicalJSONEncoder
+  ) -> SerializedStateChange {
+    var bytes = snapshotBytes
+    snapshotBytes = []  // Lets the encoder write into the bytes in place.
+    let encoded = withUnsafePointer(to: state) { pointer in
+      pointer.withMemoryRebound(to: T.self, capacity: 1) {
+        (try? canonical.encode($0.pointee, into: &bytes)) != nil
+      }
+    }
+    snapshotBytes = bytes
+    guard encoded else {
+      (previousState, previousBytes) = (nil, nil)
+      let description = describe(state, redactor: stateRedactor)
+      return .description(description, TraceHeader.State.description(description).hash)
+    }
+    let hash = snapshotBytes.withUnsafeBufferPointer { TraceHash(bytes: $0) }
+
+    if mutationsSinceSnapshot < snapshotInterval, let previous = restorePreviousBytes() {
+      diffBytes.removeAll(keepingCapacity: true)
+      diffBytes.append(UInt8(ascii: "["))
+      let operationBytes = diff(from: previous)
+      diffBytes.append(UInt8(ascii: "]"))
+      if let operationBytes, operationBytes < snapshotBytes.count {
+        mutationsSinceSnapshot += 1
+        keepSnapshotBytes(reusing: previous)
+        return .diff(hash)
+      }
+      keepSnapshotBytes(reusing: previous)
+    } else {
+      keepSnapshotBytes(reusing: previousBytes ?? [])
+    }
+    mutationsSinceSnapshot = 0
+    return .snapshot(hash)
+  }
+
+  /// Appends the diff from the state whose canonical JSON is `previous` to the one in
+  /// `snapshotBytes` to `diffBytes`; returns the bytes its operations take, or `nil` when
+  /// neither state's bytes can be read back.
+  private mutating func diff(from previous: [UInt8]) -> Int? {
+    var bytes = diffBytes
+    diffBytes = []  // Lets the diff write into the bytes in place.
+    defer { diffBytes = bytes }
+    let operationBytes = previous.withUnsafeBufferPointer { old in
+      snapshotBytes.withUnsafeBufferPointer { new in
+        CanonicalJSONDiff.write(from: old, to: new, into: &bytes)
+      }
+    }
+    if let operationBytes { return operationBytes }
+    // A key with an escape: the trees, read back from the bytes.
+    guard let old = try? JSONValue(parsing: previous),
+      let new = try? JSONValue(parsing: snapshotBytes)
+    else { return nil }
+    return old.writeDiff(to: new, into: &bytes)
+  }
+
+  /// Makes the state in `snapshotBytes` the previous one, copied into `storage`'s memory.
+  private mutating func keepSnapshotBytes(reusing storage: [UInt8]) {
+    var kept = storage
+    kept.removeAll(keepingCapacity: true)
+    kept.append(contentsOf: snapshotBytes)
+    (previousState, previousBytes) = (nil, kept)
+  }
+
+  /// The previous state's canonical JSON, written from its tree if it has no bytes yet, and
+  /// taken out of `previousBytes`; `nil` when the next state must be a snapshot.
+  private mutating func restorePreviousBytes() -> [UInt8]? {
+    if let bytes = previousBytes {
+      previousBytes = nil
+      return bytes
+    }
+    guard let previousState else { return nil }
+    var bytes: [UInt8] = []
+    JSONWriter.write(previousState, to: &bytes)
+    return bytes
+  }
+
+  /// Gives the previous state a tree if it has only bytes.
+  private mutating func restorePreviousTree() {
+    guard previousState == nil, let bytes = previousBytes else { return }
+    previousState = try? JSONValue(parsing: bytes)
+    previousBytes = nil
   }
 
   // MARK: Payloads

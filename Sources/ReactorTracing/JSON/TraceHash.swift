@@ -24,7 +24,7 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The FNV-1a hash of `bytes`: the same as ``init(of:)``, without a generic iteration.
-  package init(bytes: UnsafeMutableBufferPointer<UInt8>) {
+  package init(bytes: UnsafeBufferPointer<UInt8>) {
     var value: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     self.value = value

@@ -1,0 +1,334 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes the diff between two states given as canonical JSON bytes, without building their
+/// trees: the bytes `JSONValue.writeDiff(to:into:)` writes for the same two states.
+///
+/// The recorder keeps each state's canonical JSON (it hashes it anyway); walking the old and
+/// the new bytes side by side finds the same operations as the tree diff: canonical objects
+/// list their members in key order and canonical numbers, strings and literals are equal
+/// exactly when their bytes are. Values that did not change are compared with one `memcmp`,
+/// and values that did are copied as they are.
+///
+/// Keys are compared by their bytes between the quotes, which order as their UTF-8 does only
+/// when they hold no escape; at the first key with one, the diff gives up (`nil`) and the
+/// caller diffs the trees.
+struct CanonicalJSONDiff {
+  /// A step of the path to a value: a member's key as written (quotes included), or an index.
+  private enum Component {
+    case key(UnsafeBufferPointer<UInt8>)
+    case index(Int)
+  }
+
+  /// How much had been written at some point, to rewind to.
+  private struct Mark {
+    let count: Int
+    let byteCount: Int
+    let operationBytes: Int
+  }
+
+  private let old: UnsafeBufferPointer<UInt8>
+  private let new: UnsafeBufferPointer<UInt8>
+  private var bytes: [UInt8]
+  private var count = 0
+  private var operationBytes = 0
+  private var path: [Component] = []
+  /// The start and end of the elements of the arrays being compared, a stack.
+  private var ranges: [Int] = []
+  private var failed = false
+
+  private init(old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, bytes: [UInt8]) {
+    self.old = old
+    self.new = new
+    self.bytes = bytes
+  }
+
+  /// Appends the operations that turn `old` into `new`, serialized and separated by commas,
+  /// to `bytes`.
+  /// - Parameters:
+  ///   - old: The canonical JSON of the state before.
+  ///   - new: The canonical JSON of the state after.
+  ///   - bytes: Where the operations go.
+  /// - Returns: The bytes the operations take, without the commas; `nil`, with `bytes` as it
+  ///   was, when a key holds an escape.
+  static func write(
+    from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
+    into bytes: inout [UInt8]
+  ) -> Int? {
+    let originalCount = bytes.count
+    var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes)
+    bytes = []  // Lets `diff` change the bytes in place.
+    diff.diff(0..<old.count, 0..<new.count)
+    bytes = diff.bytes
+    if diff.failed {
+      bytes.removeSubrange(originalCount...)
+      return nil
+    }
+    return diff.operationBytes
+  }
+
+  // MARK: Walking
+
+  private mutating func diff(_ oldValue: Range<Int>, _ newValue: Range<Int>) {
+    switch (old[oldValue.lowerBound], new[newValue.lowerBound]) {
+    case (UInt8(ascii: "{"), UInt8(ascii: "{")):
+      diffObjects(oldValue, newValue)
+    case (UInt8(ascii: "["), UInt8(ascii: "[")):
+      diffArrays(oldValue, newValue)
+    default:
+      if !equal(oldValue, newValue) { writeSet(newValue) }
+    }
+  }
+
+  private mutating func diffObjects(_ oldObject: Range<Int>, _ newObject: Range<Int>) {
+    var oldMember = firstMember(in: old, oldObject)
+    var newMember = firstMember(in: new, newObject)
+    while !failed, oldMember != nil || newMember != nil {
+      if let oldCurrent = oldMember,
+        newMember == nil || Self.key(oldCurrent.key, in: old, precedes: newMember!.key, in: new)
+      {
+        path.append(.key(UnsafeBufferPointer(rebasing: old[oldCurrent.key])))
+        writeRemove()
+        path.removeLast()
+        oldMember = nextMember(in: old, after: oldCurrent.value, oldObject)
+      } else if let newCurrent = newMember,
+        oldMember == nil || !Self.bytes(old, oldMember!.key, equal: new, newCurrent.key)
+      {
+        path.append(.key(UnsafeBufferPointer(rebasing: new[newCurrent.key])))
+        writeSet(newCurrent.value)
+        path.removeLast()
+        newMember = nextMember(in: new, after: newCurrent.value, newObject)
+      } else if let oldCurrent = oldMember, let newCurrent = newMember {
+        if !equal(oldCurrent.value, newCurrent.value) {
+          path.append(.key(UnsafeBufferPointer(rebasing: new[newCurrent.key])))
+          diff(oldCurrent.value, newCurrent.value)
+          path.removeLast()
+        }
+        oldMember = nextMember(in: old, after: oldCurrent.value, oldObject)
+        newMember = nextMember(in: new, after: newCurrent.value, newObject)
+      }
+    }
+  }
+
+  private mutating func diffArrays(_ oldArray: Range<Int>, _ newArray: Range<Int>) {
+    // The elements' bounds, pushed on `ranges`: the old array's, then the new one's.
+    let base = ranges.count
+    let oldCount = pushElements(of: old, oldArray)
+    let newCount = pushElements(of: new, newArray)
+    defer { ranges.removeSubrange(base...) }
+    let newBase = base + 2 * oldCount
+    let start = mark
+    let common = min(oldCount, newCount)
+    for index in 0..<common {
+      let oldElement = ranges[base + 2 * index]..<ranges[base + 2 * index + 1]
+      let newElement = ranges[newBase + 2 * index]..<ranges[newBase + 2 * index + 1]
+      if equal(oldElement, newElement) { continue }
+      path.append(.index(index))
+      diff(oldElement, newElement)
+      path.removeLast()
+      if count - start.count > newCount / 2 { break }
+    }
+    if count - start.count > max(1, newCount / 2) {
+      rewind(to: start)
+      writeSet(newArray)
+      return
+    }
+    if newCount > common {
+      writeAppend(ranges[newBase + 2 * common]..<ranges[newBase + 2 * newCount - 1])
+    } else if oldCount > common {
+      writeTruncate(common)
+    }
+  }
+
+  /// Pushes the start and end of each element of the array at `array` in `text` on
+  /// ``ranges``; returns how many there are.
+  private mutating func pushElements(of text: UnsafeBufferPointer<UInt8>, _ array: Range<Int>)
+    -> Int
+  {
+    var position = array.lowerBound + 1
+    var elements = 0
+    while text[position] != UInt8(ascii: "]") {
+      let end = Self.valueEnd(in: text, from: position)
+      ranges.append(position)
+      ranges.append(end)
+      elements += 1
+      position = text[end] == UInt8(ascii: ",") ? end + 1 : end
+    }
+    return elements
+  }
+
+  /// A member of an object: its key, as written, and its value.
+  private struct Member: Equatable {
+    let key: Range<Int>
+    let value: Range<Int>
+  }
+
+  private mutating func firstMember(in text: UnsafeBufferPointer<UInt8>, _ object: Range<Int>)
+    -> Member?
+  {
+    member(in: text, at: object.lowerBound + 1)
+  }
+
+  private mutating func nextMember(
+    in text: UnsafeBufferPointer<UInt8>, after value: Range<Int>, _ object: Range<Int>
+  ) -> Member? {
+    text[value.upperBound] == UInt8(ascii: ",") ? member(in: text, at: value.upperBound + 1) : nil
+  }
+
+  /// The member starting at `position`, or `nil` at the end of its object; a key holding an
+  /// escape fails the diff.
+  private mutating func member(in text: UnsafeBufferPointer<UInt8>, at position: Int) -> Member? {
+    guard text[position] == UInt8(ascii: "\"") else { return nil }
+    var keyEnd = position + 1
+    while text[keyEnd] != UInt8(ascii: "\"") {
+      if text[keyEnd] == UInt8(ascii: "\\") {
+        failed = true
+        return nil
+      }
+      keyEnd += 1
+    }
+    keyEnd += 1
+    // After the key, a colon.
+    let valueStart = keyEnd + 1
+    return Member(
+      key: position..<keyEnd, value: valueStart..<Self.valueEnd(in: text, from: valueStart))
+  }
+
+  /// Where the value starting at `start` ends.
+  private static func valueEnd(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var position = start
+    var depth = 0
+    repeat {
+      switch text[position] {
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+        position += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        position += 1
+      case UInt8(ascii: "\""):
+        position += 1
+        while text[position] != UInt8(ascii: "\"") {
+          position += text[position] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        position += 1
+      case UInt8(ascii: ","), UInt8(ascii: ":"):
+        position += 1
+      default:
+        // A number or a literal: up to the next delimiter.
+        while position < text.count {
+          let byte = text[position]
+          if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+            break
+          }
+          position += 1
+        }
+      }
+    } while depth > 0
+    return position
+  }
+
+  /// Whether the old value at `oldValue` and the new one at `newValue` are equal: in
+  /// canonical JSON, whether their bytes are.
+  private func equal(_ oldValue: Range<Int>, _ newValue: Range<Int>) -> Bool {
+    Self.bytes(old, oldValue, equal: new, newValue)
+  }
+
+  private static func bytes(
+    _ first: UnsafeBufferPointer<UInt8>, _ firstRange: Range<Int>,
+    equal second: UnsafeBufferPointer<UInt8>, _ secondRange: Range<Int>
+  ) -> Bool {
+    firstRange.count == secondRange.count
+      && memcmp(
+        first.baseAddress! + firstRange.lowerBound, second.baseAddress! + secondRange.lowerBound,
+        firstRange.count) == 0
+  }
+
+  /// Whether the key written at `first` precedes the one at `second`, by their UTF-8.
+  private static func key(
+    _ first: Range<Int>, in firstText: UnsafeBufferPointer<UInt8>, precedes second: Range<Int>,
+    in secondText: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    let firstCount = first.count - 2
+    let secondCount = second.count - 2
+    let common = min(firstCount, secondCount)
+    if common > 0 {
+      let order = memcmp(
+        firstText.baseAddress! + first.lowerBound + 1,
+        secondText.baseAddress! + second.lowerBound + 1, common)
+      if order != 0 { return order < 0 }
+    }
+    return firstCount < secondCount
+  }
+
+  // MARK: Writing, as `TraceDiffOperation.write(path:_:to:)` does
+
+  private var mark: Mark {
+    Mark(count: count, byteCount: bytes.count, operationBytes: operationBytes)
+  }
+
+  private mutating func rewind(to mark: Mark) {
+    (count, operationBytes) = (mark.count, mark.operationBytes)
+    bytes.removeSubrange(mark.byteCount...)
+  }
+
+  private mutating func writeSet(_ value: Range<Int>) {
+    write {
+      $0.writePath()
+      $0.bytes.append(contentsOf: #","v":"#.utf8)
+      $0.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.new[value]))
+    }
+  }
+
+  private mutating func writeRemove() {
+    write {
+      $0.writePath()
+      $0.bytes.append(contentsOf: #","remove":true"#.utf8)
+    }
+  }
+
+  private mutating func writeAppend(_ elements: Range<Int>) {
+    write {
+      $0.bytes.append(contentsOf: #""append":["#.utf8)
+      $0.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.new[elements]))
+      $0.bytes.append(contentsOf: "],".utf8)
+      $0.writePath()
+    }
+  }
+
+  private mutating func writeTruncate(_ elements: Int) {
+    write {
+      $0.writePath()
+      $0.bytes.append(contentsOf: #","truncate":"#.utf8)
+      JSONWriter.writeInteger(Int64(elements), to: &$0.bytes)
+    }
+  }
+
+  /// Writes one operation: a comma after the one before, then `{`, `members`, `}`.
+  private mutating func write(_ members: (inout Self) -> Void) {
+    if count > 0 { bytes.append(UInt8(ascii: ",")) }
+    let start = bytes.count
+    bytes.append(UInt8(ascii: "{"))
+    members(&self)
+    bytes.append(UInt8(ascii: "}"))
+    operationBytes += bytes.count - start
+    count += 1
+  }
+
+  private mutating func writePath() {
+    bytes.append(contentsOf: #""p":["#.utf8)
+    for (index, component) in path.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      switch component {
+      case .key(let key): bytes.append(contentsOf: key)
+      case .index(let index): JSONWriter.writeInteger(Int64(index), to: &bytes)
+      }
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+}
