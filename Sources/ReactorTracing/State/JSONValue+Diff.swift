@@ -119,9 +119,14 @@ extension JSONValue {
       return
     }
     let rest = path.dropFirst()
-    switch (component, self) {
-    case (.key(let key), .object(var object)):
-      self = .null  // Keeps `object` uniquely referenced so it is changed in place.
+    // The container is taken out of `self` (left `null`) so that it is uniquely referenced
+    // and changed in place, not copied; matching `(component, self)` as a pair would copy it.
+    switch component {
+    case .key(let key):
+      guard case .object(var object) = self else {
+        throw Self.mismatch(operation, component, kindName)
+      }
+      self = .null
       defer { self = .object(object) }
       if rest.isEmpty, case .remove = operation {
         guard object[key] != nil else {
@@ -139,10 +144,13 @@ extension JSONValue {
         throw TraceFormatError(
           "\(operation.path.dottedDescription): there is no member '\(key)'")
       }
-      object[key] = .null
+      object.set(.null, forKey: key)
       try child.apply(operation, at: rest)
-      object[key] = child
-    case (.index(let index), .array(var elements)):
+      object.set(child, forKey: key)
+    case .index(let index):
+      guard case .array(var elements) = self else {
+        throw Self.mismatch(operation, component, kindName)
+      }
       guard index < elements.count else {
         throw TraceFormatError(
           "\(operation.path.dottedDescription): index \(index) is out of range "
@@ -157,10 +165,14 @@ extension JSONValue {
       elements[index] = .null
       try child.apply(operation, at: rest)
       elements[index] = child
-    default:
-      throw TraceFormatError(
-        "\(operation.path.dottedDescription): cannot use \(component) on \(kindName)")
     }
+  }
+
+  private static func mismatch(
+    _ operation: TraceDiffOperation, _ component: JSONPathComponent, _ kindName: String
+  ) -> TraceFormatError {
+    TraceFormatError(
+      "\(operation.path.dottedDescription): cannot use \(component) on \(kindName)")
   }
 }
 
