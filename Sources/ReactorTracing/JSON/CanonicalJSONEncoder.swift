@@ -427,7 +427,7 @@ private final class CanonicalOutput {
 // MARK: - Encoder and containers
 
 /// The encoder of one slot; also its single-value container.
-private struct CanonicalSlotEncoder: Encoder, SingleValueEncodingContainer {
+private struct CanonicalSlotEncoder: Encoder, SingleValueEncodingContainer, JSONScalarContainer {
   let output: CanonicalOutput
   let token: Int
 
@@ -451,28 +451,13 @@ private struct CanonicalSlotEncoder: Encoder, SingleValueEncodingContainer {
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-  private func set(_ value: JSONValue) { output.setScalar(token, value) }
+  func put(_ value: JSONValue) { output.setScalar(token, value) }
 
-  mutating func encodeNil() { set(.null) }
-  mutating func encode(_ value: Bool) { set(.bool(value)) }
-  mutating func encode(_ value: String) { set(.string(value)) }
-  mutating func encode(_ value: Double) { set(JSONValue(encoding: value)) }
-  mutating func encode(_ value: Float) { set(JSONValue(encoding: value)) }
-  mutating func encode(_ value: Int) { set(.int(Int64(value))) }
-  mutating func encode(_ value: Int8) { set(.int(Int64(value))) }
-  mutating func encode(_ value: Int16) { set(.int(Int64(value))) }
-  mutating func encode(_ value: Int32) { set(.int(Int64(value))) }
-  mutating func encode(_ value: Int64) { set(.int(value)) }
-  mutating func encode(_ value: UInt) { set(JSONValue(integer: UInt64(value))) }
-  mutating func encode(_ value: UInt8) { set(.int(Int64(value))) }
-  mutating func encode(_ value: UInt16) { set(.int(Int64(value))) }
-  mutating func encode(_ value: UInt32) { set(.int(Int64(value))) }
-  mutating func encode(_ value: UInt64) { set(JSONValue(integer: value)) }
   mutating func encode(_ value: Int128) { output.fail() }
   mutating func encode(_ value: UInt128) { output.fail() }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    if let scalar = JSONValue.scalar(value) { return set(scalar) }
+    if let scalar = JSONValue.scalar(value) { return put(scalar) }
     guard output.isEmpty(token) else { return }
     // The value encodes itself into this same slot, as with `JSONValueEncoder`.
     try value.encode(to: self)

@@ -334,7 +334,7 @@ func keyPrecedes(_ key1: String, _ key2: String) -> Bool {
 // MARK: - Encoder
 
 /// The encoder for the value at one slot of a container; also its single-value container.
-private struct SlotEncoder: Encoder, SingleValueEncodingContainer {
+private struct SlotEncoder: Encoder, SingleValueEncodingContainer, JSONScalarContainer {
   let state: EncodingState
   let node: Int
   let slot: Int
@@ -354,30 +354,14 @@ private struct SlotEncoder: Encoder, SingleValueEncodingContainer {
 
   func singleValueContainer() -> any SingleValueEncodingContainer { self }
 
-  private func set(_ value: JSONValue) { state.set(node, slot: slot, value) }
-
-  mutating func encodeNil() { set(.null) }
-  mutating func encode(_ value: Bool) { set(.bool(value)) }
-  mutating func encode(_ value: String) { set(.string(value)) }
-  mutating func encode(_ value: Double) { set(JSONValue(encoding: value)) }
-  mutating func encode(_ value: Float) { set(JSONValue(encoding: value)) }
-  mutating func encode(_ value: Int) { set(.int(Int64(value))) }
-  mutating func encode(_ value: Int8) { set(.int(Int64(value))) }
-  mutating func encode(_ value: Int16) { set(.int(Int64(value))) }
-  mutating func encode(_ value: Int32) { set(.int(Int64(value))) }
-  mutating func encode(_ value: Int64) { set(.int(value)) }
-  mutating func encode(_ value: UInt) { set(JSONValue(integer: UInt64(value))) }
-  mutating func encode(_ value: UInt8) { set(.int(Int64(value))) }
-  mutating func encode(_ value: UInt16) { set(.int(Int64(value))) }
-  mutating func encode(_ value: UInt32) { set(.int(Int64(value))) }
-  mutating func encode(_ value: UInt64) { set(JSONValue(integer: value)) }
+  func put(_ value: JSONValue) { state.set(node, slot: slot, value) }
 
   mutating func encode(_ value: Int128) throws {
-    set(try JSONValue(wide: value, codingPath: codingPath))
+    put(try JSONValue(wide: value, codingPath: codingPath))
   }
 
   mutating func encode(_ value: UInt128) throws {
-    set(try JSONValue(wide: value, codingPath: codingPath))
+    put(try JSONValue(wide: value, codingPath: codingPath))
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
@@ -456,7 +440,7 @@ private struct ObjectEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
 }
 
 /// An unkeyed container: encodes an array's elements.
-private struct ArrayEncoder: UnkeyedEncodingContainer {
+private struct ArrayEncoder: UnkeyedEncodingContainer, JSONScalarContainer {
   let state: EncodingState
   let node: Int
 
@@ -464,34 +448,18 @@ private struct ArrayEncoder: UnkeyedEncodingContainer {
 
   var count: Int { state.nodes[node].elements.count }
 
-  private func append(_ value: JSONValue) { state.append(node, value) }
-
-  mutating func encodeNil() { append(.null) }
-  mutating func encode(_ value: Bool) { append(.bool(value)) }
-  mutating func encode(_ value: String) { append(.string(value)) }
-  mutating func encode(_ value: Double) { append(JSONValue(encoding: value)) }
-  mutating func encode(_ value: Float) { append(JSONValue(encoding: value)) }
-  mutating func encode(_ value: Int) { append(.int(Int64(value))) }
-  mutating func encode(_ value: Int8) { append(.int(Int64(value))) }
-  mutating func encode(_ value: Int16) { append(.int(Int64(value))) }
-  mutating func encode(_ value: Int32) { append(.int(Int64(value))) }
-  mutating func encode(_ value: Int64) { append(.int(value)) }
-  mutating func encode(_ value: UInt) { append(JSONValue(integer: UInt64(value))) }
-  mutating func encode(_ value: UInt8) { append(.int(Int64(value))) }
-  mutating func encode(_ value: UInt16) { append(.int(Int64(value))) }
-  mutating func encode(_ value: UInt32) { append(.int(Int64(value))) }
-  mutating func encode(_ value: UInt64) { append(JSONValue(integer: value)) }
+  func put(_ value: JSONValue) { state.append(node, value) }
 
   mutating func encode(_ value: Int128) throws {
-    append(try JSONValue(wide: value, codingPath: codingPath + [JSONCodingKey(intValue: count)]))
+    put(try JSONValue(wide: value, codingPath: codingPath + [JSONCodingKey(intValue: count)]))
   }
 
   mutating func encode(_ value: UInt128) throws {
-    append(try JSONValue(wide: value, codingPath: codingPath + [JSONCodingKey(intValue: count)]))
+    put(try JSONValue(wide: value, codingPath: codingPath + [JSONCodingKey(intValue: count)]))
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    if let scalar = JSONValue.scalar(value) { return append(scalar) }
+    if let scalar = JSONValue.scalar(value) { return put(scalar) }
     let slot = state.append(node, .object(JSONObject()))
     try value.encode(to: SlotEncoder(state: state, node: node, slot: slot))
   }

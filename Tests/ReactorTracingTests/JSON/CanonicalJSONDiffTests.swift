@@ -64,7 +64,7 @@ struct CanonicalJSONDiffTests {
   }
 
   @Test func randomValuesDiffAsTheTreesDo() {
-    var generator = SplitMix(seed: 7)
+    var generator = RandomJSON(seed: 7)
     var compared = 0
     for _ in 0..<2_000 {
       let old = generator.value(depth: 3)
@@ -78,19 +78,13 @@ struct CanonicalJSONDiffTests {
   }
 }
 
-/// A small deterministic generator of JSON values and of changes to them.
-private struct SplitMix {
-  var state: UInt64
+/// JSON values and changes to them, drawn from a seeded generator.
+private struct RandomJSON: RandomNumberGenerator {
+  private var generator: SeededGenerator
 
-  init(seed: UInt64) { state = seed }
+  init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
+  mutating func next() -> UInt64 { generator.next() }
 
   mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
@@ -150,5 +144,3 @@ private struct SplitMix {
     }
   }
 }
-
-extension SplitMix: RandomNumberGenerator {}
