@@ -15,7 +15,10 @@ final class DecodedValueCache<Value> {
 
   // Touched only by `value(for:decode:)`, which calls out only to `decode` between accesses:
   // no dynamic exclusivity checks.
-  @exclusivity(unchecked) private var entries: [(json: JSONValue, value: Value)] = []
+  // The JSON and the value of each entry, in two arrays: an array of pairs would look up the
+  // pair type's generic metadata at every access.
+  @exclusivity(unchecked) private var jsons: [JSONValue] = []
+  @exclusivity(unchecked) private var values: [Value] = []
   /// The storage of each entry's JSON array or object, compared before anything else.
   @exclusivity(unchecked) private var storages: [PayloadStorage] = []
   @exclusivity(unchecked) private var oldest = 0
@@ -33,17 +36,21 @@ final class DecodedValueCache<Value> {
     // first, then compare values.
     if let storage = PayloadStorage(json) {
       for index in storages.indices where storages[index] == storage {
-        return entries[index].value
+        return values[index]
       }
     }
-    for entry in entries where Self.isIdentical(entry.json, json) { return entry.value }
+    for index in jsons.indices where Self.isIdentical(jsons[index], json) {
+      return values[index]
+    }
     let value = try decode(json)
     guard isPOD || Self.holdsOnlyValues(value, budget: 256) else { return value }
-    if entries.count < Self.capacity {
-      entries.append((json, value))
+    if jsons.count < Self.capacity {
+      jsons.append(json)
+      values.append(value)
       storages.append(PayloadStorage(json) ?? PayloadStorage())
     } else {
-      entries[oldest] = (json, value)
+      jsons[oldest] = json
+      values[oldest] = value
       storages[oldest] = PayloadStorage(json) ?? PayloadStorage()
       oldest = (oldest + 1) % Self.capacity
     }

@@ -1,28 +1,31 @@
 /// The labels of the most recent actions, by id, in memory that does not grow with the trace.
 ///
-/// Mutations usually refer to recent actions; a label older than the last `capacity` actions
-/// is forgotten and reported as unknown.
+/// Mutations usually refer to recent actions. A label is kept in the slot of its id modulo
+/// `capacity` until another id takes the slot: with the recorder's ids, numbered 1, 2, 3…, the
+/// labels of the last `capacity` actions. An older one is forgotten and reported as unknown.
 struct LabelCache {
-  private var labels: [Int: String] = [:]
-  private var order: [Int] = []
-  private var oldest = 0
-  let capacity: Int
+  /// The id in each slot, or `nil`.
+  private var ids: [Int?]
+  private var labels: [String]
+  private let mask: Int
 
-  init(capacity: Int = 4096) { self.capacity = capacity }
-
-  mutating func insert(_ label: String, for id: Int) {
-    if labels.updateValue(label, forKey: id) == nil {
-      order.append(id)
-      if order.count - oldest > capacity {
-        labels[order[oldest]] = nil
-        oldest += 1
-        if oldest > capacity {
-          order.removeFirst(oldest)
-          oldest = 0
-        }
-      }
-    }
+  /// A cache of at least `capacity` labels (rounded up to a power of two).
+  init(capacity: Int = 4096) {
+    var size = 1
+    while size < capacity { size <<= 1 }
+    ids = Array(repeating: nil, count: size)
+    labels = Array(repeating: "", count: size)
+    mask = size - 1
   }
 
-  subscript(id: Int) -> String? { labels[id] }
+  mutating func insert(_ label: String, for id: Int) {
+    let slot = id & mask
+    ids[slot] = id
+    labels[slot] = label
+  }
+
+  subscript(id: Int) -> String? {
+    let slot = id & mask
+    return ids[slot] == id ? labels[slot] : nil
+  }
 }
