@@ -60,8 +60,21 @@ struct FNV1a64: JSONByteSink {
   }
 
   mutating func append<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes) {
+    // Over contiguous memory when there is some (strings' UTF-8 among them): a plain loop,
+    // without the collection's index arithmetic per byte.
+    let start = value
+    if let hashed = bytes.withContiguousStorageIfAvailable({ Self.hash($0, from: start) }) {
+      value = hashed
+      return
+    }
     var value = self.value
     for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     self.value = value
+  }
+
+  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from start: UInt64) -> UInt64 {
+    var value = start
+    for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    return value
   }
 }
