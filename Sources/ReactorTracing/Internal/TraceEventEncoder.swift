@@ -15,12 +15,12 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   private let stateRedactor: Redactor
   private let snapshotInterval: Int
 
-  /// The encoding of the last state, or `nil` when the next state must be a snapshot or
-  /// the last state is in `previousBytes`.
-  private var previousState: JSONValue?
-  /// The canonical JSON of the last state, when it was encoded straight to bytes (and
-  /// `previousState` is `nil`).
+  /// The canonical JSON of the last state, which the next one is diffed from; `nil` when the
+  /// next state must be a snapshot.
   private var previousBytes: [UInt8]?
+  /// The last state's encoding, when it was encoded as a tree: `stateChange(to:)` diffs
+  /// trees to return the operations.
+  private var previousTree: JSONValue?
   private var mutationsSinceSnapshot = 0
   /// Whether the Action and Mutation types are enums, learned from their first values.
   private var actionIsEnum: Bool?
@@ -49,10 +49,10 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// Encodes a state whole, as a header stores it, and starts a new diff chain from it.
   mutating func start(from state: State) -> (TraceHeader.State, TraceHash) {
     mutationsSinceSnapshot = 0
-    previousState = encode(state, as: encodableState, redactor: stateRedactor)
-    previousBytes = nil
+    previousTree = encode(state, as: encodableState, redactor: stateRedactor)
+    previousBytes = previousTree?.serialized
     let stored: TraceHeader.State =
-      previousState.map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
+      previousTree.map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
     return (stored, stored.hash)
   }
 
@@ -306,13 +306,12 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   }
 
   private mutating func stateChange(to state: State) -> (TraceEvent.StateChange, TraceHash) {
-    restorePreviousTree()
-    let previous = previousState
+    let previous = previousTree ?? previousBytes.flatMap { try? JSONValue(parsing: $0) }
     switch serializeStateChange(to: state, canonical: nil) {
     case .snapshot(let hash):
-      return (.snapshot(previousState!), hash)
+      return (.snapshot(previousTree!), hash)
     case .diff(let hash):
-      return (.diff(previous!.diff(to: previousState!)), hash)
+      return (.diff(previous!.diff(to: previousTree!)), hash)
     case .description(let description, let hash):
       return (.description(description), hash)
     }
@@ -323,86 +322,69 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   ///
   /// A diff is chosen when its operations take fewer bytes than the whole state, and at most
   /// `snapshotInterval` mutations after the last snapshot. Given `canonical`, a state of an
-  /// Encodable type without redaction goes straight to canonical bytes, diffed byte by byte
-  /// from the last ones, without a tree; the bytes are the same either way.
+  /// Encodable type without redaction goes straight to canonical bytes, without a tree; the
+  /// bytes are the same either way. Diffs are taken between canonical bytes.
   private mutating func serializeStateChange(
     to state: State, canonical: CanonicalJSONEncoder?
   ) -> SerializedStateChange {
+    previousTree = nil
+    let encoded: Bool
     if let canonical, let encodableState, !stateRedactor.isActive {
-      return serializeStateChange(to: state, as: encodableState.type, with: canonical)
-    }
-    restorePreviousTree()
-    previousBytes = nil
-    guard let json = encode(state, as: encodableState, redactor: stateRedactor) else {
-      previousState = nil
-      let description = describe(state, redactor: stateRedactor)
-      return .description(description, TraceHeader.State.description(description).hash)
-    }
-    snapshotBytes.removeAll(keepingCapacity: true)
-    JSONWriter.write(json, to: &snapshotBytes)
-    let hash = TraceHash(of: snapshotBytes)
-
-    if let previous = previousState, mutationsSinceSnapshot < snapshotInterval {
-      diffBytes.removeAll(keepingCapacity: true)
-      diffBytes.append(UInt8(ascii: "["))
-      let operationBytes = previous.writeDiff(to: json, into: &diffBytes)
-      diffBytes.append(UInt8(ascii: "]"))
-      if operationBytes < snapshotBytes.count {
-        mutationsSinceSnapshot += 1
-        previousState = json
-        return .diff(hash)
-      }
-    }
-    previousState = json
-    mutationsSinceSnapshot = 0
-    return .snapshot(hash)
-  }
-
-  /// ``serializeStateChange(to:canonical:)`` for a state whose type is `T`, without
-  /// redaction: encoded to canonical bytes and diffed from the last state's bytes.
-  private mutating func serializeStateChange<T: Encodable>(
-    to state: State, as _: T.Type, with canonical: CanonicalJSONEncoder
-  ) -> SerializedStateChange {
-    var bytes = snapshotBytes
-    snapshotBytes = []  // Lets the encoder write into the bytes in place.
-    let encoded = withUnsafePointer(to: state) { pointer in
-      pointer.withMemoryRebound(to: T.self, capacity: 1) {
-        (try? canonical.encode($0.pointee, into: &bytes)) != nil
-      }
-    }
-    snapshotBytes = bytes
-    guard encoded else {
-      (previousState, previousBytes) = (nil, nil)
-      let description = describe(state, redactor: stateRedactor)
-      return .description(description, TraceHeader.State.description(description).hash)
-    }
-    let hash = snapshotBytes.withUnsafeBufferPointer { TraceHash(bytes: $0) }
-
-    if mutationsSinceSnapshot < snapshotInterval, let previous = restorePreviousBytes() {
-      diffBytes.removeAll(keepingCapacity: true)
-      diffBytes.append(UInt8(ascii: "["))
-      let operationBytes = diff(from: previous)
-      diffBytes.append(UInt8(ascii: "]"))
-      if let operationBytes, operationBytes < snapshotBytes.count {
-        mutationsSinceSnapshot += 1
-        keepSnapshotBytes(reusing: previous)
-        return .diff(hash)
-      }
-      keepSnapshotBytes(reusing: previous)
+      encoded = encode(state, as: encodableState.type, with: canonical)
+    } else if let json = encode(state, as: encodableState, redactor: stateRedactor) {
+      snapshotBytes.removeAll(keepingCapacity: true)
+      JSONWriter.write(json, to: &snapshotBytes)
+      previousTree = json
+      encoded = true
     } else {
-      keepSnapshotBytes(reusing: previousBytes ?? [])
+      encoded = false
     }
-    mutationsSinceSnapshot = 0
-    return .snapshot(hash)
+    guard encoded else {
+      previousBytes = nil
+      let description = describe(state, redactor: stateRedactor)
+      return .description(description, TraceHeader.State.description(description).hash)
+    }
+    let hash = TraceHash(of: snapshotBytes)
+    var change = SerializedStateChange.snapshot(hash)
+    if mutationsSinceSnapshot < snapshotInterval, let previous = previousBytes,
+      let operationBytes = writeDiff(from: previous), operationBytes < snapshotBytes.count
+    {
+      change = .diff(hash)
+      mutationsSinceSnapshot += 1
+    } else {
+      mutationsSinceSnapshot = 0
+    }
+    // The state becomes the previous one, in the previous one's memory.
+    var kept = previousBytes ?? []
+    previousBytes = nil
+    kept.removeAll(keepingCapacity: true)
+    kept.append(contentsOf: snapshotBytes)
+    previousBytes = kept
+    return change
   }
 
-  /// Appends the diff from the state whose canonical JSON is `previous` to the one in
-  /// `snapshotBytes` to `diffBytes`; returns the bytes its operations take, or `nil` when
-  /// neither state's bytes can be read back.
-  private mutating func diff(from previous: [UInt8]) -> Int? {
+  /// Writes the canonical JSON of `state`, whose type is `T`, into `snapshotBytes`; returns
+  /// whether it encoded.
+  private mutating func encode<T: Encodable>(
+    _ state: State, as _: T.Type, with canonical: CanonicalJSONEncoder
+  ) -> Bool {
+    withUnsafePointer(to: state) { pointer in
+      pointer.withMemoryRebound(to: T.self, capacity: 1) {
+        (try? canonical.encode($0.pointee, into: &snapshotBytes)) != nil
+      }
+    }
+  }
+
+  /// Writes `[`, the diff from the state whose canonical JSON is `previous` to the one in
+  /// `snapshotBytes`, and `]` into `diffBytes`; returns the bytes its operations take, or
+  /// `nil` when the bytes cannot be read back.
+  private mutating func writeDiff(from previous: [UInt8]) -> Int? {
     var bytes = diffBytes
     diffBytes = []  // Lets the diff write into the bytes in place.
     defer { diffBytes = bytes }
+    bytes.removeAll(keepingCapacity: true)
+    bytes.append(UInt8(ascii: "["))
+    defer { bytes.append(UInt8(ascii: "]")) }
     let operationBytes = previous.withUnsafeBufferPointer { old in
       snapshotBytes.withUnsafeBufferPointer { new in
         CanonicalJSONDiff.write(from: old, to: new, into: &bytes)
@@ -414,34 +396,6 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       let new = try? JSONValue(parsing: snapshotBytes)
     else { return nil }
     return old.writeDiff(to: new, into: &bytes)
-  }
-
-  /// Makes the state in `snapshotBytes` the previous one, copied into `storage`'s memory.
-  private mutating func keepSnapshotBytes(reusing storage: [UInt8]) {
-    var kept = storage
-    kept.removeAll(keepingCapacity: true)
-    kept.append(contentsOf: snapshotBytes)
-    (previousState, previousBytes) = (nil, kept)
-  }
-
-  /// The previous state's canonical JSON, written from its tree if it has no bytes yet, and
-  /// taken out of `previousBytes`; `nil` when the next state must be a snapshot.
-  private mutating func restorePreviousBytes() -> [UInt8]? {
-    if let bytes = previousBytes {
-      previousBytes = nil
-      return bytes
-    }
-    guard let previousState else { return nil }
-    var bytes: [UInt8] = []
-    JSONWriter.write(previousState, to: &bytes)
-    return bytes
-  }
-
-  /// Gives the previous state a tree if it has only bytes.
-  private mutating func restorePreviousTree() {
-    guard previousState == nil, let bytes = previousBytes else { return }
-    previousState = try? JSONValue(parsing: bytes)
-    previousBytes = nil
   }
 
   // MARK: Payloads
