@@ -40,7 +40,7 @@ package struct CanonicalJSONEncoder {
   /// - Throws: What ``JSONValueEncoder/encode(_:)`` throws for `value`.
   package func hash<T: Encodable>(_ value: T) throws -> TraceHash {
     try write(value)
-    return TraceHash(bytes: UnsafeBufferPointer(output.bytes.written))
+    return TraceHash(of: UnsafeBufferPointer(output.bytes.written))
   }
 
   /// Leaves `value`'s canonical JSON in the output's bytes.

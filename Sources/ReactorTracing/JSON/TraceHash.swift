@@ -18,16 +18,7 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
 
   /// The FNV-1a hash of `bytes`.
   public init(of bytes: some Sequence<UInt8>) {
-    var hasher = FNV1a64()
-    for byte in bytes { hasher.append(byte) }
-    self.value = hasher.value
-  }
-
-  /// The FNV-1a hash of `bytes`: the same as ``init(of:)``, without a generic iteration.
-  package init(bytes: UnsafeBufferPointer<UInt8>) {
-    var value: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    self.value = value
+    self.value = FNV1a64.hash(bytes, from: FNV1a64.offsetBasis)
   }
 
   /// Appends the 16 lowercase hexadecimal digits of ``description``.
@@ -53,28 +44,35 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
 
 /// The 64-bit FNV-1a hash, fed byte by byte.
 struct FNV1a64: JSONByteSink {
-  private(set) var value: UInt64 = 0xcbf2_9ce4_8422_2325
+  /// The hash of no bytes.
+  static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+
+  private(set) var value = offsetBasis
 
   mutating func append(_ byte: UInt8) {
-    value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    value = Self.step(value, byte)
   }
 
   mutating func append<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes) {
-    // Over contiguous memory when there is some (strings' UTF-8 among them): a plain loop,
-    // without the collection's index arithmetic per byte.
-    let start = value
-    if let hashed = bytes.withContiguousStorageIfAvailable({ Self.hash($0, from: start) }) {
-      value = hashed
-      return
-    }
-    var value = self.value
-    for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-    self.value = value
+    value = Self.hash(bytes, from: value)
   }
 
-  private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, from start: UInt64) -> UInt64 {
+  /// The hash `start` becomes with `bytes` appended: over contiguous memory when there is
+  /// some (a string's UTF-8 among them), a plain loop without the sequence's iterator.
+  static func hash(_ bytes: some Sequence<UInt8>, from start: UInt64) -> UInt64 {
+    let hashed = bytes.withContiguousStorageIfAvailable { buffer in
+      var value = start
+      for byte in buffer { value = step(value, byte) }
+      return value
+    }
+    if let hashed { return hashed }
     var value = start
-    for byte in bytes { value = (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    for byte in bytes { value = step(value, byte) }
     return value
+  }
+
+  @inline(__always)
+  private static func step(_ value: UInt64, _ byte: UInt8) -> UInt64 {
+    (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
   }
 }
