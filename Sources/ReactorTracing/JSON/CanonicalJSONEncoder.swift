@@ -327,14 +327,9 @@ private final class CanonicalOutput {
   private static func keyPrecedes(
     _ first: Member, _ second: Member, in bytes: UnsafeMutablePointer<UInt8>
   ) -> Bool {
-    let firstCount = first.keyEnd - first.start - 2
-    let secondCount = second.keyEnd - second.start - 2
-    let firstKey = bytes + first.start + 1
-    let secondKey = bytes + second.start + 1
-    for index in 0..<min(firstCount, secondCount) where firstKey[index] != secondKey[index] {
-      return firstKey[index] < secondKey[index]
-    }
-    return firstCount < secondCount
+    JSONObject.keyPrecedes(
+      UnsafeBufferPointer(start: bytes + first.start + 1, count: first.keyEnd - first.start - 2),
+      UnsafeBufferPointer(start: bytes + second.start + 1, count: second.keyEnd - second.start - 2))
   }
 
   /// Rewrites the members from `firstMember` on in key order, keeping the last member of each
@@ -584,12 +579,13 @@ private struct CanonicalArrayEncoder: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt8) { append(integer: Int64(value)) }
   mutating func encode(_ value: UInt16) { append(integer: Int64(value)) }
   mutating func encode(_ value: UInt32) { append(integer: Int64(value)) }
+  mutating func encode(_ value: UInt64) { append(JSONValue(integer: value)) }
 
   mutating func encode(_ value: Bool) {
     guard output.beginElement(token) else { return }
     output.write(bool: value)
   }
-  mutating func encode(_ value: UInt64) { append(JSONValue(integer: value)) }
+
   mutating func encode(_ value: Int128) { output.fail() }
   mutating func encode(_ value: UInt128) { output.fail() }
 

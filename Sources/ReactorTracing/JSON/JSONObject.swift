@@ -89,16 +89,20 @@ public struct JSONObject: Sendable, Hashable {
   static func keyPrecedes(_ a: String, _ b: String) -> Bool {
     var a = a
     var b = b
-    return a.withUTF8 { a in
-      b.withUTF8 { b in
-        let common = min(a.count, b.count)
-        if common > 0 {
-          let order = memcmp(a.baseAddress!, b.baseAddress!, common)
-          if order != 0 { return order < 0 }
-        }
-        return a.count < b.count
-      }
+    return a.withUTF8 { a in b.withUTF8 { b in keyPrecedes(a, b) } }
+  }
+
+  /// Whether the key whose UTF-8 is `a` sorts before the one whose UTF-8 is `b`.
+  @inline(__always)
+  static func keyPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+    -> Bool
+  {
+    let common = min(a.count, b.count)
+    if common > 0 {
+      let order = memcmp(a.baseAddress!, b.baseAddress!, common)
+      if order != 0 { return order < 0 }
     }
+    return a.count < b.count
   }
 
   /// Whether two keys are the same key: the same UTF-8 bytes. (`String`'s `==` compares by

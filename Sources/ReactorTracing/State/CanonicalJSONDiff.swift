@@ -86,31 +86,34 @@ struct CanonicalJSONDiff {
   }
 
   private mutating func diffObjects(_ oldObject: Range<Int>, _ newObject: Range<Int>) {
-    var oldMember = firstMember(in: old, oldObject)
-    var newMember = firstMember(in: new, newObject)
-    while !failed, oldMember != nil || newMember != nil {
-      if let oldCurrent = oldMember,
-        newMember == nil || Self.key(oldCurrent.key, in: old, precedes: newMember!.key, in: new)
-      {
-        path.append(.key(UnsafeBufferPointer(rebasing: old[oldCurrent.key])))
-        writeRemove()
-        path.removeLast()
-        oldMember = nextMember(in: old, after: oldCurrent.value, oldObject)
-      } else if let newCurrent = newMember,
-        oldMember == nil || !Self.bytes(old, oldMember!.key, equal: new, newCurrent.key)
-      {
-        path.append(.key(UnsafeBufferPointer(rebasing: new[newCurrent.key])))
-        writeSet(newCurrent.value)
-        path.removeLast()
-        newMember = nextMember(in: new, after: newCurrent.value, newObject)
-      } else if let oldCurrent = oldMember, let newCurrent = newMember {
-        if !equal(oldCurrent.value, newCurrent.value) {
-          path.append(.key(UnsafeBufferPointer(rebasing: new[newCurrent.key])))
-          diff(oldCurrent.value, newCurrent.value)
-          path.removeLast()
+    var oldMember = member(in: old, at: oldObject.lowerBound + 1)
+    var newMember = member(in: new, at: newObject.lowerBound + 1)
+    while !failed {
+      switch (oldMember, newMember) {
+      case (nil, nil):
+        return
+      case (let removed?, nil):
+        writeRemove(removed)
+        oldMember = member(in: old, after: removed)
+      case (nil, let added?):
+        writeSet(added)
+        newMember = member(in: new, after: added)
+      case (let oldCurrent?, let newCurrent?):
+        if Self.key(oldCurrent.key, in: old, precedes: newCurrent.key, in: new) {
+          writeRemove(oldCurrent)
+          oldMember = member(in: old, after: oldCurrent)
+        } else if !Self.bytes(old, oldCurrent.key, equal: new, newCurrent.key) {
+          writeSet(newCurrent)
+          newMember = member(in: new, after: newCurrent)
+        } else {
+          if !equal(oldCurrent.value, newCurrent.value) {
+            path.append(.key(UnsafeBufferPointer(rebasing: new[newCurrent.key])))
+            diff(oldCurrent.value, newCurrent.value)
+            path.removeLast()
+          }
+          oldMember = member(in: old, after: oldCurrent)
+          newMember = member(in: new, after: newCurrent)
         }
-        oldMember = nextMember(in: old, after: oldCurrent.value, oldObject)
-        newMember = nextMember(in: new, after: newCurrent.value, newObject)
       }
     }
   }
@@ -163,21 +166,17 @@ struct CanonicalJSONDiff {
   }
 
   /// A member of an object: its key, as written, and its value.
-  private struct Member: Equatable {
+  private struct Member {
     let key: Range<Int>
     let value: Range<Int>
   }
 
-  private mutating func firstMember(in text: UnsafeBufferPointer<UInt8>, _ object: Range<Int>)
+  /// The member after `member` in its object, or `nil` after the last one.
+  private mutating func member(in text: UnsafeBufferPointer<UInt8>, after member: Member)
     -> Member?
   {
-    member(in: text, at: object.lowerBound + 1)
-  }
-
-  private mutating func nextMember(
-    in text: UnsafeBufferPointer<UInt8>, after value: Range<Int>, _ object: Range<Int>
-  ) -> Member? {
-    text[value.upperBound] == UInt8(ascii: ",") ? member(in: text, at: value.upperBound + 1) : nil
+    let end = member.value.upperBound
+    return text[end] == UInt8(ascii: ",") ? self.member(in: text, at: end + 1) : nil
   }
 
   /// The member starting at `position`, or `nil` at the end of its object; a key holding an
@@ -254,16 +253,10 @@ struct CanonicalJSONDiff {
     _ first: Range<Int>, in firstText: UnsafeBufferPointer<UInt8>, precedes second: Range<Int>,
     in secondText: UnsafeBufferPointer<UInt8>
   ) -> Bool {
-    let firstCount = first.count - 2
-    let secondCount = second.count - 2
-    let common = min(firstCount, secondCount)
-    if common > 0 {
-      let order = memcmp(
-        firstText.baseAddress! + first.lowerBound + 1,
-        secondText.baseAddress! + second.lowerBound + 1, common)
-      if order != 0 { return order < 0 }
-    }
-    return firstCount < secondCount
+    // Between the quotes.
+    JSONObject.keyPrecedes(
+      UnsafeBufferPointer(rebasing: firstText[first.lowerBound + 1..<first.upperBound - 1]),
+      UnsafeBufferPointer(rebasing: secondText[second.lowerBound + 1..<second.upperBound - 1]))
   }
 
   // MARK: Writing, as `TraceDiffOperation.write(path:_:to:)` does
@@ -283,6 +276,20 @@ struct CanonicalJSONDiff {
       $0.bytes.append(contentsOf: #","v":"#.utf8)
       $0.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.new[value]))
     }
+  }
+
+  /// Writes that the old object's `member` is removed.
+  private mutating func writeRemove(_ member: Member) {
+    path.append(.key(UnsafeBufferPointer(rebasing: old[member.key])))
+    writeRemove()
+    path.removeLast()
+  }
+
+  /// Writes that the new object's `member` is set whole.
+  private mutating func writeSet(_ member: Member) {
+    path.append(.key(UnsafeBufferPointer(rebasing: new[member.key])))
+    writeSet(member.value)
+    path.removeLast()
   }
 
   private mutating func writeRemove() {
