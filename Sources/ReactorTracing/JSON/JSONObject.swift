@@ -98,9 +98,12 @@ public struct JSONObject: Sendable, Hashable {
     -> Bool
   {
     let common = min(a.count, b.count)
-    if common > 0 {
+    if common > 16 {
       let order = memcmp(a.baseAddress!, b.baseAddress!, common)
       if order != 0 { return order < 0 }
+    } else {
+      // Most keys are short: a loop costs less than the call.
+      for index in 0..<common where a[index] != b[index] { return a[index] < b[index] }
     }
     return a.count < b.count
   }
