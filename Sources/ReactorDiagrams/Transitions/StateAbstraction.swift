@@ -1,19 +1,26 @@
 public import ReactorTracing
 
-/// How states become nodes of a ``TransitionGraph``: the whole state, or the values of a few
-/// fields.
+/// How states become nodes of a ``TransitionGraph``: the whole state, the values of a few
+/// fields, or each top-level field drawn by a ``FieldRule``.
 ///
 /// Projecting onto a few fields merges every state that agrees on them, which keeps graphs
-/// of large states small enough to read and to lay out.
+/// of large states small enough to read and to lay out. Rules go further: a field can show
+/// as `nil` / `non-nil`, `empty` / `non-empty` or an item count instead of its value, so that
+/// nodes are control states rather than data; ``inferred(fromTracesAt:overrides:distinctValueLimit:)``
+/// picks the rules from what the traces hold.
 ///
 /// ```swift
 /// let whole = StateAbstraction.wholeState
 /// let loading = StateAbstraction(keys: ["isLoading", "user.name"])
+/// let machine = try StateAbstraction.inferred(fromTracesAt: ["search.trace.jsonl"])
 /// ```
 public struct StateAbstraction: Sendable, Hashable {
   /// The fields to keep, each a path of object keys from the state's root; empty for the
   /// whole state.
   public var keyPaths: [[String]]
+
+  /// How each top-level field is drawn; empty unless made by ``init(rules:)``.
+  public private(set) var rules: [FieldRule] = []
 
   /// Every state is its own node.
   public static let wholeState = StateAbstraction(keyPaths: [])
@@ -33,22 +40,40 @@ public struct StateAbstraction: Sendable, Hashable {
     self.init(keyPaths: keys.map { $0.split(separator: ".").map(String.init) })
   }
 
+  /// Creates an abstraction that draws each top-level field by its rule.
+  ///
+  /// Fields without a rule are left out; ``FieldAbstraction/event`` fields are left out of
+  /// nodes and drawn on the transitions that change them.
+  ///
+  /// - Parameter rules: One rule per field, in the order the fields show.
+  public init(rules: [FieldRule]) {
+    self.keyPaths = rules.filter(\.abstraction.isShownInNodes).map { [$0.name] }
+    self.rules = rules
+  }
+
   /// Whether every state is kept whole.
-  public var isWholeState: Bool { keyPaths.isEmpty }
+  public var isWholeState: Bool { keyPaths.isEmpty && rules.isEmpty }
+
+  /// The fields drawn as events: pulses.
+  public var eventFields: [String] {
+    rules.filter { $0.abstraction == .event }.map(\.name)
+  }
 
   /// The fields a state shows under this abstraction, as names and canonical JSON values.
   ///
   /// The whole state shows its leaf members with dotted paths (`alertMessage.value`), or
-  /// itself when it is not an object; a
-  /// projection shows each key path, with `∅` for a field the state lacks. A state that is
-  /// only described shows its description.
+  /// itself when it is not an object; a projection shows each key path, with `∅` for a field
+  /// the state lacks (shown as `nil`, like `null`); rules show each field as their
+  /// abstraction writes it. A state that is only described shows its description.
   ///
   /// - Parameter state: A state rebuilt by ``TraceReader``.
   /// - Returns: The fields, in a stable order.
   public func fields(of state: TraceHeader.State) -> [StateField] {
     guard case .json(let json) = state else {
       if case .description(let description) = state {
-        return [StateField(name: nil, value: description)]
+        return [
+          StateField(name: nil, value: description, shown: description.singleLine.truncated(to: 60))
+        ]
       }
       return []
     }
@@ -58,10 +83,19 @@ public struct StateAbstraction: Sendable, Hashable {
         Self.flatten(object, prefix: "", into: &fields)
         return fields
       }
-      return [StateField(name: nil, value: json.serializedString)]
+      return [StateField(name: nil, value: json.serializedString, shown: ValueText.short(json))]
+    }
+    guard rules.isEmpty else {
+      let shown = rules.filter(\.abstraction.isShownInNodes)
+      return zip(shown, projectedValues(of: json)).map { rule, value in
+        let text = rule.abstraction.text(of: value)
+        return StateField(name: rule.name, value: text, shown: text)
+      }
     }
     return zip(keyPaths, projectedValues(of: json)).map { path, value in
-      StateField(name: path.joined(separator: "."), value: value?.serializedString ?? "∅")
+      StateField(
+        name: path.joined(separator: "."), value: value?.serializedString ?? "∅",
+        shown: ValueText.short(value))
     }
   }
 
@@ -107,7 +141,9 @@ extension StateAbstraction {
       if case .object(let nested) = value, !nested.isEmpty {
         flatten(nested, prefix: prefix + key + ".", into: &fields)
       } else {
-        fields.append(StateField(name: prefix + key, value: value.serializedString))
+        fields.append(
+          StateField(
+            name: prefix + key, value: value.serializedString, shown: ValueText.short(value)))
       }
     }
   }
@@ -118,21 +154,33 @@ public struct StateField: Sendable, Hashable {
   /// The field's dotted path, or `nil` for a value shown on its own.
   public var name: String?
 
-  /// The value as canonical JSON, or a description.
+  /// The value as canonical JSON, a description, or the text of its abstraction; what
+  /// tells states apart.
   public var value: String
+
+  /// The value as a person reads it: cut by meaning (`["octo/swift-1", … 2 more]`), with
+  /// `nil` for a missing or null value.
+  public var shown: String
 
   /// Creates a field.
   ///
   /// - Parameters:
   ///   - name: The dotted path, or `nil`.
   ///   - value: The value's text.
-  public init(name: String?, value: String) {
+  ///   - shown: The value as drawn; `value` when `nil`.
+  public init(name: String?, value: String, shown: String? = nil) {
     self.name = name
     self.value = value
+    self.shown = shown ?? value
   }
 
   /// `name=value`, or the value alone.
   public var text: String {
     name.map { $0 + "=" + value } ?? value
+  }
+
+  /// `name: shown`, or the shown value alone: a line of a node.
+  public var line: String {
+    name.map { $0 + ": " + shown } ?? shown
   }
 }

@@ -1,17 +1,23 @@
 extension TransitionGraph {
-  /// The most characters of a field shown in a node; the tooltip shows all of them.
-  static let fieldWidth = 40
+  /// The most characters of a mutation or action label on an edge; the tooltip shows all.
+  static let labelWidth = 44
 
   /// The most fields shown in a node.
-  static let fieldLines = 6
+  static let fieldLines = 8
 
   /// Returns the graph as a `dot` diagram, top to bottom.
   ///
   /// Initial states get an arrow from a start dot; the final state is filled yellow with a
-  /// double border; the last transition is red. Nodes show one field per line, cut to 40
-  /// characters, with the full text in their tooltip. Each edge lists the transitions between
-  /// its two states, one line each: the mutation, the action behind it and the count. `nslimit=1` keeps dense graphs fast. The same graph always gives the
-  /// same DOT text.
+  /// double border; the last transition is red. Nodes show one field per line
+  /// (`repos: 3 items`), values cut by meaning, with the full text in their tooltip; a node's
+  /// SVG id is its state's id (`s3`). Each edge lists the transitions between its two
+  /// states, one line each: the mutation and the action behind it, with the count when it
+  /// says something (`×3`; `×1` only when merged traces saw transitions differently often),
+  /// and the pulses it fired. Transitions of one mutation case and one action case that
+  /// differ only in their payloads share a line (`setQuery(…)  ← updateQuery(…) ×5`). With
+  /// field rules, a legend says how each field is drawn. Edge labels are laid out as
+  /// nodes of their own (`label`), so they never cross a state. `nslimit=1` keeps dense
+  /// graphs fast. The same graph always gives the same DOT text.
   ///
   /// - Parameter limit: The largest graph to draw.
   /// - Returns: A graph for ``GraphvizRenderer`` with the `dot` engine.
@@ -39,7 +45,9 @@ extension TransitionGraph {
     graph.label = .text(title)
     var ids: [DOTNode.ID] = []
     for (index, state) in states.enumerated() {
-      var attributes: [String: DOTValue] = ["tooltip": .string(state.id + "\n" + state.text)]
+      var attributes: [String: DOTValue] = [
+        "id": .string(state.id), "tooltip": .string(state.id + "\n" + state.text),
+      ]
       if state.isInitial { attributes["penwidth"] = "2" }
       if index == finalState {
         attributes["fillcolor"] = "#fff3b0"
@@ -52,12 +60,22 @@ extension TransitionGraph {
       let start = graph.addNode(
         label: "",
         attributes: [
-          "shape": "point", "width": "0.15", "style": "filled", "fillcolor": "black",
-          "tooltip": "start",
+          "id": "start", "shape": "point", "width": "0.15", "style": "filled",
+          "fillcolor": "black", "tooltip": "start",
         ])
       for index in initials {
         graph.addEdge(from: start, to: ids[index], attributes: ["tooltip": "initial state"])
       }
+    }
+    if !abstraction.rules.isEmpty {
+      let lines = ["How fields are drawn:"] + abstraction.rules.map(\.legendLine)
+      graph.addNode(
+        label: .text(lines.joined(separator: "\n")),
+        attributes: [
+          "id": "legend", "shape": "note", "fillcolor": "#f7f7f7", "color": "gray60",
+          "fontsize": "9", "fontcolor": "gray25", "style": "filled",
+          "tooltip": "how each field of the state is drawn",
+        ])
     }
     // Parallel transitions share one edge with a line each: dot draws several labelled
     // self-loops or parallel edges with overlapping labels.
@@ -68,23 +86,30 @@ extension TransitionGraph {
       if groups[pair] == nil { order.append(pair) }
       groups[pair, default: []].append(index)
     }
+    let showsSingleCounts = traceCount > 1 && Set(transitions.map(\.count)).count > 1
     for pair in order {
       let members = groups[pair]!
       let isLast = lastTransition.map(members.contains) ?? false
       // Plain text, not an HTML label: Graphviz 2.42's HTML parser leaks memory on every
       // render (measured with valgrind), and a plain label keeps a render leak-free.
-      var lines: [String] = []
       var tooltip: [String] = []
       var total = 0
       for index in members {
         let transition = transitions[index]
-        lines.append(
-          transition.mutation.singleLine.truncated(to: Self.fieldWidth) + "  ← "
-            + transition.action.singleLine.truncated(to: 30) + " ×\(transition.count)")
-        tooltip.append("\(transition.mutation) ← \(transition.action) ×\(transition.count)")
+        var line = "\(transition.mutation) ← \(transition.action) ×\(transition.count)"
+        if !transition.events.isEmpty {
+          line += " fires " + transition.events.joined(separator: ", ")
+        }
+        tooltip.append(line)
         total += transition.count
       }
+      var label = Self.edgeLines(members.map { transitions[$0] }, showsSingleCounts)
+      if pair.source == pair.target {
+        // dot puts a self-loop's label against the loop's outer end: keep the text off it.
+        label = label.map { "   " + $0 }
+      }
       var attributes: [String: DOTValue] = [
+        "id": .string("t\(members[0])"),
         "tooltip": .string(tooltip.joined(separator: "\n")),
         "penwidth": .string(Self.penWidth(count: total)),
       ]
@@ -95,17 +120,54 @@ extension TransitionGraph {
       }
       graph.addEdge(
         from: ids[pair.source], to: ids[pair.target],
-        label: .text(lines.joined(separator: "\n")), attributes: attributes)
+        label: .text(label.joined(separator: "\n")), attributes: attributes)
     }
     return graph
   }
 
+  /// A node's lines: `name: value`, at most ``fieldLines`` of them.
   static func nodeLabel(_ state: State) -> String {
-    var lines = state.fields.prefix(fieldLines).map { $0.text.singleLine.truncated(to: fieldWidth) }
+    var lines = state.fields.prefix(fieldLines).map(\.line)
     if state.fields.count > fieldLines {
-      lines.append("… \(state.fields.count - fieldLines) more")
+      lines.append("… \(state.fields.count - fieldLines) more fields")
     }
-    return lines.joined(separator: "\n")
+    return lines.isEmpty ? "(any state)" : lines.joined(separator: "\n")
+  }
+
+  /// An edge's lines: one per mutation case, action case and fired pulses, with the payload
+  /// when only one transition has it and `(…)` when several share the line.
+  static func edgeLines(_ transitions: [Transition], _ showsSingleCounts: Bool) -> [String] {
+    struct Line: Hashable {
+      var mutation: Substring
+      var action: Substring
+      var events: [String]
+    }
+    var lines: [Line: (first: Transition, labels: Set<String>, count: Int)] = [:]
+    var order: [Line] = []
+    for transition in transitions {
+      let key = Line(
+        mutation: transition.mutation.caseName, action: transition.action.caseName,
+        events: transition.events)
+      if lines[key] == nil {
+        order.append(key)
+        lines[key] = (transition, [], 0)
+      }
+      lines[key]!.labels.insert(transition.mutation + "\u{0}" + transition.action)
+      lines[key]!.count += transition.count
+    }
+    return order.flatMap { key -> [String] in
+      let (first, labels, count) = lines[key]!
+      var mutation = first.mutation
+      var action = first.action
+      if labels.count > 1 {
+        mutation = key.mutation + (mutation.contains("(") ? "(…)" : "")
+        action = key.action + (action.contains("(") ? "(…)" : "")
+      }
+      var text =
+        mutation.cutAtToken(to: labelWidth) + "  ← " + action.cutAtToken(to: labelWidth - 10)
+      if count > 1 || showsSingleCounts { text += " ×\(count)" }
+      return [text] + key.events.map { "fires " + $0.cutAtToken(to: labelWidth) }
+    }
   }
 
   private struct Pair: Hashable {

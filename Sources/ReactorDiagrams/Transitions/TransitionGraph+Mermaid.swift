@@ -10,7 +10,7 @@ extension TransitionGraph {
   /// stateDiagram-v2
   ///     state "isLoading=false" as s0
   ///     [*] --> s0
-  ///     s0 --> s1: setLoading(true) ← increase ×2
+  ///     s0 --> s1: setLoading(true)  ← increase ×2
   /// ```
   ///
   /// - Parameter limit: The largest graph to write.
@@ -22,18 +22,18 @@ extension TransitionGraph {
     try check(limit)
     var lines = ["stateDiagram-v2"]
     for state in states {
+      // `=` rather than `: `, which Mermaid would need as an entity code.
       let label = state.fields.prefix(Self.fieldLines)
-        .map { $0.text.singleLine.truncated(to: Self.fieldWidth) }
+        .map { field in field.name.map { $0 + "=" + field.shown } ?? field.shown }
         .joined(separator: ", ")
       lines.append("    state \"\(Self.mermaidEscaped(label))\" as \(state.id)")
     }
     for state in states where state.isInitial {
       lines.append("    [*] --> \(state.id)")
     }
+    let showsSingleCounts = traceCount > 1 && Set(transitions.map(\.count)).count > 1
     for transition in transitions {
-      let text =
-        transition.mutation.singleLine.truncated(to: Self.fieldWidth) + " ← "
-        + transition.action.singleLine.truncated(to: 30) + " ×\(transition.count)"
+      let text = Self.edgeLines([transition], showsSingleCounts).joined(separator: ", ")
       lines.append(
         "    \(states[transition.source].id) --> \(states[transition.target].id): "
           + Self.mermaidEscaped(text))

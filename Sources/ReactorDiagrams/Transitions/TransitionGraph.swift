@@ -46,6 +46,9 @@ public struct TransitionGraph: Sendable, Hashable {
     /// The label of the action behind the mutation, or `stream name` for a stream's mutation.
     public var action: String
 
+    /// The pulses the mutation fired, as `name: value`; empty for most.
+    public var events: [String]
+
     /// How many times the transition was seen.
     public var count: Int
 
@@ -58,6 +61,7 @@ public struct TransitionGraph: Sendable, Hashable {
     var target: Int
     var mutation: String
     var action: String
+    var events: [String]
   }
 
   /// How states become nodes.
@@ -142,6 +146,7 @@ public struct TransitionGraph: Sendable, Hashable {
     var current = try node(for: reader.header.initialState, recent: &recent)
     states[current].isInitial = true
     var actions = ActionLabels()
+    var pulses = PulseCounts(fields: abstraction.eventFields, state: reader.header.initialState)
     var last: Int?
     do {
       while let event = try reader.next() {
@@ -158,7 +163,9 @@ public struct TransitionGraph: Sendable, Hashable {
             abstraction.keepsFields(through: mutation.state)
             ? current : try node(for: reader.currentState, recent: &recent)
           let action = actions.label(for: mutation.cause)
-          last = try record(from: current, to: target, mutation: mutation.label, action: action)
+          let events = pulses.fired(through: mutation.state, state: reader.currentState)
+          last = try record(
+            from: current, to: target, mutation: mutation.label, action: action, events: events)
           current = target
           mutationCount += 1
         case .streamEnded, .end:
@@ -206,9 +213,10 @@ public struct TransitionGraph: Sendable, Hashable {
   }
 
   private mutating func record(
-    from source: Int, to target: Int, mutation: String, action: String
+    from source: Int, to target: Int, mutation: String, action: String, events: [String]
   ) throws(TransitionGraphError) -> Int {
-    let key = TransitionKey(source: source, target: target, mutation: mutation, action: action)
+    let key = TransitionKey(
+      source: source, target: target, mutation: mutation, action: action, events: events)
     if let index = transitionIndex[key] {
       transitions[index].count += 1
       return index
@@ -218,7 +226,9 @@ public struct TransitionGraph: Sendable, Hashable {
       throw .tooLargeToCollect(limit: collectionLimit)
     }
     transitions.append(
-      Transition(source: source, target: target, mutation: mutation, action: action, count: 1))
+      Transition(
+        source: source, target: target, mutation: mutation, action: action, events: events,
+        count: 1))
     transitionIndex[key] = index
     return index
   }
@@ -289,7 +299,8 @@ extension TransitionGraph {
       result.transitionIndex[
         TransitionKey(
           source: transition.source, target: transition.target,
-          mutation: transition.mutation, action: transition.action)] = result.transitions.count
+          mutation: transition.mutation, action: transition.action, events: transition.events)] =
+        result.transitions.count
       result.transitions.append(transition)
     }
     result.finalState = finalState.flatMap { renumbered[$0] }

@@ -11,6 +11,9 @@ public enum TransitionGraphError: Error, Sendable, Hashable {
   /// The focus of a neighbourhood filter names no state of the graph.
   case unknownState(String)
 
+  /// A per-field override names a field that no state has.
+  case unknownField(String, known: [String])
+
   /// The graph has more states or transitions than `limit` allows.
   case tooLarge(states: Int, transitions: Int, limit: DiagramSizeLimit)
 
@@ -31,6 +34,10 @@ extension TransitionGraphError: CustomStringConvertible {
         + "a transition graph merges traces of one reactor only"
     case .unknownState(let focus):
       return "no state is '\(focus)'; name a state by its id (s0, s1, ...) or its full text"
+    case .unknownField(let name, let known):
+      return
+        "no state has a field '\(name)'; the fields are "
+        + (known.isEmpty ? "none" : known.joined(separator: ", "))
     case .tooLarge(let states, let transitions, let limit):
       return
         "the transition graph has \(states) states and \(transitions) transitions, more than "

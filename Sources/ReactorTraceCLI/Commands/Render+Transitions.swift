@@ -10,9 +10,14 @@ extension ReactorTraceCommand.Render {
     public static let configuration = CommandConfiguration(
       abstract: "Draw the states a reactor went through and the transitions between them.",
       discussion: """
-        Several traces of the same reactor merge into one graph. Nodes are distinct states, \
-        or with --key their projection onto the given fields; edges are observed transitions \
-        labelled with the mutation, the action behind it and how often it happened.
+        Several traces of the same reactor merge into one graph, drawn as a state machine: \
+        each field of the state shows by what it holds (Booleans and enums as they are, a \
+        field with few distinct values as its value, otherwise nil / non-nil, an item count \
+        or empty / non-empty, or not at all), pulses are events on the edges that fire them, \
+        and a legend says how each field is drawn. --field NAME=HOW overrides one field \
+        (HOW: value, case, nil, empty, count, omit, event); --key projects states onto the \
+        given fields instead; --whole-state makes every distinct state a node. Edges are \
+        observed transitions labelled with the mutation and the action behind it.
         """
     )
 
@@ -25,6 +30,16 @@ extension ReactorTraceCommand.Render {
       name: .customLong("key"),
       help: "Project states onto this field (repeatable): isLoading, user.name.")
     public var keys: [String] = []
+
+    /// Per-field overrides of the inferred abstraction, `name=how`.
+    @Option(
+      name: .customLong("field"),
+      help: "Draw a field this way (repeatable): NAME=value|case|nil|empty|count|omit|event.")
+    public var fields: [String] = []
+
+    /// Whether every distinct state is its own node.
+    @Flag(help: "Make every distinct whole state a node, as recorded.")
+    public var wholeState = false
 
     /// The least count a transition needs to be drawn.
     @Option(help: "Leave out transitions seen fewer times than this.")
@@ -53,6 +68,28 @@ extension ReactorTraceCommand.Render {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
       guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1.") }
       guard hops >= 0 else { throw ValidationError("--hops must be at least 0.") }
+      if wholeState && (!keys.isEmpty || !fields.isEmpty) {
+        throw ValidationError("--whole-state cannot be combined with --key or --field.")
+      }
+      if !keys.isEmpty && !fields.isEmpty {
+        throw ValidationError("--key and --field cannot be combined; --key shows whole values.")
+      }
+      _ = try overrides()
+    }
+
+    /// `--field` as a dictionary, or a usage error naming the bad one.
+    func overrides() throws -> [String: FieldAbstraction] {
+      var result: [String: FieldAbstraction] = [:]
+      for field in fields {
+        let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, !parts[0].isEmpty, let how = FieldAbstraction(rawValue: parts[1])
+        else {
+          let names = FieldAbstraction.allCases.map(\.rawValue).joined(separator: ", ")
+          throw ValidationError("--field \(field): expected NAME=HOW, HOW one of \(names).")
+        }
+        result[parts[0]] = how
+      }
+      return result
     }
 
     /// Builds the graph and writes it.
@@ -60,9 +97,13 @@ extension ReactorTraceCommand.Render {
       let format = try diagram.resolvedFormat()
       let engine = try diagram.resolvedEngine(default: .dot)
       do {
-        let graph = try TransitionGraph(
-          tracesAt: traces, abstraction: StateAbstraction(keys: keys)
-        ).filtered(
+        let abstraction =
+          wholeState
+          ? StateAbstraction.wholeState
+          : keys.isEmpty
+            ? try StateAbstraction.inferred(fromTracesAt: traces, overrides: try overrides())
+            : StateAbstraction(keys: keys)
+        let graph = try TransitionGraph(tracesAt: traces, abstraction: abstraction).filtered(
           by: TransitionFilter(
             minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops))
         if format == .mermaid {

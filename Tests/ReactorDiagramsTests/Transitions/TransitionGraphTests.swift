@@ -237,8 +237,9 @@ struct TransitionGraphTests {
     #expect(svg.nodeCount == 3)
     #expect(svg.edgeCount == 4 + 1)
     #expect(svg.titles.contains("n0->n1"))
-    #expect(svg.texts.contains("isLoading=true"))
-    #expect(svg.texts.contains("setLoading(true)  ← decrease ×1"))
+    #expect(svg.texts.contains("isLoading: true"))
+    #expect(svg.texts.contains("setLoading(true)  ← decrease"))
+    #expect(!svg.texts.contains { $0.hasSuffix("×1") })
   }
 
   @Test func pngOfCounterTransitionsRenders() throws {
@@ -271,7 +272,7 @@ struct TransitionGraphTests {
     // Each edge label reads `mutation  ← action ×count`, the text exactly as given.
     #expect(svg.texts.contains { $0.hasPrefix(#"say "hi" and \"bye\"  ← "#) })
     #expect(svg.texts.contains { $0.hasPrefix(#"]; "n9" -> "n0" [label="pwned"]; "x  ← "#) })
-    #expect(svg.texts.contains { $0.hasPrefix("x{<&\"x{<&") && $0.hasSuffix("… ×1") })
+    #expect(svg.texts.contains { $0.hasPrefix("x{<&\"x{<&") && $0.hasSuffix("…") })
     #expect(!svg.titles.contains("n9->n0"))
     for line in mermaid.split(separator: "\n").dropFirst() {
       #expect(
@@ -302,5 +303,154 @@ struct LargeTransitionGraphTests {
     let dot = try graph.dotGraph().serialized()
     #expect(graph.mutationCount > 0)
     #expect(!dot.isEmpty)
+  }
+}
+
+@Suite("Transition graph pictures")
+struct TransitionGraphPictureTests {
+  static let examples = ["counter", "github-search", "tasklist", "profile", "feed"]
+
+  @Test(arguments: [
+    ("counter", 6), ("github-search", 6), ("tasklist", 4), ("profile", 6), ("feed", 2),
+  ])
+  func theDefaultAbstractionDrawsEachExampleAsASmallStateMachine(
+    example: String, states: Int
+  ) throws {
+    let path = sampleTracePath(example)
+    let graph = try TransitionGraph(
+      tracesAt: [path], abstraction: StateAbstraction.inferred(fromTracesAt: [path]))
+
+    #expect(graph.states.count == states)
+    #expect(!graph.states.contains { $0.text.contains("valueUpdatedCount") })
+  }
+
+  @Test func counterByDefaultDrawsWhatItsLoadingAndValueKeysDrawPlusTheAlertAsAnEvent() throws {
+    let path = sampleTracePath("counter")
+    let inferred = try TransitionGraph(
+      tracesAt: [path], abstraction: StateAbstraction.inferred(fromTracesAt: [path]))
+    let keyed = try TransitionGraph(
+      tracesAt: [path], abstraction: StateAbstraction(keys: ["isLoading", "value"]))
+
+    #expect(inferred.states.map(\.text) == keyed.states.map(\.text))
+    #expect(
+      inferred.transitions.map { [$0.source, $0.target] }
+        == keyed.transitions.map { [$0.source, $0.target] })
+    #expect(
+      inferred.transitions.flatMap(\.events) == [#"alertMessage: "Limit reached""#])
+    let legend = try inferred.dotGraph().nodes.last?.label
+    #expect(legend == .text(
+      "How fields are drawn:\nalertMessage: pulse, drawn on the edges that fire it\n"
+        + "isLoading: as is\nvalue: as is (3 values)"))
+  }
+
+  @Test func gitHubSearchDrawsQueriesAndRepositoriesByWhetherTheyAreEmpty() throws {
+    let path = sampleTracePath("github-search")
+    let abstraction = try StateAbstraction.inferred(fromTracesAt: [path])
+
+    #expect(
+      abstraction.rules.map { "\($0.name) \($0.abstraction.rawValue)" } == [
+        "isLoadingNextPage value", "nextPage nil", "query empty", "repos empty",
+      ])
+    let graph = try TransitionGraph(tracesAt: [path], abstraction: abstraction)
+    #expect(graph.states[0].fields.map(\.line) == [
+      "isLoadingNextPage: false", "nextPage: nil", "query: empty", "repos: empty",
+    ])
+  }
+
+  @Test func aFieldCanBeDrawnAnotherWayThanInferred() throws {
+    let path = sampleTracePath("github-search")
+    let graph = try TransitionGraph(
+      tracesAt: [path],
+      abstraction: StateAbstraction.inferred(
+        fromTracesAt: [path], overrides: ["repos": .count, "query": .omitted]))
+
+    #expect(graph.states.contains { $0.fields.map(\.line).contains("repos: 8 items") })
+    #expect(!graph.states.contains { $0.text.contains("query") })
+  }
+
+  @Test func anOverrideOfAnUnknownFieldNamesTheKnownOnes() {
+    #expect(throws: TransitionGraphError.unknownField("nope", known: ["isLoading", "tasks"])) {
+      try StateAbstraction.inferred(
+        fromTracesAt: [sampleTracePath("tasklist")], overrides: ["nope": .count])
+    }
+  }
+
+  @Test func valuesAreCutByMeaningAndNilHasOneSpelling() throws {
+    let path = sampleTracePath("github-search")
+    let graph = try TransitionGraph(tracesAt: [path], abstraction: .wholeState)
+    let lines = graph.states.flatMap { $0.fields.map(\.line) }
+
+    #expect(lines.contains(#"repos: ["octo/reactor-1", … 2 more]"#))
+    #expect(!lines.contains { $0.contains("null") || $0.contains("∅") })
+    let keyed = try TransitionGraph(
+      tracesAt: [path], abstraction: StateAbstraction(keys: ["nextPage"]))
+    #expect(keyed.states.map { $0.fields[0].line } == ["nextPage: nil", "nextPage: 2", "nextPage: 3"])
+  }
+
+  @Test func mergedTracesShowSingleCountsOnlyWhenCountsDiffer() throws {
+    let counter = sampleTracePath("counter")
+    let once = try TransitionGraph(tracesAt: [counter], abstraction: .wholeState)
+    let twice = try TransitionGraph(tracesAt: [counter, counter], abstraction: .wholeState)
+    let keyed = try TransitionGraph(
+      tracesAt: [counter, counter], abstraction: StateAbstraction(keys: ["isLoading"]))
+
+    func labels(_ graph: TransitionGraph) throws -> String {
+      try graph.dotGraph().edges.compactMap { edge -> String? in
+        guard case .text(let text)? = edge.label else { return nil }
+        return text
+      }.joined(separator: "\n")
+    }
+    #expect(try !labels(once).contains("×"))
+    #expect(try !labels(twice).contains("×1"))
+    #expect(try labels(twice).contains("×2"))
+    #expect(try labels(keyed).contains("decrease ×2"))
+  }
+
+  @Test(arguments: examples)
+  func noTextLeavesItsNodeAndNoEdgeLabelCrossesANode(example: String) throws {
+    let path = sampleTracePath(example)
+    let graph = try TransitionGraph(
+      tracesAt: [path], abstraction: StateAbstraction.inferred(fromTracesAt: [path]))
+    let laidOut = try LaidOutGraph(graph.dotGraph())
+
+    #expect(laidOut.nodes.count >= graph.states.count)
+    #expect(laidOut.overflowingTexts == [])
+    #expect(laidOut.edgeTextsOverNodes == [])
+  }
+}
+
+@Suite("Laid-out graph measurement")
+struct LaidOutGraphTests {
+  @Test func aLabelWiderThanItsFixedSizeNodeIsReportedAsOverflowing() throws {
+    var graph = DOTGraph(nodeAttributes: ["shape": "box", "fixedsize": "true", "width": "0.3"])
+    graph.addNode(label: "a label far wider than a third of an inch")
+
+    let laidOut = try LaidOutGraph(graph)
+
+    #expect(laidOut.nodes.count == 1)
+    #expect(laidOut.nodes.first?.texts.count == 1)
+    #expect(laidOut.overflowingTexts.count == 1)
+  }
+
+  @Test func anEdgeLabelOverANodeIsReported() {
+    var laidOut = LaidOutGraph()
+    let box = LaidOutGraph.Box(minX: 0, minY: 0, maxX: 54, maxY: 36)
+    laidOut.nodes = [LaidOutGraph.Node(name: "n0", box: box, texts: [])]
+    laidOut.edgeTexts = [
+      LaidOutGraph.Text(text: "over", box: LaidOutGraph.Box(minX: 40, minY: 10, maxX: 90, maxY: 20)),
+      LaidOutGraph.Text(text: "beside", box: LaidOutGraph.Box(minX: 60, minY: 10, maxX: 90, maxY: 20)),
+    ]
+
+    #expect(laidOut.edgeTextsOverNodes.count == 1)
+  }
+
+  @Test(arguments: TransitionGraphPictureTests.examples)
+  func wholeStateGraphsKeepEdgeLabelsOffNodes(example: String) throws {
+    let graph = try TransitionGraph(tracesAt: [sampleTracePath(example)])
+    let laidOut = try LaidOutGraph(graph.dotGraph())
+
+    #expect(!laidOut.edgeTexts.isEmpty)
+    #expect(laidOut.overflowingTexts == [])
+    #expect(laidOut.edgeTextsOverNodes == [])
   }
 }

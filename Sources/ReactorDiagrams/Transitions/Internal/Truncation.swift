@@ -18,3 +18,26 @@ extension String {
     return result
   }
 }
+
+extension String {
+  /// The string on one line, cut to at most about `limit` characters at a token boundary
+  /// (after a comma, before a space or an opening bracket), ending in `…` when cut.
+  func cutAtToken(to limit: Int) -> String {
+    let line = singleLine
+    guard line.count > limit else { return line }
+    let head = line.prefix(Swift.max(limit - 1, 1))
+    let boundary = head.indices.reversed().first { index in
+      head.distance(from: head.startIndex, to: index) >= limit / 2
+        && (head[index] == " " || head[index] == "(" || head[index] == "[")
+    }
+    guard let boundary else { return String(head) + "…" }
+    var kept = head[..<boundary]
+    if head[boundary] != " " { kept = head[...boundary] }
+    return String(kept) + "…"
+  }
+
+  /// The part of a label before its payload: `setQuery` for `setQuery("r")`.
+  var caseName: Substring {
+    prefix { $0 != "(" }
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import ReactorDiagrams
+
+/// A graph as Graphviz laid it out, read back from its `json` output: each node's box and
+/// each piece of text with its measured width, in points.
+struct LaidOutGraph {
+  struct Box: CustomStringConvertible {
+    var minX, minY, maxX, maxY: Double
+
+    func intersects(_ other: Box) -> Bool {
+      minX < other.maxX && other.minX < maxX && minY < other.maxY && other.minY < maxY
+    }
+
+    var description: String {
+      String(format: "(%.1f,%.1f)-(%.1f,%.1f)", minX, minY, maxX, maxY)
+    }
+  }
+
+  struct Text {
+    var text: String
+    var box: Box
+  }
+
+  struct Node {
+    var name: String
+    var box: Box
+    var texts: [Text]
+  }
+
+  var nodes: [Node] = []
+  /// Each line of each edge label.
+  var edgeTexts: [Text] = []
+
+  /// An empty layout, to fill in by hand.
+  init() {}
+
+  /// Lays `graph` out with `engine` and reads positions and text widths back.
+  init(
+    _ graph: DOTGraph, engine: LayoutEngine = .dot, textMeasurement: TextMeasurement = .shaped
+  ) throws {
+    let bytes = try GraphvizRenderer(textMeasurement: textMeasurement)
+      .render(graph, engine: engine, format: .json)
+    let root = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] ?? [:]
+    for object in root["objects"] as? [[String: Any]] ?? [] {
+      guard let pos = object["pos"] as? String, let width = object["width"] as? String,
+        let height = object["height"] as? String
+      else { continue }
+      let center = pos.split(separator: ",").compactMap { Double($0.filter { $0 != "!" }) }
+      let w = (Double(width) ?? 0) * 72
+      let h = (Double(height) ?? 0) * 72
+      nodes.append(
+        Node(
+          name: object["name"] as? String ?? "",
+          box: Box(
+            minX: center[0] - w / 2, minY: center[1] - h / 2, maxX: center[0] + w / 2,
+            maxY: center[1] + h / 2),
+          texts: Self.texts(object["_ldraw_"])))
+    }
+    for edge in root["edges"] as? [[String: Any]] ?? [] {
+      edgeTexts += Self.texts(edge["_ldraw_"])
+    }
+  }
+
+  /// The text operations of an xdot drawing list, each with the box its glyphs cover.
+  private static func texts(_ operations: Any?) -> [Text] {
+    var size = 14.0
+    var result: [Text] = []
+    for operation in operations as? [[String: Any]] ?? [] {
+      if operation["op"] as? String == "F", let fontSize = operation["size"] as? Double {
+        size = fontSize
+      }
+      guard operation["op"] as? String == "T", let point = operation["pt"] as? [Double],
+        let width = operation["width"] as? Double
+      else { continue }
+      let minX: Double
+      switch operation["align"] as? String {
+      case "l": minX = point[0]
+      case "r": minX = point[0] - width
+      default: minX = point[0] - width / 2
+      }
+      result.append(
+        Text(
+          text: operation["text"] as? String ?? "",
+          box: Box(
+            minX: minX, minY: point[1] - size * 0.2, maxX: minX + width,
+            maxY: point[1] + size * 0.75)))
+    }
+    return result
+  }
+
+  /// Every line of node text wider or taller than its node, as `node: text`.
+  var overflowingTexts: [String] {
+    nodes.flatMap { node in
+      node.texts.filter { text in
+        text.box.minX < node.box.minX - 0.5 || text.box.maxX > node.box.maxX + 0.5
+          || text.box.minY < node.box.minY - 0.5 || text.box.maxY > node.box.maxY + 0.5
+      }.map { "\(node.name): \($0.text) \($0.box) outside \(node.box)" }
+    }
+  }
+
+  /// Every line of edge label text that covers part of a node, as `text over node`.
+  var edgeTextsOverNodes: [String] {
+    edgeTexts.flatMap { text in
+      nodes.filter { $0.box.intersects(text.box) }.map {
+        "\(text.text) \(text.box) over \($0.name) \($0.box)"
+      }
+    }
+  }
+}
