@@ -36,7 +36,28 @@ public struct GraphvizRenderer: Sendable {
     dot: String, engine: LayoutEngine = .dot, format: OutputFormat = .svg
   ) throws(GraphvizError) -> [UInt8] {
     try GraphvizRuntime.shared.render(
-      dot: dot, engine: engine, format: format, textMeasurement: textMeasurement)
+      dot: dot, engine: engine, format: format, textMeasurement: textMeasurement
+    ).bytes
+  }
+
+  /// Lays out a graph model and renders it, returning Graphviz's warnings with the bytes.
+  ///
+  /// Graphviz warns, for example, when a PNG would be wider than 32,767 pixels and it scales
+  /// the picture down instead; each warning comes back as one line, in our words where we
+  /// know it, and nothing is printed.
+  ///
+  /// - Parameters:
+  ///   - graph: The graph; its ``DOTGraph/serialized()`` text is rendered.
+  ///   - engine: The layout engine.
+  ///   - format: The output format.
+  /// - Returns: The rendered bytes and the warnings.
+  /// - Throws: ``GraphvizError`` with Graphviz's message.
+  public func renderReportingWarnings(
+    _ graph: DOTGraph, engine: LayoutEngine = .dot, format: OutputFormat = .svg
+  ) throws(GraphvizError) -> GraphvizOutput {
+    try GraphvizRuntime.shared.render(
+      dot: graph.serialized(), engine: engine, format: format,
+      textMeasurement: textMeasurement)
   }
 
   /// Lays out a graph model and renders it.

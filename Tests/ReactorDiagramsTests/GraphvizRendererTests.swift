@@ -211,3 +211,25 @@ struct GraphvizRendererTests {
     }
   }
 }
+
+@Suite("Graphviz warnings")
+struct GraphvizWarningTests {
+  @Test func aPNGTooLargeForCairoComesBackAsOneWarningInOurWords() throws {
+    var graph = DOTGraph(nodeAttributes: ["shape": "box", "fixedsize": "true"])
+    graph.addNode(label: "wide", attributes: ["width": "500", "height": "0.5"])
+
+    let output = try GraphvizRenderer().renderReportingWarnings(graph, format: .png)
+
+    #expect(output.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    #expect(output.warnings.count == 1)
+    #expect(output.warnings.first?.hasPrefix("the picture is larger than a PNG can hold") == true)
+  }
+
+  @Test func anOrdinaryRenderHasNoWarnings() throws {
+    var graph = DOTGraph()
+    graph.addNode(label: "a")
+
+    #expect(try GraphvizRenderer().renderReportingWarnings(graph, format: .png).warnings == [])
+    #expect(try GraphvizRenderer().renderReportingWarnings(graph, format: .svg).warnings == [])
+  }
+}

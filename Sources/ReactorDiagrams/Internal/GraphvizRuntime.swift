@@ -36,10 +36,14 @@ final class GraphvizRuntime: @unchecked Sendable {
   private init() {}
 
   /// Parses, lays out and renders `dot`, freeing everything libgvc allocated for it.
+  ///
+  /// Messages Graphviz reports during a successful render come back as warnings; so does
+  /// what the cairo plugin (PNG, PDF) prints straight to standard error.
   func render(
     dot: String, engine: LayoutEngine, format: OutputFormat, textMeasurement: TextMeasurement
-  ) throws(GraphvizError) -> [UInt8] {
-    try lock.withLock { _ throws(GraphvizError) -> [UInt8] in
+  ) throws(GraphvizError) -> GraphvizOutput {
+    try lock.withLock { _ throws(GraphvizError) -> GraphvizOutput in
+      let isCairo = !Self.formatsWithoutTextShaping.contains(format.rawValue)
       let context = preparedContext(
         estimatingText: textMeasurement == .estimated
           && Self.formatsWithoutTextShaping.contains(format.rawValue))
@@ -59,13 +63,23 @@ final class GraphvizRuntime: @unchecked Sendable {
 
       var data: UnsafeMutablePointer<CChar>?
       var length = 0
-      let renderStatus = cgraphviz_render_data(context, graph, format.rawValue, &data, &length)
+      var printed = ""
+      let renderStatus: Int32
+      if isCairo {
+        (renderStatus, printed) = StandardErrorCapture.capturing {
+          cgraphviz_render_data(context, graph, format.rawValue, &data, &length)
+        }
+      } else {
+        renderStatus = cgraphviz_render_data(context, graph, format.rawValue, &data, &length)
+      }
       defer { if let data { gvFreeRenderData(data) } }
       guard renderStatus == 0, agerrors() == 0 else {
         throw .renderingFailed(format: format, message: takeMessages())
       }
-      guard let data else { return [] }
-      return Array(UnsafeRawBufferPointer(start: data, count: length))
+      let warnings = GraphvizOutput.warnings(from: takeMessages(orIfNone: "") + "\n" + printed)
+      guard let data else { return GraphvizOutput(bytes: [], warnings: warnings) }
+      return GraphvizOutput(
+        bytes: Array(UnsafeRawBufferPointer(start: data, count: length)), warnings: warnings)
     }
   }
 

@@ -13,16 +13,21 @@ public enum DiagramFile {
   ///   - textMeasurement: How Graphviz measures labels; `.estimated` is much faster for
   ///     graphs whose nodes have a fixed size.
   ///   - path: Where to write.
+  /// - Returns: Graphviz's warnings, one line each; usually none.
   /// - Throws: ``DiagramFileError``.
+  @discardableResult
   public static func write(
     _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine,
     textMeasurement: TextMeasurement = .shaped, to path: String
-  ) throws(DiagramFileError) {
+  ) throws(DiagramFileError) -> [String] {
     let bytes: [UInt8]
+    var warnings: [String] = []
     if let graphvizFormat = format.graphvizFormat {
       do {
-        bytes = try GraphvizRenderer(textMeasurement: textMeasurement)
-          .render(graph, engine: engine, format: graphvizFormat)
+        let output = try GraphvizRenderer(textMeasurement: textMeasurement)
+          .renderReportingWarnings(graph, engine: engine, format: graphvizFormat)
+        bytes = output.bytes
+        warnings = output.warnings
       } catch {
         throw .renderingFailed(error.description)
       }
@@ -32,6 +37,7 @@ public enum DiagramFile {
       throw .unsupportedFormat(format, reason: "only transition graphs can be written as Mermaid")
     }
     try write(bytes, to: path)
+    return warnings
   }
 
   /// Writes Mermaid text to `path`.

@@ -1,11 +1,20 @@
 import ReactorTracing
 
 extension TimelineDiagram {
-  /// The horizontal distance between two events, in points.
-  static let columnWidth = 104.0
-
   /// The vertical distance between two lanes, in points.
   static let laneHeight = 72.0
+
+  /// The narrowest box of an event, in points.
+  static let narrowestBox = 84.0
+
+  /// The widest box of an event, in points; longer text wraps, then ends in `…`.
+  static let widestBox = 176.0
+
+  /// The space between a box's border and its text, both sides together, in points.
+  static let boxPadding = 12.0
+
+  /// The width of the lane titles at the left, in points.
+  static let laneTitleWidth = 112.0
 
   /// Returns the whole diagram as one graph, for the ``LayoutEngine/nop`` engine.
   ///
@@ -22,18 +31,136 @@ extension TimelineDiagram {
   /// - Parameter eventsPerPage: The most events on one page; at least 1.
   /// - Returns: One graph per page, at least one.
   public func pages(eventsPerPage: Int) -> [DOTGraph] {
-    let size = max(eventsPerPage, 1)
-    let starts = Array(stride(from: 0, to: max(columns.count, 1), by: size))
-    return starts.enumerated().map { index, start in
-      page(start..<min(start + size, columns.count), number: index + 1, of: starts.count)
+    let ranges = pageRanges(eventsPerPage: eventsPerPage)
+    return ranges.enumerated().map { index, range in
+      page(range, number: index + 1, of: ranges.count)
     }
+  }
+
+  /// Splits the diagram into as few pages as keep each at most `maximumWidth` points wide,
+  /// for formats that cannot hold a wider picture (a PNG is at most 32,767 pixels wide).
+  ///
+  /// - Parameter maximumWidth: The widest page, in points; at least one event goes on a page.
+  /// - Returns: One graph per page, at least one.
+  public func pages(maximumWidth: Double) -> [DOTGraph] {
+    var ranges: [Range<Int>] = []
+    var start = 0
+    while start < columns.count {
+      // Widths only grow with more events: find the longest range that fits by bisection.
+      var low = start + 1
+      var high = columns.count
+      while low < high {
+        let middle = (low + high + 1) / 2
+        if width(of: start..<middle) <= maximumWidth { low = middle } else { high = middle - 1 }
+      }
+      ranges.append(start..<low)
+      start = low
+    }
+    if ranges.isEmpty { ranges = [0..<0] }
+    return ranges.enumerated().map { index, range in
+      page(range, number: index + 1, of: ranges.count)
+    }
+  }
+
+  /// The width in points of the widest page when split into pages of `eventsPerPage` events,
+  /// or of the whole diagram when `nil`.
+  public func width(eventsPerPage: Int? = nil) -> Double {
+    guard let eventsPerPage else { return width(of: columns.indices) }
+    return pageRanges(eventsPerPage: eventsPerPage).map(width(of:)).max() ?? 0
+  }
+
+  private func pageRanges(eventsPerPage: Int) -> [Range<Int>] {
+    let size = max(eventsPerPage, 1)
+    return stride(from: 0, to: max(columns.count, 1), by: size).map {
+      $0..<min($0 + size, columns.count)
+    }
+  }
+
+  /// The width of a page of `range`, in points: lane titles, columns and margins.
+  func width(of range: Range<Int>) -> Double {
+    let layout = PageLayout(self, range)
+    let span = (layout.axis.centers.last ?? 0) + (layout.widths.last ?? 0) / 2
+      + (layout.widths.first ?? 0) / 2
+    return Self.laneTitleWidth + 16 + span + 2 * 0.3 * 72
+  }
+
+  /// The texts of one page's events, wrapped into their boxes, and where the columns go.
+  struct PageLayout {
+    var widths: [Double]
+    var axis: TimeAxis
+    var texts: [Int: [String]] = [:]
+
+    init(_ timeline: TimelineDiagram, _ range: Range<Int>) {
+      var widths = Array(repeating: TimelineDiagram.narrowestBox, count: range.count)
+      var texts: [Int: [String]] = [:]
+      let start = timeline.marks.partitioningIndex { $0.column >= range.lowerBound }
+      for index in start..<timeline.marks.count {
+        let placed = timeline.marks[index]
+        guard placed.column < range.upperBound else { break }
+        let (text, fontSize, lines) = TimelineDiagram.content(of: placed.mark)
+        let (width, wrapped) = TimelineDiagram.fit(text, fontSize: fontSize, lines: lines)
+        widths[placed.column - range.lowerBound] = max(
+          widths[placed.column - range.lowerBound], width)
+        texts[index] = wrapped
+      }
+      self.widths = widths
+      self.texts = texts
+      axis = TimeAxis(times: range.map { timeline.columns[$0].time }, widths: widths)
+    }
+  }
+
+  /// A mark's text lines before wrapping, its font size and how many lines it may take.
+  static func content(of mark: Mark) -> (text: [String], fontSize: Double, lines: Int) {
+    switch mark {
+    case .action(_, let label, let stream):
+      return ([(stream.map { $0 + ": " } ?? "") + label], 9, 2)
+    case .mutation(let label, _):
+      return ([label], 9, 2)
+    case .streamEnd(_, let error):
+      return (["end " + (error.map { "✗ " + $0 } ?? "✓")], 9, 2)
+    case .stateChange(let changes):
+      return (changes.isEmpty ? ["(unchanged)"] : changes, 8, 4)
+    }
+  }
+
+  /// The narrowest box width that shows `text` in `lines` lines, and the lines: each piece
+  /// of `text` starts a line and wraps at token boundaries; what does not fit ends in `…`,
+  /// or `… n more` for pieces left over.
+  static func fit(_ text: [String], fontSize: Double, lines: Int) -> (Double, [String]) {
+    let widest = text.map { TextWidth.points($0, fontSize: fontSize) }.max() ?? 0
+    var width = min(max(narrowestBox, widest + boxPadding), widestBox)
+    while true {
+      let wrapped = wrap(text, width: width - boxPadding, fontSize: fontSize, lines: lines)
+      if width >= widestBox || !wrapped.isCut { return (width, wrapped.lines) }
+      width = min(width + 16, widestBox)
+    }
+  }
+
+  private static func wrap(
+    _ text: [String], width: Double, fontSize: Double, lines: Int
+  ) -> (lines: [String], isCut: Bool) {
+    var result: [String] = []
+    var isCut = false
+    for (index, piece) in text.enumerated() {
+      let left = lines - result.count
+      let isLastRoom = left == 1 && index < text.count - 1
+      if left == 0 || isLastRoom {
+        result.append("… \(text.count - index) more")
+        isCut = true
+        break
+      }
+      let wrapped = TextWidth.wrapped(piece, width: width, fontSize: fontSize, lines: left)
+      if wrapped.last?.hasSuffix("…") == true { isCut = true }
+      result += wrapped
+    }
+    return (result, isCut)
   }
 
   private func page(_ range: Range<Int>, number: Int, of pageCount: Int) -> DOTGraph {
     var graph = DOTGraph(
       attributes: [
         "splines": "line", "outputorder": "edgesfirst", "fontname": "Helvetica",
-        "fontsize": "12", "labelloc": "t", "pad": "0.3",
+        "fontsize": "13", "labelloc": "t", "labeljust": "l", "pad": "0.3",
       ],
       nodeAttributes: [
         "fontname": "Helvetica", "fontsize": "9", "fixedsize": "true", "style": "filled",
@@ -43,10 +170,14 @@ extension TimelineDiagram {
     )
     var title = reactor
     if let first = range.first, let last = range.last {
-      title += "  ·  seq \(columns[first].sequence)–\(columns[last].sequence)"
+      title += "  ·  events #\(columns[first].sequence)–#\(columns[last].sequence)"
+      let (start, end) = (columns[first].time, columns[last].time)
+      title += start == end ? ", at " + Self.format(start) : ", " + Self.format(start) + " to "
+      title += start == end ? "" : Self.format(end)
     }
     if pageCount > 1 { title += "  ·  page \(number) of \(pageCount)" }
     graph.label = .text(title)
+    let layout = PageLayout(self, range)
 
     // Lanes: actions, effects (greedily reused), streams, state changes.
     var laneEnds: [Int] = []
@@ -67,26 +198,55 @@ extension TimelineDiagram {
     let stateLane = 1 + effectLaneCount + streams.count
     let laneCount = stateLane + 1
     func y(_ lane: Int) -> Double { Double(laneCount - lane) * Self.laneHeight }
-    func x(_ column: Int) -> Double { Double(column - range.lowerBound) * Self.columnWidth }
-    func pos(_ x: Double, _ y: Double) -> DOTValue { .string("\(x),\(y)!") }
+    func x(_ column: Int) -> Double { layout.axis.centers[column - range.lowerBound] }
+    func width(_ column: Int) -> Double { layout.widths[column - range.lowerBound] }
+    func pos(_ x: Double, _ y: Double) -> DOTValue { .string(Self.number(x) + "," + Self.number(y) + "!") }
+    let left = range.isEmpty ? 0 : x(range.lowerBound) - width(range.lowerBound) / 2
+    let right = range.isEmpty ? 0 : x(range.upperBound - 1) + width(range.upperBound - 1) / 2
+    let titleX = left - 16 - Self.laneTitleWidth / 2
 
-    // Lane titles and the time axis.
+    // Lane titles, at the left edge.
     var laneTitles = ["actions"]
     laneTitles += (0..<effectLaneCount).map { "effects \($0 + 1)" }
-    laneTitles += streams.map { "stream \($0.singleLine.truncated(to: 14))" }
+    laneTitles += streams.map { "stream \($0)" }
     laneTitles.append("state changes")
     // Nodes come in runs of one kind each, whose shared attributes are written once: a
     // timeline has thousands of nodes of a kind. Kinds overlap only where a later kind is
     // meant to be drawn on top (mutations on effect bars).
     graph.setNodeDefaults([
-      "shape": "plaintext", "style": "", "width": "1.1", "height": "0.3", "fontsize": "10",
-      "fontcolor": "gray25",
+      "shape": "plaintext", "style": "", "width": .string(Self.inches(Self.laneTitleWidth)),
+      "height": "0.36", "fontsize": "10", "fontcolor": "gray25",
     ])
     for (lane, title) in laneTitles.enumerated() {
-      graph.addNode(label: .text(title), attributes: ["pos": pos(-Self.columnWidth, y(lane))])
+      let lines = TextWidth.wrapped(title, width: Self.laneTitleWidth - 4, fontSize: 10, lines: 2)
+      graph.addNode(
+        label: .text(lines.joined(separator: "\n")), attributes: ["pos": pos(titleX, y(lane))])
+    }
+
+    // The time axis: a line with round ticks, each event's number and time under it, and
+    // the compressed idle gaps.
+    let axisY = y(-1) + 6
+    if !range.isEmpty {
+      graph.setNodeDefaults([
+        "shape": "point", "style": "invis", "width": "0.01", "height": "0.01", "fontsize": "7",
+      ])
+      let axisStart = graph.addNode(label: "", attributes: ["pos": pos(left, axisY)])
+      let axisEnd = graph.addNode(label: "", attributes: ["pos": pos(right + 8, axisY)])
+      graph.addEdge(
+        from: axisStart, to: axisEnd,
+        attributes: ["color": "gray55", "arrowsize": "0.4", "tooltip": "time"])
     }
     graph.setNodeDefaults([
-      "shape": "plaintext", "style": "", "width": "0.8", "height": "0.3", "fontsize": "7",
+      "shape": "plaintext", "style": "", "width": "0.7", "height": "0.16", "fontsize": "7",
+      "fontcolor": "gray35",
+    ])
+    for tick in layout.axis.ticks {
+      graph.addNode(
+        label: .text("┴ " + Self.format(tick.time)),
+        attributes: ["pos": pos(tick.x + 2 + 0.35 * 72 - 8, axisY + 2)])
+    }
+    graph.setNodeDefaults([
+      "shape": "plaintext", "style": "", "width": "0.7", "height": "0.3", "fontsize": "7",
       "fontcolor": "gray45",
     ])
     var lastTime: Duration?
@@ -95,19 +255,40 @@ extension TimelineDiagram {
       var tick = "#\(columns[column].sequence)"
       if time != lastTime { tick += "\n" + Self.format(time) }
       lastTime = time
-      graph.addNode(label: .text(tick), attributes: ["pos": pos(x(column), y(-1) - 8)])
+      graph.addNode(label: .text(tick), attributes: ["pos": pos(x(column), axisY - 16)])
+    }
+    if !layout.axis.gaps.isEmpty {
+      let top = axisY - 30
+      let bottom = y(stateLane) - Self.laneHeight / 2
+      graph.setNodeDefaults([
+        "shape": "box", "style": "dashed,filled", "fillcolor": "#f3f3f3", "color": "gray70",
+        "width": .string(Self.inches(TimeAxis.gapWidth - 20)),
+        "height": .string(Self.inches(top - bottom)), "fontsize": "7", "fontcolor": "gray35",
+      ])
+      for gap in layout.axis.gaps {
+        let idle = "idle\n" + Self.format(gap.duration)
+        graph.addNode(
+          label: .text(idle),
+          attributes: [
+            "pos": pos(gap.x, (top + bottom) / 2),
+            "tooltip": .string("nothing happened for " + Self.format(gap.duration)),
+          ])
+      }
     }
 
     // Effect bars, drawn first so that mutations sit on top of them.
-    graph.setNodeDefaults(["height": .string(Self.inches(Self.laneHeight * 0.86))])
-    var barTitles: [(text: String, pos: DOTValue, width: String, color: String, tooltip: String)] =
+    graph.setNodeDefaults([
+      "shape": "box", "height": .string(Self.inches(Self.laneHeight * 0.86)), "fontsize": "9",
+      "fontcolor": "black", "width": "1",
+    ])
+    var barTitles: [(text: String, pos: DOTValue, width: Double, color: String, tooltip: String)] =
       []
     for (effect, start, end) in shownEffects {
       let lane = 1 + effectLane[effect.id]!
-      let left = x(start) - Self.columnWidth * 0.46
-      let right = x(end) + Self.columnWidth * 0.46
+      let barLeft = x(start) - width(start) / 2 - 4
+      let barRight = x(end) + width(end) / 2 + 4
       let (fill, color, style, outcome) = Self.appearance(of: effect)
-      var text = (effect.name ?? "effect").singleLine.truncated(to: 24) + " #\(effect.id)"
+      var text = (effect.name ?? "effect") + " #\(effect.id)"
       if effect.start == nil || start > (effect.start ?? start) { text = "… " + text }
       text += " · " + outcome
       let tooltip =
@@ -116,51 +297,58 @@ extension TimelineDiagram {
       graph.addNode(
         label: "",
         attributes: [
-          "pos": pos((left + right) / 2, y(lane)), "width": .string(Self.inches(right - left)),
+          "pos": pos((barLeft + barRight) / 2, y(lane)),
+          "width": .string(Self.inches(barRight - barLeft)),
           "fillcolor": .string(fill), "color": .string(color), "style": .string(style),
           "tooltip": .string(tooltip),
         ])
       // The title sits in the bar's upper part, above the mutations on its lane.
       barTitles.append(
         (
-          text, pos((left + right) / 2, y(lane) + Self.laneHeight * 0.27),
-          Self.inches(right - left - 8), color, tooltip
+          text, pos((barLeft + barRight) / 2, y(lane) + Self.laneHeight * 0.3),
+          barRight - barLeft - 8, color, tooltip
         ))
     }
     graph.setNodeDefaults([
       "shape": "plaintext", "style": "", "fontsize": "8", "height": "0.16",
     ])
     for title in barTitles {
+      let line = TextWidth.wrapped(title.text, width: title.width - 4, fontSize: 8, lines: 1)
       graph.addNode(
-        label: .text(title.text),
+        label: .text(line.first ?? ""),
         attributes: [
-          "pos": title.pos, "width": .string(title.width), "fontcolor": .string(title.color),
-          "tooltip": .string(title.tooltip),
+          "pos": title.pos, "width": .string(Self.inches(title.width)),
+          "fontcolor": .string(title.color), "tooltip": .string(title.tooltip),
         ])
     }
 
     // Actions, then mutations, state changes and stream ends.
-    let shown = marks.filter { range.contains($0.column) }
-    let cellWidth = DOTValue.string(Self.inches(Self.columnWidth * 0.86))
+    let first = marks.partitioningIndex { $0.column >= range.lowerBound }
+    let shown = marks.indices[first...].prefix { marks[$0].column < range.upperBound }
+    func label(_ index: Int) -> DOTLabel {
+      .text(layout.texts[index, default: []].joined(separator: "\n"))
+    }
+    func boxWidth(_ column: Int) -> DOTValue { .string(Self.inches(width(column))) }
     graph.setNodeDefaults([
-      "width": cellWidth, "height": "0.42", "style": "rounded,filled", "fillcolor": "#dbe9f6",
-      "color": "#3b6ea5",
+      "height": "0.42", "style": "rounded,filled", "fillcolor": "#dbe9f6", "color": "#3b6ea5",
     ])
     var actionNodes: [Int: DOTNode.ID] = [:]
-    for case (let column, .action(let id, let label, let stream)) in shown.lazy.map({
-      ($0.column, $0.mark)
-    }) {
-      let text = (stream.map { $0 + ": " } ?? "") + label
+    for index in shown {
+      guard case .action(let id, let text, let stream) = marks[index].mark else { continue }
+      let column = marks[index].column
       actionNodes[id] = graph.addNode(
-        label: .text(Self.wrapped(text, width: 16, lines: 2)),
-        attributes: ["pos": pos(x(column), y(0)), "tooltip": .string("action #\(id)\n\(text)")])
+        label: label(index),
+        attributes: [
+          "pos": pos(x(column), y(0)), "width": boxWidth(column),
+          "tooltip": .string("action #\(id)\n" + (stream.map { $0 + ": " } ?? "") + text),
+        ])
     }
     graph.setNodeDefaults([
-      "width": cellWidth, "height": "0.38", "fillcolor": "white", "color": "#444444",
+      "height": "0.38", "fillcolor": "white", "color": "#444444",
     ])
-    for case (let column, .mutation(let label, let cause, _)) in shown.lazy.map({
-      ($0.column, $0.mark)
-    }) {
+    for index in shown {
+      guard case .mutation(let text, let cause) = marks[index].mark else { continue }
+      let column = marks[index].column
       var lane = 0
       switch cause {
       case .effect(let effect, action: _): lane = effectLane[effect].map { $0 + 1 } ?? 0
@@ -168,40 +356,60 @@ extension TimelineDiagram {
       case .action(_): lane = 0
       }
       let node = graph.addNode(
-        label: .text(Self.wrapped(label, width: 16, lines: 2)),
+        label: label(index),
         attributes: [
-          "pos": pos(x(column), y(lane) - 7), "tooltip": .string("mutation \(label)"),
+          "pos": pos(x(column), y(lane) - 7), "width": boxWidth(column),
+          "tooltip": .string("mutation \(text)"),
         ])
       if let action = cause.action, let source = actionNodes[action] {
         graph.addEdge(from: source, to: node)
       }
     }
     graph.setNodeDefaults([
-      "width": cellWidth, "height": "0.62", "shape": "note", "fillcolor": "#fafafa",
-      "color": "gray60", "fontsize": "8",
+      "height": "0.66", "shape": "note", "fillcolor": "#fafafa", "color": "gray60",
+      "fontsize": "8",
     ])
-    for case (let column, .mutation(_, _, let changes)) in shown.lazy.map({
-      ($0.column, $0.mark)
-    }) {
-      let summary = changes.isEmpty ? "(unchanged)" : Self.summary(of: changes)
+    for index in shown {
+      guard case .stateChange(let changes) = marks[index].mark else { continue }
+      let column = marks[index].column
       graph.addNode(
-        label: .text(summary),
+        label: label(index),
         attributes: [
-          "pos": pos(x(column), y(stateLane)),
-          "tooltip": .string(changes.map { $0.text.truncated(to: 500) }.joined(separator: "\n")),
+          "pos": pos(x(column), y(stateLane)), "width": boxWidth(column),
+          "tooltip": .string(changes.isEmpty ? "(unchanged)" : changes.joined(separator: "\n")),
         ])
     }
-    graph.setNodeDefaults(["width": cellWidth, "height": "0.38", "shape": "cds"])
-    for case (let column, .streamEnd(let stream, let error)) in shown.lazy.map({
-      ($0.column, $0.mark)
-    }) {
+    graph.setNodeDefaults(["height": "0.38", "shape": "cds", "fontsize": "9"])
+    for index in shown {
+      guard case .streamEnd(let stream, let error) = marks[index].mark else { continue }
+      let column = marks[index].column
       graph.addNode(
-        label: .text(
-          Self.wrapped("end " + (error.map { "✗ " + $0 } ?? "✓"), width: 16, lines: 2)),
+        label: label(index),
         attributes: [
-          "pos": pos(x(column), y(streamLane[stream] ?? 0)),
+          "pos": pos(x(column), y(streamLane[stream] ?? 0)), "width": boxWidth(column),
           "fillcolor": error == nil ? "#eeeeee" : "#fde0dc",
           "tooltip": .string("stream \(stream) ended" + (error.map { ": " + $0 } ?? "")),
+        ])
+    }
+
+    // The legend of effect outcomes, under the lanes at the left.
+    let legendY = y(stateLane) - Self.laneHeight * 0.85
+    graph.setNodeDefaults([
+      "shape": "plaintext", "style": "", "width": .string(Self.inches(Self.laneTitleWidth)),
+      "height": "0.3", "fontsize": "9", "fontcolor": "gray25",
+    ])
+    graph.addNode(label: "effects:", attributes: ["pos": pos(titleX, legendY)])
+    graph.setNodeDefaults([
+      "shape": "box", "width": "0.95", "height": "0.26", "fontsize": "8", "fontcolor": "black",
+    ])
+    let outcomes: [TraceEvent.Outcome?] = [.finished, .cancelled, .failed(""), nil]
+    for (index, outcome) in outcomes.enumerated() {
+      let (fill, color, style, text) = Self.appearance(of: outcome)
+      graph.addNode(
+        label: .text(outcome.map { if case .failed = $0 { "failed" } else { text } } ?? text),
+        attributes: [
+          "pos": pos(left + 34 + Double(index) * 76, legendY), "fillcolor": .string(fill),
+          "color": .string(color), "style": .string(style), "fontcolor": .string(color),
         ])
     }
     return graph
@@ -210,57 +418,58 @@ extension TimelineDiagram {
   private static func appearance(
     of effect: Effect
   ) -> (fill: String, color: String, style: String, outcome: String) {
-    switch effect.outcome {
+    appearance(of: effect.outcome)
+  }
+
+  private static func appearance(
+    of outcome: TraceEvent.Outcome?
+  ) -> (fill: String, color: String, style: String, outcome: String) {
+    switch outcome {
     case .finished: ("#e3f4e1b0", "#2e7d32", "rounded,filled", "finished")
     case .cancelled: ("#eeeeeeb0", "#6d6d6d", "rounded,dashed,filled", "cancelled")
     case .failed(let error):
-      (
-        "#fde0dcb0", "#c62828", "rounded,bold,filled",
-        "failed: " + error.singleLine.truncated(to: 30)
-      )
+      ("#fde0dcb0", "#c62828", "rounded,bold,filled", "failed: " + error.singleLine)
     case nil: ("#fff4e0b0", "#e65100", "rounded,dotted,filled", "running")
     }
   }
 
-  static func summary(of changes: [StateField]) -> String {
-    if changes.count == 1 { return wrapped(changes[0].text, width: 18, lines: 3) }
-    var lines = changes.prefix(3).map { $0.text.singleLine.truncated(to: 20) }
-    if changes.count > 3 { lines[2] = "… \(changes.count - 2) more" }
-    return lines.joined(separator: "\n")
-  }
-
-  static func wrapped(_ text: String, width: Int, lines: Int) -> String {
-    var remaining = Substring(text.singleLine)
-    var result: [String] = []
-    while !remaining.isEmpty && result.count < lines {
-      if result.count == lines - 1 {
-        result.append(String(remaining).truncated(to: width))
-        break
-      }
-      var line = remaining.prefix(width)
-      if line.count == width, remaining.count > width,
-        let space = line.lastIndex(of: " "),
-        line.distance(from: line.startIndex, to: space) >= width / 2
-      {
-        line = line[...space]
-      }
-      result.append(String(line))
-      remaining = remaining.dropFirst(line.count)
-    }
-    return result.joined(separator: "\n")
-  }
-
+  /// `0 ms`, `300 ms`, `1.2 s`, `2 min 5 s`.
   static func format(_ time: Duration) -> String {
     let (seconds, attoseconds) = time.components
     let milliseconds = seconds * 1_000 + attoseconds / 1_000_000_000_000_000
-    if milliseconds < 1_000 { return "\(milliseconds)ms" }
-    let tenths = milliseconds / 100
-    return "\(tenths / 10).\(tenths % 10)s"
+    if milliseconds < 1_000 { return "\(milliseconds) ms" }
+    if milliseconds < 60_000 {
+      let tenths = milliseconds / 100
+      return "\(tenths / 10)" + (tenths % 10 == 0 ? "" : ".\(tenths % 10)") + " s"
+    }
+    return "\(milliseconds / 60_000) min \(milliseconds % 60_000 / 1_000) s"
   }
 
   static func inches(_ points: Double) -> String {
     let hundredths = Int((points / 72 * 100).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100)." + (fraction < 10 ? "0" : "") + "\(fraction)"
+  }
+
+  /// A coordinate with at most one decimal, so DOT text stays short and stable.
+  static func number(_ value: Double) -> String {
+    let tenths = Int((value * 10).rounded())
+    let sign = tenths < 0 ? "-" : ""
+    let magnitude = abs(tenths)
+    return sign + "\(magnitude / 10)" + (magnitude % 10 == 0 ? "" : ".\(magnitude % 10)")
+  }
+}
+
+extension Array {
+  /// The index of the first element for which `belongs` holds, in an array where it holds
+  /// for a suffix.
+  fileprivate func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
+    var low = 0
+    var high = count
+    while low < high {
+      let middle = (low + high) / 2
+      if belongs(self[middle]) { high = middle } else { low = middle + 1 }
+    }
+    return low
   }
 }

@@ -30,7 +30,9 @@ public struct TimelineDiagram: Sendable, Hashable {
   /// Something drawn at one column.
   enum Mark: Sendable, Hashable {
     case action(id: Int, label: String, stream: String?)
-    case mutation(label: String, cause: TraceEvent.Cause, changes: [StateField])
+    case mutation(label: String, cause: TraceEvent.Cause)
+    /// What a mutation changed, drawn under it on the state lane.
+    case stateChange(changes: [String])
     case streamEnd(stream: String, error: String?)
   }
 
@@ -121,11 +123,10 @@ public struct TimelineDiagram: Sendable, Hashable {
         defer { previous = state }
         guard isShown else { break }
         if case .stream(let name) = mutation.cause { noteStream(name) }
-        let changes = Self.changes(from: previous, to: state)
+        let changes = StateChanges.lines(from: previous, to: state, change: mutation.state)
         marks.append(
-          Placed(
-            column: column,
-            mark: .mutation(label: mutation.label, cause: mutation.cause, changes: changes)))
+          Placed(column: column, mark: .mutation(label: mutation.label, cause: mutation.cause)))
+        marks.append(Placed(column: column, mark: .stateChange(changes: changes)))
       case .streamEnded(let end):
         guard isShown else { break }
         noteStream(end.stream)
@@ -136,21 +137,5 @@ public struct TimelineDiagram: Sendable, Hashable {
     }
     effects += open.values.filter { $0.start != nil || !columns.isEmpty }
     effects.sort { ($0.start ?? -1, $0.id) < ($1.start ?? -1, $1.id) }
-  }
-
-  /// The top-level fields that differ between two states, with their new values.
-  static func changes(
-    from old: TraceHeader.State, to new: TraceHeader.State
-  ) -> [StateField] {
-    let before = StateAbstraction.wholeState.fields(of: old)
-    let after = StateAbstraction.wholeState.fields(of: new)
-    guard before.allSatisfy({ $0.name != nil }), after.allSatisfy({ $0.name != nil }) else {
-      return old == new ? [] : after
-    }
-    var oldValues: [String: String] = [:]
-    for field in before { oldValues[field.name ?? ""] = field.value }
-    var result = after.filter { oldValues.removeValue(forKey: $0.name ?? "") != $0.value }
-    result += oldValues.keys.sorted().map { StateField(name: $0, value: "∅") }
-    return result
   }
 }

@@ -12,8 +12,11 @@ extension ReactorTraceCommand.Render {
       discussion: """
         Time flows left to right: a lane for actions, one per concurrent effect (finished, \
         cancelled and failed effects drawn differently), one per external stream, and the \
-        state changes; arrows lead from each action to its mutations. Long traces can be \
-        cut with --from/--to and split into pages with --page-size.
+        state changes; arrows lead from each action to its mutations. A time axis with round \
+        ticks runs along the top, and long idle periods are compressed into marked gaps. \
+        Long traces can be cut with --from/--to and split into pages with --page-size. A PNG \
+        holds at most 32,767 pixels a side: a wider timeline is split into pages \
+        automatically, and a --page-size too large for PNG is refused with exit code 2.
         """
     )
 
@@ -57,23 +60,45 @@ extension ReactorTraceCommand.Render {
       let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
       do {
         let timeline = try TimelineDiagram(path: trace, sequences: range)
-        let pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
+        let pages: [DOTGraph]
+        var note = ""
+        if format == .png {
+          let widest = timeline.width(eventsPerPage: pageSize)
+          if let pageSize, widest > Self.widestPNG {
+            throw CommandFailure.unusableInput(
+              "a page of \(pageSize) events would be \(Int(widest * 4 / 3)) pixels wide, more "
+                + "than a PNG holds (32,767); use a smaller --page-size, or write SVG")
+          }
+          if pageSize == nil && widest > Self.widestPNG {
+            pages = timeline.pages(maximumWidth: Self.widestPNG)
+            note = " (split into \(pages.count) pages: a PNG holds at most 32,767 pixels a side)"
+          } else {
+            pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
+          }
+        } else {
+          pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
+        }
         var written: [String] = []
         for (index, page) in pages.enumerated() {
           let path = pages.count == 1 ? diagram.output : Self.path(diagram.output, page: index + 1)
           // Every node of a timeline has a fixed size and position: measuring its labels
           // with Pango would only cost time.
-          try DiagramFile.write(
+          let warnings = try DiagramFile.write(
             page, format: format, engine: engine, textMeasurement: .estimated, to: path)
+          for warning in warnings { CommandFailure.printError("warning: \(path): \(warning)") }
           written.append(path)
         }
-        print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events")
+        print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events" + note)
       } catch let error as TraceReadError {
         throw CommandFailure.unusableInput(error.description)
       } catch let error as DiagramFileError {
         throw CommandFailure.unusableInput(error.description)
       }
     }
+
+    /// The widest PNG page in points: 32,767 pixels at Graphviz's 96 pixels per inch, less a
+    /// margin.
+    static let widestPNG = 24_000.0
 
     /// `out.svg` → `out-2.svg`.
     static func path(_ path: String, page: Int) -> String {

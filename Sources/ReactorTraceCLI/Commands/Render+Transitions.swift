@@ -109,8 +109,11 @@ extension ReactorTraceCommand.Render {
         if format == .mermaid {
           try DiagramFile.write(mermaid: try graph.mermaid(), to: diagram.output)
         } else {
-          try DiagramFile.write(
+          let warnings = try DiagramFile.write(
             try graph.dotGraph(), format: format, engine: engine, to: diagram.output)
+          for warning in warnings {
+            CommandFailure.printError("warning: \(diagram.output): \(warning)")
+          }
         }
         print(
           "wrote \(diagram.output): \(graph.states.count) states, "

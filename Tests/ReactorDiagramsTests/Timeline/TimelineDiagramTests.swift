@@ -36,7 +36,7 @@ struct TimelineDiagramTests {
     #expect(svg.texts.contains("effects 3"))
     #expect(!svg.texts.contains("effects 4"))
     // Three mutations came from actions; the fourth from the server stream.
-    #expect(svg.edgeCount == 3)
+    #expect(svg.edgeCount == 3 + 1)  // and the time axis
   }
 
   @Test func counterTimelineRendersAsPNG() throws {
@@ -74,7 +74,8 @@ struct TimelineDiagramTests {
     #expect(ticks.map(\.count) == [5, 5, 5, 3])
     #expect(ticks[1].first == "#6")
     #expect(
-      pages[3].label == .text("ReactorExamples.CounterReactor  ·  seq 16–18  ·  page 4 of 4"))
+      pages[3].label
+        == .text("ReactorExamples.CounterReactor  ·  events #16–#18, at 1.5 s  ·  page 4 of 4"))
   }
 
   @Test func aTenThousandEventTimelineRendersWithPinnedPositions() throws {
@@ -95,5 +96,109 @@ struct TimelineDiagramTests {
     #expect(timeline.eventCount == 10_000)
     #expect(dot.contains(#""pos"="#))
     #expect(!svg.isEmpty)
+  }
+}
+
+@Suite("Timeline pictures")
+struct TimelinePictureTests {
+  static let examples = ["counter", "github-search", "tasklist", "profile", "feed"]
+
+  @Test(arguments: examples, [TextMeasurement.estimated, .shaped])
+  func noTextLeavesItsBox(example: String, measurement: TextMeasurement) throws {
+    let timeline = try TimelineDiagram(path: sampleTracePath(example))
+    let laidOut = try LaidOutGraph(
+      timeline.dotGraph(), engine: .nop, textMeasurement: measurement)
+
+    #expect(laidOut.nodes.count > timeline.eventCount)
+    #expect(laidOut.overflowingTexts == [])
+  }
+
+  @Test func longLabelsWrapBetweenTokensNeverInsideAWord() throws {
+    var fixture = try TraceFixture(initialState: ["isLoadingNextPage": false])
+    fixture.action(1, "loadNextPage")
+    fixture.mutation("setLoadingNextPage(false)", action: 1, state: ["isLoadingNextPage": false])
+    fixture.action(2, "a rather long action label with many words in it to wrap")
+    fixture.mutation(
+      "setRepos([\"octo/reactor-1\", \"octo/reactor-2\", \"octo/reactor-3\"], nextPage: 2)",
+      action: 2, state: ["isLoadingNextPage": true])
+    let timeline = try TimelineDiagram(reader: fixture.reader())
+
+    let labels = timeline.dotGraph().nodes.compactMap { node -> String? in
+      guard case .text(let text) = node.label else { return nil }
+      return text
+    }
+
+    #expect(labels.contains("setLoadingNextPage(false)"))
+    #expect(labels.contains("a rather long action label with many\nwords in it to wrap"))
+    for label in labels {
+      for line in label.split(separator: "\n") {
+        #expect(!line.hasPrefix(")"), "a line starts with a closing bracket: \(label)")
+      }
+    }
+  }
+
+  @Test func stateChangesSayWhatChanged() throws {
+    let tasks = try TimelineDiagram(path: sampleTracePath("tasklist"))
+    let search = try TimelineDiagram(path: sampleTracePath("github-search"))
+    func notes(_ timeline: TimelineDiagram) -> [String] {
+      timeline.dotGraph().nodes.compactMap { node -> String? in
+        guard timeline.dotGraph().nodeDefaults(of: node.id)["shape"] == "note",
+          case .text(let text) = node.label
+        else { return nil }
+        return text
+      }
+    }
+
+    #expect(notes(tasks).contains("isLoading: false → true"))
+    #expect(notes(tasks).contains("tasks: +3 items"))
+    #expect(notes(tasks).contains("tasks[0].isDone: false → true"))
+    #expect(notes(search).contains("query: \"r\" → \"re\""))
+    #expect(notes(search).contains("nextPage: nil → 2\nrepos: +3 items"))
+    #expect(!notes(search).joined().contains("valueUpdatedCount"))
+  }
+
+  @Test func theTimeAxisHasRoundTicksAndLongIdleGapsAreCompressed() throws {
+    var fixture = try TraceFixture(initialState: ["count": 0])
+    for (index, milliseconds) in [0, 100, 200, 300, 60_000, 60_100].enumerated() {
+      fixture.time = .milliseconds(milliseconds)
+      fixture.action(index + 1, "tap")
+      fixture.mutation("set(\(index))", action: index + 1, state: ["count": .int(Int64(index))])
+    }
+    let timeline = try TimelineDiagram(reader: fixture.reader())
+    let texts = timeline.dotGraph().nodes.compactMap { node -> String? in
+      guard case .text(let text) = node.label else { return nil }
+      return text
+    }
+
+    #expect(texts.contains("┴ 0 ms"))
+    #expect(texts.contains("idle\n59.7 s"))
+    #expect(timeline.width() < 3_000)
+  }
+
+  @Test func theTitleAndLaneNamesSitAtTheLeft() throws {
+    let timeline = try TimelineDiagram(path: sampleTracePath("counter"))
+    let laidOut = try LaidOutGraph(timeline.dotGraph(), engine: .nop, textMeasurement: .estimated)
+    let lanes = laidOut.nodes.filter { $0.texts.map(\.text) == ["actions"] }
+    let leftmost = laidOut.nodes.map(\.box.minX).min() ?? 0
+
+    #expect(timeline.dotGraph().attributes["labeljust"] == "l")
+    #expect(lanes.count == 1)
+    #expect(lanes.first.map { $0.box.minX - leftmost < 1 } == true)
+  }
+
+  @Test func aWideTimelineSplitsIntoPagesThatFitAWidth() throws {
+    let timeline = try TimelineDiagram(path: sampleTracePath("github-search"))
+
+    let pages = timeline.pages(maximumWidth: 1_500)
+
+    #expect(timeline.width() > 1_500)
+    #expect(pages.count > 1)
+    for page in pages {
+      let svg = try GraphvizRenderer(textMeasurement: .estimated)
+        .render(page, engine: .nop, format: .svg)
+      let text = String(decoding: svg, as: UTF8.self)
+      let width = text.firstMatch(of: /width="(\d+)pt"/).flatMap { Double($0.1) } ?? .infinity
+      #expect(width <= 1_500)
+    }
   }
 }

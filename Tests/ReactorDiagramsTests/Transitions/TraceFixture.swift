@@ -8,6 +8,8 @@ struct TraceFixture {
   private var state: JSONValue
   private var sequence = 0
   private var mutationID = 0
+  /// The time of the next events; one millisecond per event when `nil`.
+  var time: Duration?
 
   init(reactor: String = "Tests.FixtureReactor", initialState: JSONValue) throws {
     let sample = try String(contentsOfFile: sampleTracePath("counter"), encoding: .utf8)
@@ -28,10 +30,15 @@ struct TraceFixture {
     sequence += 1
     let all =
       [
-        ("seq", JSONValue.int(Int64(sequence))), ("t", .int(Int64(sequence) * 1_000_000)),
+        ("seq", JSONValue.int(Int64(sequence))),
+        ("t", .int(time.map(Self.nanoseconds) ?? Int64(sequence) * 1_000_000)),
         ("kind", .string(kind)),
       ] + members
     lines.append(JSONValue.object(JSONObject(all)).serializedString)
+  }
+
+  private static func nanoseconds(_ time: Duration) -> Int64 {
+    time.components.seconds * 1_000_000_000 + time.components.attoseconds / 1_000_000_000
   }
 
   mutating func action(_ id: Int, _ label: String) {
