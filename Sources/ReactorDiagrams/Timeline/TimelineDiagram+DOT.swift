@@ -237,13 +237,13 @@ extension TimelineDiagram {
         attributes: ["color": "gray55", "arrowsize": "0.4", "tooltip": "time"])
     }
     graph.setNodeDefaults([
-      "shape": "plaintext", "style": "", "width": "0.7", "height": "0.16", "fontsize": "7",
-      "fontcolor": "gray35",
+      "shape": "plaintext", "style": "", "width": "0.8", "height": "0.3", "fontsize": "8",
+      "fontcolor": "gray30",
     ])
     for tick in layout.axis.ticks {
+      // The tick's mark, `┴`, stands on the axis under its time.
       graph.addNode(
-        label: .text("┴ " + Self.format(tick.time)),
-        attributes: ["pos": pos(tick.x + 2 + 0.35 * 72 - 8, axisY + 2)])
+        label: .text(Self.format(tick.time) + "\n┴"), attributes: ["pos": pos(tick.x, axisY + 9)])
     }
     graph.setNodeDefaults([
       "shape": "plaintext", "style": "", "width": "0.7", "height": "0.3", "fontsize": "7",

@@ -1,6 +1,6 @@
 extension TransitionGraph {
   /// The most characters of a mutation or action label on an edge; the tooltip shows all.
-  static let labelWidth = 44
+  static let labelWidth = 36
 
   /// The most fields shown in a node.
   static let fieldLines = 8

@@ -170,7 +170,7 @@ struct TimelinePictureTests {
       return text
     }
 
-    #expect(texts.contains("┴ 0 ms"))
+    #expect(texts.contains("0 ms\n┴"))
     #expect(texts.contains("idle\n59.7 s"))
     #expect(timeline.width() < 3_000)
   }

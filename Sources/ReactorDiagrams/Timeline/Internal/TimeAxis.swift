@@ -24,6 +24,8 @@ struct TimeAxis {
   static let gapWidth = 64.0
   /// The least distance between two labelled ticks.
   static let tickDistance = 90.0
+  /// The distance between ticks that the interval aims at.
+  static let tickSpacing = 400.0
 
   /// The centre of each column.
   private(set) var centers: [Double] = []
@@ -31,6 +33,10 @@ struct TimeAxis {
   private(set) var ticks: [Tick] = []
 
   /// Lays out columns of the given widths at the given times.
+  ///
+  /// - Parameters:
+  ///   - times: The time of each column's event, in order.
+  ///   - widths: The width of each column's widest box, in points.
   init(times: [Duration], widths: [Double]) {
     let steps = zip(times.dropFirst(), times).map { $0 - $1 }.filter { $0 > .zero }.sorted()
     // Points per second: the median step gets the typical spacing.
@@ -59,15 +65,20 @@ struct TimeAxis {
     }
     guard scale > 0, let first = times.first, let last = times.last else { return }
     ticks = Self.ticks(
-      times: times, widths: widths, centers: centers, spacings: spacings, scale: scale,
+      times: times, widths: widths, centers: centers, spacings: spacings, gaps: gaps,
       from: first, to: last)
   }
 
   private static func ticks(
-    times: [Duration], widths: [Double], centers: [Double], spacings: [Double], scale: Double,
-    from first: Duration, to last: Duration
+    times: [Duration], widths: [Double], centers: [Double], spacings: [Double],
+    gaps: [Gap], from first: Duration, to last: Duration
   ) -> [Tick] {
-    let interval = roundInterval(atLeast: tickDistance / scale)
+    // About one tick per `tickSpacing` of the laid-out axis (boxes included, gaps not), at
+    // a round interval: the axis is not linear in time, so finer ticks would bunch up.
+    let span = (centers.last ?? 0) - (centers.first ?? 0)
+    let idle = gaps.reduce(0) { $0 + $1.duration.seconds }
+    let seconds = max((last - first).seconds - idle, 1e-3)
+    let interval = roundInterval(atLeast: span > 0 ? seconds * tickSpacing / span : seconds)
     var result: [Tick] = []
     var tick = (first.seconds / interval).rounded(.up) * interval
     var column = 0
