@@ -106,7 +106,8 @@ extension TransitionGraph {
       var label = Self.edgeLines(members.map { transitions[$0] }, showsSingleCounts)
       if pair.source == pair.target {
         // dot puts a self-loop's label against the loop's outer end: keep the text off it.
-        label = label.map { "   " + $0 }
+        // No-break spaces: Graphviz drops ordinary ones at the start of a line.
+        label = label.map { "\u{A0}\u{A0}\u{A0}" + $0 }
       }
       var attributes: [String: DOTValue] = [
         "id": .string("t\(members[0])"),
