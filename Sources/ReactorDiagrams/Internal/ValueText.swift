@@ -13,7 +13,8 @@ enum ValueText {
     case .null: return "nil"
     case .string(let string): return quoted(string, budget: budget)
     case .array(let elements):
-      return list(elements.lazy.map { short($0, budget: budget - 4) }, count: elements.count,
+      return list(
+        elements.lazy.map { short($0, budget: budget - 4) }, count: elements.count,
         open: "[", close: "]", budget: budget)
     case .object(let object):
       return list(
@@ -28,7 +29,8 @@ enum ValueText {
     let line = string.singleLine
     guard line.count > budget - 2 else { return "\"" + line + "\"" }
     var cut = line.prefix(max(budget - 3, 1))
-    if let space = cut.lastIndex(of: " "), cut.distance(from: cut.startIndex, to: space) > budget / 2
+    if let space = cut.lastIndex(of: " "),
+      cut.distance(from: cut.startIndex, to: space) > budget / 2
     {
       cut = cut[..<space]
     }

@@ -79,7 +79,8 @@ extension TimelineDiagram {
   /// The width of a page of `range`, in points: lane titles, columns and margins.
   func width(of range: Range<Int>) -> Double {
     let layout = PageLayout(self, range)
-    let span = (layout.axis.centers.last ?? 0) + (layout.widths.last ?? 0) / 2
+    let span =
+      (layout.axis.centers.last ?? 0) + (layout.widths.last ?? 0) / 2
       + (layout.widths.first ?? 0) / 2
     return Self.laneTitleWidth + 16 + span + 2 * 0.3 * 72
   }
@@ -200,7 +201,9 @@ extension TimelineDiagram {
     func y(_ lane: Int) -> Double { Double(laneCount - lane) * Self.laneHeight }
     func x(_ column: Int) -> Double { layout.axis.centers[column - range.lowerBound] }
     func width(_ column: Int) -> Double { layout.widths[column - range.lowerBound] }
-    func pos(_ x: Double, _ y: Double) -> DOTValue { .string(Self.number(x) + "," + Self.number(y) + "!") }
+    func pos(_ x: Double, _ y: Double) -> DOTValue {
+      .string(Self.number(x) + "," + Self.number(y) + "!")
+    }
     let left = range.isEmpty ? 0 : x(range.lowerBound) - width(range.lowerBound) / 2
     let right = range.isEmpty ? 0 : x(range.upperBound - 1) + width(range.upperBound - 1) / 2
     let titleX = left - 16 - Self.laneTitleWidth / 2

@@ -338,9 +338,11 @@ struct TransitionGraphPictureTests {
     #expect(
       inferred.transitions.flatMap(\.events) == [#"alertMessage: "Limit reached""#])
     let legend = try inferred.dotGraph().nodes.last?.label
-    #expect(legend == .text(
-      "How fields are drawn:\nalertMessage: pulse, drawn on the edges that fire it\n"
-        + "isLoading: as is\nvalue: as is (3 values)"))
+    #expect(
+      legend
+        == .text(
+          "How fields are drawn:\nalertMessage: pulse, drawn on the edges that fire it\n"
+            + "isLoading: as is\nvalue: as is (3 values)"))
   }
 
   @Test func gitHubSearchDrawsQueriesAndRepositoriesByWhetherTheyAreEmpty() throws {
@@ -352,9 +354,10 @@ struct TransitionGraphPictureTests {
         "isLoadingNextPage value", "nextPage nil", "query empty", "repos empty",
       ])
     let graph = try TransitionGraph(tracesAt: [path], abstraction: abstraction)
-    #expect(graph.states[0].fields.map(\.line) == [
-      "isLoadingNextPage: false", "nextPage: nil", "query: empty", "repos: empty",
-    ])
+    #expect(
+      graph.states[0].fields.map(\.line) == [
+        "isLoadingNextPage: false", "nextPage: nil", "query: empty", "repos: empty",
+      ])
   }
 
   @Test func aFieldCanBeDrawnAnotherWayThanInferred() throws {
@@ -384,7 +387,8 @@ struct TransitionGraphPictureTests {
     #expect(!lines.contains { $0.contains("null") || $0.contains("∅") })
     let keyed = try TransitionGraph(
       tracesAt: [path], abstraction: StateAbstraction(keys: ["nextPage"]))
-    #expect(keyed.states.map { $0.fields[0].line } == ["nextPage: nil", "nextPage: 2", "nextPage: 3"])
+    #expect(
+      keyed.states.map { $0.fields[0].line } == ["nextPage: nil", "nextPage: 2", "nextPage: 3"])
   }
 
   @Test func mergedTracesShowSingleCountsOnlyWhenCountsDiffer() throws {
@@ -437,8 +441,10 @@ struct LaidOutGraphTests {
     let box = LaidOutGraph.Box(minX: 0, minY: 0, maxX: 54, maxY: 36)
     laidOut.nodes = [LaidOutGraph.Node(name: "n0", box: box, texts: [])]
     laidOut.edgeTexts = [
-      LaidOutGraph.Text(text: "over", box: LaidOutGraph.Box(minX: 40, minY: 10, maxX: 90, maxY: 20)),
-      LaidOutGraph.Text(text: "beside", box: LaidOutGraph.Box(minX: 60, minY: 10, maxX: 90, maxY: 20)),
+      LaidOutGraph.Text(
+        text: "over", box: LaidOutGraph.Box(minX: 40, minY: 10, maxX: 90, maxY: 20)),
+      LaidOutGraph.Text(
+        text: "beside", box: LaidOutGraph.Box(minX: 60, minY: 10, maxX: 90, maxY: 20)),
     ]
 
     #expect(laidOut.edgeTextsOverNodes.count == 1)

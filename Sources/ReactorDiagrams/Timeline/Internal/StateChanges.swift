@@ -41,7 +41,11 @@ enum StateChanges {
       compare(before, after, "", into: &lines)
     default:
       if old != new {
-        if case .description(let text) = new { lines.append(text) } else { lines.append("state replaced") }
+        if case .description(let text) = new {
+          lines.append(text)
+        } else {
+          lines.append("state replaced")
+        }
       }
     }
     return lines

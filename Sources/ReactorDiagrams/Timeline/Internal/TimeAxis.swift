@@ -94,7 +94,8 @@ struct TimeAxis {
         continue
       } else if column > 0, spacings[column] > 0 {
         let left = centers[column - 1] + widths[column - 1] / 2 + padding / 2
-        let fraction = (tick - times[column - 1].seconds) / (times[column] - times[column - 1]).seconds
+        let fraction =
+          (tick - times[column - 1].seconds) / (times[column] - times[column - 1]).seconds
         x = left + fraction * spacings[column]
       }
       if let x, result.last.map({ x - $0.x >= tickDistance }) ?? true {

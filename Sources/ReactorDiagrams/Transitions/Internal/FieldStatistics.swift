@@ -31,8 +31,12 @@ struct FieldStatistics {
     case nil, .null?:
       sawNil = true
       sawPulseShape = false
-    case .bool?: sawBool = true; sawPulseShape = false
-    case .int?, .uint?, .double?: sawNumber = true; sawPulseShape = false
+    case .bool?:
+      sawBool = true
+      sawPulseShape = false
+    case .int?, .uint?, .double?:
+      sawNumber = true
+      sawPulseShape = false
     case .string(let string)?:
       sawString = true
       sawPulseShape = false
