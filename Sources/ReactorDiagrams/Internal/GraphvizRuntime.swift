@@ -66,7 +66,10 @@ final class GraphvizRuntime: @unchecked Sendable {
       var printed = ""
       let renderStatus: Int32
       if isCairo {
-        (renderStatus, printed) = StandardErrorCapture.capturing {
+        // Graphviz's cairo plugin prints `(null): graph is too large…` with no error level.
+        (renderStatus, printed) = StandardErrorCapture.capturing(
+          lines: { $0.hasPrefix("(null): ") || $0.hasPrefix("Warning: ") }
+        ) {
           cgraphviz_render_data(context, graph, format.rawValue, &data, &length)
         }
       } else {

@@ -8,13 +8,17 @@ import Darwin
 /// shown: Graphviz's cairo plugin writes some warnings with `fprintf(stderr, …)`, around the
 /// error callback that catches the rest.
 ///
-/// File descriptor 2 points at a temporary file during the call; anything another thread
-/// writes to standard error meanwhile is caught too, so it is used only around the short
-/// cairo rendering calls, under Graphviz's lock.
+/// File descriptor 2 points at a temporary file during the call, so what another thread
+/// writes to standard error meanwhile lands there too: lines that `isCaught` does not claim
+/// are written back to standard error afterwards. It is used only around the short cairo
+/// rendering calls, under Graphviz's lock.
 enum StandardErrorCapture {
-  /// Runs `body` and returns its result with the text written to standard error meanwhile;
-  /// runs it without catching anything if the descriptors cannot be redirected.
-  static func capturing<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> (T, String) {
+  /// Runs `body` and returns its result with the lines written to standard error meanwhile
+  /// that `isCaught` claims; runs it without catching anything if the descriptors cannot be
+  /// redirected.
+  static func capturing<T, E: Error>(
+    lines isCaught: (Substring) -> Bool, _ body: () throws(E) -> T
+  ) throws(E) -> (T, String) {
     fflush(nil)
     let saved = dup(2)
     guard saved >= 0, let file = tmpfile() else {
@@ -43,6 +47,25 @@ enum StandardErrorCapture {
       guard count > 0 else { break }
       bytes += buffer[..<count]
     }
-    return (try result.get(), String(decoding: bytes, as: UTF8.self))
+    var caught = ""
+    var others: [UInt8] = []
+    for line in String(decoding: bytes, as: UTF8.self).split(
+      separator: "\n", omittingEmptySubsequences: false)
+    {
+      if isCaught(line) {
+        caught += line + "\n"
+      } else if !line.isEmpty {
+        others += Array(line.utf8) + [UInt8(ascii: "\n")]
+      }
+    }
+    others.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = write(2, buffer.baseAddress! + offset, buffer.count - offset)
+        if written <= 0 { break }
+        offset += written
+      }
+    }
+    return (try result.get(), caught)
   }
 }

@@ -19,6 +19,7 @@ struct FieldStatistics {
   var sawString = false
   var sawNumber = false
   var sawBool = false
+  var sawObject = false
   var sawPulseShape = true
 
   /// Adds one occurrence of the field's value.
@@ -46,6 +47,7 @@ struct FieldStatistics {
       sawPulseShape = false
       noteCount(elements.count, cap: cap)
     case .object(let object)?:
+      sawObject = true
       if object["valueUpdatedCount"] == nil || object.count > 2
         || (object.count == 2 && object["value"] == nil)
       {
@@ -80,10 +82,11 @@ struct FieldStatistics {
       return FieldRule(
         name: name, abstraction: hasManyValues ? .caseName : .value, reason: valueCount)
     }
-    // An optional shows its value only when it holds one value or none: which of several
-    // values it holds is data, whether it holds one is control.
+    // An optional shows its value only when it holds one simple value or none: which of
+    // several values, or which record, it holds is data; whether it holds one is control.
     let isNilable = isOptional || (sawNil && !isCollection)
-    if !hasManyValues && !(isNilable && values.count > 2) {
+    let holdsRecords = sawCollection || sawObject
+    if !hasManyValues && !(isNilable && (values.count > 2 || holdsRecords)) {
       return FieldRule(name: name, abstraction: .value, reason: valueCount)
     }
     if isNilable {
