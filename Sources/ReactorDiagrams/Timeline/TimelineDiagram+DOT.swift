@@ -5,7 +5,10 @@ extension TimelineDiagram {
   static let laneHeight = 72.0
 
   /// The narrowest box of an event, in points.
-  static let narrowestBox = 84.0
+  static let narrowestBox = 80.0
+
+  /// The width of a column with no box (an effect starting or ending), in points.
+  static let emptyColumn = 44.0
 
   /// The widest box of an event, in points; longer text wraps, then ends in `…`.
   static let widestBox = 176.0
@@ -92,7 +95,7 @@ extension TimelineDiagram {
     var texts: [Int: [String]] = [:]
 
     init(_ timeline: TimelineDiagram, _ range: Range<Int>) {
-      var widths = Array(repeating: TimelineDiagram.narrowestBox, count: range.count)
+      var widths = Array(repeating: TimelineDiagram.emptyColumn, count: range.count)
       var texts: [Int: [String]] = [:]
       let start = timeline.marks.partitioningIndex { $0.column >= range.lowerBound }
       for index in start..<timeline.marks.count {
@@ -103,6 +106,18 @@ extension TimelineDiagram {
         widths[placed.column - range.lowerBound] = max(
           widths[placed.column - range.lowerBound], width)
         texts[index] = wrapped
+      }
+      // An effect's bar is as wide as its columns: widen its last one to fit its title.
+      for effect in timeline.effects {
+        let start = max(effect.start ?? range.lowerBound, range.lowerBound)
+        let end = min(effect.end ?? (range.upperBound - 1), range.upperBound - 1)
+        guard start <= end, start < range.upperBound, end >= range.lowerBound else { continue }
+        let title = TimelineDiagram.barTitle(effect, isCut: effect.start.map { $0 < start } ?? true)
+        let needed = TextWidth.points(title, fontSize: 8) + 20
+        let span =
+          widths[(start - range.lowerBound)...(end - range.lowerBound)].reduce(0, +)
+          + Double(end - start) * TimeAxis.padding
+        if span < needed { widths[end - range.lowerBound] += needed - span }
       }
       self.widths = widths
       self.texts = texts
@@ -249,7 +264,7 @@ extension TimelineDiagram {
         label: .text(Self.format(tick.time) + "\n┴"), attributes: ["pos": pos(tick.x, axisY + 9)])
     }
     graph.setNodeDefaults([
-      "shape": "plaintext", "style": "", "width": "0.7", "height": "0.3", "fontsize": "7",
+      "shape": "plaintext", "style": "", "width": "0.6", "height": "0.3", "fontsize": "7",
       "fontcolor": "gray45",
     ])
     var lastTime: Duration?
@@ -291,9 +306,7 @@ extension TimelineDiagram {
       let barLeft = x(start) - width(start) / 2 - 4
       let barRight = x(end) + width(end) / 2 + 4
       let (fill, color, style, outcome) = Self.appearance(of: effect)
-      var text = (effect.name ?? "effect") + " #\(effect.id)"
-      if effect.start == nil || start > (effect.start ?? start) { text = "… " + text }
-      text += " · " + outcome
+      let text = Self.barTitle(effect, isCut: effect.start.map { $0 < start } ?? true)
       let tooltip =
         "effect #\(effect.id) \(effect.name ?? "")\nstarted by action #\(effect.action)\n"
         + outcome
@@ -418,6 +431,12 @@ extension TimelineDiagram {
     return graph
   }
 
+  /// `search #3 · cancelled`, after `… ` when the effect started before the page.
+  static func barTitle(_ effect: Effect, isCut: Bool) -> String {
+    (isCut ? "… " : "") + (effect.name ?? "effect") + " #\(effect.id) · "
+      + appearance(of: effect.outcome).outcome
+  }
+
   private static func appearance(
     of effect: Effect
   ) -> (fill: String, color: String, style: String, outcome: String) {
@@ -431,7 +450,7 @@ extension TimelineDiagram {
     case .finished: ("#e3f4e1b0", "#2e7d32", "rounded,filled", "finished")
     case .cancelled: ("#eeeeeeb0", "#6d6d6d", "rounded,dashed,filled", "cancelled")
     case .failed(let error):
-      ("#fde0dcb0", "#c62828", "rounded,bold,filled", "failed: " + error.singleLine)
+      ("#fde0dcb0", "#c62828", "rounded,bold,filled", "failed: " + error.cutAtToken(to: 40))
     case nil: ("#fff4e0b0", "#e65100", "rounded,dotted,filled", "running")
     }
   }

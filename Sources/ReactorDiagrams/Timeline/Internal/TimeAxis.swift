@@ -17,7 +17,7 @@ struct TimeAxis {
   /// Space between two boxes, whatever the time between them.
   static let padding = 10.0
   /// The space the typical (median) time between two events gets.
-  static let typicalSpacing = 40.0
+  static let typicalSpacing = 30.0
   /// More time than this much space is compressed into a gap.
   static let longestSpacing = 160.0
   /// The width of a compressed gap.
