@@ -145,6 +145,12 @@ extension TimelineDiagram {
   static func fit(_ text: [String], fontSize: Double, lines: Int) -> (Double, [String]) {
     let widest = text.map { TextWidth.points($0, fontSize: fontSize) }.max() ?? 0
     var width = min(max(narrowestBox, widest + boxPadding), widestBox)
+    // Most labels fit on a line each: nothing to wrap.
+    if text.count <= lines && widest + boxPadding <= width + 0.01
+      && !text.contains(where: { $0.contains(where: \.isNewline) })
+    {
+      return (width, text)
+    }
     while true {
       let wrapped = wrap(text, width: width - boxPadding, fontSize: fontSize, lines: lines)
       if width >= widestBox || !wrapped.isCut { return (width, wrapped.lines) }
