@@ -45,6 +45,17 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
+    // ReactorKit's own unit tests, rewritten against our API (docs/semantics.md lists the
+    // ones we do not reproduce exactly).
+    .testTarget(
+      name: "ReactorKitPortTests",
+      dependencies: [
+        "ReactorCore",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
 
     // Recording, the trace format, and reading traces. No C, no Graphviz: apps embed it.
     .target(name: "ReactorTracing", dependencies: ["ReactorCore"]),
