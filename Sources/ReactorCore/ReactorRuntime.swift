@@ -297,30 +297,40 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       enqueue { [unowned(unsafe) self] in apply(mutation, origin: origin) }
       return
     }
-    withEmission {
-      let state = reduce(previous, mutation)
-      reduced = state
-      lastMutationID += 1
-      monitor?.reactorDidReduce(
-        mutation: mutation, id: lastMutationID, origin: origin, state: state)
-      if passesStatesThrough {
-        deliver(state)
-      } else {
-        for entry in stateEntries { entry(state, origin) }
-      }
+    // One emission, written out rather than through `withEmission`: this is the path of
+    // every mutation, and the closure kept it from being inlined.
+    let isOutermost = !isBusy
+    isBusy = true
+    isEmitting = true
+    let state = reduce(previous, mutation)
+    reduced = state
+    lastMutationID += 1
+    monitor?.reactorDidReduce(
+      mutation: mutation, id: lastMutationID, origin: origin, state: state)
+    if passesStatesThrough {
+      notify(state)
+    } else {
+      for entry in stateEntries { entry(state, origin) }
     }
+    isEmitting = false
+    if isOutermost { endUnit() }
   }
 
   /// End of the state flow, and the stub's way in: updates `currentState`, then notifies
   /// every observer in subscription order.
   @inlinable
   func deliver(_ state: State) {
-    withEmission {
-      current = state
-      // A copy: an observer may subscribe or cancel while it runs.
-      let observers = self.observers
-      for index in observers.indices { observers[index].receive(state) }
-    }
+    withEmission { notify(state) }
+  }
+
+  /// Makes `state` the current state and hands it to every observer, in subscription order;
+  /// called during an emission.
+  @inlinable
+  func notify(_ state: State) {
+    current = state
+    // A copy: an observer may subscribe or cancel while it runs.
+    let observers = self.observers
+    for index in observers.indices { observers[index].receive(state) }
   }
 
   /// Runs `body` as one emission (a state reduced, transformed and delivered); outside a
