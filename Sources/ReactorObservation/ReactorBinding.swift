@@ -1,3 +1,7 @@
+#if canImport(SwiftUI)
+  public import SwiftUI
+#endif
+
 /// A two-way connection between a control and a reactor: reading it reads a state field
 /// (tracked by observation), writing it sends an action.
 ///
@@ -5,15 +9,15 @@
 /// ``BindableAction``, ``ObservedReactor/binding(_:)``. Where SwiftUI exists, ``swiftUI``
 /// turns it into a `SwiftUI.Binding`.
 @MainActor
-public struct ReactorBinding<Value> {
-  private let get: () -> Value
-  private let set: (Value) -> Void
+public struct ReactorBinding<Value>: Sendable {
+  private let get: @MainActor () -> Value
+  private let set: @MainActor (Value) -> Void
 
   /// Creates a binding from a getter and a setter.
   /// - Parameters:
   ///   - get: Reads the value.
   ///   - set: Handles a new value written by the control.
-  public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
+  public init(get: @escaping @MainActor () -> Value, set: @escaping @MainActor (Value) -> Void) {
     self.get = get
     self.set = set
   }
@@ -26,8 +30,6 @@ public struct ReactorBinding<Value> {
 }
 
 #if canImport(SwiftUI)
-  public import SwiftUI
-
   extension ReactorBinding where Value: Sendable {
     /// The same binding as a `SwiftUI.Binding`, for controls such as `TextField` and `Toggle`.
     public var swiftUI: SwiftUI.Binding<Value> {
