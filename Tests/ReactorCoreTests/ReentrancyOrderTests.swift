@@ -1,4 +1,6 @@
+import Clocks
 import ReactorCore
+import ReactorTestSupport
 import Testing
 
 /// ReactorKit's re-entrancy reactor: `.a` and `.b` each produce an "enter" and an "exit"
@@ -24,8 +26,18 @@ private final class EnterExitReactor: Reactor {
     }
   }
 
+  /// When set, `.a` sends its mutations after sleeping a second on this clock.
+  var asyncClock: TestClock<Duration>?
+
   func mutate(action: Action) -> Effect<Mutation> {
     onMutate(action)
+    if action == .a, let clock = asyncClock {
+      return .run { send in
+        try await clock.sleep(for: .seconds(1))
+        send(.enter(action))
+        send(.exit(action))
+      }
+    }
     return .sequence([.enter(action), .exit(action)])
   }
 
@@ -109,6 +121,24 @@ extension CoreTests {
           "enter a", "exit a", "enter b", "exit b", "enter c", "exit c",
         ])
       subscription.cancel()
+    }
+
+    @Test func actionSentDuringAnAsyncMutationStartsAfterThatMutationOnly() async {
+      await withExclusiveMainSerialExecutor {
+        let clock = TestClock()
+        let reactor = EnterExitReactor()
+        reactor.asyncClock = clock
+        let subscription = reactor.state.observe { [unowned reactor] state in
+          if state.log.last == "enter a" { reactor.send(.b) }
+        }
+        reactor.send(.a)
+        #expect(reactor.currentState.log == [])
+        await clock.advance(by: .seconds(1))
+        // Mutations sent after a suspension arrive one by one; the queued action runs after
+        // the one being delivered, not after the rest of the effect.
+        #expect(reactor.currentState.log == ["enter a", "enter b", "exit b", "exit a"])
+        subscription.cancel()
+      }
     }
 
     @Test func actionSentFromAPulseObserverStartsAfterTheCurrentAction() {
