@@ -44,6 +44,16 @@ public struct BindingAction<Root>: @unchecked Sendable {
   }
 }
 
+extension BindingAction {
+  /// Whether `action` writes the field at `keyPath`, whatever the value: lets `reduce` react
+  /// to one field, `case .binding(let write) where \State.name ~= write`.
+  public static func ~= <Value>(keyPath: WritableKeyPath<Root, Value>, action: BindingAction)
+    -> Bool
+  {
+    action.keyPath == keyPath
+  }
+}
+
 extension BindingAction: Equatable {
   /// Whether both write the same field with equal values.
   public static func == (lhs: BindingAction, rhs: BindingAction) -> Bool {

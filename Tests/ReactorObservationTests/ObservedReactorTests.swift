@@ -102,6 +102,8 @@ extension ObservationTests {
       #expect(Write.set(\.isLoading, true) != Write.set(\.isSubscribed, true))
       #expect(Write.set(\.name, "a").applied(to: FormReactor.State()).name == "a")
       #expect("\(Write.set(\.name, "a"))".hasSuffix("to a"))
+      #expect(\FormReactor.State.name ~= Write.set(\.name, "a"))
+      #expect(!(\FormReactor.State.isLoading ~= Write.set(\.name, "a")))
     }
   }
 
