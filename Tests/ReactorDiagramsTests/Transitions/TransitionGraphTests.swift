@@ -237,9 +237,11 @@ struct TransitionGraphTests {
     #expect(svg.nodeCount == 3)
     #expect(svg.edgeCount == 4 + 1)
     #expect(svg.titles.contains("n0->n1"))
-    #expect(svg.texts.contains("isLoading: true"))
-    #expect(svg.texts.contains("setLoading(true)  ← decrease"))
-    #expect(!svg.texts.contains { $0.hasSuffix("×1") })
+    // Edge labels start with no-break spaces that keep them off their edges.
+    let texts = svg.texts.map { $0.trimmingCharacters(in: .whitespaces) }
+    #expect(texts.contains("isLoading: true"))
+    #expect(texts.contains("setLoading(true)  ← decrease"))
+    #expect(!texts.contains { $0.hasSuffix("×1") })
   }
 
   @Test func pngOfCounterTransitionsRenders() throws {
@@ -269,10 +271,12 @@ struct TransitionGraphTests {
 
     #expect(svg.nodeCount == hostileLabels.count + 3)
     #expect(svg.edgeCount == hostileLabels.count + 2)
-    // Each edge label reads `mutation  ← action ×count`, the text exactly as given.
-    #expect(svg.texts.contains { $0.hasPrefix(#"say "hi" and \"bye\"  ← "#) })
-    #expect(svg.texts.contains { $0.hasPrefix(#"]; "n9" -> "n0" [label="pwned"]; "x  ← "#) })
-    #expect(svg.texts.contains { $0.hasPrefix("x{<&\"x{<&") && $0.hasSuffix("…") })
+    // Each edge label reads `mutation  ← action`, the text exactly as given, after the
+    // no-break spaces that keep it off its edge.
+    let texts = svg.texts.map { $0.drop { $0 == " " } }
+    #expect(texts.contains { $0.hasPrefix(#"say "hi" and \"bye\"  ← "#) })
+    #expect(texts.contains { $0.hasPrefix(#"]; "n9" -> "n0" [label="pwned"]; "x  ← "#) })
+    #expect(texts.contains { $0.hasPrefix("x{<&\"x{<&") && $0.hasSuffix("…") })
     #expect(!svg.titles.contains("n9->n0"))
     for line in mermaid.split(separator: "\n").dropFirst() {
       #expect(
