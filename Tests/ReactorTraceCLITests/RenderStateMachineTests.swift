@@ -106,3 +106,21 @@ struct RenderStateMachineTests {
     #expect(!scratch.contents.contains { $0.hasPrefix("r") })
   }
 }
+
+@Suite("reactor-trace render transitions: option combinations")
+struct RenderTransitionsOptionTests {
+  @Test(arguments: [
+    ["--whole-state", "--key", "isLoading"], ["--whole-state", "--field", "value=omit"],
+    ["--key", "isLoading", "--field", "value=omit"],
+  ])
+  func abstractionsThatExcludeEachOtherAreAUsageError(options: [String]) throws {
+    let scratch = try ScratchDirectory()
+    let result = try runReactorTrace(
+      ["render", "transitions", "Traces/counter.trace.jsonl"] + options
+        + ["-o", scratch.file("c.svg")])
+
+    #expect(result.exitCode == 64)
+    #expect(result.standardError.contains("cannot be combined"))
+    #expect(scratch.contents.isEmpty)
+  }
+}

@@ -4,12 +4,16 @@ public import ReactorTracing
 /// external stream, and the state changes underneath.
 ///
 /// Time flows left to right, one column per event, so simultaneous events stay apart and
-/// order is exact. Each effect is a bar from its start to its end, drawn by outcome:
+/// order is exact; columns are spaced by the time between their events, long idle periods
+/// are compressed into a marked gap, and a time axis with round ticks runs along the top.
+/// Each box is sized to its text with Helvetica's metrics and wraps only between tokens, so
+/// no text leaves its box. Each effect is a bar from its start to its end, drawn by outcome:
 /// finished (green), cancelled (grey, dashed), failed (red, bold) or still running (orange,
-/// dotted). Effects share a lane when they do not overlap. Mutations sit on their effect's
-/// lane, on the action lane when `mutate` returned them synchronously, or on their stream's
-/// lane; arrows lead from each action to its mutations, and the bottom lane shows the fields
-/// each mutation changed.
+/// dotted), with a legend. Effects share a lane when they do not overlap. Mutations sit on
+/// their effect's lane, on the action lane when `mutate` returned them synchronously, or on
+/// their stream's lane; arrows lead from each action to its mutations, and the bottom lane
+/// says what each mutation changed (`isLoading: false → true`, `repos: +3 items`). The title
+/// and the lane names sit at the left.
 ///
 /// Coordinates are computed here and pinned (`pos="x,y!"`), so the diagram is laid out with
 /// the ``LayoutEngine/nop`` engine in time linear in its size.
