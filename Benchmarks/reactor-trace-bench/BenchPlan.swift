@@ -82,6 +82,14 @@ struct BenchPlan: Sendable {
           ["render", "transitions", largeTrace, "--key", "isLoading", "-o", transitions],
           output: transitions),
         prerequisites: [large]))
+    // With no options the state machine is inferred first: a second pass over the trace.
+    let machine = "\(directory)/state-machine.svg"
+    rows.append(
+      BenchRow(
+        scenario: "render-transitions", mode: "1M-inferred", count: 4 * largeActions,
+        unit: "events", targets: [.seconds(atMost: 5)],
+        job: .tool(["render", "transitions", largeTrace, "-o", machine], output: machine),
+        prerequisites: [large]))
     let timeline = "\(directory)/timeline.svg"
     rows.append(
       BenchRow(
