@@ -152,6 +152,7 @@ struct TimelinePictureTests {
     #expect(notes(tasks).contains("isLoading: false → true"))
     #expect(notes(tasks).contains("tasks: +3 items"))
     #expect(notes(tasks).contains("tasks[0].isDone: false → true"))
+    #expect(notes(tasks).contains("tasks: −1 item"))
     #expect(notes(search).contains("query: \"r\" → \"re\""))
     #expect(notes(search).contains("nextPage: nil → 2\nrepos: +3 items"))
     #expect(!notes(search).joined().contains("valueUpdatedCount"))

@@ -15,7 +15,7 @@ enum StateChanges {
   ) -> [String] {
     var lines: [String] = []
     switch (old, new, change) {
-    case (.json(let before), .json(let after), .diff(let operations)):
+    case (.json(let before), .json, .diff(let operations)):
       for operation in operations where lines.count < limit {
         let path = operation.path
         if case .key("valueUpdatedCount")? = path.last { continue }
@@ -36,7 +36,6 @@ enum StateChanges {
           lines.append(name + ": −" + ValueText.items(removed))
         }
       }
-      _ = after
     case (.json(let before), .json(let after), _):
       compare(before, after, "", into: &lines)
     default:
