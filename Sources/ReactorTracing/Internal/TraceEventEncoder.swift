@@ -84,8 +84,9 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
           state: change, stateHash: hash))
     case .streamEnded(let name, let error):
       kind = .streamEnded(TraceEvent.StreamEnd(stream: name, error: error))
-    case .end(let observed, let dropped):
-      kind = .end(TraceEvent.End(observedEvents: observed, droppedEvents: dropped))
+    case .end(let observed, let dropped, let running):
+      kind = .end(
+        TraceEvent.End(observedEvents: observed, droppedEvents: dropped, runningEffects: running))
     }
     return TraceEvent(sequence: stamped.sequence, time: stamped.time, kind: kind)
   }
