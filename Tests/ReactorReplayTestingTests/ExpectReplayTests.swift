@@ -34,7 +34,7 @@ import Testing
       #expect(result?.divergence?.mutation == "increaseValue")
       #expect(issues.all.count == 1)
       let comment = try #require(issues.all.first)
-      #expect(comment.hasPrefix("\(path): replay diverged after 0 matching steps at step 2"))
+      #expect(comment.hasPrefix("\(path): replay diverged after 0 matching mutations, at event 2"))
       #expect(comment.contains("mutation increaseValue (from action increase)"))
       #expect(comment.contains("- AssertionCounterReactor.State(value: 1)"))
       #expect(comment.contains("+ AssertionCounterReactor.State(value: 2)"))
