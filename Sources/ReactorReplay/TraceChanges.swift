@@ -29,7 +29,10 @@ public struct TraceChanges: Sendable, Hashable {
   ///   - new: The trace as it is now.
   /// - Throws: ``TraceReadError`` when either trace is inconsistent.
   public init(from old: Trace, to new: Trace) throws(TraceReadError) {
-    firstDivergence = try TraceDiff.firstDivergence(old, new)
+    // Recorded through another reactor type on purpose: compare what they recorded.
+    var renamed = old
+    renamed.header.reactor = new.header.reactor
+    firstDivergence = try TraceDiff.firstDivergence(renamed, new)
     let oldEvents = Self.comparable(old.events)
     let newEvents = Self.comparable(new.events)
     let difference = newEvents.map(\.identity).difference(from: oldEvents.map(\.identity))

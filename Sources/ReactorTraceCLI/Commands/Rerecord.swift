@@ -60,7 +60,7 @@ extension ReactorTraceCommand {
     public func run() async throws {
       let request = RerecordRequest(
         trace: trace, output: output ?? trace, reactor: reactor, settle: .milliseconds(settle))
-      let code = await request.execute()
+      let code = await request.execute(output: StandardOutput())
       if code != 0 { throw ExitCode(code) }
     }
 
@@ -80,9 +80,9 @@ struct RerecordRequest: Sendable {
   var reactor: String?
   var settle: Duration
 
-  /// Records the trace again, writes it, and returns the exit code.
+  /// Records the trace again, writes it, reports to `output`, and returns the exit code.
   @MainActor
-  func execute() async -> Int32 {
+  func execute(output report: any TextOutput) async -> Int32 {
     let registry = ReactorRegistry.current
     do {
       let old = try Self.load(trace)
@@ -104,10 +104,10 @@ struct RerecordRequest: Sendable {
         return 2
       }
       let changes = try TraceChanges(from: old, to: new)
-      print(
+      report.write(
         "wrote \(output): \(new.events.count) events from \(script.actionCount) "
           + (script.actionCount == 1 ? "action" : "actions") + " re-sent to \(name)")
-      print(changes.description)
+      report.write(changes.description)
       return 0
     } catch {
       CommandFailure.printError("\(error)")
