@@ -6,6 +6,47 @@ import Testing
 
 @MainActor
 @Suite struct ExpectReplayTests {
+  /// A trace of three increases whose last line (the end line) was cut off by a crash.
+  private func tornTrace(in directory: AssertionTemporaryDirectory) throws -> String {
+    let path = directory.file("torn.trace.jsonl")
+    var bytes = try recordAssertionCounterTrace().serialized
+    bytes.removeLast(12)
+    try AtomicFile.write(bytes, to: path)
+    return path
+  }
+
+  @Test func aTornTraceFailsWhenStrictNamingTheWarning() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = try tornTrace(in: directory)
+      let issues = CapturedIssues()
+      withKnownIssue {
+        expectReplay(path, reduces: AssertionCounterReactor(), strict: true)
+      } matching: {
+        issues.capture($0)
+      }
+      #expect(
+        issues.all == [
+          "\(path): the replay matched an incomplete trace (strict: true):\n"
+            + "\(path): warning: line 8 is incomplete (42 bytes, cut off while writing); read "
+            + "every event before it"
+        ])
+    }
+  }
+
+  @Test func aTornTraceThatMatchesIsAWarningWithoutStrict() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = try tornTrace(in: directory)
+      // A warning issue does not fail the test; its text is what the helper records.
+      let result = expectReplay(path, reduces: AssertionCounterReactor())
+      #expect(result?.isMatch == true)
+      #expect(result?.warnings.count == 1)
+    }
+  }
+
   @Test func matchingReplayRecordsNoIssueAndReturnsTheResult() async throws {
     try await withExclusiveMainSerialExecutor {
       let directory = try AssertionTemporaryDirectory()

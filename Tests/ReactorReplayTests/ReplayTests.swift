@@ -366,3 +366,34 @@ extension TraceHeader.State {
     #expect(result.stepsChecked > 0)
   }
 }
+
+@MainActor
+@Suite struct TraceChangesTests {
+  @Test func theSameRunHasNoChangesAndAChangedOneCountsWhatDiffers() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      #expect(try TraceChanges(from: trace, to: trace).isEmpty)
+      #expect(
+        try TraceChanges(from: trace, to: trace).description
+          == "no change: the same events and states")
+
+      let clock = TestClock()
+      let reactor = ReplayCounterReactor(clock: clock, isSkippingLoading: true)
+      let recorder = try InMemoryTraceRecorder(
+        recording: reactor, options: TraceOptions(clock: clock))
+      reactor.send(.increase)
+      await clock.advance(by: .milliseconds(500))
+      reactor.send(.decrease)
+      await clock.advance(by: .milliseconds(100))
+      reactor.send(.increase)
+      await clock.advance(by: .milliseconds(500))
+      recorder.stop()
+      // `decrease` no longer shows and hides the loading indicator: two mutations fewer, and
+      // the states after the decrease keep isLoading as it was.
+      let changes = try TraceChanges(from: trace, to: recorder.trace)
+      #expect(changes.added == 0)
+      #expect(changes.removed == 2)
+      #expect(changes.firstDivergence?.sequence == 8)
+    }
+  }
+}

@@ -37,14 +37,14 @@ extension TraceWarning: CustomStringConvertible {
 }
 
 extension Duration {
-  /// Seconds as a trace report writes them: `1.5 s`.
+  /// Seconds as a trace report writes them, in plain decimals without trailing zeros:
+  /// `1.5 s`, `0 s`, `0.000042934 s`.
   var traceSeconds: String {
     let nanoseconds = traceNanoseconds
-    let milliseconds = nanoseconds / 1_000_000
-    if milliseconds * 1_000_000 == nanoseconds {
-      let text = String(Double(milliseconds) / 1000)
-      return (text.hasSuffix(".0") ? String(text.dropLast(2)) : text) + " s"
-    }
-    return "\(Double(nanoseconds) / 1e9) s"
+    let whole = nanoseconds / 1_000_000_000
+    var fraction = String(nanoseconds % 1_000_000_000)
+    fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+    while fraction.hasSuffix("0") { fraction.removeLast() }
+    return "\(whole)" + (fraction.isEmpty ? "" : "." + fraction) + " s"
   }
 }
