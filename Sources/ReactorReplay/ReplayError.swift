@@ -44,7 +44,9 @@ extension ReplayError: CustomStringConvertible {
       "line \(line) (seq \(sequence)): \(event) uses a case that changed since the recording: "
         + changes.map(\.description).joined(separator: "; ")
         + (addedCases.isEmpty
-          ? "" : " (cases added since: " + addedCases.map { "'\($0)'" }.joined(separator: ", ") + ")")
+          ? ""
+          : " (cases added since: " + addedCases.map { "'\($0)'" }.joined(separator: ", ")
+            + ")")
     case .notCodable(let type):
       "the \(type) type is not Codable, so recorded values cannot be replayed"
     case .undecodable(let line, let reason):

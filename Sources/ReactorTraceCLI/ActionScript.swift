@@ -139,7 +139,8 @@ struct ActionScript: Sendable {
       steps.append(Step(time: event.time, input: .action(value), line: reader.lineNumber))
     }
     // Events first at equal times, as recording orders them; the sort is stable.
-    steps = steps.enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+    steps = steps.enumerated()
+      .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
       .map(\.element)
   }
 

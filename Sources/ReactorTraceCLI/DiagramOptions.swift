@@ -41,7 +41,8 @@ public struct DiagramOptions: ParsableArguments {
       resolved = named
     }
     guard accepted.contains(resolved) else {
-      throw CommandFailure.unusableInput("a \(diagram) cannot be written as \(resolved); use \(list)")
+      throw CommandFailure.unusableInput(
+        "a \(diagram) cannot be written as \(resolved); use \(list)")
     }
     return resolved
   }

@@ -1,11 +1,12 @@
-import Foundation
 import Clocks
+import Foundation
 import ReactorCore
 import ReactorReplay
-@testable import ReactorTraceCLI
 import ReactorTracing
 import Synchronization
 import Testing
+
+@testable import ReactorTraceCLI
 
 // Test-only copies of ReactorExamples.CounterReactor, changed as the code of an app changes
 // after its traces were recorded.
@@ -15,7 +16,9 @@ import Testing
 final class EvolvedCounterReactor: Reactor {
   enum Action: Codable, Equatable, Sendable { case increase, decrease }
   enum Mutation: Codable, Equatable, Sendable {
-    case increaseValue, decreaseValue, setLoading(Bool), setAlert(String)
+    case increaseValue, decreaseValue
+    case setLoading(Bool)
+    case setAlert(String)
     case reset
   }
   struct State: Codable, Equatable, Sendable {
@@ -71,7 +74,9 @@ final class EvolvedCounterReactor: Reactor {
 final class RenamedCounterReactor: Reactor {
   enum Action: Codable, Equatable, Sendable { case increase, decrease }
   enum Mutation: Codable, Equatable, Sendable {
-    case incrementValue, decreaseValue, setLoading(Bool), setAlert(String)
+    case incrementValue, decreaseValue
+    case setLoading(Bool)
+    case setAlert(String)
   }
   struct State: Codable, Equatable, Sendable {
     var value = 0

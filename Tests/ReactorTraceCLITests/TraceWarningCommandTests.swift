@@ -33,7 +33,8 @@ struct TraceWarningCommandTests {
       #expect(result.standardOutput.hasPrefix("match (incomplete trace: "))
       let strict = try runReactorTrace(["replay", torn, "--mode", mode, "--strict"])
       #expect(strict.exitCode == 3, "\(mode)")
-      #expect(strict.standardError.hasPrefix("reactor-trace: error (--strict): \(torn): line \(line)"))
+      #expect(
+        strict.standardError.hasPrefix("reactor-trace: error (--strict): \(torn): line \(line)"))
     }
     for kind in ["transitions", "timeline"] {
       let output = scratch.file("\(kind).svg")

@@ -29,18 +29,18 @@ enum ReplayChecks {
     decode: (JSONValue) throws -> T
   ) throws(ReplayError) -> T {
     let (changes, mayDecode) = evolution.changes(affecting: value, of: root)
+    let event = "\(root == .action ? "action" : "mutation") \(label)"
     func changed() -> ReplayError {
       .changedCase(
-        line: line, sequence: sequence, event: "\(root == .action ? "action" : "mutation") \(label)",
-        changes: changes, addedCases: evolution.addedCases(of: root))
+        line: line, sequence: sequence, event: event, changes: changes,
+        addedCases: evolution.addedCases(of: root))
     }
     guard mayDecode else { throw changed() }
     do {
       return try decode(value)
     } catch {
       if !changes.isEmpty { throw changed() }
-      throw .undecodable(
-        line: line, reason: "\(root == .action ? "action" : "mutation") \(label): \(error)")
+      throw .undecodable(line: line, reason: "\(event): \(error)")
     }
   }
 

@@ -34,7 +34,8 @@ extension ReactorTraceCommand.Render {
     public var pageSize: Int?
 
     /// The format, or `nil` to take it from the output file's extension.
-    @Option(help: "dot, svg, png or pdf (default: from the output's extension: .dot .svg .png .pdf).")
+    @Option(
+      help: "dot, svg, png or pdf (default: from the output's extension: .dot .svg .png .pdf).")
     public var format: String?
 
     /// The output.

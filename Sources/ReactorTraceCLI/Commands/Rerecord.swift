@@ -45,7 +45,8 @@ extension ReactorTraceCommand {
     /// Checks the arguments before anything is read.
     public func validate() throws {
       switch (output, inPlace) {
-      case (nil, false): throw ValidationError("Give -o OUTPUT, or --in-place to replace the trace.")
+      case (nil, false):
+        throw ValidationError("Give -o OUTPUT, or --in-place to replace the trace.")
       case (_?, true): throw ValidationError("Give -o OUTPUT or --in-place, not both.")
       case (let output?, false):
         if Self.isSameFile(output, trace) {

@@ -16,7 +16,8 @@ import Testing
       action: Counter.Action.self, ActionWithReset.self, state: Counter.State.self,
       Counter.State.self)
     #expect(evolution.breaking(in: [.action, .mutation, .state]) == [])
-    #expect(evolution.changes(affecting: ["increase": [:]] as JSONValue, of: .action).changes.isEmpty)
+    #expect(
+      evolution.changes(affecting: ["increase": [:]] as JSONValue, of: .action).changes.isEmpty)
     #expect(evolution.addedCases(of: .action) == ["reset"])
   }
 
