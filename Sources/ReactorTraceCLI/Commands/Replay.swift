@@ -156,7 +156,7 @@ struct ReplayRun {
       }
       let warnings = TraceWarningReport(
         path: command.trace, warnings: structural.warnings, eventCount: structural.stepCount)
-      if let range, printedSteps == 0 {
+      if let range, command.from != nil || command.to != nil, printedSteps == 0 {
         warnings.print(strict: false)
         return fail(
           "no event of the trace is in \(windowText(range)): "
