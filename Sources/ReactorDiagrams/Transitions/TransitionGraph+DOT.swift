@@ -14,7 +14,8 @@ extension TransitionGraph {
   /// states, one line each: the mutation and the action behind it, with the count when it
   /// says something (`×3`; `×1` only when merged traces saw transitions differently often),
   /// and the pulses it fired. Transitions of one mutation case and one action case that
-  /// differ only in their payloads share a line (`setQuery(…)  ← updateQuery(…) ×5`). With
+  /// differ only in their payloads share a line (`setQuery(…)  ← updateQuery(…) ×5`), and so
+  /// do the actions behind one mutation (`setLoading(false)  ← increase ×2, decrease`). With
   /// field rules, a legend says how each field is drawn. Edge labels are laid out as
   /// nodes of their own (`label`), so they never cross a state. `nslimit=1` keeps dense
   /// graphs fast. The same graph always gives the same DOT text.
@@ -135,8 +136,8 @@ extension TransitionGraph {
     return lines.isEmpty ? "(any state)" : lines.joined(separator: "\n")
   }
 
-  /// An edge's lines: one per mutation case, action case and fired pulses, with the payload
-  /// when only one transition has it and `(…)` when several share the line.
+  /// An edge's lines: one per mutation case and fired pulses, with the payload when only one
+  /// transition has it and `(…)` when several share the line, and the actions behind it.
   static func edgeLines(_ transitions: [Transition], _ showsSingleCounts: Bool) -> [String] {
     struct Line: Hashable {
       var mutation: Substring
@@ -156,7 +157,10 @@ extension TransitionGraph {
       lines[key]!.labels.insert(transition.mutation + "\u{0}" + transition.action)
       lines[key]!.count += transition.count
     }
-    return order.flatMap { key -> [String] in
+    // One line per mutation and pulses, listing the actions behind it: `setLoading(false)
+    // ← increase ×2, decrease`.
+    var merged: [(mutation: String, events: [String], actions: [String])] = []
+    for key in order {
       let (first, labels, count) = lines[key]!
       var mutation = first.mutation
       var action = first.action
@@ -164,10 +168,20 @@ extension TransitionGraph {
         mutation = key.mutation + (mutation.contains("(") ? "(…)" : "")
         action = key.action + (action.contains("(") ? "(…)" : "")
       }
-      var text =
-        mutation.cutAtToken(to: labelWidth) + "  ← " + action.cutAtToken(to: labelWidth - 10)
-      if count > 1 || showsSingleCounts { text += " ×\(count)" }
-      return [text] + key.events.map { "fires " + $0.cutAtToken(to: labelWidth) }
+      mutation = mutation.cutAtToken(to: labelWidth)
+      action = action.cutAtToken(to: labelWidth - 10)
+      if count > 1 || showsSingleCounts { action += " ×\(count)" }
+      if let index = merged.firstIndex(where: {
+        $0.mutation == mutation && $0.events == key.events && $0.actions.count < 3
+      }) {
+        merged[index].actions.append(action)
+      } else {
+        merged.append((mutation, key.events, [action]))
+      }
+    }
+    return merged.flatMap { line in
+      [line.mutation + "  ← " + line.actions.joined(separator: ", ")]
+        + line.events.map { "fires " + $0.cutAtToken(to: labelWidth) }
     }
   }
 

@@ -240,7 +240,7 @@ struct TransitionGraphTests {
     // Edge labels start with no-break spaces that keep them off their edges.
     let texts = svg.texts.map { $0.trimmingCharacters(in: .whitespaces) }
     #expect(texts.contains("isLoading: true"))
-    #expect(texts.contains("setLoading(true)  ← decrease"))
+    #expect(texts.contains("setLoading(true)  ← increase ×2, decrease"))
     #expect(!texts.contains { $0.hasSuffix("×1") })
   }
 
