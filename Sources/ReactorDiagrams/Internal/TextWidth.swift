@@ -1,21 +1,23 @@
-/// How wide text is drawn in Helvetica, from the font's own metrics: the widths Graphviz
-/// uses for ``TextMeasurement/estimated``, a little wider for safety, since PNG and PDF are
-/// drawn with whatever sans-serif font Pango finds (DejaVu Sans is up to a tenth wider).
+/// How wide text is drawn, from font metrics: for each ASCII character the wider of
+/// Helvetica (what Graphviz's ``TextMeasurement/estimated`` uses and what Macs draw) and
+/// DejaVu Sans (what Pango and most Linux viewers draw for Helvetica), a little wider still
+/// for safety.
 ///
 /// Used to wrap text into boxes whose size is fixed before Graphviz sees them, so that no
-/// text leaves its box.
+/// text leaves its box whichever of the two fonts draws it.
 enum TextWidth {
-  /// How much wider than Helvetica a line may come out.
-  static let safety = 1.12
+  /// How much wider than the table a line may come out.
+  static let safety = 1.03
 
-  /// Helvetica's advance widths for ASCII 32–126, in thousandths of an em (its AFM file).
+  /// The wider of Helvetica's and DejaVu Sans's advance widths for ASCII 32–126, in
+  /// thousandths of an em (their metrics files).
   private static let ascii: [UInt16] = [
-    278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278, 278,  // ␠–/
-    556, 556, 556, 556, 556, 556, 556, 556, 556, 556, 278, 278, 584, 584, 584, 556,  // 0–?
-    1015, 667, 667, 722, 722, 667, 611, 778, 722, 278, 500, 667, 556, 833, 722, 778,  // @–O
-    667, 778, 722, 667, 611, 722, 667, 944, 667, 667, 611, 278, 278, 278, 469, 556,  // P–_
-    333, 556, 556, 500, 556, 556, 278, 556, 556, 222, 222, 500, 222, 833, 556, 556,  // `–o
-    556, 556, 333, 500, 278, 556, 500, 722, 500, 500, 500, 334, 260, 334, 584,  // p–~
+    318, 402, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337,  // ␠–/
+    636, 636, 636, 636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 556,  // 0–?
+    1015, 684, 686, 722, 770, 667, 611, 778, 752, 295, 500, 667, 557, 863, 748, 787,  // @–O
+    667, 787, 722, 667, 611, 732, 684, 989, 685, 667, 685, 390, 337, 390, 838, 556,  // P–_
+    500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612,  // `–o
+    635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838,  // p–~
   ]
 
   /// The width of `text` at `fontSize` points, in points.
@@ -26,9 +28,10 @@ enum TextWidth {
       case 32...126: thousandths += Int(ascii[Int(scalar.value) - 32])
       case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60,
         0x1F300...0x1FAFF:
-        thousandths += 1000  // wide: CJK, Hangul, emoji
+        thousandths += 1100  // wide: CJK, Hangul, emoji, in whatever font has them
       case 0x0300...0x036F: break  // combining marks
-      default: thousandths += 650
+      case 0x2190...0x21FF: thousandths += 838  // arrows
+      default: thousandths += 780
       }
     }
     return Double(thousandths) / 1000 * fontSize * safety

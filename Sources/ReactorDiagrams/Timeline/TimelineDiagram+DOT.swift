@@ -85,7 +85,8 @@ extension TimelineDiagram {
     let span =
       (layout.axis.centers.last ?? 0) + (layout.widths.last ?? 0) / 2
       + (layout.widths.first ?? 0) / 2
-    return Self.laneTitleWidth + 16 + span + 2 * 0.3 * 72
+    // Lane titles and their gap, the columns, the axis's arrow, the padding on both sides.
+    return Self.laneTitleWidth + 16 + span + 12 + 2 * 0.3 * 72
   }
 
   /// The texts of one page's events, wrapped into their boxes, and where the columns go.
