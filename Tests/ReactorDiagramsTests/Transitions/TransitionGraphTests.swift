@@ -464,3 +464,35 @@ struct LaidOutGraphTests {
     #expect(laidOut.edgeTextsOverNodes == [])
   }
 }
+
+@Suite("Inferred field abstraction")
+struct InferredAbstractionTests {
+  @Test func fewSizesDrawAsACountManyStringsAsEmptinessAndAConstantIsLeftOut() throws {
+    var fixture = try TraceFixture(initialState: ["items": [], "name": "", "mode": "fixed"])
+    let steps: [(JSONValue, String)] = [
+      ([1], "a"), ([1, 2], "bb"), ([1], "ccc"), ([], "dddd"), ([7], ""),
+    ]
+    for (index, (items, name)) in steps.enumerated() {
+      fixture.action(index + 1, "step")
+      fixture.mutation(
+        "set", action: index + 1,
+        state: ["items": items, "name": .string(name), "mode": "fixed"])
+    }
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("inferred-\(UUID().uuidString).trace.jsonl").path
+    try Data(fixture.bytes).write(to: URL(fileURLWithPath: path))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+
+    let abstraction = try StateAbstraction.inferred(fromTracesAt: [path])
+    let rules = Dictionary(
+      uniqueKeysWithValues: abstraction.rules.map { ($0.name, $0.abstraction) })
+
+    #expect(rules["items"] == .count)
+    #expect(rules["name"] == .emptiness)
+    #expect(rules["mode"] == .omitted)
+    let graph = try TransitionGraph(tracesAt: [path], abstraction: abstraction)
+    #expect(graph.states.first?.fields.map(\.line) == ["items: empty", "name: empty"])
+    #expect(
+      graph.states.contains { $0.fields.map(\.line) == ["items: 2 items", "name: non-empty"] })
+  }
+}
