@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "ReactorReplay", targets: ["ReactorReplay"]),
     .library(name: "ReactorReplayTesting", targets: ["ReactorReplayTesting"]),
     .library(name: "ReactorExamples", targets: ["ReactorExamples"]),
+    .library(name: "ReactorExport", targets: ["ReactorExport"]),
+    .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
   ],
@@ -106,6 +108,21 @@ let package = Package(
       exclude: ["Golden"]
     ),
 
+    // Traces in other tools' formats: Chrome/Perfetto JSON trace events. No Graphviz.
+    .target(name: "ReactorExport", dependencies: ["ReactorTracing"]),
+    .testTarget(
+      name: "ReactorExportTests",
+      dependencies: ["ReactorExport", "ReactorTracing"]
+    ),
+
+    // The offline inspector: one self-contained HTML page per trace, with the transitions
+    // diagram embedded. Its browser tests (Tests/Browser) run from ReactorInspectorTests.
+    .target(name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"]),
+    .testTarget(
+      name: "ReactorInspectorTests",
+      dependencies: ["ReactorInspector", "ReactorTracing", "reactor-trace"]
+    ),
+
     // The example reactors users know from ReactorKit, with their fakes and text views.
     .target(name: "ReactorExamples", dependencies: ["ReactorCore"]),
     .testTarget(
@@ -123,7 +140,8 @@ let package = Package(
     .target(
       name: "ReactorTraceCLI",
       dependencies: [
-        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams",
+        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExport",
+        "ReactorInspector",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

@@ -1,0 +1,263 @@
+public import ReactorTracing
+
+/// A trace in the Chrome JSON trace event format, which ui.perfetto.dev, `chrome://tracing`
+/// and other timeline viewers open.
+///
+/// The reactor is one process. Its actions are instants on an "actions" track, its mutations
+/// instants on a "mutations" track with the state change as arguments, and each async effect a
+/// complete slice from its start to its end on an effect track of its own: effects that run at
+/// the same time get different tracks, and a track is reused only after its effect ended, so no
+/// two slices on one track overlap. An effect still running when the recording stopped lasts
+/// until the last event and says so. Flow arrows follow causality: from an action to each effect
+/// it started and to each mutation it returned at once, from an effect to each mutation it sent.
+/// Timestamps are the trace's own clock in microseconds.
+///
+/// ```swift
+/// let export = try PerfettoTrace(reader: TraceReader(path: "counter.trace.jsonl"))
+/// try AtomicFile.write(export.serialized, to: "counter.json")
+/// ```
+public struct PerfettoTrace: Sendable {
+  /// The trace event objects, in the order of the trace.
+  public private(set) var events: [JSONValue] = []
+  /// The document's `metadata`: the header's facts and the reader's warnings.
+  public private(set) var metadata: JSONObject
+
+  /// The process id the reactor is given.
+  static let processID: Int64 = 1
+  /// The fixed tracks; effect tracks follow from ``firstEffectTrack``.
+  static let actionTrack: Int64 = 1
+  static let mutationTrack: Int64 = 2
+  static let streamTrack: Int64 = 3
+  static let firstEffectTrack: Int64 = 10
+
+  /// Reads the rest of a trace and converts it.
+  ///
+  /// - Parameter reader: A reader that has read no event yet.
+  /// - Throws: ``TraceReadError`` when the trace cannot be read.
+  public init(reader: TraceReader) throws(TraceReadError) {
+    let header = reader.header
+    var metadata = JSONObject()
+    metadata["reactor"] = .string(header.reactor)
+    metadata["clock"] = .string(header.clock.name)
+    metadata["format"] = .string("reactor-trace \(header.version)")
+    if let recorder = header.recorder { metadata["recorder"] = .string(recorder) }
+    if let origin = header.clock.origin { metadata["origin"] = .string(origin) }
+    for (key, value) in header.metadata.sorted(by: { $0.key < $1.key }) {
+      metadata["metadata." + key] = .string(value)
+    }
+    self.metadata = metadata
+    var builder = Builder(reactor: header.reactor)
+    while let event = try reader.next() {
+      builder.add(event)
+    }
+    builder.finish()
+    events = builder.events
+    self.metadata["warnings"] = .array(reader.warnings.map { .string($0.description) })
+  }
+
+  /// The whole document: `{"displayTimeUnit":"ns","metadata":{…},"traceEvents":[…]}`, one
+  /// event per line so that it diffs and greps well.
+  public var serialized: [UInt8] {
+    var bytes: [UInt8] = []
+    bytes.append(contentsOf: #"{"displayTimeUnit":"ns","metadata":"#.utf8)
+    JSONValue.object(metadata).write(to: &bytes)
+    bytes.append(contentsOf: #","traceEvents":["#.utf8)
+    for (index, event) in events.enumerated() {
+      bytes.append(contentsOf: index == 0 ? "\n".utf8 : ",\n".utf8)
+      event.write(to: &bytes)
+    }
+    bytes.append(contentsOf: "\n]}\n".utf8)
+    return bytes
+  }
+}
+
+extension PerfettoTrace {
+  /// Converts events one at a time, keeping only what open effects need.
+  private struct Builder {
+    var events: [JSONValue] = []
+    /// An effect that started and has not ended: where its slice waits in ``events``.
+    struct OpenEffect {
+      var slot: Int
+      var track: Int64
+      var start: Duration
+      var name: String
+      var arguments: JSONObject
+    }
+    var openEffects: [Int: OpenEffect] = [:]
+    /// Effect tracks whose effect ended, to reuse lowest first.
+    var freeTracks: [Int64] = []
+    var trackCount: Int64 = 0
+    var nextFlow: Int64 = 1
+    var lastTime: Duration = .zero
+
+    init(reactor: String) {
+      events.append(Self.metadata("process_name", track: nil, name: reactor))
+      for (track, name) in [
+        (actionTrack, "actions"), (mutationTrack, "mutations"), (streamTrack, "streams"),
+      ] {
+        events.append(Self.metadata("thread_name", track: track, name: name))
+        events.append(Self.sortIndex(track: track))
+      }
+    }
+
+    mutating func add(_ event: TraceEvent) {
+      lastTime = event.time
+      switch event.kind {
+      case .action(let action):
+        var arguments = Self.object(["seq": .int(Int64(event.sequence)), "id": .int(Int64(action.id))])
+        if case .stream(let stream) = action.source { arguments["stream"] = .string(stream) }
+        if let value = action.value { arguments["value"] = value }
+        events.append(
+          Self.instant(action.label, category: "action", time: event.time, track: actionTrack,
+            arguments: arguments))
+      case .effectStarted(let start):
+        let track = freeTracks.isEmpty ? newTrack() : freeTracks.removeFirst()
+        let name = start.name ?? "effect \(start.effect)"
+        let arguments = Self.object([
+          "seq": .int(Int64(event.sequence)), "effect": .int(Int64(start.effect)),
+          "action": .int(Int64(start.action)),
+        ])
+        // The slice goes where the effect started, filled in when it ends, so that every
+        // track's events stay in time order in the file.
+        openEffects[start.effect] = OpenEffect(
+          slot: events.count, track: track, start: event.time, name: name, arguments: arguments)
+        events.append(.null)
+        flow(from: (time: event.time, track: actionTrack), to: (time: event.time, track: track))
+      case .effectEnded(let end):
+        guard var effect = openEffects.removeValue(forKey: end.effect) else { return }
+        switch end.outcome {
+        case .finished: effect.arguments["outcome"] = "finished"
+        case .cancelled: effect.arguments["outcome"] = "cancelled"
+        case .failed(let error):
+          effect.arguments["outcome"] = "failed"
+          effect.arguments["error"] = .string(error)
+        }
+        close(effect, at: event.time)
+      case .mutation(let mutation):
+        var arguments = Self.object([
+          "seq": .int(Int64(event.sequence)), "id": .int(Int64(mutation.id)),
+          "hash": .string(mutation.stateHash.description),
+        ])
+        if let value = mutation.value { arguments["value"] = value }
+        switch mutation.cause {
+        case .action(let action):
+          arguments["cause"] = .string("action \(action)")
+          flow(
+            from: (time: event.time, track: actionTrack),
+            to: (time: event.time, track: mutationTrack))
+        case .effect(let effect, let action):
+          arguments["cause"] = .string("effect \(effect) of action \(action)")
+          if let open = openEffects[effect] {
+            flow(
+              from: (time: event.time, track: open.track),
+              to: (time: event.time, track: mutationTrack))
+          }
+        case .stream(let stream):
+          arguments["cause"] = .string("stream \(stream)")
+        }
+        switch mutation.state {
+        case .snapshot(let state): arguments["state"] = state
+        case .diff(let operations): arguments["changes"] = .array(operations.map(\.json))
+        case .description(let text): arguments["state"] = .string(text)
+        }
+        events.append(
+          Self.instant(mutation.label, category: "mutation", time: event.time,
+            track: mutationTrack, arguments: arguments))
+      case .streamEnded(let end):
+        var arguments = Self.object(["seq": .int(Int64(event.sequence))])
+        if let error = end.error { arguments["error"] = .string(error) }
+        events.append(
+          Self.instant("\(end.stream) ended", category: "stream", time: event.time,
+            track: streamTrack, arguments: arguments))
+      case .end(let end):
+        events.append(
+          Self.instant("recording ended", category: "recording", time: event.time,
+            track: actionTrack,
+            arguments: Self.object([
+              "seq": .int(Int64(event.sequence)), "observed": .int(Int64(end.observedEvents)),
+              "dropped": .int(Int64(end.droppedEvents)),
+            ])))
+      }
+    }
+
+    /// Ends the effects still running when the recording stopped at the last event's time.
+    mutating func finish() {
+      for (_, var effect) in openEffects.sorted(by: { $0.key < $1.key }) {
+        effect.arguments["outcome"] = "still running when the recording stopped"
+        close(effect, at: lastTime)
+      }
+      openEffects = [:]
+    }
+
+    private mutating func newTrack() -> Int64 {
+      let track = firstEffectTrack + trackCount
+      trackCount += 1
+      events.append(Self.metadata("thread_name", track: track, name: "effects \(trackCount)"))
+      events.append(Self.sortIndex(track: track))
+      return track
+    }
+
+    private mutating func close(_ effect: OpenEffect, at time: Duration) {
+      events[effect.slot] = [
+        "ph": "X", "cat": "effect", "name": .string(effect.name), "pid": .int(processID),
+        "tid": .int(effect.track), "ts": Self.microseconds(effect.start),
+        "dur": Self.microseconds(time - effect.start), "args": .object(effect.arguments),
+      ]
+      freeTracks.append(effect.track)
+      freeTracks.sort()
+    }
+
+    /// An arrow from the slice enclosing one point to the slice enclosing another.
+    private mutating func flow(
+      from start: (time: Duration, track: Int64), to end: (time: Duration, track: Int64)
+    ) {
+      let id = JSONValue.int(nextFlow)
+      nextFlow += 1
+      events.append([
+        "ph": "s", "cat": "cause", "name": "cause", "id": id, "pid": .int(processID),
+        "tid": .int(start.track), "ts": Self.microseconds(start.time),
+      ])
+      events.append([
+        "ph": "f", "bp": "e", "cat": "cause", "name": "cause", "id": id,
+        "pid": .int(processID), "tid": .int(end.track), "ts": Self.microseconds(end.time),
+      ])
+    }
+
+    static func object(_ members: KeyValuePairs<String, JSONValue>) -> JSONObject {
+      JSONObject(members.map { ($0.key, $0.value) })
+    }
+
+    static func instant(
+      _ name: String, category: String, time: Duration, track: Int64, arguments: JSONObject
+    ) -> JSONValue {
+      [
+        "ph": "i", "s": "t", "cat": .string(category), "name": .string(name),
+        "pid": .int(processID), "tid": .int(track), "ts": microseconds(time),
+        "args": .object(arguments),
+      ]
+    }
+
+    static func metadata(_ kind: String, track: Int64?, name: String) -> JSONValue {
+      var object = Self.object([
+        "ph": "M", "name": .string(kind), "pid": .int(processID), "args": ["name": .string(name)],
+      ])
+      if let track { object["tid"] = .int(track) }
+      return .object(object)
+    }
+
+    static func sortIndex(track: Int64) -> JSONValue {
+      [
+        "ph": "M", "name": "thread_sort_index", "pid": .int(processID), "tid": .int(track),
+        "args": ["sort_index": .int(track)],
+      ]
+    }
+
+    /// Microseconds, exact: whole ones as integers, the rest with the nanoseconds as decimals.
+    static func microseconds(_ duration: Duration) -> JSONValue {
+      let (seconds, attoseconds) = duration.components
+      let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+      if nanoseconds % 1_000 == 0 { return .int(nanoseconds / 1_000) }
+      return .double(Double(nanoseconds) / 1_000)
+    }
+  }
+}

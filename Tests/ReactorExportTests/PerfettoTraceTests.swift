@@ -1,0 +1,139 @@
+import Foundation
+import ReactorExport
+import ReactorTracing
+import Testing
+
+/// The committed example traces, found from this file's path.
+private let tracesDirectory = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Traces").path
+
+private let exampleTraces: [String] = {
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: tracesDirectory)) ?? []
+  return names.filter { $0.hasSuffix(".trace.jsonl") }.sorted()
+}()
+
+@Suite("Perfetto export")
+struct PerfettoTraceTests {
+  /// The export of a trace, parsed back from its bytes.
+  private func export(_ name: String) throws -> (document: JSONValue, trace: Trace) {
+    let path = tracesDirectory + "/" + name
+    let export = try PerfettoTrace(reader: TraceReader(path: path))
+    let document = try JSONValue(parsing: export.serialized)
+    return (document, try Trace(contentsOf: path))
+  }
+
+  @Test func everyExampleTraceIsFound() {
+    #expect(exampleTraces.count >= 4)
+  }
+
+  @Test(arguments: exampleTraces)
+  func exportFollowsTheTraceEventFormatsRules(_ name: String) throws {
+    let (document, _) = try export(name)
+    #expect(document["displayTimeUnit"]?.stringValue == "ns")
+    let events = try #require(document["traceEvents"]?.arrayValue)
+    var lastTime: [Int64: Double] = [:]
+    var slices: [Int64: [(start: Double, end: Double)]] = [:]
+    var flowStarts: [Int64: Int64] = [:]
+    var flowEnds: [Int64: Int64] = [:]
+    for event in events {
+      let phase = try #require(event["ph"]?.stringValue)
+      #expect(event["pid"]?.intValue == 1)
+      #expect(["M", "i", "X", "s", "f"].contains(phase), "unexpected phase \(phase)")
+      guard phase != "M" else { continue }
+      let track = Int64(try #require(event["tid"]?.intValue))
+      let time = try #require(Self.number(event["ts"]))
+      #expect(time >= 0)
+      #expect(time >= lastTime[track, default: 0], "time goes back on track \(track)")
+      lastTime[track] = time
+      #expect(event["name"]?.stringValue != nil)
+      switch phase {
+      case "X":
+        let duration = try #require(Self.number(event["dur"]))
+        #expect(duration >= 0)
+        slices[track, default: []].append((time, time + duration))
+        #expect(event["args"]?["outcome"]?.stringValue != nil)
+      case "i":
+        #expect(event["s"]?.stringValue == "t")
+      case "s", "f":
+        let id = Int64(try #require(event["id"]?.intValue))
+        if phase == "s" {
+          #expect(flowStarts.updateValue(track, forKey: id) == nil, "flow \(id) starts twice")
+        } else {
+          #expect(event["bp"]?.stringValue == "e")
+          #expect(flowStarts[id] != nil, "flow \(id) ends before it starts")
+          #expect(flowEnds.updateValue(track, forKey: id) == nil, "flow \(id) ends twice")
+        }
+      default: break
+      }
+    }
+    #expect(Set(flowStarts.keys) == Set(flowEnds.keys), "a flow without both ends")
+    for (track, trackSlices) in slices {
+      for (before, after) in zip(trackSlices, trackSlices.dropFirst()) {
+        #expect(after.start >= before.end, "slices overlap on track \(track)")
+      }
+    }
+  }
+
+  @Test(arguments: exampleTraces)
+  func everyEventOfTheTraceAppearsOnce(_ name: String) throws {
+    let (document, trace) = try export(name)
+    let events = try #require(document["traceEvents"]?.arrayValue)
+    var counts: [String: Int] = [:]
+    for event in events {
+      counts[event["cat"]?.stringValue ?? event["ph"]?.stringValue ?? "?", default: 0] += 1
+    }
+    var expected: [String: Int] = [:]
+    for event in trace.events {
+      switch event.kind {
+      case .action: expected["action", default: 0] += 1
+      case .effectStarted: expected["effect", default: 0] += 1
+      case .mutation: expected["mutation", default: 0] += 1
+      case .streamEnded: expected["stream", default: 0] += 1
+      case .end: expected["recording", default: 0] += 1
+      case .effectEnded: break
+      }
+    }
+    for (category, count) in expected {
+      #expect(counts[category] == count, "\(category)")
+    }
+  }
+
+  @Test func effectsThatOverlapGetTracksOfTheirOwnAndCausesBecomeFlows() throws {
+    let (document, trace) = try export("github-search.trace.jsonl")
+    let events = try #require(document["traceEvents"]?.arrayValue)
+    let effects = events.filter { $0["ph"]?.stringValue == "X" }
+    let starts = trace.events.filter {
+      if case .effectStarted = $0.kind { true } else { false }
+    }
+    #expect(effects.count == starts.count)
+    #expect(Set(effects.compactMap { $0["tid"]?.intValue }).count >= 2)
+    let outcomes = Set(effects.compactMap { $0["args"]?["outcome"]?.stringValue })
+    #expect(outcomes.isSuperset(of: ["finished", "cancelled"]))
+    let mutations = trace.events.filter {
+      if case .mutation(let mutation) = $0.kind, mutation.cause.action != nil { true } else { false }
+    }
+    // One arrow per effect (from its action) and one per mutation with an action behind it.
+    let flows = events.filter { $0["ph"]?.stringValue == "s" }
+    #expect(flows.count == effects.count + mutations.count)
+  }
+
+  @Test func statesChangesAreArgumentsOfTheirMutation() throws {
+    let (document, _) = try export("counter.trace.jsonl")
+    let events = try #require(document["traceEvents"]?.arrayValue)
+    let first = try #require(events.first { $0["cat"]?.stringValue == "mutation" })
+    #expect(first["name"]?.stringValue == "setLoading(true)")
+    #expect(first["args"]?["changes"] == [["p": ["isLoading"], "v": true]])
+    #expect(first["args"]?["cause"]?.stringValue == "effect 1 of action 1")
+    let process = events.first { $0["name"]?.stringValue == "process_name" }
+    #expect(process?["args"]?["name"]?.stringValue == "ReactorExamples.CounterReactor")
+  }
+
+  private static func number(_ value: JSONValue?) -> Double? {
+    switch value {
+    case .int(let int): Double(int)
+    case .double(let double): double
+    default: nil
+    }
+  }
+}
