@@ -1,1 +1,91 @@
+import Foundation
+import ReactorInspector
+import ReactorTracing
 import Testing
+
+private let tracesDirectory = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  .appendingPathComponent("Traces").path
+
+/// A copy of an example trace with some text replaced, in a temporary file.
+private func editedTrace(
+  _ name: String, replacing target: String, with replacement: String, dropping tail: Int = 0
+) throws -> String {
+  var text = try String(contentsOfFile: tracesDirectory + "/" + name, encoding: .utf8)
+  text = text.replacingOccurrences(of: target, with: replacement)
+  if tail > 0 { text = String(text.dropLast(tail)) }
+  let path = FileManager.default.temporaryDirectory
+    .appendingPathComponent("inspector-\(UUID().uuidString).trace.jsonl").path
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  return path
+}
+
+/// The page's text and its embedded data, parsed.
+private func pageParts(_ page: InspectorPage) throws -> (html: String, data: JSONValue) {
+  let html = String(decoding: page.html, as: UTF8.self)
+  let opening = #"<script type="application/json" id="trace-data">"#
+  let start = try #require(html.range(of: opening)).upperBound
+  let end = try #require(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
+  return (html, try JSONValue(parsing: String(html[start..<end])))
+}
+
+@Suite("Inspector page")
+struct InspectorPageTests {
+  @Test func pageIsOneFileThatLoadsNothingFromOutside() throws {
+    let page = try InspectorPage(tracePath: tracesDirectory + "/github-search.trace.jsonl")
+    let (html, data) = try pageParts(page)
+    #expect(page.eventCount == 48)
+    #expect(page.traceEventCount == 48)
+    #expect(page.diagramNote == nil)
+    for outside in ["src=", "href=\"http", "@import", "url(", "<link"] {
+      #expect(!html.contains(outside), "\(outside)")
+    }
+    #expect(data["reactor"]?.stringValue == "ReactorExamples.GitHubSearchReactor")
+    #expect(data["events"]?.arrayValue?.count == 48)
+    #expect(data["svg"]?.stringValue?.hasPrefix("<svg") == true)
+    #expect(data["nodes"]?.arrayValue?.count == 19)
+  }
+
+  @Test func textFromTheTraceCannotCloseTheScriptElement() throws {
+    let hostile = #"</script><script>alert(1)</script><!-- \u2028 \u2029 & ]]>"#
+    let path = try editedTrace(
+      "counter.trace.jsonl", replacing: #""label":"increase""#, with: #""label":"\#(hostile)""#)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let page = try InspectorPage(tracePath: path)
+    let (html, data) = try pageParts(page)
+    #expect(html.components(separatedBy: "<script").count == 3)
+    #expect(html.components(separatedBy: "</script").count == 3)
+    #expect(!html.contains("<!-- "))
+    #expect(!html.contains("\u{2028}") && !html.contains("\u{2029}"))
+    let label = data["events"]?.arrayValue?.first?.arrayValue?[4].stringValue
+    #expect(label == "</script><script>alert(1)</script><!-- \u{2028} \u{2029} & ]]>")
+  }
+
+  @Test func tooLongATraceIsCutAndThePageSaysSo() throws {
+    let page = try InspectorPage(
+      tracePath: tracesDirectory + "/counter.trace.jsonl",
+      options: InspectorOptions(maximumEvents: 5))
+    #expect(page.eventCount == 5)
+    #expect(page.traceEventCount == 19)
+    let (_, data) = try pageParts(page)
+    let notes = data["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    #expect(notes.contains { $0.contains("19 events, too many to embed") && $0.contains("first 5") })
+  }
+
+  @Test func readerWarningsAndEffectsStillRunningAreShown() throws {
+    // Cut inside effect 9's end, before the end line: a torn line, effect 9 still running.
+    let path = try editedTrace("github-search.trace.jsonl", replacing: "", with: "", dropping: 100)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let page = try InspectorPage(tracePath: path)
+    let (_, data) = try pageParts(page)
+    let warnings = data["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    #expect(warnings.contains { $0.contains("incomplete") })
+    #expect(warnings.contains { $0.contains("still running") })
+  }
+
+  @Test func anUnreadableTraceFailsWithTheReadersMessage() {
+    #expect(throws: InspectorError.self) {
+      try InspectorPage(tracePath: tracesDirectory + "/no-such.trace.jsonl")
+    }
+  }
+}
