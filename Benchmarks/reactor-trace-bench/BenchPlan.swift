@@ -82,6 +82,13 @@ struct BenchPlan: Sendable {
           ["render", "transitions", largeTrace, "--key", "isLoading", "-o", transitions],
           output: transitions),
         prerequisites: [large]))
+    let inspector = "\(directory)/inspector.html"
+    rows.append(
+      BenchRow(
+        scenario: "render-inspector", mode: "100k", count: 4 * smallActions, unit: "events",
+        targets: [.seconds(atMost: 5)],
+        job: .tool(["render", "inspector", smallTrace, "-o", inspector], output: inspector),
+        prerequisites: [small]))
     let timeline = "\(directory)/timeline.svg"
     rows.append(
       BenchRow(

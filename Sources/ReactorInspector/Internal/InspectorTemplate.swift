@@ -44,7 +44,11 @@ enum InspectorTemplate {
     #timeline-box { background:#fff; border-bottom:1px solid var(--line); padding:4px 14px; }
     #timeline { width:100%; height:64px; display:block; cursor:pointer; }
     #timeline-caption { color:var(--muted); font-size:11px; display:flex; justify-content:space-between; }
-    main { flex:1; display:grid; grid-template-columns:minmax(320px, 42%) 1fr; min-height:0; }
+    main { flex:1; display:grid; grid-template-columns:minmax(300px, 36%) minmax(0, 1fr) minmax(0, 1fr); grid-template-rows:minmax(0, 1fr); min-height:0; }
+    @media (max-width: 1100px) {
+      main { grid-template-columns:minmax(280px, 40%) minmax(0, 1fr); grid-template-rows:minmax(0, 1fr) minmax(0, 1fr); }
+      #left { grid-row:span 2; } #graph-col { grid-column:2; }
+    }
     #left { display:flex; flex-direction:column; border-right:1px solid var(--line); min-height:0; background:#fff; }
     .toolbar { padding:6px 10px; border-bottom:1px solid var(--line); display:flex; flex-wrap:wrap; gap:6px 12px; align-items:center; }
     .toolbar label { white-space:nowrap; }
@@ -64,7 +68,9 @@ enum InspectorTemplate {
     .k-x, .k-z, .k-i { background:var(--other); }
     .row .label { unicode-bidi:isolate; }
     .row .cause { color:var(--muted); margin-left:8px; unicode-bidi:isolate; }
-    #right { overflow:auto; padding:10px 14px 30px; min-height:0; }
+    #right, #graph-col { overflow:auto; padding:10px 0 30px 14px; min-height:0; }
+    #graph-col { padding-right:14px; }
+    .legend span { margin-left:8px; font-weight:600; }
     section { background:#fff; border:1px solid var(--line); border-radius:8px; padding:8px 12px; margin-bottom:10px; }
     section h2 { font-size:12px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); margin:0 0 6px; display:flex; gap:8px; align-items:center; }
     section h2 button { text-transform:none; letter-spacing:0; font-size:11px; }
@@ -77,6 +83,7 @@ enum InspectorTemplate {
     .outcome { margin-top:6px; }
     .outcome.cancelled { color:#b45309; } .outcome.failed { color:#b91c1c; } .outcome.finished { color:#047857; }
     table.changes { border-collapse:collapse; width:100%; }
+    table.changes td:first-child { white-space:nowrap; width:1%; color:#7c3aed; }
     table.changes td { padding:2px 8px 2px 0; vertical-align:top; font-family: ui-monospace, Menlo, Consolas, monospace; font-size:12px; overflow-wrap:anywhere; unicode-bidi:isolate; }
     del { background:#fee2e2; color:#991b1b; text-decoration:none; padding:0 2px; border-radius:2px; }
     ins { background:#d1fae5; color:#065f46; text-decoration:none; padding:0 2px; border-radius:2px; }
@@ -92,8 +99,9 @@ enum InspectorTemplate {
     .tree .changed { background:#fef3c7; border-radius:3px; }
     .tree .haschange > summary .key { font-weight:700; }
     #state-json { white-space:pre-wrap; overflow-wrap:anywhere; margin:0; max-height:50vh; overflow:auto; }
-    #diagram { overflow:auto; max-height:60vh; text-align:center; }
-    #diagram svg { max-width:100%; height:auto; }
+    #diagram { overflow:auto; max-height:calc(100vh - 250px); text-align:center; }
+    #diagram svg { max-width:none; height:auto; }
+    #diagram.fit svg { max-width:100%; }
     #diagram g.node { cursor:pointer; }
     #diagram g.node.current path, #diagram g.node.current polygon, #diagram g.node.current ellipse { stroke:#dc2626; stroke-width:3px; fill:#fee2e2; }
     #diagram g.node.current text { font-weight:bold; }
@@ -115,7 +123,7 @@ enum InspectorTemplate {
     </header>
     <div id="timeline-box">
       <canvas id="timeline" aria-label="timeline"></canvas>
-      <div id="timeline-caption"><span id="timeline-start"></span><span class="help">Event order: actions, mutations, then one lane per concurrent effect. Click to jump; <kbd>←</kbd> <kbd>→</kbd> <kbd>Home</kbd> <kbd>End</kbd> to step.</span><span id="timeline-end"></span></div>
+      <div id="timeline-caption"><span id="timeline-start"></span><span class="help">Events in order: actions, mutations, one lane per concurrent effect<span class="legend"><span style="color:#9333ea">finished</span><span style="color:#d97706">cancelled</span><span style="color:#dc2626">failed</span><span style="color:#a78bfa">still running</span></span>. Click to jump; <kbd>←</kbd> <kbd>→</kbd> <kbd>Home</kbd> <kbd>End</kbd> to step.</span><span id="timeline-end"></span></div>
     </div>
     <main>
       <div id="left">
@@ -144,7 +152,9 @@ enum InspectorTemplate {
           <div class="tree" id="state-tree"></div>
           <pre id="state-json" class="hidden"></pre>
         </section>
-        <section><h2>Transitions</h2><div id="diagram-note" class="muted"></div><div id="diagram"></div></section>
+      </div>
+      <div id="graph-col">
+        <section><h2>Transitions <button id="diagram-fit">Fit</button></h2><div class="help">The current state is outlined in red; click a state to go to the next event that reaches it.</div><div id="diagram-note" class="muted"></div><div id="diagram"></div></section>
       </div>
     </main>
     <script type="application/json" id="trace-data">
@@ -634,6 +644,7 @@ enum InspectorTemplate {
           }
         });
       }
+      $("diagram-fit").addEventListener("click", () => { $("diagram").classList.toggle("fit"); highlightNode(); });
       function currentNode() {
         if (!D.nodes) return -1;
         return D.nodes[selected < 0 ? 0 : mutationsUpTo[selected]];
@@ -642,7 +653,11 @@ enum InspectorTemplate {
         const current = currentNode();
         nodeElements.forEach((group, index) => { if (group) group.classList.toggle("current", index === current); });
         const group = nodeElements[current];
-        if (group && group.scrollIntoView) group.scrollIntoView({ block: "nearest", inline: "nearest" });
+        if (!group) return;
+        // Scroll the diagram alone, never the panels around it.
+        const area = $("diagram"), box = group.getBoundingClientRect(), frame = area.getBoundingClientRect();
+        if (box.top < frame.top || box.bottom > frame.bottom) area.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
+        if (box.left < frame.left || box.right > frame.right) area.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
       }
       function selectNode(stateIndex) { // the next mutation after the selection that leads to the state
         if (!D.nodes) return;
@@ -715,7 +730,7 @@ enum InspectorTemplate {
         const i = Math.round(((event.clientX - rect.left - GUTTER) / Math.max(1, rect.width - GUTTER - 8)) * (N - 1));
         select(Math.max(0, Math.min(N - 1, i)));
       });
-      if (N) { $("timeline-start").textContent = "seq " + E[0][0] + " · " + timeText(E[0][1]); $("timeline-end").textContent = "seq " + E[N - 1][0] + " · " + timeText(E[N - 1][1]); }
+      if (N) { $("timeline-start").textContent = "seq " + E[0][0] + " · t = " + timeText(E[0][1]); $("timeline-end").textContent = "seq " + E[N - 1][0] + " · t = " + timeText(E[N - 1][1]); }
 
       loadDiagram();
       refilter();
