@@ -417,6 +417,8 @@ class HostileLabelTests(unittest.TestCase):
         for index, text in enumerate(HOSTILE):
             steps.append((text, [(text, [{"p": ["title"], "v": text},
                                          {"p": ["tags"], "append": [text]}])]))
+        # A state key that JavaScript treats specially must stay a plain member.
+        steps[0][1].append(("setProto", [{"p": ["__proto__"], "v": {"polluted": True}}]))
         write_trace(trace, HOSTILE[1], {"title": "", "tags": [], HOSTILE[0]: HOSTILE[2]}, steps,
                     metadata={HOSTILE[1]: HOSTILE[3]})
         cls.trace = trace
@@ -444,6 +446,8 @@ class HostileLabelTests(unittest.TestCase):
         state = json.loads(page.state_json())
         self.assertEqual(state["tags"], HOSTILE)
         self.assertEqual(state["title"], HOSTILE[-1])
+        self.assertEqual(state["__proto__"], {"polluted": True})
+        self.assertIsNone(self.driver.execute_script("return ({}).polluted"))
         tree = self.driver.find_element(By.ID, "state-tree").get_attribute("textContent")
         self.assertIn(json.dumps(HOSTILE[0]), tree)
         self.driver.find_element(By.ID, "header-details").click()
@@ -451,7 +455,7 @@ class HostileLabelTests(unittest.TestCase):
         self.assertIn(HOSTILE[3], meta)
         for index in range(len(HOSTILE)):
             page.press(Keys.HOME)
-            page.press(Keys.ARROW_RIGHT, 3 + index * 4)
+            page.press(Keys.ARROW_RIGHT, 3 + index * 4 + (index > 0))
             self.assertIsNone(self.driver.execute_script("return window.__pwned"))
         # Nothing the trace holds became an element: no image, script or SVG from a label.
         self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "img"), [])

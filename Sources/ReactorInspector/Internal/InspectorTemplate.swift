@@ -206,7 +206,8 @@ enum InspectorTemplate {
         let parent = holder;
         for (let j = 0; j < path.length - 1; j++) parent = parent[path[j]];
         const last = path[path.length - 1];
-        if ("v" in op) parent[last] = clone(op.v);
+        // A key such as "__proto__" must become a member, not a prototype.
+        if ("v" in op) Object.defineProperty(parent, last, { value: clone(op.v), writable: true, enumerable: true, configurable: true });
         else if (op.remove) delete parent[last];
         else if ("append" in op) { const list = parent[last]; for (const item of op.append) list.push(clone(item)); }
         else if ("truncate" in op) parent[last].length = op.truncate;

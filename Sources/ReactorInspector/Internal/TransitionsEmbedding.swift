@@ -28,9 +28,7 @@ struct TransitionsEmbedding {
     do {
       bytes = try GraphvizRenderer().render(graph.dotGraph(), engine: .dot, format: .svg)
     } catch let error as TransitionGraphError {
-      note =
-        "no transitions diagram: \(error.description); project the states onto a few fields "
-        + "with --key"
+      note = "no transitions diagram: \(error.description)"
       return
     } catch {
       note = "no transitions diagram: Graphviz failed: \(error)"
