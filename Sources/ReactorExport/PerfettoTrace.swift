@@ -104,11 +104,14 @@ extension PerfettoTrace {
       lastTime = event.time
       switch event.kind {
       case .action(let action):
-        var arguments = Self.object(["seq": .int(Int64(event.sequence)), "id": .int(Int64(action.id))])
+        var arguments = Self.object([
+          "seq": .int(Int64(event.sequence)), "id": .int(Int64(action.id)),
+        ])
         if case .stream(let stream) = action.source { arguments["stream"] = .string(stream) }
         if let value = action.value { arguments["value"] = value }
         events.append(
-          Self.instant(action.label, category: "action", time: event.time, track: actionTrack,
+          Self.instant(
+            action.label, category: "action", time: event.time, track: actionTrack,
             arguments: arguments))
       case .effectStarted(let start):
         let track = freeTracks.isEmpty ? newTrack() : freeTracks.removeFirst()
@@ -161,17 +164,20 @@ extension PerfettoTrace {
         case .description(let text): arguments["state"] = .string(text)
         }
         events.append(
-          Self.instant(mutation.label, category: "mutation", time: event.time,
+          Self.instant(
+            mutation.label, category: "mutation", time: event.time,
             track: mutationTrack, arguments: arguments))
       case .streamEnded(let end):
         var arguments = Self.object(["seq": .int(Int64(event.sequence))])
         if let error = end.error { arguments["error"] = .string(error) }
         events.append(
-          Self.instant("\(end.stream) ended", category: "stream", time: event.time,
+          Self.instant(
+            "\(end.stream) ended", category: "stream", time: event.time,
             track: streamTrack, arguments: arguments))
       case .end(let end):
         events.append(
-          Self.instant("recording ended", category: "recording", time: event.time,
+          Self.instant(
+            "recording ended", category: "recording", time: event.time,
             track: actionTrack,
             arguments: Self.object([
               "seq": .int(Int64(event.sequence)), "observed": .int(Int64(end.observedEvents)),

@@ -111,7 +111,11 @@ struct PerfettoTraceTests {
     let outcomes = Set(effects.compactMap { $0["args"]?["outcome"]?.stringValue })
     #expect(outcomes.isSuperset(of: ["finished", "cancelled"]))
     let mutations = trace.events.filter {
-      if case .mutation(let mutation) = $0.kind, mutation.cause.action != nil { true } else { false }
+      if case .mutation(let mutation) = $0.kind, mutation.cause.action != nil {
+        true
+      } else {
+        false
+      }
     }
     // One arrow per effect (from its action) and one per mutation with an action behind it.
     let flows = events.filter { $0["ph"]?.stringValue == "s" }

@@ -48,9 +48,10 @@ private func reactorTraceBinary() throws -> String {
 
 @Suite("Inspector in a real browser")
 struct InspectorBrowserTests {
-  /// Runs Tests/Browser/inspector_test.py: headless Chromium opens generated pages, clicks,
-  /// presses keys and compares what the page shows with `replay --state-at` and with the
-  /// trace itself. Skipped, saying why, where Chromium or Selenium is missing, unless
+  /// Runs Tests/Browser/inspector_test.py in headless Chromium.
+  ///
+  /// The script opens generated pages, clicks, presses keys and compares what the page shows
+  /// with `replay --state-at` and with the trace itself. Skipped, saying why, where Chromium or Selenium is missing, unless
   /// `REACTOR_TRACE_BROWSER_TESTS=required` (as in CI).
   @Test(
     .enabled(

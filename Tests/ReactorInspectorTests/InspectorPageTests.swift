@@ -69,7 +69,8 @@ struct InspectorPageTests {
     #expect(page.traceEventCount == 19)
     let (_, data) = try pageParts(page)
     let notes = data["notes"]?.arrayValue?.compactMap(\.stringValue) ?? []
-    #expect(notes.contains { $0.contains("19 events, too many to embed") && $0.contains("first 5") })
+    #expect(
+      notes.contains { $0.contains("19 events, too many to embed") && $0.contains("first 5") })
   }
 
   @Test func readerWarningsAndEffectsStillRunningAreShown() throws {

@@ -25,7 +25,8 @@ struct RenderInspectorCommandTests {
     ])
     #expect(result.exitCode == 0)
     #expect(
-      result.standardOutput == "wrote \(output): 4 events of 19 (--max-events), 1 state snapshots\n")
+      result.standardOutput == "wrote \(output): 4 events of 19 (--max-events), 1 state snapshots\n"
+    )
   }
 
   @Test func perfettoWritesTraceEvents() throws {

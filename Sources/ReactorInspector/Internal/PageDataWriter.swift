@@ -62,7 +62,8 @@ struct PageDataWriter {
     eventCount += 1
     let (seconds, attoseconds) = event.time.components
     events.append(
-      contentsOf: "\(event.sequence),\(seconds * 1_000_000_000 + attoseconds / 1_000_000_000),".utf8)
+      contentsOf: "\(event.sequence),\(seconds * 1_000_000_000 + attoseconds / 1_000_000_000),".utf8
+    )
     switch event.kind {
     case .action(let action):
       events.append(contentsOf: "\"a\",\(action.id),".utf8)
@@ -102,7 +103,9 @@ struct PageDataWriter {
     bytesSinceSnapshot += events.count - start
   }
 
-  private mutating func addMutation(_ mutation: TraceEvent.Mutation, stateAfter state: TraceHeader.State) {
+  private mutating func addMutation(
+    _ mutation: TraceEvent.Mutation, stateAfter state: TraceHeader.State
+  ) {
     events.append(contentsOf: "\"m\",\(mutation.id),".utf8)
     Self.write(string: mutation.label, to: &events)
     switch mutation.cause {
@@ -228,7 +231,9 @@ struct PageDataWriter {
   }
 
   private static func write(optional: String?, to bytes: inout [UInt8]) {
-    if let optional { write(string: optional, to: &bytes) } else {
+    if let optional {
+      write(string: optional, to: &bytes)
+    } else {
       bytes.append(contentsOf: "null".utf8)
     }
   }

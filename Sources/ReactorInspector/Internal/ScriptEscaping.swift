@@ -15,7 +15,8 @@ enum ScriptEscaping {
       case UInt8(ascii: "<"): output.append(contentsOf: #"\u003c"#.utf8)
       case UInt8(ascii: ">"): output.append(contentsOf: #"\u003e"#.utf8)
       case UInt8(ascii: "&"): output.append(contentsOf: #"\u0026"#.utf8)
-      case 0xE2 where index + 2 < json.count && json[index + 1] == 0x80
+      case 0xE2
+      where index + 2 < json.count && json[index + 1] == 0x80
         && (json[index + 2] == 0xA8 || json[index + 2] == 0xA9):
         output.append(contentsOf: (json[index + 2] == 0xA8 ? #"\u2028"# : #"\u2029"#).utf8)
         index += 2

@@ -28,7 +28,9 @@ extension ReactorTraceCommand.Render {
     /// Fields the diagram's states are projected onto.
     @Option(
       name: .customLong("key"),
-      help: "Draw the diagram's states projected onto this field (repeatable), as render transitions does.")
+      help:
+        "Draw the diagram's states projected onto this field (repeatable), as render transitions does."
+    )
     public var keys: [String] = []
 
     /// The most events to embed.
