@@ -43,7 +43,8 @@ enum InspectorTemplate {
     .warnings ul { margin:0; padding-left:18px; }
     #timeline-box { background:#fff; border-bottom:1px solid var(--line); padding:4px 14px; }
     #timeline { width:100%; height:64px; display:block; cursor:pointer; }
-    #timeline-caption { color:var(--muted); font-size:11px; display:flex; justify-content:space-between; }
+    #timeline-caption { color:var(--muted); font-size:11px; display:flex; justify-content:space-between; gap:12px; }
+    #timeline-start, #timeline-end { white-space:nowrap; }
     main { flex:1; display:grid; grid-template-columns:minmax(300px, 36%) minmax(0, 1fr) minmax(0, 1fr); grid-template-rows:minmax(0, 1fr); min-height:0; }
     @media (max-width: 1100px) {
       main { grid-template-columns:minmax(280px, 40%) minmax(0, 1fr); grid-template-rows:minmax(0, 1fr) minmax(0, 1fr); }
