@@ -395,6 +395,11 @@ class GitHubSearchInspectorTests(unittest.TestCase):
         self.driver.set_window_size(1400, 1000)
         self.page.click_row(12)
         self.driver.save_screenshot(os.path.join(directory, "inspector.png"))
+        search = self.driver.find_element(By.ID, "path-input")
+        search.send_keys("isLoadingNextPage", Keys.ENTER)
+        self.page.click_row(20)
+        self.driver.find_element(By.ID, "diagram-fit").click()
+        self.driver.save_screenshot(os.path.join(directory, "inspector-path-search.png"))
 
 
 HOSTILE = [
