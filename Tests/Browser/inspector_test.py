@@ -183,6 +183,24 @@ def write_trace(path, reactor, initial, steps, metadata=None):
         file.write("\n".join(lines) + "\n")
 
 
+def write_described_trace(path, descriptions):
+    """A trace of a reactor whose State is not Codable: each state only described."""
+    header = {
+        "format": "reactor-trace", "version": "1.0", "reactor": "Described",
+        "clock": {"name": "ContinuousClock"}, "schema": SCHEMA,
+        "initialStateDescription": descriptions[0], "initialStateHash": fnv1a(descriptions[0]),
+    }
+    lines = [canonical(header)]
+    for index, text in enumerate(descriptions[1:], start=1):
+        lines.append(canonical({"seq": 2 * index - 1, "t": index * 1000, "kind": "action",
+                                "id": index, "label": "step", "source": "sent"}))
+        lines.append(canonical({"seq": 2 * index, "t": index * 1000 + 10, "kind": "mutation",
+                                "id": index, "label": "describe", "cause": {"action": index},
+                                "stateDescription": text, "hash": fnv1a(text)}))
+    with open(path, "w", encoding="utf-8") as file:
+        file.write("\n".join(lines) + "\n")
+
+
 def render(trace, output, *extra):
     result = subprocess.run(
         [OPTIONS["reactor_trace"], "render", "inspector", trace, "-o", output, *extra],
@@ -411,6 +429,35 @@ HOSTILE = [
     "<!-- comment --> ]]> \u2028 line \u2029 separators",
     "<svg onload=\"window.__pwned = 4\"></svg>",
 ]
+
+
+class EveryTraceOpensTests(unittest.TestCase):
+    def check(self, trace, expected_last_state):
+        with tempfile.TemporaryDirectory() as scratch:
+            html = os.path.join(scratch, "page.html")
+            render(trace, html)
+            page = InspectorPage(new_driver(), html)
+            page.press(Keys.END)
+            self.assertEqual(json.loads(page.state_json()), expected_last_state, trace)
+            page.press(Keys.HOME)
+            self.assertEqual(page.selected_seq(), 0)
+            errors = [entry for entry in page.driver.get_log("browser") if entry["level"] == "SEVERE"]
+            self.assertEqual(errors, [], trace)
+
+    def test_every_committed_trace_opens_and_ends_in_its_last_state(self):
+        traces = sorted(os.path.join(ROOT, "Traces", name) for name in os.listdir(os.path.join(ROOT, "Traces"))
+                        if name.endswith(".trace.jsonl"))
+        traces.append(os.path.join(ROOT, "Tests", "Fixtures", "feed.trace.jsonl"))
+        for trace in traces:
+            header, events = read_trace(trace)
+            states = states_after_events(header, events)
+            self.check(trace, json.loads(states[events[-1]["seq"]]))
+
+    def test_a_trace_of_described_states_shows_the_descriptions(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            trace = os.path.join(scratch, "described.trace.jsonl")
+            write_described_trace(trace, ["State(count: 0)", "State(count: 1)", "State(count: 2)"])
+            self.check(trace, "State(count: 2)")
 
 
 class HostileLabelTests(unittest.TestCase):
