@@ -12,6 +12,10 @@ public import ReactorTracing
 /// it started and to each mutation it returned at once, from an effect to each mutation it sent.
 /// Timestamps are the trace's own clock in microseconds.
 ///
+/// Viewers bind each end of a flow arrow to the slice open on its track when they read it,
+/// reading events of one time in file order; so an arrow's start follows the instant or
+/// lies inside the slice it leaves from, and its end follows the one it reaches.
+///
 /// ```swift
 /// let export = try PerfettoTrace(reader: TraceReader(path: "counter.trace.jsonl"))
 /// try AtomicFile.write(export.serialized, to: "counter.json")
@@ -89,6 +93,11 @@ extension PerfettoTrace {
     var trackCount: Int64 = 0
     var nextFlow: Int64 = 1
     var lastTime: Duration = .zero
+    /// Where each action's instant is in ``events``, and its time.
+    var actionInstants: [Int: (index: Int, time: Duration)] = [:]
+    /// Arrow starts that go right after the event at an index: after an action's instant,
+    /// however much later its mutations come.
+    var following: [Int: [JSONValue]] = [:]
 
     init(reactor: String) {
       events.append(Self.metadata("process_name", track: nil, name: reactor))
@@ -109,6 +118,7 @@ extension PerfettoTrace {
         ])
         if case .stream(let stream) = action.source { arguments["stream"] = .string(stream) }
         if let value = action.value { arguments["value"] = value }
+        actionInstants[action.id] = (events.count, event.time)
         events.append(
           Self.instant(
             action.label, category: "action", time: event.time, track: actionTrack,
@@ -125,7 +135,7 @@ extension PerfettoTrace {
         openEffects[start.effect] = OpenEffect(
           slot: events.count, track: track, start: event.time, name: name, arguments: arguments)
         events.append(.null)
-        flow(from: (time: event.time, track: actionTrack), to: (time: event.time, track: track))
+        flow(fromAction: start.action, to: (time: event.time, track: track))
       case .effectEnded(let end):
         guard var effect = openEffects.removeValue(forKey: end.effect) else { return }
         switch end.outcome {
@@ -142,19 +152,16 @@ extension PerfettoTrace {
           "hash": .string(mutation.stateHash.description),
         ])
         if let value = mutation.value { arguments["value"] = value }
+        // Where the arrow starts: at the action's instant, or inside the effect's slice.
+        var sourceAction: Int?
+        var sourceEffect: Int64?
         switch mutation.cause {
         case .action(let action):
           arguments["cause"] = .string("action \(action)")
-          flow(
-            from: (time: event.time, track: actionTrack),
-            to: (time: event.time, track: mutationTrack))
+          sourceAction = action
         case .effect(let effect, let action):
           arguments["cause"] = .string("effect \(effect) of action \(action)")
-          if let open = openEffects[effect] {
-            flow(
-              from: (time: event.time, track: open.track),
-              to: (time: event.time, track: mutationTrack))
-          }
+          sourceEffect = openEffects[effect]?.track
         case .stream(let stream):
           arguments["cause"] = .string("stream \(stream)")
         }
@@ -167,6 +174,11 @@ extension PerfettoTrace {
           Self.instant(
             mutation.label, category: "mutation", time: event.time,
             track: mutationTrack, arguments: arguments))
+        // After the instant: a viewer binds each end of an arrow to the slice that is open on
+        // its track when it reads it, and events at one time are read in file order.
+        let target = (time: event.time, track: mutationTrack)
+        if let sourceAction { flow(fromAction: sourceAction, to: target) }
+        if let sourceEffect { flow(from: (time: event.time, track: sourceEffect), to: target) }
       case .streamEnded(let end):
         var arguments = Self.object(["seq": .int(Int64(event.sequence))])
         if let error = end.error { arguments["error"] = .string(error) }
@@ -193,6 +205,15 @@ extension PerfettoTrace {
         close(effect, at: lastTime)
       }
       openEffects = [:]
+      guard !following.isEmpty else { return }
+      var merged: [JSONValue] = []
+      merged.reserveCapacity(events.count + following.values.reduce(0) { $0 + $1.count })
+      for (index, event) in events.enumerated() {
+        merged.append(event)
+        if let after = following[index] { merged.append(contentsOf: after) }
+      }
+      events = merged
+      following = [:]
     }
 
     private mutating func newTrack() -> Int64 {
@@ -214,19 +235,39 @@ extension PerfettoTrace {
     }
 
     /// An arrow from the slice enclosing one point to the slice enclosing another.
+    /// An arrow from an action's instant; none when the action is not in the trace (a
+    /// windowed trace).
+    private mutating func flow(fromAction action: Int, to end: (time: Duration, track: Int64)) {
+      guard let instant = actionInstants[action] else { return }
+      let id = JSONValue.int(nextFlow)
+      nextFlow += 1
+      following[instant.index, default: []].append(
+        Self.flowStart(id: id, time: instant.time, track: actionTrack))
+      events.append(Self.flowEnd(id: id, time: end.time, track: end.track))
+    }
+
+    /// An arrow from the slice open on a track at a time.
     private mutating func flow(
       from start: (time: Duration, track: Int64), to end: (time: Duration, track: Int64)
     ) {
       let id = JSONValue.int(nextFlow)
       nextFlow += 1
-      events.append([
+      events.append(Self.flowStart(id: id, time: start.time, track: start.track))
+      events.append(Self.flowEnd(id: id, time: end.time, track: end.track))
+    }
+
+    static func flowStart(id: JSONValue, time: Duration, track: Int64) -> JSONValue {
+      [
         "ph": "s", "cat": "cause", "name": "cause", "id": id, "pid": .int(processID),
-        "tid": .int(start.track), "ts": Self.microseconds(start.time),
-      ])
-      events.append([
+        "tid": .int(track), "ts": microseconds(time),
+      ]
+    }
+
+    static func flowEnd(id: JSONValue, time: Duration, track: Int64) -> JSONValue {
+      [
         "ph": "f", "bp": "e", "cat": "cause", "name": "cause", "id": id,
-        "pid": .int(processID), "tid": .int(end.track), "ts": Self.microseconds(end.time),
-      ])
+        "pid": .int(processID), "tid": .int(track), "ts": microseconds(time),
+      ]
     }
 
     static func object(_ members: KeyValuePairs<String, JSONValue>) -> JSONObject {

@@ -54,8 +54,7 @@ public struct InspectorPage: Sendable {
     } catch {
       throw .unreadableTrace(error)
     }
-    let data = writer.finish(
-      warnings: reader.warnings.map(\.description), maximumEvents: options.maximumEvents)
+    let data = writer.finish(warnings: reader.warnings.map(\.description))
     html = InspectorTemplate.page(title: reader.header.reactor, data: data)
     eventCount = writer.eventCount
     traceEventCount = writer.eventCount + writer.skippedEventCount

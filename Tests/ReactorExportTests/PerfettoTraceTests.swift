@@ -36,6 +36,8 @@ struct PerfettoTraceTests {
     var slices: [Int64: [(start: Double, end: Double)]] = [:]
     var flowStarts: [Int64: Int64] = [:]
     var flowEnds: [Int64: Int64] = [:]
+    // What is open on each track: the last slice or instant read there, and when it ends.
+    var open: [Int64: (start: Double, end: Double)] = [:]
     for event in events {
       let phase = try #require(event["ph"]?.stringValue)
       #expect(event["pid"]?.intValue == 1)
@@ -52,10 +54,15 @@ struct PerfettoTraceTests {
         let duration = try #require(Self.number(event["dur"]))
         #expect(duration >= 0)
         slices[track, default: []].append((time, time + duration))
+        open[track] = (time, time + duration)
         #expect(event["args"]?["outcome"]?.stringValue != nil)
       case "i":
         #expect(event["s"]?.stringValue == "t")
+        open[track] = (time, time)
       case "s", "f":
+        // Each end binds to the slice open on its track at its time, read before it.
+        let enclosing = try #require(open[track], "flow with nothing to bind to on \(track)")
+        #expect(enclosing.start <= time && time <= enclosing.end, "flow outside its slice")
         let id = Int64(try #require(event["id"]?.intValue))
         if phase == "s" {
           #expect(flowStarts.updateValue(track, forKey: id) == nil, "flow \(id) starts twice")

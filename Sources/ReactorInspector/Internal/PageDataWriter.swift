@@ -155,7 +155,7 @@ struct PageDataWriter {
   }
 
   /// The whole document, safe to put inside a `<script>` element.
-  func finish(warnings readerWarnings: [String], maximumEvents: Int) -> [UInt8] {
+  func finish(warnings readerWarnings: [String]) -> [UInt8] {
     var warnings = readerWarnings
     if let window = header.window {
       warnings.append(
