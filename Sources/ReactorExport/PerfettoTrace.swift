@@ -234,9 +234,9 @@ extension PerfettoTrace {
       freeTracks.sort()
     }
 
-    /// An arrow from the slice enclosing one point to the slice enclosing another.
-    /// An arrow from an action's instant; none when the action is not in the trace (a
-    /// windowed trace).
+    /// An arrow from an action's instant.
+    ///
+    /// None when the action is not in the trace (in a windowed trace).
     private mutating func flow(fromAction action: Int, to end: (time: Duration, track: Int64)) {
       guard let instant = actionInstants[action] else { return }
       let id = JSONValue.int(nextFlow)
