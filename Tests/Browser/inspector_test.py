@@ -388,6 +388,21 @@ class GitHubSearchInspectorTests(unittest.TestCase):
             tooltip = self.page.current_node_tooltip()
             self.assertEqual(tooltip.split("\n", 1)[1], state_fields(json.loads(self.states[seq])), seq)
 
+    def test_with_a_key_the_diagram_highlights_the_projected_state(self):
+        html = os.path.join(self.scratch.name, "projected.html")
+        render(GITHUB_TRACE, html, "--key", "isLoadingNextPage")
+        page = InspectorPage(self.driver, html)
+        nodes = self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node[data-state]")
+        self.assertEqual(len(nodes), 2)
+        page.press(Keys.HOME)
+        for seq in range(1, self.events[-1]["seq"] + 1):
+            page.press(Keys.ARROW_RIGHT)
+            if seq % 5:
+                continue
+            value = json.loads(self.states[seq])["isLoadingNextPage"]
+            self.assertEqual(page.current_node_tooltip().split("\n", 1)[1],
+                             "isLoadingNextPage=" + canonical(value), seq)
+
     def test_clicking_a_node_selects_an_event_in_that_state(self):
         nodes = self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node[data-state]")
         self.assertGreater(len(nodes), 3)
