@@ -195,6 +195,12 @@ extension PerfettoTrace {
               "seq": .int(Int64(event.sequence)), "observed": .int(Int64(end.observedEvents)),
               "dropped": .int(Int64(end.droppedEvents)),
             ])))
+      @unknown default:
+        // A kind added after this export was written: an instant named by its description.
+        events.append(
+          Self.instant(
+            String(describing: event.kind), category: "other", time: event.time,
+            track: streamTrack, arguments: Self.object(["seq": .int(Int64(event.sequence))])))
       }
     }
 

@@ -66,7 +66,7 @@ enum InspectorTemplate {
     .row .time { display:inline-block; width:78px; text-align:right; color:var(--muted); margin-right:8px; }
     .badge { display:inline-block; width:18px; text-align:center; border-radius:3px; color:#fff; font-size:11px; margin-right:6px; line-height:16px; }
     .k-a { background:var(--action); } .k-s, .k-e { background:var(--effect); } .k-m { background:var(--mutation); }
-    .k-x, .k-z, .k-i { background:var(--other); }
+    .k-x, .k-z, .k-o, .k-i { background:var(--other); }
     .row .label { unicode-bidi:isolate; }
     .row .cause { color:var(--muted); margin-left:8px; unicode-bidi:isolate; }
     #right, #graph-col { overflow:auto; padding:10px 0 30px 14px; min-height:0; }
@@ -282,7 +282,7 @@ enum InspectorTemplate {
         if (ns < 1e9) return +(ns / 1e6).toFixed(3) + " ms";
         return +(ns / 1e9).toFixed(3) + " s";
       }
-      const kindNames = { a: "action", s: "effect started", e: "effect ended", m: "mutation", x: "stream ended", z: "end" };
+      const kindNames = { a: "action", s: "effect started", e: "effect ended", m: "mutation", x: "stream ended", z: "end", o: "event" };
       function effectName(id) {
         const start = effectStartAt.get(id);
         return start !== undefined && E[start][5] !== null ? "effect " + id + " " + iso(E[start][5]) : "effect " + id;
@@ -295,6 +295,7 @@ enum InspectorTemplate {
           case "m": return iso(e[4]);
           case "x": return "stream " + iso(e[3]) + (e[4] !== null ? " failed: " + iso(e[4]) : " ended");
           case "z": return "recording ended: " + e[3] + " observed, " + e[4] + " dropped";
+          case "o": return iso(e[3]);
         }
         return "";
       }
@@ -339,12 +340,12 @@ enum InspectorTemplate {
       let pathMatches = null; // Set of event indices, or null
       let selected = -1;
       function kindShown(kind) {
-        const id = kind === "e" ? "show-s" : kind === "z" ? "show-x" : "show-" + kind;
+        const id = kind === "e" ? "show-s" : kind === "z" || kind === "o" ? "show-x" : "show-" + kind;
         return $(id).checked;
       }
       function refilter() {
         const text = $("text-filter").value.trim().toLowerCase();
-        const shown = { a: kindShown("a"), s: kindShown("s"), e: kindShown("e"), m: kindShown("m"), x: kindShown("x"), z: kindShown("z") };
+        const shown = { a: kindShown("a"), s: kindShown("s"), e: kindShown("e"), m: kindShown("m"), x: kindShown("x"), z: kindShown("z"), o: kindShown("o") };
         const list = [];
         if (!text && !pathMatches) list.push(-1);
         for (let i = 0; i < N; i++) {
@@ -389,7 +390,7 @@ enum InspectorTemplate {
           } else {
             const e = E[index];
             seq.textContent = e[0]; time.textContent = timeText(e[1]);
-            badge.textContent = { a: "A", s: "E", e: "E", m: "M", x: "S", z: "·" }[e[2]]; badge.className = "badge k-" + e[2];
+            badge.textContent = { a: "A", s: "E", e: "E", m: "M", x: "S", z: "·", o: "·" }[e[2]]; badge.className = "badge k-" + e[2];
             label.textContent = e[2] === "a" || e[2] === "m" ? e[4] : labelOf(e); cause.textContent = causeOf(e);
           }
           row.title = seq.textContent + " " + label.textContent;

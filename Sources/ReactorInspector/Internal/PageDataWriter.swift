@@ -13,6 +13,7 @@ import ReactorTracing
 /// | `m` mutation | id, label, cause action, cause effect, cause stream (each or null), diff operations as stored (a snapshot or a description as one operation at the root) |
 /// | `x` stream end | stream, error or null |
 /// | `z` end | observed, dropped |
+/// | `o` another kind | its description |
 struct PageDataWriter {
   private(set) var eventCount = 0
   private(set) var skippedEventCount = 0
@@ -98,6 +99,10 @@ struct PageDataWriter {
     case .end(let end):
       droppedAtEnd = end.droppedEvents
       events.append(contentsOf: "\"z\",\(end.observedEvents),\(end.droppedEvents)".utf8)
+    @unknown default:
+      // A kind added after this page was written: shown as its description.
+      events.append(contentsOf: "\"o\",".utf8)
+      Self.write(string: String(describing: event.kind), to: &events)
     }
     events.append(UInt8(ascii: "]"))
     bytesSinceSnapshot += events.count - start
