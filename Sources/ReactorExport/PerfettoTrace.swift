@@ -21,8 +21,10 @@ public import ReactorTracing
 /// try AtomicFile.write(export.serialized, to: "counter.json")
 /// ```
 public struct PerfettoTrace: Sendable {
-  /// The trace event objects, in the order of the trace.
-  public private(set) var events: [JSONValue] = []
+  /// How many trace events the document holds.
+  public var eventCount: Int { events.count }
+  /// Each trace event object's JSON, in the order of the trace.
+  private var events: [[UInt8]] = []
   /// The document's `metadata`: the header's facts and the reader's warnings.
   public private(set) var metadata: JSONObject
 
@@ -55,7 +57,7 @@ public struct PerfettoTrace: Sendable {
       builder.add(event)
     }
     builder.finish()
-    events = builder.events
+    events = builder.events.chunks
     self.metadata["warnings"] = .array(reader.warnings.map { .string($0.description) })
   }
 
@@ -68,7 +70,7 @@ public struct PerfettoTrace: Sendable {
     bytes.append(contentsOf: #","traceEvents":["#.utf8)
     for (index, event) in events.enumerated() {
       bytes.append(contentsOf: index == 0 ? "\n".utf8 : ",\n".utf8)
-      event.write(to: &bytes)
+      bytes.append(contentsOf: event)
     }
     bytes.append(contentsOf: "\n]}\n".utf8)
     return bytes
@@ -78,7 +80,7 @@ public struct PerfettoTrace: Sendable {
 extension PerfettoTrace {
   /// Converts events one at a time, keeping only what open effects need.
   private struct Builder {
-    var events: [JSONValue] = []
+    var events = SerializedEvents()
     /// An effect that started and has not ended: where its slice waits in ``events``.
     struct OpenEffect {
       var slot: Int
@@ -97,7 +99,7 @@ extension PerfettoTrace {
     var actionInstants: [Int: (index: Int, time: Duration)] = [:]
     /// Arrow starts that go right after the event at an index: after an action's instant,
     /// however much later its mutations come.
-    var following: [Int: [JSONValue]] = [:]
+    var following: [Int: [[UInt8]]] = [:]
 
     init(reactor: String) {
       events.append(Self.metadata("process_name", track: nil, name: reactor))
@@ -134,7 +136,7 @@ extension PerfettoTrace {
         // track's events stay in time order in the file.
         openEffects[start.effect] = OpenEffect(
           slot: events.count, track: track, start: event.time, name: name, arguments: arguments)
-        events.append(.null)
+        events.append([UInt8]())
         flow(fromAction: start.action, to: (time: event.time, track: track))
       case .effectEnded(let end):
         guard var effect = openEffects.removeValue(forKey: end.effect) else { return }
@@ -212,13 +214,13 @@ extension PerfettoTrace {
       }
       openEffects = [:]
       guard !following.isEmpty else { return }
-      var merged: [JSONValue] = []
+      var merged: [[UInt8]] = []
       merged.reserveCapacity(events.count + following.values.reduce(0) { $0 + $1.count })
-      for (index, event) in events.enumerated() {
+      for (index, event) in events.chunks.enumerated() {
         merged.append(event)
         if let after = following[index] { merged.append(contentsOf: after) }
       }
-      events = merged
+      events.chunks = merged
       following = [:]
     }
 
@@ -231,11 +233,13 @@ extension PerfettoTrace {
     }
 
     private mutating func close(_ effect: OpenEffect, at time: Duration) {
-      events[effect.slot] = [
-        "ph": "X", "cat": "effect", "name": .string(effect.name), "pid": .int(processID),
-        "tid": .int(effect.track), "ts": Self.microseconds(effect.start),
-        "dur": Self.microseconds(time - effect.start), "args": .object(effect.arguments),
-      ]
+      events.replace(
+        at: effect.slot,
+        with: [
+          "ph": "X", "cat": "effect", "name": .string(effect.name), "pid": .int(processID),
+          "tid": .int(effect.track), "ts": Self.microseconds(effect.start),
+          "dur": Self.microseconds(time - effect.start), "args": .object(effect.arguments),
+        ])
       freeTracks.append(effect.track)
       freeTracks.sort()
     }
@@ -248,7 +252,7 @@ extension PerfettoTrace {
       let id = JSONValue.int(nextFlow)
       nextFlow += 1
       following[instant.index, default: []].append(
-        Self.flowStart(id: id, time: instant.time, track: actionTrack))
+        Self.flowStart(id: id, time: instant.time, track: actionTrack).serialized)
       events.append(Self.flowEnd(id: id, time: end.time, track: end.track))
     }
 
@@ -311,6 +315,29 @@ extension PerfettoTrace {
       let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
       if nanoseconds % 1_000 == 0 { return .int(nanoseconds / 1_000) }
       return .double(Double(nanoseconds) / 1_000)
+    }
+  }
+}
+
+extension PerfettoTrace {
+  /// Trace events written as JSON as soon as they are made: a document of 100,000 trace
+  /// events held as value trees took ten times its own size in memory.
+  struct SerializedEvents {
+    var chunks: [[UInt8]] = []
+
+    var count: Int { chunks.count }
+
+    mutating func append(_ event: JSONValue) {
+      chunks.append(event.serialized)
+    }
+
+    /// Holds a place for an event written later.
+    mutating func append(_ placeholder: [UInt8]) {
+      chunks.append(placeholder)
+    }
+
+    mutating func replace(at index: Int, with event: JSONValue) {
+      chunks[index] = event.serialized
     }
   }
 }

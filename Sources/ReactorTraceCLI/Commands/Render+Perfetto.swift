@@ -34,7 +34,7 @@ extension ReactorTraceCommand.Render {
       do {
         let export = try PerfettoTrace(reader: TraceReader(path: trace))
         try AtomicFile.write(export.serialized, to: output)
-        print("wrote \(output): \(export.events.count) trace events")
+        print("wrote \(output): \(export.eventCount) trace events")
       } catch let error as TraceReadError {
         throw CommandFailure.unusableInput(error.description)
       } catch let error as AtomicFileError {
