@@ -370,8 +370,7 @@ class GitHubSearchInspectorTests(unittest.TestCase):
         self.assertTrue(shown)
         self.assertTrue(all(kinds[seq] == "action" for seq in shown), shown)
         text = self.driver.find_element(By.ID, "text-filter")
-        text.send_keys("loadNextPage")
-        self.driver.execute_script("return new Promise((done) => setTimeout(done, 300))")
+        text.send_keys("loadNextPage", Keys.ENTER)
         labels = [label for _, label, _ in self.page.rows()]
         expected = [e["label"] for e in self.events
                     if e["kind"] == "action" and "loadnextpage" in e["label"].lower()]

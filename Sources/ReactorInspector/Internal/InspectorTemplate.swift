@@ -401,6 +401,7 @@ enum InspectorTemplate {
       for (const id of ["show-a", "show-s", "show-m", "show-x"]) $(id).addEventListener("change", refilter);
       let filterTimer = 0;
       $("text-filter").addEventListener("input", () => { clearTimeout(filterTimer); filterTimer = setTimeout(refilter, 120); });
+      $("text-filter").addEventListener("keydown", (event) => { if (event.key === "Enter") { clearTimeout(filterTimer); refilter(); } });
       function scrollToSelection() {
         const position = positionOf(selected);
         if (position >= visible.length || visible[position] !== selected) return;
