@@ -29,8 +29,64 @@ private func pageParts(_ page: InspectorPage) throws -> (html: String, data: JSO
   return (html, try JSONValue(parsing: String(html[start..<end])))
 }
 
+/// A trace of `count` mutations, each setting `count` in a state that also holds `padding`,
+/// in a temporary file; the header is the Counter trace's with another initial state.
+private func countingTrace(mutations count: Int, padding: String) throws -> String {
+  let counter = try String(
+    contentsOfFile: tracesDirectory + "/counter.trace.jsonl", encoding: .utf8)
+  var header = try #require(
+    try JSONValue(parsing: String(counter.prefix { $0 != "\n" })).objectValue)
+  var state = JSONObject()
+  state["count"] = .int(0)
+  state["padding"] = .string(padding)
+  header["initialState"] = .object(state)
+  header["initialStateHash"] = .string(JSONValue.object(state).canonicalHash.description)
+  var lines = [JSONValue.object(header).serializedString]
+  for id in 1...count {
+    state["count"] = .int(Int64(id))
+    let diff: JSONValue = [["p": ["count"], "v": .int(Int64(id))]]
+    let hash = JSONValue.object(state).canonicalHash.description
+    lines.append(
+      #"{"seq":\#(2 * id - 1),"t":\#(id * 1000),"kind":"action","id":\#(id),"label":"tick","source":"sent"}"#
+    )
+    lines.append(
+      #"{"seq":\#(2 * id),"t":\#(id * 1000),"kind":"mutation","id":\#(id),"label":"set(\#(id))","cause":{"action":\#(id)},"diff":\#(diff.serializedString),"hash":"\#(hash)"}"#
+    )
+  }
+  let path = FileManager.default.temporaryDirectory
+    .appendingPathComponent("inspector-\(UUID().uuidString).trace.jsonl").path
+  try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+  return path
+}
+
 @Suite("Inspector page")
 struct InspectorPageTests {
+  @Test func smallStatesAreSnapshottedEvery64Mutations() throws {
+    let path = try countingTrace(mutations: 1_000, padding: "")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let page = try InspectorPage(tracePath: path)
+    #expect(page.eventCount == 2_000)
+    #expect(page.snapshotCount == 1 + 1_000 / 64)
+    let (_, data) = try pageParts(page)
+    let snapshots = try #require(data["snapshots"]?.arrayValue)
+    #expect(snapshots.map { $0.arrayValue?.first?.intValue } == (0...15).map { $0 * 64 })
+    #expect(snapshots.last?.arrayValue?.last?["count"] == .int(960))
+  }
+
+  @Test func largeStatesAreSnapshottedSoThatSnapshotsNeverOutweighTheEvents() throws {
+    let path = try countingTrace(mutations: 500, padding: String(repeating: "x", count: 15_000))
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let traceSize = try #require(
+      FileManager.default.attributesOfItem(atPath: path)[.size] as? Int)
+    let page = try InspectorPage(tracePath: path)
+    // 15 kB states, ~170 bytes of events per mutation: a snapshot every 64 mutations would
+    // outweigh the events between two; one waits until the events since the last weigh as
+    // much as it.
+    #expect(page.snapshotCount > 1)
+    #expect(page.snapshotCount < 1 + 500 / 64)
+    #expect(page.html.count < 2 * traceSize)
+  }
+
   @Test func pageIsOneFileThatLoadsNothingFromOutside() throws {
     let page = try InspectorPage(tracePath: tracesDirectory + "/github-search.trace.jsonl")
     let (html, data) = try pageParts(page)
