@@ -467,6 +467,12 @@ class EveryTraceOpensTests(unittest.TestCase):
             states = states_after_events(header, events)
             self.check(trace, json.loads(states[events[-1]["seq"]]))
 
+    def test_a_trace_with_only_its_end_line_shows_its_initial_state(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            trace = os.path.join(scratch, "empty.trace.jsonl")
+            write_trace(trace, "Empty", {"count": 0}, [])
+            self.check(trace, {"count": 0})
+
     def test_a_trace_of_described_states_shows_the_descriptions(self):
         with tempfile.TemporaryDirectory() as scratch:
             trace = os.path.join(scratch, "described.trace.jsonl")
