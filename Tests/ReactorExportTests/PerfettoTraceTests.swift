@@ -30,6 +30,35 @@ struct PerfettoTraceTests {
   @Test(arguments: exampleTraces)
   func exportFollowsTheTraceEventFormatsRules(_ name: String) throws {
     let (document, _) = try export(name)
+    try checkRules(document)
+  }
+
+  @Test func aWindowedTraceWhoseCausesCameBeforeTheWindowFollowsTheRules() throws {
+    // The GitHubSearch trace from seq 9 on, as a rolling window would keep it: the actions
+    // and effects behind its first mutations are not in the file.
+    let path = tracesDirectory + "/github-search.trace.jsonl"
+    let reader = try TraceReader(path: path)
+    var dropped: [TraceEvent] = []
+    while dropped.count < 8, let event = try reader.next() { dropped.append(event) }
+    var events: [TraceEvent] = []
+    while let event = try reader.next() { events.append(event) }
+    var header = reader.header
+    header.window = TraceHeader.Window(firstSequence: 9, droppedEvents: 8)
+    // The state before seq 9: after the 8 dropped events.
+    let replay = try TraceReader(path: path)
+    for _ in 0..<8 { _ = try replay.next() }
+    header.initialState = replay.currentState
+    header.initialStateHash = replay.currentState.hash
+    let windowed = FileManager.default.temporaryDirectory
+      .appendingPathComponent("perfetto-\(UUID().uuidString).trace.jsonl").path
+    try Trace(header: header, events: events).write(to: windowed)
+    defer { try? FileManager.default.removeItem(atPath: windowed) }
+    let export = try PerfettoTrace(reader: TraceReader(path: windowed))
+    try checkRules(try JSONValue(parsing: export.serialized))
+  }
+
+  /// Checks the rules of the trace event format that viewers rely on.
+  private func checkRules(_ document: JSONValue) throws {
     #expect(document["displayTimeUnit"]?.stringValue == "ns")
     let events = try #require(document["traceEvents"]?.arrayValue)
     var lastTime: [Int64: Double] = [:]

@@ -140,6 +140,27 @@ struct InspectorPageTests {
     #expect(warnings.contains { $0.contains("still running") })
   }
 
+  @Test func aWindowedTraceSaysWhatTheWindowDropped() throws {
+    let path = tracesDirectory + "/github-search.trace.jsonl"
+    let reader = try TraceReader(path: path)
+    for _ in 0..<8 { _ = try reader.next() }
+    var header = reader.header
+    header.window = TraceHeader.Window(firstSequence: 9, droppedEvents: 8)
+    header.initialState = reader.currentState
+    header.initialStateHash = reader.currentState.hash
+    var events: [TraceEvent] = []
+    while let event = try reader.next() { events.append(event) }
+    let windowed = FileManager.default.temporaryDirectory
+      .appendingPathComponent("inspector-\(UUID().uuidString).trace.jsonl").path
+    try Trace(header: header, events: events).write(to: windowed)
+    defer { try? FileManager.default.removeItem(atPath: windowed) }
+    let page = try InspectorPage(tracePath: windowed)
+    #expect(page.eventCount == 40)
+    let (_, data) = try pageParts(page)
+    let warnings = data["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
+    #expect(warnings == ["a rolling window dropped the first 8 events; the trace starts at seq 9"])
+  }
+
   @Test func anUnreadableTraceFailsWithTheReadersMessage() {
     #expect(throws: InspectorError.self) {
       try InspectorPage(tracePath: tracesDirectory + "/no-such.trace.jsonl")
