@@ -601,7 +601,10 @@ enum InspectorTemplate {
       // ---- Keyboard -------------------------------------------------------------------
       document.addEventListener("keydown", (event) => {
         const target = event.target;
-        if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "BUTTON")) return;
+        if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "BUTTON")) {
+          if (event.key === "Escape") { target.blur(); viewport.focus(); } // back to stepping
+          return;
+        }
         if (!visible.length) return;
         let position = positionOf(selected);
         const exact = position < visible.length && visible[position] === selected;
