@@ -86,8 +86,10 @@ struct BenchPlan: Sendable {
     rows.append(
       BenchRow(
         scenario: "render-inspector", mode: "100k", count: 4 * smallActions, unit: "events",
-        targets: [.seconds(atMost: 5)],
-        job: .tool(["render", "inspector", smallTrace, "-o", inspector], output: inspector),
+        targets: [.seconds(atMost: 5), .outputSize(atMostTimesInput: 3)],
+        job: .tool(
+          ["render", "inspector", smallTrace, "-o", inspector], output: inspector,
+          input: smallTrace),
         prerequisites: [small]))
     let timeline = "\(directory)/timeline.svg"
     rows.append(
