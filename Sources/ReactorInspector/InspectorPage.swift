@@ -1,4 +1,4 @@
-import ReactorTracing
+public import ReactorTracing
 
 /// One self-contained HTML page for stepping through a trace offline: the events, the state
 /// after any of them with what changed, the causes, and the transitions diagram.
@@ -25,6 +25,9 @@ public struct InspectorPage: Sendable {
   public private(set) var snapshotCount: Int
   /// Why the page has no transitions diagram, or `nil` when it has one.
   public private(set) var diagramNote: String?
+  /// What the reader noticed without failing (a torn last line, effects still running at the
+  /// end); the page shows them too.
+  public private(set) var warnings: [TraceWarning]
 
   /// Reads a trace and makes its page.
   ///
@@ -60,5 +63,6 @@ public struct InspectorPage: Sendable {
     traceEventCount = writer.eventCount + writer.skippedEventCount
     snapshotCount = writer.snapshotCount
     diagramNote = diagram.note
+    warnings = reader.warnings
   }
 }

@@ -55,6 +55,26 @@ struct RenderInspectorCommandTests {
   }
 
   @Test(arguments: ["inspector", "perfetto"])
+  func aTornTraceIsWrittenWithWarningsAndRefusedUnderStrict(_ command: String) throws {
+    let scratch = try ScratchDirectory()
+    let trace = scratch.file("torn.trace.jsonl")
+    let whole = try Data(
+      contentsOf: URL(fileURLWithPath: repositoryRoot + "/Traces/counter.trace.jsonl"))
+    try whole.dropLast(20).write(to: URL(fileURLWithPath: trace))
+    let output = scratch.file("out")
+    let result = try runReactorTrace(["render", command, trace, "-o", output])
+    #expect(result.exitCode == 0)
+    #expect(
+      result.standardError.hasPrefix("reactor-trace: warning: \(trace): line 20 is incomplete"))
+    #expect(FileManager.default.fileExists(atPath: output))
+    try FileManager.default.removeItem(atPath: output)
+    let strict = try runReactorTrace(["render", command, trace, "-o", output, "--strict"])
+    #expect(strict.exitCode == 3)
+    #expect(strict.standardError.contains("error (--strict): \(trace): line 20 is incomplete"))
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
+  @Test(arguments: ["inspector", "perfetto"])
   func theOutputNeverOverwritesTheTrace(_ command: String) throws {
     let scratch = try ScratchDirectory()
     let trace = scratch.file("copy.trace.jsonl")

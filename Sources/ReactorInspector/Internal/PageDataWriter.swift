@@ -30,7 +30,6 @@ struct PageDataWriter {
   private var lastSequence: Int?
   private var lastNode = -1
   private var gaps: [String] = []
-  private var openEffects: Set<Int> = []
   private var droppedAtEnd = 0
 
   /// The most mutations between two snapshots when the diffs are as large as the state.
@@ -76,11 +75,9 @@ struct PageDataWriter {
         events.append(contentsOf: "null".utf8)
       }
     case .effectStarted(let start):
-      openEffects.insert(start.effect)
       events.append(contentsOf: "\"s\",\(start.effect),\(start.action),".utf8)
       Self.write(optional: start.name, to: &events)
     case .effectEnded(let end):
-      openEffects.remove(end.effect)
       events.append(contentsOf: "\"e\",\(end.effect),".utf8)
       switch end.outcome {
       case .finished: events.append(contentsOf: "\"finished\",null".utf8)
@@ -171,12 +168,6 @@ struct PageDataWriter {
       warnings.append("a limit left \(droppedAtEnd) events out of the trace (see the end line)")
     }
     warnings.append(contentsOf: gaps)
-    if skippedEventCount == 0, !openEffects.isEmpty {
-      warnings.append(
-        "\(openEffects.count) effect\(openEffects.count == 1 ? " was" : "s were") still running "
-          + "when the recording stopped: "
-          + openEffects.sorted().prefix(20).map { "effect \($0)" }.joined(separator: ", "))
-    }
     var notes: [String] = []
     if skippedEventCount > 0 {
       notes.append(

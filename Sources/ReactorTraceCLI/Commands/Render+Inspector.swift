@@ -37,6 +37,9 @@ extension ReactorTraceCommand.Render {
     @Option(help: "Embed at most this many events; the page says when the trace was cut.")
     public var maxEvents = 1_000_000
 
+    /// `--strict`.
+    @OptionGroup public var strictness: StrictOption
+
     /// Creates the command; ArgumentParser fills in the options.
     public init() {}
 
@@ -51,6 +54,12 @@ extension ReactorTraceCommand.Render {
       do {
         let page = try InspectorPage(
           tracePath: trace, options: InspectorOptions(maximumEvents: maxEvents, keys: keys))
+        let warnings = TraceWarningReport(
+          path: trace, warnings: page.warnings, eventCount: page.traceEventCount)
+        warnings.print(strict: strictness.strict)
+        if strictness.strict, !warnings.isEmpty {
+          throw ExitCode(CommandFailure.strictWarningsCode)
+        }
         try AtomicFile.write(page.html, to: output)
         var summary = "wrote \(output): \(page.eventCount) events"
         if page.eventCount < page.traceEventCount {

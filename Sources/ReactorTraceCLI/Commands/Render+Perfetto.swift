@@ -25,6 +25,9 @@ extension ReactorTraceCommand.Render {
     @Option(name: .shortAndLong, help: "The file to write (.json).")
     public var output: String
 
+    /// `--strict`.
+    @OptionGroup public var strictness: StrictOption
+
     /// Creates the command; ArgumentParser fills in the options.
     public init() {}
 
@@ -32,7 +35,14 @@ extension ReactorTraceCommand.Render {
     public func run() throws {
       try OutputPath.checkNotInput(output, inputs: [trace])
       do {
-        let export = try PerfettoTrace(reader: TraceReader(path: trace))
+        let reader = try TraceReader(path: trace)
+        let export = try PerfettoTrace(reader: reader)
+        let warnings = TraceWarningReport(
+          path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
+        warnings.print(strict: strictness.strict)
+        if strictness.strict, !warnings.isEmpty {
+          throw ExitCode(CommandFailure.strictWarningsCode)
+        }
         try AtomicFile.write(export.serialized, to: output)
         print("wrote \(output): \(export.eventCount) trace events")
       } catch let error as TraceReadError {
