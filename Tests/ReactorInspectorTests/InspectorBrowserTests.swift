@@ -71,6 +71,11 @@ struct InspectorBrowserTests {
       "python3", repositoryRoot + "/Tests/Browser/inspector_test.py",
       "--reactor-trace", try reactorTraceBinary(),
     ]
+    // A browser that hangs must not hold CI until its own limit: stop it after 10 minutes
+    // (the tests take well under a minute).
+    if FileManager.default.isExecutableFile(atPath: "/usr/bin/timeout") {
+      process.arguments = ["timeout", "600"] + (process.arguments ?? [])
+    }
     process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
     let output = Pipe()
     process.standardOutput = output
