@@ -10,7 +10,9 @@ public import ReactorTracing
 /// two slices on one track overlap. An effect still running when the recording stopped lasts
 /// until the last event and says so. Flow arrows follow causality: from an action to each effect
 /// it started and to each mutation it returned at once, from an effect to each mutation it sent.
-/// Timestamps are the trace's own clock in microseconds.
+/// Numeric and Boolean fields of the state (up to 32) are counter tracks, `state isLoading`,
+/// `state value`, with a point at each change. Timestamps are the trace's own clock in
+/// microseconds.
 ///
 /// Viewers bind each end of a flow arrow to the slice open on its track when they read it,
 /// reading events of one time in file order; so an arrow's start follows the instant or
@@ -38,7 +40,8 @@ public struct PerfettoTrace: Sendable {
 
   /// Reads the rest of a trace and converts it.
   ///
-  /// - Parameter reader: A reader that has read no event yet.
+  /// - Parameter reader: A reader that has read no event yet and verifies states (the
+  ///   default): the counters follow its ``TraceReader/currentState``.
   /// - Throws: ``TraceReadError`` when the trace cannot be read.
   public init(reader: TraceReader) throws(TraceReadError) {
     let header = reader.header
@@ -53,8 +56,14 @@ public struct PerfettoTrace: Sendable {
     }
     self.metadata = metadata
     var builder = Builder(reactor: header.reactor)
+    var counters = StateCounters()
+    builder.count(counters.changes(in: header.initialState, through: nil), at: .zero)
     while let event = try reader.next() {
       builder.add(event)
+      if case .mutation(let mutation) = event.kind {
+        builder.count(
+          counters.changes(in: reader.currentState, through: mutation.state), at: event.time)
+      }
     }
     builder.finish()
     events = builder.events.chunks
@@ -203,6 +212,16 @@ extension PerfettoTrace {
           Self.instant(
             String(describing: event.kind), category: "other", time: event.time,
             track: streamTrack, arguments: Self.object(["seq": .int(Int64(event.sequence))])))
+      }
+    }
+
+    /// Points on the counter tracks of state fields.
+    mutating func count(_ changes: [(name: String, value: Double)], at time: Duration) {
+      for change in changes {
+        events.append([
+          "ph": "C", "cat": "state", "name": "state", "pid": .int(processID),
+          "ts": Self.microseconds(time), "args": [change.name: .double(change.value)],
+        ])
       }
     }
 

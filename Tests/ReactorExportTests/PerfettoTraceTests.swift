@@ -67,11 +67,23 @@ struct PerfettoTraceTests {
     var flowEnds: [Int64: Int64] = [:]
     // What is open on each track: the last slice or instant read there, and when it ends.
     var open: [Int64: (start: Double, end: Double)] = [:]
+    var counterTimes: [String: Double] = [:]
     for event in events {
       let phase = try #require(event["ph"]?.stringValue)
       #expect(event["pid"]?.intValue == 1)
-      #expect(["M", "i", "X", "s", "f"].contains(phase), "unexpected phase \(phase)")
+      #expect(["M", "i", "X", "s", "f", "C"].contains(phase), "unexpected phase \(phase)")
       guard phase != "M" else { continue }
+      if phase == "C" {
+        // A counter: one numeric field, its points in time order.
+        let members = try #require(event["args"]?.objectValue?.members)
+        #expect(members.count == 1)
+        let field = try #require(members.first)
+        #expect(Self.number(field.value) != nil)
+        let time = try #require(Self.number(event["ts"]))
+        #expect(time >= counterTimes[field.key, default: 0], "counter \(field.key) goes back")
+        counterTimes[field.key] = time
+        continue
+      }
       let track = Int64(try #require(event["tid"]?.intValue))
       let time = try #require(Self.number(event["ts"]))
       #expect(time >= 0)
@@ -156,6 +168,31 @@ struct PerfettoTraceTests {
     // One arrow per effect (from its action) and one per mutation with an action behind it.
     let flows = events.filter { $0["ph"]?.stringValue == "s" }
     #expect(flows.count == effects.count + mutations.count)
+  }
+
+  @Test func numericAndBooleanFieldsEndOnTheirFinalValues() throws {
+    let (document, trace) = try export("counter.trace.jsonl")
+    let events = try #require(document["traceEvents"]?.arrayValue)
+    var last: [String: Double] = [:]
+    var points = 0
+    for event in events where event["ph"]?.stringValue == "C" {
+      for (name, value) in event["args"]?.objectValue?.members ?? [] {
+        last[name] = Self.number(value)
+        points += 1
+      }
+    }
+    // The initial state's three numbers, then one point per change.
+    #expect(Set(last.keys) == ["alertMessage.valueUpdatedCount", "isLoading", "value"])
+    #expect(points > 3)
+    let reader = try TraceReader(path: tracesDirectory + "/counter.trace.jsonl")
+    while try reader.next() != nil {}
+    guard case .json(let final) = reader.currentState else {
+      Issue.record("the counter's state is JSON")
+      return
+    }
+    #expect(last["value"] == final["value"]?.intValue.map(Double.init))
+    #expect(last["isLoading"] == ((final["isLoading"]?.boolValue ?? true) ? 1 : 0))
+    #expect(trace.events.isEmpty == false)
   }
 
   @Test func statesChangesAreArgumentsOfTheirMutation() throws {
