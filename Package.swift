@@ -12,6 +12,7 @@ let package = Package(
     .library(name: "ReactorReplay", targets: ["ReactorReplay"]),
     .library(name: "ReactorReplayTesting", targets: ["ReactorReplayTesting"]),
     .library(name: "ReactorExamples", targets: ["ReactorExamples"]),
+    .library(name: "ReactorExploration", targets: ["ReactorExploration"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
   ],
@@ -118,12 +119,26 @@ let package = Package(
       ]
     ),
 
+    // Exploring the states a reactor reaches, breadth first on a virtual clock: shortest
+    // scripts, invariants, coverage of traces. Depends on tracing for state encodings.
+    .target(
+      name: "ReactorExploration",
+      dependencies: [
+        "ReactorCore", "ReactorTracing",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+    .testTarget(
+      name: "ReactorExplorationTests",
+      dependencies: ["ReactorExploration", "ReactorExamples", "ReactorTestSupport"]
+    ),
+
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.
     .target(
       name: "ReactorTraceCLI",
       dependencies: [
-        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams",
+        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExploration",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
