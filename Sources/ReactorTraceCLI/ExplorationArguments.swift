@@ -86,11 +86,12 @@ public struct ExplorationArguments: ParsableArguments, Sendable {
 struct ExplorationInputs {
   var alphabet: [JSONValue] = []
   var metadata: [String: String] = [:]
-  /// The reactor the script's header names.
-  var scriptReactor: String?
+  /// The reactor the script's header names, or else the first trace's.
+  var reactor: String?
 
   /// Reads the script and traces of `arguments`, plus `extraTraces` (whose actions join the
-  /// alphabet too); distinct actions in order of first appearance.
+  /// alphabet too); distinct actions in order of first appearance. Without a script, the
+  /// first trace's header gives the metadata and the reactor.
   init(_ arguments: ExplorationArguments, extraTraces: [String] = []) throws(ExitCode) {
     var seen: Set<JSONValue> = []
     func add(_ value: JSONValue) {
@@ -104,7 +105,7 @@ struct ExplorationInputs {
       } catch {
         throw CommandFailure.unusableInput(error.description)
       }
-      scriptReactor = script.reactor
+      reactor = script.reactor
       base = script.metadata
       for step in script.steps {
         if case .action(let value) = step.input { add(value) }
@@ -113,6 +114,10 @@ struct ExplorationInputs {
     for path in arguments.actionTraces + extraTraces {
       do {
         let reader = try TraceReader(path: path, verifyingStates: false)
+        if reactor == nil {
+          reactor = reader.header.reactor
+          base = reader.header.metadata.filter { $0.key != ScriptedEvents.metadataKey }
+        }
         while let event = try reader.next() {
           if case .action(let action) = event.kind, case .sent = action.source,
             let value = action.value

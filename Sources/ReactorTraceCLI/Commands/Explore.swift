@@ -143,10 +143,13 @@ struct ExploreRequest: Sendable {
 enum ExplorationRun {
   /// Reads the inputs, looks the reactor up and explores it.
   static func explore(
-    reactor: String, arguments: ExplorationArguments, extraTraces: [String] = []
+    reactor: String?, arguments: ExplorationArguments, extraTraces: [String] = []
   ) async throws(ExitCode) -> (Exploration, metadata: [String: String]) {
     let inputs = try ExplorationInputs(arguments, extraTraces: extraTraces)
     let registry = ReactorRegistry.current
+    guard let reactor = reactor ?? inputs.reactor else {
+      throw CommandFailure.unusableInput("no reactor to explore: pass --reactor")
+    }
     guard let entry = registry.entry(named: reactor) else {
       throw CommandFailure.unusableInput(
         "unknown reactor '\(reactor)'; registered: "
