@@ -130,7 +130,10 @@ let package = Package(
     ),
     .testTarget(
       name: "ReactorExplorationTests",
-      dependencies: ["ReactorExploration", "ReactorExamples", "ReactorTestSupport"]
+      dependencies: [
+        "ReactorExploration", "ReactorExamples", "ReactorTestSupport", "ReactorTracing",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
     ),
 
     // The command-line tool: commands in a library, so users can build their own

@@ -1,0 +1,136 @@
+import Foundation
+import ReactorTracing
+import Testing
+
+@Suite("reactor-trace explore and coverage, end to end")
+struct ExploreCommandTests {
+  private let counterAlphabet = """
+    {"reactor": "ReactorExamples.CounterReactor", "meta": {"limit": "2"}}
+    {"t": 0, "action": "increase"}
+    {"t": 0, "action": "decrease"}
+
+    """
+
+  private func alphabet(in scratch: borrowing ScratchDirectory) throws -> String {
+    let path = scratch.file("alphabet.jsonl")
+    try counterAlphabet.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// The state a trace ends in, rebuilt by the reader.
+  private func finalState(of path: String) throws -> JSONValue? {
+    let reader = try TraceReader(path: path)
+    while try reader.next() != nil {}
+    guard case .json(let state) = reader.currentState else { return nil }
+    return state
+  }
+
+  @Test(arguments: [
+    ("isLoading=false,value=2", 2, false, JSONValue.null),
+    ("isLoading=false,value=-2", -2, false, .null),
+    ("alertMessage=Limit reached", 2, false, "Limit reached"),
+  ])
+  func pathToScriptsReplayThroughRecordToTheRequestedState(
+    condition: String, value: Int, isLoading: Bool, alert: JSONValue
+  ) throws {
+    let scratch = try ScratchDirectory()
+    let explored = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--actions", alphabet(in: scratch),
+      "--max-depth", "6", "--path-to", condition,
+    ])
+    #expect(explored.exitCode == 0, "\(explored.standardError)")
+    #expect(explored.standardError.isEmpty)
+    let script = scratch.file("path.jsonl")
+    try explored.standardOutput.write(toFile: script, atomically: true, encoding: .utf8)
+    let trace = scratch.file("path.trace.jsonl")
+    let recorded = try runReactorTrace(["record", "--actions", script, "-o", trace])
+    #expect(recorded.exitCode == 0, "\(recorded.standardError)")
+    let state = try #require(try finalState(of: trace))
+    #expect(state["value"] == .int(Int64(value)))
+    #expect(state["isLoading"] == .bool(isLoading))
+    #expect(state["alertMessage"]?["value"] == alert)
+  }
+
+  @Test func exploreReportsStatesTransitionsAndTheBoundThatStoppedIt() throws {
+    let scratch = try ScratchDirectory()
+    let graph = scratch.file("graph.json")
+    let result = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--actions", alphabet(in: scratch),
+      "--max-depth", "4", "--graph", graph,
+    ])
+    #expect(result.exitCode == 0)
+    #expect(
+      result.standardOutput == """
+        explored ReactorExamples.CounterReactor: 18 states (9 resting), 38 transitions, 14 runs
+        alphabet: increase, decrease
+        stopped by: depth bound 4 (states 4 actions away not expanded)
+        wrote \(graph)
+        invariants: none broken
+
+        """)
+    let json = try JSONValue(
+      parsing: String(decoding: try Data(contentsOf: URL(fileURLWithPath: graph)), as: UTF8.self))
+    #expect(json["states"]?.arrayValue?.count == 18)
+    #expect(json["stoppedBy"]?["kind"] == "depth")
+  }
+
+  @Test func badExploreInputExitsWith2NamingTheProblem() throws {
+    let scratch = try ScratchDirectory()
+    let path = try alphabet(in: scratch)
+    let cases: [([String], String)] = [
+      (["explore", "Nope", "--actions", path], "unknown reactor 'Nope'"),
+      (["explore", "ReactorExamples.CounterReactor"], "no actions to explore"),
+      (
+        ["explore", "ReactorExamples.CounterReactor", "--actions", path, "--path-to", "value"],
+        "malformed state condition 'value'"
+      ),
+      (
+        ["explore", "ReactorExamples.CounterReactor", "--actions", path, "--graph", "x.txt"],
+        "cannot tell the format of 'x.txt'"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.hasPrefix("reactor-trace: "), "\(arguments)")
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+    let unmatched = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--actions", path, "--max-depth", "2",
+      "--path-to", "value=7",
+    ])
+    #expect(unmatched.exitCode == 1)
+    #expect(unmatched.standardOutput.isEmpty)
+    #expect(unmatched.standardError.contains("no explored state matches 'value=7'"))
+  }
+
+  @Test func coverageOfTheCounterTraceIsMeasuredAndGatedByMin() throws {
+    let scratch = try ScratchDirectory()
+    let json = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--max-depth", "4", "--json",
+    ])
+    #expect(json.exitCode == 0, "\(json.standardError)")
+    let report = try JSONValue(parsing: json.standardOutput)
+    #expect(report["reactor"] == "ReactorExamples.CounterReactor")
+    #expect(report["states"]?["reachable"] == 18)
+    #expect(report["transitions"]?["reachable"] == 38)
+    #expect(report["transitions"]?["exercised"] == 10)
+    #expect(report["transitions"]?["outsideExploration"] == 0)
+    let missed = try #require(report["missed"]?.arrayValue)
+    #expect(missed.count == 28)
+    #expect(missed.first?["script"] == ["decrease"])
+
+    let diagram = scratch.file("coverage.svg")
+    let gated = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--max-depth", "4", "--min", "50", "--graph",
+      diagram,
+    ])
+    #expect(gated.exitCode == 4)
+    #expect(gated.standardOutput.contains("transitions: 10 of 38 exercised (26.3%)"))
+    #expect(
+      gated.standardError == "reactor-trace: transition coverage 26.3% is below --min 50%\n")
+    let svg = try String(contentsOfFile: diagram, encoding: .utf8)
+    #expect(svg.contains("stroke-dasharray"))
+  }
+}
