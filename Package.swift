@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "ReactorReplayTesting", targets: ["ReactorReplayTesting"]),
     .library(name: "ReactorExamples", targets: ["ReactorExamples"]),
     .library(name: "ReactorExploration", targets: ["ReactorExploration"]),
+    .library(name: "ReactorTestGeneration", targets: ["ReactorTestGeneration"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
   ],
@@ -136,12 +137,36 @@ let package = Package(
       ]
     ),
 
+    // Turning traces into Swift Testing or XCTest source that drives the recorded run again.
+    .target(name: "ReactorTestGeneration", dependencies: ["ReactorTracing"]),
+    // The generator's own tests: the committed generated tests match what it writes now,
+    // and a generated test fails, naming the action and the field, against a broken reduce.
+    .testTarget(
+      name: "ReactorTestGenerationTests",
+      dependencies: [
+        "ReactorTestGeneration", "ReactorExamples", "ReactorCore", "ReactorReplayTesting",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+    // The tests generate-test wrote from Traces/, compiled and run as they are.
+    .testTarget(
+      name: "GeneratedTraceTests",
+      dependencies: [
+        "ReactorCore", "ReactorExamples", "ReactorReplayTesting", "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.
     .target(
       name: "ReactorTraceCLI",
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExploration",
+        "ReactorTestGeneration",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

@@ -15,7 +15,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       Exit codes: 0 success; 1 divergence; 2 unusable input (one line on stderr); \
       64 usage error.
       """,
-    subcommands: [Record.self, Replay.self, Diff.self, Render.self, Explore.self, Coverage.self]
+    subcommands: [Record.self, Replay.self, Diff.self, Render.self, Explore.self, Coverage.self, GenerateTest.self]
   )
 
   /// Creates the command; ArgumentParser fills in the options.
