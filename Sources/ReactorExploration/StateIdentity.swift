@@ -43,7 +43,7 @@ public struct StateIdentity: Sendable, Hashable {
     for component in key.split(separator: ".", omittingEmptySubsequences: false) {
       guard let current = value else { return nil }
       if case .array(let elements) = current, let index = Int(component) {
-        value = elements.indices.contains(index) ? elements[index] : nil
+        value = elements.indices.contains(index) ? elements[index] : JSONValue?.none
       } else {
         value = current[String(component)]
       }

@@ -20,7 +20,7 @@ public func stateJSON<State: Encodable>(_ state: State, at path: String) throws 
   var value: JSONValue? = try JSONValueEncoder().encode(state)
   for key in path.split(separator: ".", omittingEmptySubsequences: false) {
     if case .array(let elements)? = value, let index = Int(key) {
-      value = elements.indices.contains(index) ? elements[index] : nil
+      value = elements.indices.contains(index) ? elements[index] : JSONValue?.none
     } else {
       value = value?[String(key)]
     }

@@ -50,7 +50,13 @@ import Testing
         try field("nextPage") == "2",
         #"after updateQuery("reactor") (action 3), at 700 ms"#)
       #expect(
-        try field("repos") == #"["octo/reactor-1","octo/reactor-2","octo/reactor-3"]"#,
+        try field("repos.0") == #""octo/reactor-1""#,
+        #"after updateQuery("reactor") (action 3), at 700 ms"#)
+      #expect(
+        try field("repos.1") == #""octo/reactor-2""#,
+        #"after updateQuery("reactor") (action 3), at 700 ms"#)
+      #expect(
+        try field("repos.2") == #""octo/reactor-3""#,
         #"after updateQuery("reactor") (action 3), at 700 ms"#)
       // action 4: loadNextPage
       reactor.send(.loadNextPage)
@@ -72,7 +78,13 @@ import Testing
         "after loadNextPage (action 5), at 1200 ms")
       #expect(try field("nextPage") == "3", "after loadNextPage (action 5), at 1200 ms")
       #expect(
-        try field("repos") == #"["octo/reactor-1","octo/reactor-2","octo/reactor-3","octo/reactor-4","octo/reactor-5","octo/reactor-6"]"#,
+        try field("repos.3") == #""octo/reactor-4""#,
+        "after loadNextPage (action 5), at 1200 ms")
+      #expect(
+        try field("repos.4") == #""octo/reactor-5""#,
+        "after loadNextPage (action 5), at 1200 ms")
+      #expect(
+        try field("repos.5") == #""octo/reactor-6""#,
         "after loadNextPage (action 5), at 1200 ms")
       // action 6: loadNextPage
       reactor.send(.loadNextPage)
@@ -87,7 +99,10 @@ import Testing
         try field("isLoadingNextPage") == "false",
         "after loadNextPage (action 6), at 1700 ms")
       #expect(
-        try field("repos") == #"["octo/reactor-1","octo/reactor-2","octo/reactor-3","octo/reactor-4","octo/reactor-5","octo/reactor-6","octo/reactor-7","octo/reactor-8"]"#,
+        try field("repos.6") == #""octo/reactor-7""#,
+        "after loadNextPage (action 6), at 1700 ms")
+      #expect(
+        try field("repos.7") == #""octo/reactor-8""#,
         "after loadNextPage (action 6), at 1700 ms")
       #expect(try field("nextPage") == nil, "after loadNextPage (action 6), at 1700 ms")
       // action 7: loadNextPage
@@ -108,6 +123,30 @@ import Testing
       #expect(
         try field("repos") == "[]",
         #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(
+        try field("repos.0") == nil,
+        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(
+        try field("repos.1") == nil,
+        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(
+        try field("repos.2") == nil,
+        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(
+        try field("repos.3") == nil,
+        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(
+        try field("repos.4") == nil,
+        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(
+        try field("repos.5") == nil,
+        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(
+        try field("repos.6") == nil,
+        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(
+        try field("repos.7") == nil,
+        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
       // action 9: updateQuery("swift")
       reactor.send(.updateQuery("swift"))
       await clock.advance()
@@ -119,7 +158,13 @@ import Testing
       await clock.advance(by: .milliseconds(500))
       #expect(try field("nextPage") == "2", #"after updateQuery("swift") (action 9), at 3100 ms"#)
       #expect(
-        try field("repos") == #"["octo/swift-1","octo/swift-2","octo/swift-3"]"#,
+        try field("repos.0") == #""octo/swift-1""#,
+        #"after updateQuery("swift") (action 9), at 3100 ms"#)
+      #expect(
+        try field("repos.1") == #""octo/swift-2""#,
+        #"after updateQuery("swift") (action 9), at 3100 ms"#)
+      #expect(
+        try field("repos.2") == #""octo/swift-3""#,
         #"after updateQuery("swift") (action 9), at 3100 ms"#)
       // action 10: loadNextPage
       reactor.send(.loadNextPage)
@@ -149,7 +194,13 @@ import Testing
         try field("nextPage") == "2",
         #"after updateQuery("swiftui") (action 11), at the end (3500 ms)"#)
       #expect(
-        try field("repos") == #"["octo/swiftui-1","octo/swiftui-2","octo/swiftui-3"]"#,
+        try field("repos.0") == #""octo/swiftui-1""#,
+        #"after updateQuery("swiftui") (action 11), at the end (3500 ms)"#)
+      #expect(
+        try field("repos.1") == #""octo/swiftui-2""#,
+        #"after updateQuery("swiftui") (action 11), at the end (3500 ms)"#)
+      #expect(
+        try field("repos.2") == #""octo/swiftui-3""#,
         #"after updateQuery("swiftui") (action 11), at the end (3500 ms)"#)
     }
   }

@@ -173,7 +173,9 @@ struct TracePlan {
       seen.insert(leaf.path)
       if before[leaf.path] != leaf.json { checks.append(Check(path: leaf.path, json: leaf.json)) }
     }
+    // A field that went away, unless it became a container whose leaves are checked.
     for path in before.keys.sorted() where !seen.contains(path) {
+      if seen.contains(where: { $0.hasPrefix(path + ".") }) { continue }
       checks.append(Check(path: path, json: nil))
     }
     guard case .keys(let wanted) = keys else { return checks }
@@ -182,13 +184,19 @@ struct TracePlan {
     }
   }
 
-  /// The leaves of a state: object members by dotted path, arrays and scalars whole.
-  private static func leaves(of value: JSONValue, prefix: String = "") -> [(path: String, json: String)] {
-    guard case .object(let object) = value, !object.isEmpty else {
+  /// The leaves of a state by dotted path: object members by key, array elements by index
+  /// (`tasks.1.isDone`), empty containers and scalars whole.
+  private static func leaves(
+    of value: JSONValue, prefix: String = ""
+  ) -> [(path: String, json: String)] {
+    func path(_ key: String) -> String { prefix.isEmpty ? key : prefix + "." + key }
+    switch value {
+    case .object(let object) where !object.isEmpty:
+      return object.members.flatMap { leaves(of: $0.value, prefix: path($0.key)) }
+    case .array(let elements) where !elements.isEmpty:
+      return elements.enumerated().flatMap { leaves(of: $1, prefix: path(String($0))) }
+    default:
       return [(prefix, value.serializedString)]
-    }
-    return object.members.flatMap { member in
-      leaves(of: member.value, prefix: prefix.isEmpty ? member.key : prefix + "." + member.key)
     }
   }
 
