@@ -19,21 +19,21 @@ import Testing
       let service = FakeGitHubSearchService(
         clock: clock, latency: .milliseconds(300))
       let reactor = GitHubSearchReactor(service: service)
-      @MainActor func field(_ path: String) throws -> String? {
-        try stateJSON(reactor.currentState, at: path)
+      @MainActor func field(_ path: String) -> String? {
+        do { return try stateJSON(reactor.currentState, at: path) } catch { return "\(error)" }
       }
       await clock.advance()
       // action 1: updateQuery("r")
       reactor.send(.updateQuery("r"))
       await clock.advance()
-      #expect(try field("query") == #""r""#, #"after updateQuery("r") (action 1), at 0 ms"#)
+      #expect(field("query") == #""r""#, #"after updateQuery("r") (action 1), at 0 ms"#)
 
       // 100 ms
       await clock.advance(by: .milliseconds(100))
       // action 2: updateQuery("re")
       reactor.send(.updateQuery("re"))
       await clock.advance()
-      #expect(try field("query") == #""re""#, #"after updateQuery("re") (action 2), at 100 ms"#)
+      #expect(field("query") == #""re""#, #"after updateQuery("re") (action 2), at 100 ms"#)
 
       // 200 ms
       await clock.advance(by: .milliseconds(100))
@@ -41,29 +41,25 @@ import Testing
       reactor.send(.updateQuery("reactor"))
       await clock.advance()
       #expect(
-        try field("query") == #""reactor""#,
+        field("query") == #""reactor""#,
         #"after updateQuery("reactor") (action 3), at 200 ms"#)
 
       // 700 ms
       await clock.advance(by: .milliseconds(500))
+      #expect(field("nextPage") == "2", #"after updateQuery("reactor") (action 3), at 700 ms"#)
       #expect(
-        try field("nextPage") == "2",
+        field("repos.0") == #""octo/reactor-1""#,
         #"after updateQuery("reactor") (action 3), at 700 ms"#)
       #expect(
-        try field("repos.0") == #""octo/reactor-1""#,
+        field("repos.1") == #""octo/reactor-2""#,
         #"after updateQuery("reactor") (action 3), at 700 ms"#)
       #expect(
-        try field("repos.1") == #""octo/reactor-2""#,
-        #"after updateQuery("reactor") (action 3), at 700 ms"#)
-      #expect(
-        try field("repos.2") == #""octo/reactor-3""#,
+        field("repos.2") == #""octo/reactor-3""#,
         #"after updateQuery("reactor") (action 3), at 700 ms"#)
       // action 4: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
-      #expect(
-        try field("isLoadingNextPage") == "true",
-        "after loadNextPage (action 4), at 700 ms")
+      #expect(field("isLoadingNextPage") == "true", "after loadNextPage (action 4), at 700 ms")
 
       // 750 ms
       await clock.advance(by: .milliseconds(50))
@@ -73,38 +69,32 @@ import Testing
 
       // 1200 ms
       await clock.advance(by: .milliseconds(450))
+      #expect(field("isLoadingNextPage") == "false", "after loadNextPage (action 5), at 1200 ms")
+      #expect(field("nextPage") == "3", "after loadNextPage (action 5), at 1200 ms")
       #expect(
-        try field("isLoadingNextPage") == "false",
-        "after loadNextPage (action 5), at 1200 ms")
-      #expect(try field("nextPage") == "3", "after loadNextPage (action 5), at 1200 ms")
-      #expect(
-        try field("repos.3") == #""octo/reactor-4""#,
+        field("repos.3") == #""octo/reactor-4""#,
         "after loadNextPage (action 5), at 1200 ms")
       #expect(
-        try field("repos.4") == #""octo/reactor-5""#,
+        field("repos.4") == #""octo/reactor-5""#,
         "after loadNextPage (action 5), at 1200 ms")
       #expect(
-        try field("repos.5") == #""octo/reactor-6""#,
+        field("repos.5") == #""octo/reactor-6""#,
         "after loadNextPage (action 5), at 1200 ms")
       // action 6: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
-      #expect(
-        try field("isLoadingNextPage") == "true",
-        "after loadNextPage (action 6), at 1200 ms")
+      #expect(field("isLoadingNextPage") == "true", "after loadNextPage (action 6), at 1200 ms")
 
       // 1700 ms
       await clock.advance(by: .milliseconds(500))
+      #expect(field("isLoadingNextPage") == "false", "after loadNextPage (action 6), at 1700 ms")
       #expect(
-        try field("isLoadingNextPage") == "false",
+        field("repos.6") == #""octo/reactor-7""#,
         "after loadNextPage (action 6), at 1700 ms")
       #expect(
-        try field("repos.6") == #""octo/reactor-7""#,
+        field("repos.7") == #""octo/reactor-8""#,
         "after loadNextPage (action 6), at 1700 ms")
-      #expect(
-        try field("repos.7") == #""octo/reactor-8""#,
-        "after loadNextPage (action 6), at 1700 ms")
-      #expect(try field("nextPage") == nil, "after loadNextPage (action 6), at 1700 ms")
+      #expect(field("nextPage") == nil, "after loadNextPage (action 6), at 1700 ms")
       // action 7: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
@@ -115,63 +105,43 @@ import Testing
       reactor.send(.updateQuery("reactor!"))
       await clock.advance()
       #expect(
-        try field("query") == #""reactor!""#,
+        field("query") == #""reactor!""#,
         #"after updateQuery("reactor!") (action 8), at 2000 ms"#)
 
       // 2600 ms
       await clock.advance(by: .milliseconds(600))
-      #expect(
-        try field("repos") == "[]",
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      #expect(
-        try field("repos.0") == nil,
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      #expect(
-        try field("repos.1") == nil,
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      #expect(
-        try field("repos.2") == nil,
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      #expect(
-        try field("repos.3") == nil,
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      #expect(
-        try field("repos.4") == nil,
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      #expect(
-        try field("repos.5") == nil,
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      #expect(
-        try field("repos.6") == nil,
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      #expect(
-        try field("repos.7") == nil,
-        #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos") == "[]", #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos.0") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos.1") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos.2") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos.3") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos.4") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos.5") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos.6") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
+      #expect(field("repos.7") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
       // action 9: updateQuery("swift")
       reactor.send(.updateQuery("swift"))
       await clock.advance()
       #expect(
-        try field("query") == #""swift""#,
+        field("query") == #""swift""#,
         #"after updateQuery("swift") (action 9), at 2600 ms"#)
 
       // 3100 ms
       await clock.advance(by: .milliseconds(500))
-      #expect(try field("nextPage") == "2", #"after updateQuery("swift") (action 9), at 3100 ms"#)
+      #expect(field("nextPage") == "2", #"after updateQuery("swift") (action 9), at 3100 ms"#)
       #expect(
-        try field("repos.0") == #""octo/swift-1""#,
+        field("repos.0") == #""octo/swift-1""#,
         #"after updateQuery("swift") (action 9), at 3100 ms"#)
       #expect(
-        try field("repos.1") == #""octo/swift-2""#,
+        field("repos.1") == #""octo/swift-2""#,
         #"after updateQuery("swift") (action 9), at 3100 ms"#)
       #expect(
-        try field("repos.2") == #""octo/swift-3""#,
+        field("repos.2") == #""octo/swift-3""#,
         #"after updateQuery("swift") (action 9), at 3100 ms"#)
       // action 10: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
-      #expect(
-        try field("isLoadingNextPage") == "true",
-        "after loadNextPage (action 10), at 3100 ms")
+      #expect(field("isLoadingNextPage") == "true", "after loadNextPage (action 10), at 3100 ms")
 
       // 3200 ms
       await clock.advance(by: .milliseconds(100))
@@ -179,28 +149,26 @@ import Testing
       reactor.send(.updateQuery("swiftui"))
       await clock.advance()
       #expect(
-        try field("isLoadingNextPage") == "false",
+        field("isLoadingNextPage") == "false",
         #"after updateQuery("swiftui") (action 11), at 3200 ms"#)
       #expect(
-        try field("query") == #""swiftui""#,
+        field("query") == #""swiftui""#,
         #"after updateQuery("swiftui") (action 11), at 3200 ms"#)
-      #expect(
-        try field("nextPage") == nil,
-        #"after updateQuery("swiftui") (action 11), at 3200 ms"#)
+      #expect(field("nextPage") == nil, #"after updateQuery("swiftui") (action 11), at 3200 ms"#)
 
       // 3500 ms
       await clock.advance(by: .milliseconds(300))
       #expect(
-        try field("nextPage") == "2",
+        field("nextPage") == "2",
         #"after updateQuery("swiftui") (action 11), at the end (3500 ms)"#)
       #expect(
-        try field("repos.0") == #""octo/swiftui-1""#,
+        field("repos.0") == #""octo/swiftui-1""#,
         #"after updateQuery("swiftui") (action 11), at the end (3500 ms)"#)
       #expect(
-        try field("repos.1") == #""octo/swiftui-2""#,
+        field("repos.1") == #""octo/swiftui-2""#,
         #"after updateQuery("swiftui") (action 11), at the end (3500 ms)"#)
       #expect(
-        try field("repos.2") == #""octo/swiftui-3""#,
+        field("repos.2") == #""octo/swiftui-3""#,
         #"after updateQuery("swiftui") (action 11), at the end (3500 ms)"#)
     }
   }
