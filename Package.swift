@@ -187,7 +187,9 @@ let package = Package(
     // every measured process), and says so if it is missing.
     .executableTarget(
       name: "reactor-trace-bench",
-      dependencies: ["ReactorCore", "ReactorTracing", "ReactorReplay"],
+      dependencies: [
+        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorExploration", "ReactorExamples",
+      ],
       path: "Benchmarks/reactor-trace-bench"
     ),
     .testTarget(
