@@ -12,8 +12,8 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
     commandName: "reactor-trace",
     abstract: "Replay and render traces of reactors.",
     discussion: """
-      Exit codes: 0 success; 1 divergence; 2 unusable input (one line on stderr); \
-      64 usage error.
+      Exit codes: 0 success; 1 divergence (or a broken invariant); 2 unusable input (one \
+      line on stderr); 4 coverage below --min; 64 usage error.
       """,
     subcommands: [Record.self, Replay.self, Diff.self, Render.self, Explore.self, Coverage.self, GenerateTest.self]
   )

@@ -72,6 +72,12 @@ struct ExploreCommandTests {
       parsing: String(decoding: try Data(contentsOf: URL(fileURLWithPath: graph)), as: UTF8.self))
     #expect(json["states"]?.arrayValue?.count == 18)
     #expect(json["stoppedBy"]?["kind"] == "depth")
+    let printed = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--actions", alphabet(in: scratch),
+      "--max-depth", "4", "--format", "json",
+    ])
+    #expect(printed.exitCode == 0)
+    #expect(try JSONValue(parsing: printed.standardOutput) == json)
   }
 
   @Test func badExploreInputExitsWith2NamingTheProblem() throws {
@@ -132,5 +138,50 @@ struct ExploreCommandTests {
       gated.standardError == "reactor-trace: transition coverage 26.3% is below --min 50%\n")
     let svg = try String(contentsOfFile: diagram, encoding: .utf8)
     #expect(svg.contains("stroke-dasharray"))
+  }
+}
+
+@Suite("reactor-trace generate-test, end to end")
+struct GenerateTestCommandTests {
+  @Test func theCounterTestWrittenToStandardOutputIsTheCommittedOne() throws {
+    let result = try runReactorTrace([
+      "generate-test", "Traces/counter.trace.jsonl", "--serial-executor",
+      "withExclusiveMainSerialExecutor", "--import", "ReactorTestSupport",
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let committed = try String(
+      contentsOfFile: repositoryRoot + "/Tests/GeneratedTraceTests/CounterTraceTests.swift",
+      encoding: .utf8)
+    #expect(result.standardOutput == committed)
+  }
+
+  @Test func badGenerateTestInputExitsWith2NamingTheProblem() throws {
+    let scratch = try ScratchDirectory()
+    let custom = scratch.file("custom.trace.jsonl")
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8)
+    try original.replacingOccurrences(
+      of: "ReactorExamples.CounterReactor", with: "MyApp.CounterReactor"
+    ).write(toFile: custom, atomically: true, encoding: .utf8)
+    let cases: [([String], String)] = [
+      (["generate-test", custom], "no known factory builds MyApp.CounterReactor"),
+      (["generate-test", scratch.file("missing.jsonl")], "missing.jsonl"),
+      (
+        ["generate-test", "Traces/counter.trace.jsonl", "-o", "Traces/counter.trace.jsonl"],
+        "refusing to overwrite the input"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+    let withFactory = try runReactorTrace([
+      "generate-test", custom, "--factory", "makeCounter", "--final-state", "--xctest",
+    ])
+    #expect(withFactory.exitCode == 0)
+    #expect(withFactory.standardOutput.contains("let reactor = makeCounter(clock: clock)"))
+    #expect(withFactory.standardOutput.contains("final class CustomTraceTests: XCTestCase {"))
   }
 }

@@ -36,7 +36,11 @@ extension ReactorTraceCommand {
     public var graph: String?
 
     /// The graph's format.
-    @Option(help: "The graph's format: dot, svg, png, pdf, mermaid or json (default: from --graph).")
+    @Option(
+      help: """
+        The graph's format: dot, svg, png, pdf, mermaid or json (default: from --graph); \
+        json without --graph prints the exploration as JSON instead of the report.
+        """)
     public var format: String?
 
     /// Where the trace of the script found goes.
@@ -101,6 +105,10 @@ struct ExploreRequest: Sendable {
             script, reactor: reactor, metadata: metadata, to: output)
         }
         return 0
+      }
+      if graph == nil, format?.lowercased() == "json" {
+        print(exploration.json.serializedString)
+        return exploration.violations.isEmpty ? 0 : 1
       }
       print(
         "explored \(reactor): \(exploration.states.count) states "
