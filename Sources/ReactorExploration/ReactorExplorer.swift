@@ -270,19 +270,3 @@ public struct ReactorExplorer<R: Reactor> {
     }
   }
 }
-
-/// Keeps the mutations and states of one action's run.
-@MainActor
-private final class ExpansionMonitor<Action: Sendable, Mutation: Sendable, State: Sendable>:
-  ReactorMonitor
-{
-  var reductions: [(Mutation, State)] = []
-
-  func reactorDidReceive(action: Action, id: Int, origin: Origin) {}
-  func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {}
-  func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {}
-  func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
-    reductions.append((mutation, state))
-  }
-  func reactorStreamDidEnd(_ name: String, error: String?) {}
-}

@@ -92,9 +92,3 @@ public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
     return parts
   }
 }
-
-extension StringProtocol {
-  var trimmingWhitespace: String {
-    String(drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
-  }
-}

@@ -117,20 +117,22 @@ public struct TestGenerator: Sendable {
           continue
         }
         body += ["", "// \(TracePlan.text(time))", "await clock.advance(by: \(swift(duration)))"]
-      case .send(let value, let label, let id, _):
+      case .send(let value, let label, let id, let time):
         let action =
           SwiftLiteral.enumCase(value)
           ?? "try decoded(" + SwiftLiteral.string(value.serializedString) + ")"
-        body.append("// action \(id): \(label)".replacingNewlines)
+        body.append("// action \(id), sent at \(TracePlan.text(time)): \(label)".replacingNewlines)
         body.append("reactor.send(\(action))")
-      case .deliver(let value, _):
+      case .deliver(let value, let time):
         guard let deliver = factory.deliver else {
           throw .unusableEvents(
             path: plan.path,
             reason: "the trace hands events to the fakes, but the factory takes none: "
               + "pass --deliver, e.g. --deliver service.apply")
         }
-        body.append("// scripted event: \(value.serializedString)".replacingNewlines)
+        body.append(
+          "// scripted event at \(TracePlan.text(time)): \(value.serializedString)"
+            .replacingNewlines)
         body.append("\(deliver)(try decoded(\(SwiftLiteral.string(value.serializedString))))")
       case .expect(let checks, let context):
         let message = SwiftLiteral.string(context)

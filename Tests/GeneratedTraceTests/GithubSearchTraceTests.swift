@@ -23,21 +23,21 @@ import Testing
         do { return try stateJSON(reactor.currentState, at: path) } catch { return "\(error)" }
       }
       await clock.advance()
-      // action 1: updateQuery("r")
+      // action 1, sent at 0 ms: updateQuery("r")
       reactor.send(.updateQuery("r"))
       await clock.advance()
       #expect(field("query") == #""r""#, #"after updateQuery("r") (action 1), at 0 ms"#)
 
       // 100 ms
       await clock.advance(by: .milliseconds(100))
-      // action 2: updateQuery("re")
+      // action 2, sent at 100 ms: updateQuery("re")
       reactor.send(.updateQuery("re"))
       await clock.advance()
       #expect(field("query") == #""re""#, #"after updateQuery("re") (action 2), at 100 ms"#)
 
       // 200 ms
       await clock.advance(by: .milliseconds(100))
-      // action 3: updateQuery("reactor")
+      // action 3, sent at 200 ms: updateQuery("reactor")
       reactor.send(.updateQuery("reactor"))
       await clock.advance()
       #expect(
@@ -56,14 +56,14 @@ import Testing
       #expect(
         field("repos.2") == #""octo/reactor-3""#,
         #"after updateQuery("reactor") (action 3), at 700 ms"#)
-      // action 4: loadNextPage
+      // action 4, sent at 700 ms: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
       #expect(field("isLoadingNextPage") == "true", "after loadNextPage (action 4), at 700 ms")
 
       // 750 ms
       await clock.advance(by: .milliseconds(50))
-      // action 5: loadNextPage
+      // action 5, sent at 750 ms: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
 
@@ -80,7 +80,7 @@ import Testing
       #expect(
         field("repos.5") == #""octo/reactor-6""#,
         "after loadNextPage (action 5), at 1200 ms")
-      // action 6: loadNextPage
+      // action 6, sent at 1200 ms: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
       #expect(field("isLoadingNextPage") == "true", "after loadNextPage (action 6), at 1200 ms")
@@ -95,13 +95,13 @@ import Testing
         field("repos.7") == #""octo/reactor-8""#,
         "after loadNextPage (action 6), at 1700 ms")
       #expect(field("nextPage") == nil, "after loadNextPage (action 6), at 1700 ms")
-      // action 7: loadNextPage
+      // action 7, sent at 1700 ms: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
 
       // 2000 ms
       await clock.advance(by: .milliseconds(300))
-      // action 8: updateQuery("reactor!")
+      // action 8, sent at 2000 ms: updateQuery("reactor!")
       reactor.send(.updateQuery("reactor!"))
       await clock.advance()
       #expect(
@@ -119,7 +119,7 @@ import Testing
       #expect(field("repos.5") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
       #expect(field("repos.6") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
       #expect(field("repos.7") == nil, #"after updateQuery("reactor!") (action 8), at 2600 ms"#)
-      // action 9: updateQuery("swift")
+      // action 9, sent at 2600 ms: updateQuery("swift")
       reactor.send(.updateQuery("swift"))
       await clock.advance()
       #expect(
@@ -138,14 +138,14 @@ import Testing
       #expect(
         field("repos.2") == #""octo/swift-3""#,
         #"after updateQuery("swift") (action 9), at 3100 ms"#)
-      // action 10: loadNextPage
+      // action 10, sent at 3100 ms: loadNextPage
       reactor.send(.loadNextPage)
       await clock.advance()
       #expect(field("isLoadingNextPage") == "true", "after loadNextPage (action 10), at 3100 ms")
 
       // 3200 ms
       await clock.advance(by: .milliseconds(100))
-      // action 11: updateQuery("swiftui")
+      // action 11, sent at 3200 ms: updateQuery("swiftui")
       reactor.send(.updateQuery("swiftui"))
       await clock.advance()
       #expect(

@@ -23,13 +23,13 @@ import Testing
         do { return try stateJSON(reactor.currentState, at: path) } catch { return "\(error)" }
       }
       await clock.advance()
-      // action 1: refresh
+      // action 1, sent at 0 ms: refresh
       reactor.send(.refresh)
       await clock.advance()
 
       // 100 ms
       await clock.advance(by: .milliseconds(100))
-      // action 2: follow
+      // action 2, sent at 100 ms: follow
       reactor.send(.follow)
       await clock.advance()
       #expect(field("isRequesting") == "true", "after follow (action 2), at 100 ms")
@@ -41,7 +41,7 @@ import Testing
       #expect(field("user.followers") == "100", "after follow (action 2), at 1000 ms")
       #expect(field("user.id") == "1", "after follow (action 2), at 1000 ms")
       #expect(field("user.name") == #""devxoul""#, "after follow (action 2), at 1000 ms")
-      // action 3: unfollow
+      // action 3, sent at 1000 ms: unfollow
       reactor.send(.unfollow)
       await clock.advance()
       #expect(field("isRequesting") == "true", "after unfollow (action 3), at 1000 ms")
@@ -55,7 +55,7 @@ import Testing
         field("errorMessage.valueUpdatedCount") == "1",
         "after unfollow (action 3), at 1600 ms")
       #expect(field("isRequesting") == "false", "after unfollow (action 3), at 1600 ms")
-      // action 4: unfollow
+      // action 4, sent at 1600 ms: unfollow
       reactor.send(.unfollow)
       await clock.advance()
       #expect(field("isRequesting") == "true", "after unfollow (action 4), at 1600 ms")
@@ -64,14 +64,14 @@ import Testing
       await clock.advance(by: .milliseconds(600))
       #expect(field("isFollowing") == "false", "after unfollow (action 4), at 2200 ms")
       #expect(field("isRequesting") == "false", "after unfollow (action 4), at 2200 ms")
-      // action 5: follow
+      // action 5, sent at 2200 ms: follow
       reactor.send(.follow)
       await clock.advance()
       #expect(field("isRequesting") == "true", "after follow (action 5), at 2200 ms")
 
       // 2300 ms
       await clock.advance(by: .milliseconds(100))
-      // action 6: unfollow
+      // action 6, sent at 2300 ms: unfollow
       reactor.send(.unfollow)
       await clock.advance()
 

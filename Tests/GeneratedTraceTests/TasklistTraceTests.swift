@@ -22,7 +22,7 @@ import Testing
         do { return try stateJSON(reactor.currentState, at: path) } catch { return "\(error)" }
       }
       await clock.advance()
-      // action 1: refresh
+      // action 1, sent at 0 ms: refresh
       reactor.send(.refresh)
       await clock.advance()
       #expect(field("isLoading") == "true", "after refresh (action 1), at 0 ms")
@@ -45,25 +45,25 @@ import Testing
       #expect(
         field("tasks.2.title") == #""Render the diagram""#,
         "after refresh (action 1), at 300 ms")
-      // action 2: toggle(id: 1)
+      // action 2, sent at 300 ms: toggle(id: 1)
       reactor.send(.toggle(id: 1))
       await clock.advance()
 
       // 600 ms
       await clock.advance(by: .milliseconds(300))
       #expect(field("tasks.0.isDone") == "true", "after toggle(id: 1) (action 2), at 600 ms")
-      // action 3: add(title: "Ship the demo")
+      // action 3, sent at 600 ms: add(title: "Ship the demo")
       reactor.send(.add(title: "Ship the demo"))
       await clock.advance()
 
       // 900 ms
       await clock.advance(by: .milliseconds(300))
-      // scripted event: {"create":{"title":"Reply to review"}}
+      // scripted event at 900 ms: {"create":{"title":"Reply to review"}}
       service.apply(try decoded(#"{"create":{"title":"Reply to review"}}"#))
 
       // 1000 ms
       await clock.advance(by: .milliseconds(100))
-      // scripted event: {"setDone":{"id":2,"isDone":true}}
+      // scripted event at 1000 ms: {"setDone":{"id":2,"isDone":true}}
       service.apply(try decoded(#"{"setDone":{"id":2,"isDone":true}}"#))
 
       // 1200 ms
@@ -89,14 +89,14 @@ import Testing
       #expect(
         field("tasks.4.title") == #""Reply to review""#,
         #"after add(title: "Ship the demo") (action 3), at 1200 ms"#)
-      // action 4: toggle(id: 2)
+      // action 4, sent at 1200 ms: toggle(id: 2)
       reactor.send(.toggle(id: 2))
       await clock.advance()
 
       // 1500 ms
       await clock.advance(by: .milliseconds(300))
       #expect(field("tasks.1.isDone") == "false", "after toggle(id: 2) (action 4), at 1500 ms")
-      // action 5: delete(id: 3)
+      // action 5, sent at 1500 ms: delete(id: 3)
       reactor.send(.delete(id: 3))
       await clock.advance()
 

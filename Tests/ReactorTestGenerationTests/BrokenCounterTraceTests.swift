@@ -20,7 +20,7 @@ import Testing
         do { return try stateJSON(reactor.currentState, at: path) } catch { return "\(error)" }
       }
       await clock.advance()
-      // action 1: increase
+      // action 1, sent at 0 ms: increase
       reactor.send(.increase)
       await clock.advance()
       #expect(field("isLoading") == "true", "after increase (action 1), at 0 ms")
@@ -29,7 +29,7 @@ import Testing
       await clock.advance(by: .milliseconds(500))
       #expect(field("isLoading") == "false", "after increase (action 1), at 500 ms")
       #expect(field("value") == "1", "after increase (action 1), at 500 ms")
-      // action 2: increase
+      // action 2, sent at 500 ms: increase
       reactor.send(.increase)
       await clock.advance()
       #expect(field("isLoading") == "true", "after increase (action 2), at 500 ms")
@@ -38,7 +38,7 @@ import Testing
       await clock.advance(by: .milliseconds(500))
       #expect(field("isLoading") == "false", "after increase (action 2), at 1000 ms")
       #expect(field("value") == "2", "after increase (action 2), at 1000 ms")
-      // action 3: increase
+      // action 3, sent at 1000 ms: increase
       reactor.send(.increase)
       await clock.advance()
       #expect(
@@ -50,7 +50,7 @@ import Testing
 
       // 1500 ms
       await clock.advance(by: .milliseconds(500))
-      // action 4: decrease
+      // action 4, sent at 1500 ms: decrease
       reactor.send(.decrease)
       await clock.advance()
       #expect(field("value") == "1", "after decrease (action 4), at 1500 ms")

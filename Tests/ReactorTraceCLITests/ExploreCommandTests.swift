@@ -138,6 +138,15 @@ struct ExploreCommandTests {
       gated.standardError == "reactor-trace: transition coverage 26.3% is below --min 50%\n")
     let svg = try String(contentsOfFile: diagram, encoding: .utf8)
     #expect(svg.contains("stroke-dasharray"))
+
+    let mixed = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "Traces/profile.trace.jsonl", "--max-depth", "1",
+    ])
+    #expect(mixed.exitCode == 2)
+    #expect(
+      mixed.standardError
+        == "reactor-trace: Traces/profile.trace.jsonl records ReactorExamples.ProfileReactor, "
+        + "not ReactorExamples.CounterReactor\n")
   }
 }
 

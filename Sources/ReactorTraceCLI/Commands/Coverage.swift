@@ -84,6 +84,7 @@ struct CoverageRequest: Sendable {
         }
         format = resolved
       }
+      try checkReactors()
       let (exploration, _) = try await ExplorationRun.explore(
         reactor: reactor, arguments: arguments, extraTraces: traces)
       let coverage: ExplorationCoverage
@@ -109,6 +110,23 @@ struct CoverageRequest: Sendable {
       return 0
     } catch {
       return error.rawValue
+    }
+  }
+
+  /// Fails unless every trace records the same reactor (`--reactor`'s, when given).
+  private func checkReactors() throws(ExitCode) {
+    var expected = reactor
+    for path in traces {
+      let recorded: String
+      do {
+        recorded = try TraceReader(path: path, verifyingStates: false).header.reactor
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
+      if let expected, recorded != expected {
+        throw CommandFailure.unusableInput("\(path) records \(recorded), not \(expected)")
+      }
+      expected = recorded
     }
   }
 
