@@ -53,6 +53,7 @@ extension Exploration {
         ("alphabet", .array(alphabet.map { .string($0.label) })),
         ("states", .array(states)),
         ("transitions", .array(transitions)),
+        ("invariants", .array(invariants.map { .string($0) })),
         ("violations", .array(violations)),
       ]))
   }

@@ -102,6 +102,8 @@ public struct Exploration: Sendable {
   public var states: [State]
   /// The transitions, in order of discovery.
   public var transitions: [Transition]
+  /// The names of the invariants checked in every state reached.
+  public var invariants: [String]
   /// The invariants broken, each with the nearest state that breaks it.
   public var violations: [Violation]
   /// What stopped the exploration.

@@ -86,7 +86,8 @@ public struct ReactorExplorer<R: Reactor> {
       explorer: self, options: options,
       exploration: Exploration(
         reactor: reactor, alphabet: alphabet, identity: options.identity, states: [],
-        transitions: [], violations: [], stopReason: .fixedPoint, runCount: 0,
+        transitions: [], invariants: invariants.map(\.name), violations: [],
+        stopReason: .fixedPoint, runCount: 0,
         unsettledRunCount: 0))
     let wasSerial = uncheckedUseMainSerialExecutor
     uncheckedUseMainSerialExecutor = true

@@ -86,3 +86,36 @@ import Testing
     #expect(throws: Never.self) { try StateCondition(parsing: #"query="a,b",isLoading=false"#) }
   }
 }
+
+@MainActor
+@Suite struct ExplorationBoundTests {
+  private func explore(_ options: ExplorationOptions) async throws -> Exploration {
+    let explorer = ReactorExplorer<TurnstileReactor>(
+      reactor: "Turnstile", alphabet: [.coin, .push]
+    ) { clock in TurnstileReactor(clock: clock) }
+    var result: Exploration?
+    try await withExclusiveMainSerialExecutor { result = try await explorer.explore(options) }
+    return try #require(result)
+  }
+
+  @Test func theReportNamesTheBoundThatStoppedTheExploration() async throws {
+    #expect(try await explore(ExplorationOptions(maximumStates: 1)).stopReason == .states(1))
+    #expect(try await explore(ExplorationOptions(maximumDepth: 0)).stopReason == .depth(0))
+    #expect(try await explore(ExplorationOptions(maximumDepth: 0)).states.count == 1)
+    #expect(
+      try await explore(ExplorationOptions(timeLimit: .zero)).stopReason == .time(.zero))
+    #expect(try await explore(ExplorationOptions()).stopReason == .fixedPoint)
+  }
+
+  @Test func aProjectionMergesStatesThatAgreeOnItsFields() async throws {
+    let projected = try await explore(
+      ExplorationOptions(identity: StateIdentity(keys: ["missing"])))
+    #expect(projected.states.map(\.value) == [["missing": nil]])
+    #expect(projected.transitions.count == 2)
+  }
+
+  @Test func aSleepLongerThanTheSettleLimitLeavesTheRunUnsettled() async throws {
+    let exploration = try await explore(ExplorationOptions(settleLimit: .milliseconds(10)))
+    #expect(exploration.unsettledRunCount > 0)
+  }
+}

@@ -65,7 +65,7 @@ struct ExploreCommandTests {
         alphabet: increase, decrease
         stopped by: depth bound 4 (states 4 actions away not expanded)
         wrote \(graph)
-        invariants: none broken
+        invariants: none registered
 
         """)
     let json = try JSONValue(

@@ -123,7 +123,10 @@ struct ExploreRequest: Sendable {
       }
       if let graph { print("wrote \(graph)") }
       guard let first = exploration.violations.first else {
-        print("invariants: none broken")
+        print(
+          exploration.invariants.isEmpty
+            ? "invariants: none registered"
+            : "invariants: \(exploration.invariants.count) checked in every state, none broken")
         return 0
       }
       for violation in exploration.violations {
