@@ -63,6 +63,15 @@ public struct ExplorationArguments: ParsableArguments, Sendable {
     guard settle >= 0 else { throw ValidationError("--settle must not be negative.") }
   }
 
+  /// Fails when an output would overwrite the script, a trace read for the alphabet, or one
+  /// of `inputs`.
+  func refuseToOverwrite(inputs: [String], with outputs: [String?]) throws(ExitCode) {
+    let read = Set(inputs + actionTraces + (script.map { [$0] } ?? []))
+    for output in outputs.compactMap(\.self) where read.contains(output) {
+      throw CommandFailure.unusableInput("refusing to overwrite the input '\(output)'")
+    }
+  }
+
   /// The options these arguments give.
   var options: ExplorationOptions {
     ExplorationOptions(

@@ -94,6 +94,14 @@ struct ExploreCommandTests {
         ["explore", "ReactorExamples.CounterReactor", "--actions", path, "--graph", "x.txt"],
         "cannot tell the format of 'x.txt'"
       ),
+      (
+        ["explore", "ReactorExamples.CounterReactor", "--actions", path, "-o", path],
+        "refusing to overwrite the input"
+      ),
+      (
+        ["coverage", "Traces/counter.trace.jsonl", "--graph", "Traces/counter.trace.jsonl"],
+        "refusing to overwrite the input"
+      ),
     ]
     for (arguments, message) in cases {
       let result = try runReactorTrace(arguments)

@@ -76,6 +76,7 @@ struct CoverageRequest: Sendable {
   @MainActor
   func execute() async -> Int32 {
     do throws(ExitCode) {
+      try arguments.refuseToOverwrite(inputs: traces, with: [graph])
       var format: DiagramFormat?
       if let graph {
         guard let resolved = DiagramFormat(path: graph), resolved != .mermaid else {

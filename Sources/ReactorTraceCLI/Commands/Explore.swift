@@ -76,6 +76,7 @@ struct ExploreRequest: Sendable {
   @MainActor
   func execute() async -> Int32 {
     do throws(ExitCode) {
+      try arguments.refuseToOverwrite(inputs: [], with: [graph, output])
       var condition: StateCondition?
       if let pathTo {
         do {
