@@ -11,6 +11,8 @@ public enum ExplorationError: Error, Sendable, Hashable {
   /// Running the same actions again from a new reactor ended in another state: the reactor
   /// depends on something the exploration does not control.
   case nondeterministic(script: String, expected: String, found: String)
+  /// A saved exploration's JSON is not what `explore --format json` writes.
+  case malformedExploration(String)
 }
 
 extension ExplorationError: CustomStringConvertible {
@@ -27,6 +29,7 @@ extension ExplorationError: CustomStringConvertible {
     case .nondeterministic(let script, let expected, let found):
       "running [\(script)] again ended in \(found), not \(expected): the reactor depends on "
         + "something the exploration does not control"
+    case .malformedExploration(let reason): "not an exploration saved by explore: \(reason)"
     }
   }
 }

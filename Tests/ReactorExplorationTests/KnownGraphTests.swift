@@ -119,3 +119,28 @@ import Testing
     #expect(exploration.unsettledRunCount > 0)
   }
 }
+
+@MainActor
+@Suite struct ExplorationJSONTests {
+  @Test func anExplorationReadBackFromItsJSONIsTheSame() async throws {
+    let explorer = ReactorExplorer<CombinationLockReactor>(
+      reactor: "Lock", alphabet: [.press(1), .press(2), .press(3)],
+      invariants: [ExplorationInvariant("stays locked") { !$0.isOpen }]
+    ) { _ in CombinationLockReactor() }
+    var found: Exploration?
+    try await withExclusiveMainSerialExecutor {
+      found = try await explorer.explore(ExplorationOptions(maximumDepth: 3))
+    }
+    let exploration = try #require(found)
+    let read = try Exploration(json: exploration.json)
+    #expect(read.json == exploration.json)
+    let violation = try #require(read.violations.first)
+    #expect(read.script(to: violation.state).summary == "press(3), press(1), press(2)")
+  }
+
+  @Test func aMalformedSavedExplorationIsRefusedNamingTheMember() {
+    #expect(throws: ExplorationError.malformedExploration("reactor is not a string")) {
+      try Exploration(json: ["states": []])
+    }
+  }
+}

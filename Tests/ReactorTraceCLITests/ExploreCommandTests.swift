@@ -147,6 +147,26 @@ struct ExploreCommandTests {
     let svg = try String(contentsOfFile: diagram, encoding: .utf8)
     #expect(svg.contains("stroke-dasharray"))
 
+    // The same coverage against the exploration saved by explore, without exploring again.
+    let saved = scratch.file("explored.json")
+    let alphabet = try alphabet(in: scratch)
+    #expect(
+      try runReactorTrace([
+        "explore", "ReactorExamples.CounterReactor", "--actions", alphabet, "--max-depth", "4",
+        "--graph", saved,
+      ]).exitCode == 0)
+    let again = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--exploration", saved, "--json",
+    ])
+    #expect(again.exitCode == 0, "\(again.standardError)")
+    #expect(try JSONValue(parsing: again.standardOutput) == report)
+    try "{}".write(toFile: saved, atomically: true, encoding: .utf8)
+    let broken = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--exploration", saved,
+    ])
+    #expect(broken.exitCode == 2)
+    #expect(broken.standardError.contains("not an exploration saved by explore: reactor"))
+
     let mixed = try runReactorTrace([
       "coverage", "Traces/counter.trace.jsonl", "Traces/profile.trace.jsonl", "--max-depth", "1",
     ])

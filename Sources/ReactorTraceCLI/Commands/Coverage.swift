@@ -33,6 +33,12 @@ extension ReactorTraceCommand {
     @Option(help: "Exit 4 when fewer than this percentage of transitions are exercised.")
     public var min: Double?
 
+    /// A saved exploration to measure against instead of exploring.
+    @Option(
+      name: .customLong("exploration"),
+      help: "Measure against this saved exploration (explore --graph FILE.json) instead of exploring.")
+    public var savedExploration: String?
+
     /// Whether to print JSON.
     @Flag(help: "Print the coverage as JSON.")
     public var json = false
@@ -55,8 +61,8 @@ extension ReactorTraceCommand {
     /// Explores, matches and reports.
     public func run() async throws {
       let request = CoverageRequest(
-        traces: traces, reactor: reactor, arguments: exploration, minimum: min, json: json,
-        graph: graph)
+        traces: traces, reactor: reactor, arguments: exploration,
+        savedExploration: savedExploration, minimum: min, json: json, graph: graph)
       let code = await request.execute()
       if code != 0 { throw ExitCode(code) }
     }
@@ -68,6 +74,7 @@ struct CoverageRequest: Sendable {
   var traces: [String]
   var reactor: String?
   var arguments: ExplorationArguments
+  var savedExploration: String?
   var minimum: Double?
   var json: Bool
   var graph: String?
@@ -76,7 +83,8 @@ struct CoverageRequest: Sendable {
   @MainActor
   func execute() async -> Int32 {
     do throws(ExitCode) {
-      try arguments.refuseToOverwrite(inputs: traces, with: [graph])
+      try arguments.refuseToOverwrite(
+        inputs: traces + (savedExploration.map { [$0] } ?? []), with: [graph])
       var format: DiagramFormat?
       if let graph {
         guard let resolved = DiagramFormat(path: graph), resolved != .mermaid else {
@@ -85,9 +93,15 @@ struct CoverageRequest: Sendable {
         }
         format = resolved
       }
-      try checkReactors()
-      let (exploration, _) = try await ExplorationRun.explore(
-        reactor: reactor, arguments: arguments, extraTraces: traces)
+      let exploration: Exploration
+      if let savedExploration {
+        exploration = try Self.read(savedExploration)
+        try checkReactors(expected: exploration.reactor)
+      } else {
+        try checkReactors(expected: reactor)
+        (exploration, _) = try await ExplorationRun.explore(
+          reactor: reactor, arguments: arguments, extraTraces: traces)
+      }
       let coverage: ExplorationCoverage
       do {
         coverage = try ExplorationCoverage(of: exploration, tracesAt: traces)
@@ -114,9 +128,23 @@ struct CoverageRequest: Sendable {
     }
   }
 
-  /// Fails unless every trace records the same reactor (`--reactor`'s, when given).
-  private func checkReactors() throws(ExitCode) {
-    var expected = reactor
+  /// A saved exploration.
+  private static func read(_ path: String) throws(ExitCode) -> Exploration {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw CommandFailure.unusableInput("cannot read exploration '\(path)': no such readable file")
+    }
+    do {
+      return try Exploration(json: try JSONValue(parsing: String(decoding: data, as: UTF8.self)))
+    } catch let error as ExplorationError {
+      throw CommandFailure.unusableInput("\(path): \(error.description)")
+    } catch {
+      throw CommandFailure.unusableInput("\(path): not JSON: \(error)")
+    }
+  }
+
+  /// Fails unless every trace records the same reactor (`expected`, when given).
+  private func checkReactors(expected: String?) throws(ExitCode) {
+    var expected = expected
     for path in traces {
       let recorded: String
       do {
