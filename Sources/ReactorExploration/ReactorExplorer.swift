@@ -250,8 +250,9 @@ public struct ReactorExplorer<R: Reactor> {
     }
   }
 
-  /// Lets the effects of the last action run to their end: yields so that woken effects
-  /// run, then moves the clock to the next sleeper's deadline, until no effect runs and no
+  /// Lets the effects of the last action run to their end.
+  ///
+  /// Yields so that woken effects run, then moves the clock to the next sleeper's deadline, until no effect runs and no
   /// one sleeps. Returns `false` when the settle limit passed (or an effect waits on
   /// something other than the clock) first.
   static func settle(_ reactor: R, on clock: VirtualClock, limit: Duration) async -> Bool {

@@ -50,10 +50,12 @@ public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
     zip(keys, values).map { "\($0)=\($1.serializedString)" }.joined(separator: ",")
   }
 
+  /// Whether two conditions have the same terms in the same order.
   public static func == (lhs: StateCondition, rhs: StateCondition) -> Bool {
     lhs.keys == rhs.keys && lhs.values == rhs.values
   }
 
+  /// Hashes the terms.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(keys)
     hasher.combine(values)

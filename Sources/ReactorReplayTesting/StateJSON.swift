@@ -8,16 +8,21 @@ import ReactorTracing
 /// recorded. A pulse shows as `{"value": …, "valueUpdatedCount": …}`, as in traces.
 ///
 /// ```swift
-/// #expect(try stateJSON(reactor.currentState, at: "isLoading") == "true")
-/// #expect(try stateJSON(reactor.currentState, at: "alertMessage.value") == #""Limit reached""#)
+/// #expect(stateJSON(reactor.currentState, at: "isLoading") == "true")
+/// #expect(stateJSON(reactor.currentState, at: "alertMessage.value") == #""Limit reached""#)
 /// ```
 /// - Parameters:
 ///   - state: The state.
 ///   - path: Object keys separated by dots; array elements by their index (`tasks.0.title`).
-/// - Returns: The field's canonical JSON, or `nil` when it is absent.
-/// - Throws: The state's encoding error.
-public func stateJSON<State: Encodable>(_ state: State, at path: String) throws -> String? {
-  var value: JSONValue? = try JSONValueEncoder().encode(state)
+/// - Returns: The field's canonical JSON, `nil` when it is absent, or a description of the
+///   error when the state cannot be encoded (which no recorded value equals).
+public func stateJSON<State: Encodable>(_ state: State, at path: String) -> String? {
+  var value: JSONValue?
+  do {
+    value = try JSONValueEncoder().encode(state)
+  } catch {
+    return "state not encodable: \(error)"
+  }
   for key in path.split(separator: ".", omittingEmptySubsequences: false) {
     if case .array(let elements)? = value, let index = Int(key) {
       value = elements.indices.contains(index) ? elements[index] : JSONValue?.none

@@ -35,6 +35,7 @@ public struct ReactorFactory: Sendable, Hashable {
   /// - Parameters:
   ///   - reactor: The trace's reactor type name.
   ///   - metadata: The trace header's metadata.
+  /// - Returns: The factory, or `nil` for a reactor that is not one of the examples.
   public static func example(
     _ reactor: String, metadata: [String: String]
   ) -> ReactorFactory? {

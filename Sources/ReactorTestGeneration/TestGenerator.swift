@@ -96,8 +96,12 @@ public struct TestGenerator: Sendable {
     lines.append("/// The run recorded in \(fileName(plan.path))\(summary).".replacingNewlines)
     switch options.framework {
     case .swiftTesting:
-      let traits = options.traits.isEmpty ? "" : "(" + options.traits.joined(separator: ", ") + ")"
-      lines.append("@Test\(traits) func \(name)() async throws {")
+      if options.traits.isEmpty {
+        lines.append("@Test func \(name)() async throws {")
+      } else {
+        lines.append("@Test(" + options.traits.joined(separator: ", ") + ")")
+        lines.append("func \(name)() async throws {")
+      }
     case .xctest:
       let capitalized = name.prefix(1).uppercased() + name.dropFirst()
       lines += ["@MainActor", "func test\(capitalized)() async throws {"]
@@ -106,7 +110,7 @@ public struct TestGenerator: Sendable {
     var body = ["let clock = TestClock()"] + factory.setup
     body += [
       "@MainActor func field(_ path: String) -> String? {",
-      "  do { return try stateJSON(reactor.currentState, at: path) } catch { return \"\\(error)\" }",
+      "  stateJSON(reactor.currentState, at: path)",
       "}",
     ]
     for step in plan.steps {

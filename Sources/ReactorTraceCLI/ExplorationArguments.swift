@@ -19,7 +19,8 @@ public struct ExplorationArguments: ParsableArguments, Sendable {
 
   /// Metadata handed to the reactor's factory.
   @Option(
-    name: .customLong("meta"), help: "Metadata for the reactor's factory as key=value (repeatable).")
+    name: .customLong("meta"), help: "Metadata for the reactor's factory as key=value (repeatable)."
+  )
   public var metadata: [String] = []
 
   /// Fields that identify a state.

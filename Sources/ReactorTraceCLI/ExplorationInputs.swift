@@ -8,8 +8,9 @@ struct ExplorationInputs {
   /// The reactor the script's header names, or else the first trace's.
   var reactor: String?
 
-  /// Reads the script and traces of `arguments`, plus `extraTraces` (whose actions join the
-  /// alphabet too); distinct actions in order of first appearance. Without a script, the
+  /// Reads the script and traces of `arguments`, plus `extraTraces`.
+  ///
+  /// The alphabet is their distinct actions in order of first appearance. Without a script, the
   /// first trace's header gives the metadata and the reactor.
   init(_ arguments: ExplorationArguments, extraTraces: [String] = []) throws(ExitCode) {
     var seen: Set<JSONValue> = []
@@ -53,7 +54,9 @@ struct ExplorationInputs {
 
   /// `"increase"` as `{"increase": {}}`, so that both spellings count once.
   private static func expanded(_ value: JSONValue) -> JSONValue {
-    if case .string(let name) = value { return .object(JSONObject([(name, .object(JSONObject()))])) }
+    if case .string(let name) = value {
+      return .object(JSONObject([(name, .object(JSONObject()))]))
+    }
     return value
   }
 }

@@ -185,9 +185,8 @@ public struct ReactorRegistry: Sendable {
     let mutate:
       @MainActor @Sendable (String, [String: String]) async throws(ReplayError) -> ReplayResult
     let explore:
-      @MainActor @Sendable ([JSONValue], [String: String], ExplorationOptions) async throws(
-        ExplorationError
-      ) -> Exploration
+      @MainActor @Sendable ([JSONValue], [String: String], ExplorationOptions)
+        async throws(ExplorationError) -> Exploration
   }
 }
 

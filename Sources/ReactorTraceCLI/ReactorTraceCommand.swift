@@ -15,7 +15,12 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       Exit codes: 0 success; 1 divergence (or a broken invariant); 2 unusable input (one \
       line on stderr); 4 coverage below --min; 64 usage error.
       """,
-    subcommands: [Record.self, Replay.self, Diff.self, Render.self, Explore.self, Coverage.self, GenerateTest.self]
+    subcommands: [
+      Record.self, Replay.self, Diff.self, Render.self,
+      Explore.self,
+      Coverage.self,
+      GenerateTest.self,
+    ]
   )
 
   /// Creates the command; ArgumentParser fills in the options.

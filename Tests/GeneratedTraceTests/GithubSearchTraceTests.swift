@@ -20,7 +20,7 @@ import Testing
         clock: clock, latency: .milliseconds(300))
       let reactor = GitHubSearchReactor(service: service)
       @MainActor func field(_ path: String) -> String? {
-        do { return try stateJSON(reactor.currentState, at: path) } catch { return "\(error)" }
+        stateJSON(reactor.currentState, at: path)
       }
       await clock.advance()
       // action 1, sent at 0 ms: updateQuery("r")

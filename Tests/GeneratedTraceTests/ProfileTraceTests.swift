@@ -20,7 +20,7 @@ import Testing
         clock: clock, latency: .milliseconds(300), failing: [3])
       let reactor = ProfileReactor(api: api)
       @MainActor func field(_ path: String) -> String? {
-        do { return try stateJSON(reactor.currentState, at: path) } catch { return "\(error)" }
+        stateJSON(reactor.currentState, at: path)
       }
       await clock.advance()
       // action 1, sent at 0 ms: refresh

@@ -19,7 +19,7 @@ import Testing
       let service = TaskService(clock: clock, latency: .milliseconds(100))
       let reactor = TaskListReactor(service: service)
       @MainActor func field(_ path: String) -> String? {
-        do { return try stateJSON(reactor.currentState, at: path) } catch { return "\(error)" }
+        stateJSON(reactor.currentState, at: path)
       }
       await clock.advance()
       // action 1, sent at 0 ms: refresh

@@ -32,8 +32,9 @@ final class TurnstileReactor: Reactor {
   }
 }
 
-/// A lock with a seeded bug: entering 3, 1, 2 opens it, which its invariant forbids. No
-/// script of fewer than three presses opens it.
+/// A lock with a seeded bug: entering 3, 1, 2 opens it, which its invariant forbids.
+///
+/// No script of fewer than three presses opens it.
 final class CombinationLockReactor: Reactor {
   enum Action: Codable, Equatable, Sendable { case press(Int) }
   struct State: Codable, Equatable, Sendable {

@@ -80,7 +80,9 @@ import Testing
   }
 
   @Test func aBadConditionIsRefusedNamingTheTerm() {
-    #expect(throws: ExplorationError.malformedCondition("value", reason: "'value' is not path=value")) {
+    #expect(
+      throws: ExplorationError.malformedCondition("value", reason: "'value' is not path=value")
+    ) {
       try StateCondition(parsing: "value")
     }
     #expect(throws: Never.self) { try StateCondition(parsing: #"query="a,b",isLoading=false"#) }

@@ -1,11 +1,14 @@
 import ReactorCore
 
-/// A test-only copy of the example Counter whose `reduce` has a bug: `decreaseValue`
-/// subtracts two. The test generated from the Counter's trace must fail against it.
+/// A test-only copy of the example Counter whose `reduce` has a bug.
+///
+/// `decreaseValue` subtracts two. The test generated from the Counter's trace must fail against it.
 final class BrokenCounterReactor: Reactor {
   enum Action: Codable, Equatable, Sendable { case increase, decrease }
   enum Mutation: Codable, Equatable, Sendable {
-    case increaseValue, decreaseValue, setLoading(Bool), setAlert(String)
+    case increaseValue, decreaseValue
+    case setLoading(Bool)
+    case setAlert(String)
   }
   struct State: Codable, Equatable, Sendable {
     var value = 0

@@ -2,8 +2,9 @@ import Testing
 
 @MainActor
 @Suite struct BrokenReduceTests {
-  /// The test generated from the Counter's trace, run against a copy whose `decreaseValue`
-  /// subtracts two: its only failure names the field, the value, and the action behind it.
+  /// The test generated from the Counter's trace fails against a broken copy.
+  ///
+  /// The copy's `decreaseValue` subtracts two: the test's only failure names the field, the value, and the action behind it.
   /// An issue that does not match, or no issue at all, fails this test.
   @Test func theGeneratedTestFailsNamingTheActionAndTheFieldWhenReduceChanges() async throws {
     try await withKnownIssue {

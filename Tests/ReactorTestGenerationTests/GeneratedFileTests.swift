@@ -30,7 +30,9 @@ import Testing
     let final = try TestGenerator(options: TestGenerationOptions(expectations: .finalState))
       .source(for: [trace]) { ReactorFactory.example($0, metadata: $1) }
     #expect(final.components(separatedBy: "#expect(").count - 1 == 4)
-    #expect(final.contains(#"#expect(field("value") == "1", "after decrease (action 4), at the end (1500 ms)")"#))
+    #expect(
+      final.contains(
+        #"#expect(field("value") == "1", "after decrease (action 4), at the end (1500 ms)")"#))
     let keys = try TestGenerator(options: TestGenerationOptions(expectations: .keys(["value"])))
       .source(for: [trace]) { ReactorFactory.example($0, metadata: $1) }
     #expect(!keys.contains(#"field("isLoading")"#))
@@ -44,7 +46,9 @@ import Testing
     ).source(for: [trace]) { ReactorFactory.example($0, metadata: $1) }
     #expect(source.contains("final class CounterTraceTests: XCTestCase {"))
     #expect(source.contains("func testCounter() async throws {"))
-    #expect(source.contains(#"XCTAssertEqual(field("value"), "1", "after increase (action 1), at 500 ms")"#))
+    #expect(
+      source.contains(
+        #"XCTAssertEqual(field("value"), "1", "after increase (action 1), at 500 ms")"#))
     #expect(source.contains("import XCTest"))
     #expect(!source.contains("import Testing"))
   }

@@ -47,7 +47,8 @@ final class VirtualClock: Clock, Sendable {
       return storage.lastID
     }
     try await withTaskCancellationHandler {
-      try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+      try await withCheckedThrowingContinuation {
+        (continuation: CheckedContinuation<Void, any Error>) in
         let outcome: Result<Void, any Error>? = storage.withLock { storage in
           if storage.cancelled.remove(id) != nil { return .failure(CancellationError()) }
           if deadline <= storage.now { return .success(()) }

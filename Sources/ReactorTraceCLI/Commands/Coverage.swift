@@ -36,7 +36,8 @@ extension ReactorTraceCommand {
     /// A saved exploration to measure against instead of exploring.
     @Option(
       name: .customLong("exploration"),
-      help: "Measure against this saved exploration (explore --graph FILE.json) instead of exploring.")
+      help:
+        "Measure against this saved exploration (explore --graph FILE.json) instead of exploring.")
     public var savedExploration: String?
 
     /// Whether to print JSON.
@@ -44,7 +45,8 @@ extension ReactorTraceCommand {
     public var json = false
 
     /// Where the coverage diagram goes.
-    @Option(help: "Write the explored graph, exercised part solid, the rest dashed: .svg .png .dot .pdf.")
+    @Option(
+      help: "Write the explored graph, exercised part solid, the rest dashed: .svg .png .dot .pdf.")
     public var graph: String?
 
     /// Creates the command; ArgumentParser fills in the options.
