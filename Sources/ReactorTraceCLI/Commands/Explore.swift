@@ -52,6 +52,13 @@ extension ReactorTraceCommand {
     /// Creates the command; ArgumentParser fills in the options.
     public init() {}
 
+    /// Checks the arguments before anything is read.
+    public func validate() throws {
+      if let format, graph == nil, format.lowercased() != "json" {
+        throw ValidationError("--format \(format) needs --graph; only json prints to the terminal.")
+      }
+    }
+
     /// Explores and reports.
     public func run() async throws {
       let request = ExploreRequest(
