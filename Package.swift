@@ -202,7 +202,7 @@ let package = Package(
     .testTarget(
       name: "ReactorTraceCLITests",
       dependencies: [
-        "ReactorTraceCLI", "reactor-trace", "ReactorCore", "ReactorTracing",
+        "ReactorTraceCLI", "reactor-trace", "ReactorCore", "ReactorTracing", "ReactorTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReactorCore
+import ReactorTestSupport
 import ReactorTraceCLI
 import ReactorTracing
 import Testing
@@ -82,17 +83,22 @@ struct ExploreInvariantTests {
     }
     let name = String(reflecting: TallyReactor.self)
     let trace = scratch.file("violation.trace.jsonl")
-    let code = try await ReactorRegistry.$current.withValue(registry) {
-      let command = try ReactorTraceCommand.parseAsRoot([
-        "explore", name, "--actions", script, "--max-depth", "5", "-o", trace,
-      ])
-      do {
-        if var asyncCommand = command as? any AsyncParsableCommand {
-          try await asyncCommand.run()
+    var code: Int32 = 0
+    // The exploration switches the process to the main serial executor while it runs: take
+    // the gate the other tests that use it share.
+    try await withExclusiveMainSerialExecutor {
+      code = try await ReactorRegistry.$current.withValue(registry) {
+        let command = try ReactorTraceCommand.parseAsRoot([
+          "explore", name, "--actions", script, "--max-depth", "5", "-o", trace,
+        ])
+        do {
+          if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+          }
+          return Int32(0)
+        } catch let exit as ExitCode {
+          return exit.rawValue
         }
-        return Int32(0)
-      } catch let exit as ExitCode {
-        return exit.rawValue
       }
     }
     #expect(code == 1)
