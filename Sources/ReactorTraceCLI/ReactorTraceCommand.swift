@@ -1,11 +1,13 @@
 public import ArgumentParser
+import ReactorTracing
 
 /// The `reactor-trace` command: replays and renders reactor traces.
 ///
 /// Exit codes: 0 success; 1 a replay or diff found a divergence; 2 unusable input (a missing
 /// or unreadable file, not a trace, a malformed line, an unknown format, an unwritable
-/// output), with one line on standard error; 64 a usage error (unknown option, missing
-/// argument).
+/// output), with one line on standard error; 3 warnings about a trace (torn, unfinished, no end
+/// line) under `--strict`; 4 coverage below `--min`; 64 a usage error (unknown option,
+/// missing argument).
 public struct ReactorTraceCommand: AsyncParsableCommand {
   /// The command's name, help and subcommands.
   public static let configuration = CommandConfiguration(
@@ -13,10 +15,12 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
     abstract: "Replay and render traces of reactors.",
     discussion: """
       Exit codes: 0 success; 1 divergence (or a broken invariant); 2 unusable input (one \
-      line on stderr); 4 coverage below --min; 64 usage error.
+      line on stderr); 3 warnings about a trace under --strict; 4 coverage below --min; \
+      64 usage error.
       """,
+    version: "reactor-trace 0.1.0 (trace format \(TraceHeader.currentVersion))",
     subcommands: [
-      Record.self, Replay.self, Diff.self, Render.self,
+      Record.self, Replay.self, Rerecord.self, Diff.self, Render.self,
       Explore.self,
       Coverage.self,
       GenerateTest.self,

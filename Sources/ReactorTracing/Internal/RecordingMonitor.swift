@@ -14,6 +14,10 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   private(set) var window: EventWindow<Action, Mutation, State>?
   private let writer: TraceFileWriter<Action, Mutation, State>?
   @exclusivity(unchecked) private(set) var isStopped = false
+  /// The effects started and not yet ended, by id: the end line lists them.
+  private var runningEffects: [Int: TraceEvent.EffectStart] = [:]
+  /// Who waits in ``waitUntilIdle()`` for the running effects to end.
+  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   init(options: TraceOptions, initialState: State) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
@@ -37,7 +41,8 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   func stop() -> Bool {
     guard !isStopped else { return false }
     isStopped = true
-    let end = stamper.end()
+    let end = stamper.end(running: runningEffects.values.sorted { $0.effect < $1.effect })
+    resumeIdleWaiters()
     if let writer {
       writer.append(end)
     } else {
@@ -80,12 +85,33 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
         event: .mutation(mutation, id: id, origin: origin, state: state)))
   }
 
+  /// How many effects are running now.
+  var runningEffectCount: Int { runningEffects.count }
+
+  /// Returns once no effect is running (at once when none is), or when recording stops.
+  func waitUntilIdle() async {
+    guard !isStopped, !runningEffects.isEmpty else { return }
+    await withCheckedContinuation { idleWaiters.append($0) }
+  }
+
+  private func resumeIdleWaiters() {
+    let waiters = idleWaiters
+    idleWaiters.removeAll()
+    for waiter in waiters { waiter.resume() }
+  }
+
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
+    if !isStopped {
+      runningEffects[effect] = TraceEvent.EffectStart(effect: effect, action: action, name: name)
+    }
     record(.effectStarted(effect, action: action, name: name))
   }
 
   func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
     record(.effectEnded(effect, outcome))
+    if runningEffects.removeValue(forKey: effect) != nil, runningEffects.isEmpty {
+      resumeIdleWaiters()
+    }
   }
 
   func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {

@@ -14,7 +14,10 @@ public protocol TraceRecorder: AnyObject {
   var observedEventCount: Int { get }
   /// How many of them a ``TraceLimit/firstEvents(_:)`` limit left out.
   var droppedEventCount: Int { get }
-  /// Detaches from the reactor and completes the trace with its end line.
+  /// Waits until every effect started while recording has ended.
+  func waitUntilIdle() async
+  /// Detaches from the reactor and completes the trace with its end line, which lists the
+  /// effects still running.
   /// - Throws: ``TraceRecordingError`` when the trace could not be written.
   func stop() async throws(TraceRecordingError)
 }
