@@ -70,7 +70,9 @@ public struct ReactorExplorer<R: Reactor> {
   /// Explores until every reachable state was explored or a bound of `options` stops it.
   ///
   /// Runs on the main serial executor, so that effects woken by the clock run in a
-  /// deterministic order.
+  /// deterministic order: it sets ConcurrencyExtras' process-wide
+  /// `uncheckedUseMainSerialExecutor` while it runs and restores it after, so tests that
+  /// explore in parallel with others using that setting should take the same gate they do.
   /// - Parameter options: The bounds and the state identity.
   /// - Returns: The states, transitions and broken invariants found, and what stopped it.
   /// - Throws: ``ExplorationError`` when the alphabet is empty, the state cannot be
