@@ -93,7 +93,9 @@ public struct TestGenerator: Sendable {
   ) throws(TestGenerationError) -> [String] {
     var lines: [String] = []
     let summary = plan.metadata["script"].map { ": " + $0 } ?? ""
-    lines.append("/// The run recorded in \(fileName(plan.path))\(summary).".replacingNewlines)
+    lines += Self.wrapped(
+      "The run recorded in \(fileName(plan.path))\(summary).".replacingNewlines, prefix: "/// ",
+      width: 98)
     switch options.framework {
     case .swiftTesting:
       if options.traits.isEmpty {
@@ -162,6 +164,22 @@ public struct TestGenerator: Sendable {
     }
     lines += body.map { $0.isEmpty ? "" : "    " + $0 }
     lines += ["  }", "}"]
+    return lines
+  }
+
+  /// `text` in lines of at most `width` characters (a longer word stays whole), each
+  /// starting with `prefix`.
+  static func wrapped(_ text: String, prefix: String, width: Int) -> [String] {
+    var lines: [String] = []
+    var line = prefix
+    for word in text.split(separator: " ") {
+      if line.count > prefix.count, line.count + 1 + word.count > width {
+        lines.append(line)
+        line = prefix
+      }
+      line += (line.count > prefix.count ? " " : "") + word
+    }
+    lines.append(line)
     return lines
   }
 

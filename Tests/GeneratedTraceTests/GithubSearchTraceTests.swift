@@ -12,7 +12,8 @@ import Testing
 
 @MainActor
 @Suite struct GithubSearchTraceTests {
-  /// The run recorded in github-search.trace.jsonl: typing cancels stale searches, pages guarded while loading, a failed search, a page load cancelled by a new query.
+  /// The run recorded in github-search.trace.jsonl: typing cancels stale searches, pages guarded
+  /// while loading, a failed search, a page load cancelled by a new query.
   @Test func githubSearch() async throws {
     try await withExclusiveMainSerialExecutor { () async throws in
       let clock = TestClock()

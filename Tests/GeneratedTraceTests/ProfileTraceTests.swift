@@ -12,7 +12,8 @@ import Testing
 
 @MainActor
 @Suite struct ProfileTraceTests {
-  /// The run recorded in profile.trace.jsonl: load and follow overlapping, a failed unfollow, unfollow, a follow cancelled by an unfollow.
+  /// The run recorded in profile.trace.jsonl: load and follow overlapping, a failed unfollow,
+  /// unfollow, a follow cancelled by an unfollow.
   @Test func profile() async throws {
     try await withExclusiveMainSerialExecutor { () async throws in
       let clock = TestClock()

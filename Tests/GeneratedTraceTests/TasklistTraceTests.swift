@@ -12,7 +12,8 @@ import Testing
 
 @MainActor
 @Suite struct TasklistTraceTests {
-  /// The run recorded in tasklist.trace.jsonl: load, check, add, two edits made on another screen, uncheck, delete.
+  /// The run recorded in tasklist.trace.jsonl: load, check, add, two edits made on another screen,
+  /// uncheck, delete.
   @Test func tasklist() async throws {
     try await withExclusiveMainSerialExecutor { () async throws in
       let clock = TestClock()

@@ -14,8 +14,8 @@ enum GeneratedFiles {
   static let root = String(
     #filePath.dropLast("/Tests/ReactorTestGenerationTests/GeneratedFiles.swift".count))
 
-  /// A test per trace of `Traces/` in `Tests/GeneratedTraceTests`, and the Counter's test
-  /// against the broken copy here.
+  /// A test per trace of `Traces/` in `Tests/GeneratedTraceTests` (and the TaskList's as
+  /// XCTest too), and the Counter's test against the broken copy here.
   static var all: [File] {
     let traces = [
       ("counter", "Counter"), ("github-search", "GithubSearch"), ("profile", "Profile"),
@@ -30,6 +30,14 @@ enum GeneratedFiles {
           imports: ["ReactorTestSupport"]),
         factory: nil)
     }
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/TasklistXCTests.swift",
+        trace: "Traces/tasklist.trace.jsonl",
+        options: TestGenerationOptions(
+          framework: .xctest, suiteName: "TasklistXCTests",
+          serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"]),
+        factory: nil))
     files.append(
       File(
         path: "Tests/ReactorTestGenerationTests/BrokenCounterTraceTests.swift",
