@@ -173,8 +173,27 @@ public struct ReactorRegistry: Sendable {
     }
   }
 
-  /// The replays for a registered type name.
-  func entry(named name: String) -> Entry? { entries[name] }
+  /// The replays for a registered type name (see ``registeredName(matching:)``).
+  func entry(named name: String) -> Entry? {
+    registeredName(matching: name).flatMap { entries[$0] }
+  }
+
+  /// The registered type name that `name` stands for.
+  ///
+  /// Besides the full name (`ReactorExamples.CounterReactor`), a name that picks out one
+  /// registered reactor unambiguously is accepted, ignoring case: its type name without the
+  /// module (`CounterReactor`), or that without the `Reactor` suffix (`counter`).
+  func registeredName(matching name: String) -> String? {
+    if entries[name] != nil { return name }
+    let wanted = name.lowercased()
+    let matches = entries.keys.filter { registered in
+      let typeName = (registered.split(separator: ".").last.map(String.init) ?? registered)
+        .lowercased()
+      return typeName == wanted
+        || (typeName.hasSuffix("reactor") && typeName.dropLast("reactor".count) == wanted)
+    }
+    return matches.count == 1 ? matches.first : nil
+  }
 
   /// How to record and replay traces of one registered reactor type.
   struct Entry: Sendable {

@@ -100,7 +100,8 @@ struct CoverageRequest: Sendable {
         exploration = try Self.read(savedExploration)
         try checkReactors(expected: exploration.reactor)
       } else {
-        try checkReactors(expected: reactor)
+        try checkReactors(
+          expected: reactor.map { ReactorRegistry.current.registeredName(matching: $0) ?? $0 })
         (exploration, _) = try await ExplorationRun.explore(
           reactor: reactor, arguments: arguments, extraTraces: traces)
       }
