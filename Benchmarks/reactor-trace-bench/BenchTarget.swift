@@ -6,6 +6,9 @@ enum BenchTarget: Equatable, Sendable {
   case seconds(atMost: Double)
   /// The largest maximum resident set size of the runs is at most this many MiB.
   case memory(atMostMiB: Double)
+  /// The file a `reactor-trace` row writes is at most this many times the size of the one
+  /// it reads.
+  case outputSize(atMostTimesInput: Double)
 
   /// The target as the table shows it.
   var text: String {
@@ -13,6 +16,7 @@ enum BenchTarget: Equatable, Sendable {
     case .throughput(let minimum): "≥ \(Formatting.grouped(minimum))/s"
     case .seconds(let maximum): "≤ \(Formatting.decimal(maximum, digits: 0)) s"
     case .memory(let maximum): "≤ \(Formatting.decimal(maximum, digits: 0)) MiB"
+    case .outputSize(let maximum): "output ≤ \(Formatting.decimal(maximum, digits: 0))× input"
     }
   }
 
@@ -22,6 +26,7 @@ enum BenchTarget: Equatable, Sendable {
     case .throughput(let minimum): result.throughput >= minimum
     case .seconds(let maximum): result.seconds <= maximum
     case .memory(let maximum): result.maximumResidentMiB <= maximum
+    case .outputSize(let maximum): result.outputRatio.map { $0 <= maximum } ?? false
     }
   }
 }

@@ -9,6 +9,8 @@ enum ChildCommand: Equatable {
   case traceRead(path: String, events: Int)
   /// `replay PATH STEPS`
   case replay(path: String, steps: Int)
+  /// `explore SCENARIO REPETITIONS`
+  case explore(ExploreWorkload.Scenario, repetitions: Int)
 
   /// Parses the arguments after `child`.
   /// - Throws: ``BenchFailure/usage(_:)`` for anything else.
@@ -34,8 +36,13 @@ enum ChildCommand: Equatable {
         throw .usage("child replay PATH STEPS")
       }
       self = .replay(path: arguments[1], steps: steps)
+    case "explore":
+      guard arguments.count == 3, let scenario = ExploreWorkload.Scenario(rawValue: arguments[1]),
+        let repetitions = Int(arguments[2]), repetitions >= 1
+      else { throw .usage("child explore counter|github-search REPETITIONS") }
+      self = .explore(scenario, repetitions: repetitions)
     default:
-      throw .usage("child runtime|trace-write|trace-read|replay …")
+      throw .usage("child runtime|trace-write|trace-read|replay|explore …")
     }
   }
 
@@ -51,6 +58,8 @@ enum ChildCommand: Equatable {
       try TraceWorkload.read(path: path, events: events)
     case .replay(let path, let steps):
       try TraceWorkload.replay(path: path, steps: steps)
+    case .explore(let scenario, let repetitions):
+      try await ExploreWorkload.run(scenario, repetitions: repetitions)
     }
   }
 }
