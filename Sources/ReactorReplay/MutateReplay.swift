@@ -13,6 +13,10 @@ public import ReactorTracing
 /// streams merged in `transform(action:)` are not re-sent, and their mutations are not
 /// compared.
 ///
+/// A trace with a gap (``TraceEvent/Gap``) is replayed up to its first gap: the actions
+/// dropped there cannot be sent again, so what follows is not compared, and the result
+/// counts the dropped events (``ReplayResult/droppedEventCount``).
+///
 /// The reactor must be built fresh, with its dependencies injected as fakes driven by the
 /// same test clock, so that its effects run when the clock is advanced and not in real time.
 /// In tests, run the replay on the main serial executor so effects run deterministically:
@@ -106,7 +110,11 @@ public enum MutateReplay {
     var recorded: [ProducedMutation] = []
     var endTime = Duration.zero
     var lastSequence = 0
+    var dropped = 0
     while let event = try ReplayChecks.next(reader) {
+      if case .gap(let gap) = event.kind { dropped += gap.droppedEvents }
+      // Only what came before the first gap is replayed; the rest is read for its gaps.
+      if dropped > 0 { continue }
       endTime = max(endTime, event.time)
       lastSequence = event.sequence
       switch event.kind {
@@ -170,7 +178,10 @@ public enum MutateReplay {
         break
       }
     }
-    return compare(recorded: recorded, replayed: replayed, actions: actions, end: lastSequence)
+    var result = compare(
+      recorded: recorded, replayed: replayed, actions: actions, end: lastSequence)
+    result.droppedEventCount = dropped
+    return result
   }
 
   /// What caused `mutation`: a sent action (by position) or a stream; `nil` for an action

@@ -12,12 +12,19 @@ public struct ReplayResult: Sendable, Hashable {
   public var stepsChecked: Int
   /// The first difference, or `nil` when the replay matched the trace.
   public var divergence: ReplayDivergence?
+  /// How many events the recorder dropped (``TraceEvent/Gap``s) in the part replayed: not a
+  /// divergence, but the trace is incomplete and the steps around a gap were not checked.
+  public var droppedEventCount: Int
 
   /// A result.
-  public init(stepsChecked: Int, divergence: ReplayDivergence?) {
+  public init(stepsChecked: Int, divergence: ReplayDivergence?, droppedEventCount: Int = 0) {
     self.stepsChecked = stepsChecked
     self.divergence = divergence
+    self.droppedEventCount = droppedEventCount
   }
+
+  /// Whether the trace replayed had no gap.
+  public var isComplete: Bool { droppedEventCount == 0 }
 
   /// Whether the replay matched the trace.
   public var isMatch: Bool { divergence == nil }

@@ -108,6 +108,8 @@ public enum TraceDiff {
       if x.stateHash != y.stateHash { return "the states after mutation \(x.label) differ" }
     case (.streamEnded(let x), .streamEnded(let y)):
       if x != y { return "stream \(x.stream) ended differently from stream \(y.stream)" }
+    case (.gap(let x), .gap(let y)):
+      if x != y { return "\(x.droppedEvents) against \(y.droppedEvents) dropped events" }
     case (.end(let x), .end(let y)):
       if x != y { return "the end lines differ" }
     default:
@@ -123,6 +125,7 @@ public enum TraceDiff {
     case .effectEnded: "effectEnd"
     case .mutation: "mutation"
     case .streamEnded: "streamEnd"
+    case .gap: "gap"
     case .end: "end"
     }
   }

@@ -233,7 +233,11 @@ public final class TraceReader {
     if hasEnded {
       throw .malformedLine(path: path, line: lineNumber, reason: "an event follows the end line")
     }
-    if case .end = event.kind { hasEnded = true }
+    switch event.kind {
+    case .end: hasEnded = true
+    case .gap(let gap): warnings.append(.eventsDropped(count: gap.droppedEvents, line: lineNumber))
+    default: break
+    }
     if verifiesStates, case .mutation(let mutation) = event.kind {
       try rebuildState(after: mutation, sequence: event.sequence)
     }

@@ -9,6 +9,9 @@ public enum TraceWarning: Hashable, Sendable {
   /// Lines of an event kind this reader does not know (from a newer minor version) were
   /// skipped.
   case unknownEventKind(String, firstLine: Int)
+  /// The recorder dropped `count` events at this line to stay within its memory budget
+  /// (a ``TraceEvent/Gap``): the trace is incomplete from here on.
+  case eventsDropped(count: Int, line: Int)
 }
 
 extension TraceWarning: CustomStringConvertible {
@@ -22,6 +25,9 @@ extension TraceWarning: CustomStringConvertible {
       "the trace has no end line after line \(lastLine): the recording did not stop normally"
     case .unknownEventKind(let kind, let firstLine):
       "skipped events of unknown kind '\(kind)' (first at line \(firstLine))"
+    case .eventsDropped(let count, let line):
+      "the recorder dropped \(count) event\(count == 1 ? "" : "s") at line \(line) to stay "
+        + "within its memory budget: the trace is incomplete from there on"
     }
   }
 }
