@@ -25,6 +25,10 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   /// The most encoded bytes held before they are written: a batch that piled up while the
   /// writer was behind is written in pieces of this size.
   private static var chunkSize: Int { 1 << 20 }
+  /// The bytes of memory a queued state is estimated to take per byte of its canonical JSON:
+  /// an array of small integers takes 8 bytes for every 2 or 3 characters, most other states
+  /// less.
+  private static var memoryPerByte: Int { 4 }
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
 
@@ -46,8 +50,8 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   @exclusivity(unchecked) private var pendingBytes = 0
   /// The most bytes ever queued.
   private var peakBytes = 0
-  /// The estimated memory of a queued state: twice the length of the last one's canonical
-  /// JSON.
+  /// The estimated memory of a queued state: four times the length of the last one's
+  /// canonical JSON.
   @exclusivity(unchecked) private var stateBytes: Int
   /// Whether the reactor's actor found the queue full: the writer takes what is pending at
   /// once.
@@ -87,7 +91,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     }
     budget = options.queueBudget
     policy = options.overflow
-    stateBytes = 2 * Self.length(of: header.initialState)
+    stateBytes = Self.memoryPerByte * Self.length(of: header.initialState)
     self.path = path
     self.header = header
     pendingActions = PayloadBuffer(capacity: options.flushThreshold)
@@ -322,7 +326,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       states.removeAll()
       condition.lock()
       queuedBytes -= takenBytes
-      if let measured = encoder.lastStateByteCount { stateBytes = 2 * measured }
+      if let measured = encoder.lastStateByteCount { stateBytes = Self.memoryPerByte * measured }
       if isSenderWaiting { condition.broadcast() }
       condition.unlock()
       for waiter in waiters { waiter.resume() }

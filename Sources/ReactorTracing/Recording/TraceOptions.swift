@@ -20,8 +20,8 @@ public struct TraceOptions: Sendable {
   /// 32 MiB unless told otherwise.
   ///
   /// The bytes are estimated as events are queued: each event's fixed size, plus, for a
-  /// mutation, twice the length of the last state's canonical JSON the writer measured (a
-  /// state's memory is about that for arrays of numbers, and less for most others). An event
+  /// mutation, four times the length of the last state's canonical JSON the writer measured
+  /// (an array of small integers takes about that much memory, most other states less). An event
   /// is always queued when the queue is empty, so one state larger than the budget still
   /// records.
   public var queueBudget: Int

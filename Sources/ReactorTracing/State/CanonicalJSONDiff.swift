@@ -63,13 +63,130 @@ struct CanonicalJSONDiff {
     let originalCount = bytes.count
     var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes)
     bytes = []  // Lets `diff` change the bytes in place.
-    diff.diff(0..<old.count, 0..<new.count)
+    if !diff.writeSingleScalarChange() { diff.diff(0..<old.count, 0..<new.count) }
     bytes = diff.bytes
     if diff.failed {
       bytes.removeSubrange(originalCount...)
       return nil
     }
     return diff.operationBytes
+  }
+
+  // MARK: One scalar changed
+
+  /// Writes the diff when the two states differ in one number or literal and nothing else,
+  /// as when a mutation changes one element of a large array: from the bytes before and
+  /// after the difference alone, without walking the containers around it.
+  ///
+  /// The walk would give the same single operation: every object on the way has the same
+  /// keys and every array the same number of elements (the bytes that differ hold no
+  /// delimiter), so it finds one unequal member or element at each level and sets the
+  /// scalar at the end. Gives up (`false`, nothing written) otherwise, and at any escape.
+  private mutating func writeSingleScalarChange() -> Bool {
+    let shorter = min(old.count, new.count)
+    var prefix = 0
+    while prefix + 8 <= shorter
+      && UnsafeRawPointer(old.baseAddress! + prefix).loadUnaligned(as: UInt64.self)
+        == UnsafeRawPointer(new.baseAddress! + prefix).loadUnaligned(as: UInt64.self)
+    {
+      prefix += 8
+    }
+    while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
+    guard prefix < shorter else { return false }
+    var suffix = 0
+    let longestSuffix = shorter - prefix
+    while suffix < longestSuffix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+      suffix += 1
+    }
+    // The token holding the first difference, in each state.
+    var start = prefix
+    while start > 0 && !Self.isDelimiter(old[start - 1]) { start -= 1 }
+    guard start > 0 else { return false }
+    var oldEnd = prefix
+    while oldEnd < old.count && !Self.isDelimiter(old[oldEnd]) { oldEnd += 1 }
+    var newEnd = prefix
+    while newEnd < new.count && !Self.isDelimiter(new[newEnd]) { newEnd += 1 }
+    // What follows the tokens must be the common suffix.
+    guard oldEnd > start, newEnd > start, oldEnd < old.count, newEnd < new.count,
+      old.count - oldEnd <= suffix,
+      new.count - newEnd <= suffix, old.count - oldEnd == new.count - newEnd
+    else { return false }
+    // The path to the token, from the bytes before it.
+    var position = 0
+    var isInString = false
+    var isKey = false
+    var expectsKey = false
+    var keyStart = 0
+    var isArray: [Bool] = []
+    while position < start {
+      let byte = old[position]
+      if isInString {
+        if byte == UInt8(ascii: "\\") {
+          path.removeAll()
+          return false
+        }
+        if byte == UInt8(ascii: "\"") {
+          isInString = false
+          if isKey {
+            path[path.count - 1] = .key(UnsafeBufferPointer(rebasing: old[keyStart...position]))
+          }
+        }
+        position += 1
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""):
+        isInString = true
+        isKey = expectsKey
+        expectsKey = false
+        keyStart = position
+      case UInt8(ascii: "{"):
+        isArray.append(false)
+        path.append(.index(0))
+        expectsKey = true
+      case UInt8(ascii: "["):
+        isArray.append(true)
+        path.append(.index(0))
+        expectsKey = false
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        isArray.removeLast()
+        path.removeLast()
+        expectsKey = false
+      case UInt8(ascii: ","):
+        if isArray.last == true {
+          if case .index(let index) = path[path.count - 1] {
+            path[path.count - 1] = .index(index + 1)
+          }
+        } else {
+          expectsKey = true
+        }
+      default:
+        break
+      }
+      position += 1
+    }
+    let before = old[start - 1]
+    guard !isInString, !isArray.isEmpty,
+      isArray.last! ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
+        : before == UInt8(ascii: ":")
+    else {
+      path.removeAll()
+      return false
+    }
+    writeSet(start..<newEnd)
+    path.removeAll()
+    return true
+  }
+
+  /// Whether `byte` ends a number or a literal in canonical JSON.
+  private static func isDelimiter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"),
+      UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "\""), UInt8(ascii: "\\"):
+      true
+    default:
+      false
+    }
   }
 
   // MARK: Walking

@@ -63,6 +63,28 @@ struct CanonicalJSONDiffTests {
     #expect(bytes == Array("[".utf8))
   }
 
+  @Test func oneChangedNumberOrLiteralIsWrittenAsTheTreeDiffWritesIt() {
+    let values: [JSONValue] = (0..<1000).map { .int(Int64($0 % 17) - 3) }
+    let cases: [(JSONValue, JSONValue)] = [
+      (.int(5), .int(6)),
+      (["counter": 1, "values": .array(values)], ["counter": 1, "values": .array(values)]),
+    ]
+    var changes = cases
+    for index in [0, 1, 499, 998, 999] {
+      var changed = values
+      changed[index] = [.int(12_345), nil, .bool(true), .double(-0.5)][index % 4]
+      changes.append(
+        (["counter": 1, "values": .array(values)], ["counter": 2, "values": .array(values)]))
+      changes.append(
+        (["a": ["b": .array(values)], "z": nil], ["a": ["b": .array(changed)], "z": nil]))
+      changes.append((.array([.array(values), "x"]), .array([.array(changed), "x"])))
+    }
+    for (old, new) in changes {
+      let result = both(old, new)
+      #expect(result.bytes == result.tree)
+    }
+  }
+
   @Test func randomValuesDiffAsTheTreesDo() {
     var generator = RandomJSON(seed: 7)
     var compared = 0
