@@ -360,11 +360,16 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     } else {
       mutationsSinceSnapshot = 0
     }
-    // The state becomes the previous one, in the previous one's memory.
+    // The state becomes the previous one, in the previous one's memory; after a diff, which
+    // is written from `diffBytes`, by swapping the two without a copy.
     var kept = previousBytes ?? []
     previousBytes = nil
-    kept.removeAll(keepingCapacity: true)
-    kept.append(contentsOf: snapshotBytes)
+    if case .diff = change {
+      swap(&kept, &snapshotBytes)
+    } else {
+      kept.removeAll(keepingCapacity: true)
+      kept.append(contentsOf: snapshotBytes)
+    }
     previousBytes = kept
     return change
   }

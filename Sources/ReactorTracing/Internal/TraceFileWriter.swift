@@ -12,7 +12,9 @@ import Foundation
 /// What is queued, pending or taken but not yet written, is bounded by a byte budget
 /// (``TraceOptions/queueBudget``, estimated per event as `admit(_:)` says). An event that
 /// does not fit makes the reactor's actor wait for the writer (``TraceOverflowPolicy/wait``)
-/// or is refused, and the monitor records a gap (``TraceOverflowPolicy/drop``).
+/// or is refused, and the monitor records a gap (``TraceOverflowPolicy/drop``). With the
+/// wait policy, at most `flushThreshold` events are queued too, so that a crash loses at most
+/// those (or what came in the last `flushInterval`, when fewer).
 ///
 /// `@unchecked Sendable`: everything the reactor's actor and the thread share is guarded by
 /// `condition`; the rest belongs to the thread alone once it starts.
@@ -48,6 +50,10 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   @exclusivity(unchecked) private var queuedBytes = 0
   /// Bytes appended to `pending` since the writer last took it.
   @exclusivity(unchecked) private var pendingBytes = 0
+  /// Events queued: appended and not yet written.
+  @exclusivity(unchecked) private var queuedEvents = 0
+  /// With the wait policy, the most events queued: what a crash may lose.
+  private let eventCap: Int
   /// The most bytes ever queued.
   private var peakBytes = 0
   /// The estimated memory of a queued state: four times the length of the last one's
@@ -91,6 +97,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     }
     budget = options.queueBudget
     policy = options.overflow
+    eventCap = options.overflow == .wait ? options.flushThreshold : .max
     stateBytes = Self.memoryPerByte * Self.length(of: header.initialState)
     self.path = path
     self.header = header
@@ -166,7 +173,9 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   /// every small event that still fits.
   @inline(__always)
   private func admit(_ cost: Int, waits: Bool = false) -> Bool {
-    if queuedBytes + cost <= budget && !isDropping || queuedBytes == 0 {
+    if queuedBytes + cost <= budget && queuedEvents < eventCap && !isDropping
+      || queuedBytes == 0
+    {
       account(cost)
       return true
     }
@@ -188,7 +197,10 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     }
     isDropping = false
     isSenderWaiting = true
-    while queuedBytes + cost > budget && queuedBytes > 0 && !isDone { condition.wait() }
+    while (queuedBytes + cost > budget || queuedEvents >= eventCap) && queuedBytes > 0 && !isDone
+    {
+      condition.wait()
+    }
     isSenderWaiting = false
     account(cost)
     return true
@@ -198,6 +210,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   private func account(_ cost: Int) {
     queuedBytes += cost
     pendingBytes += cost
+    queuedEvents += 1
     if queuedBytes > peakBytes { peakBytes = queuedBytes }
   }
 
@@ -310,6 +323,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       isWriterNeeded = false
       let takenBytes = pendingBytes
       pendingBytes = 0
+      let takenEvents = pending.count
       swap(&batch, &pending)
       swap(&actions, &pendingActions)
       swap(&mutations, &pendingMutations)
@@ -326,6 +340,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       states.removeAll()
       condition.lock()
       queuedBytes -= takenBytes
+      queuedEvents -= takenEvents
       if let measured = encoder.lastStateByteCount { stateBytes = Self.memoryPerByte * measured }
       if isSenderWaiting { condition.broadcast() }
       condition.unlock()

@@ -12,8 +12,10 @@ public import ReactorCore
 ///
 /// On the reactor's actor, recording an event is a timestamp and an append under a lock.
 /// The writer writes what is buffered every ``TraceOptions/flushInterval`` or
-/// ``TraceOptions/flushThreshold`` events, whichever comes first, so a crash loses at most
-/// that last batch; the file is a valid trace after every flush (a torn last line is
+/// ``TraceOptions/flushThreshold`` events, whichever comes first. With the wait policy the
+/// reactor never gets more than `flushThreshold` events ahead of the disk, so a crash loses
+/// at most the last 200 ms or 4,096 events by default; with the drop policy, up to what
+/// ``TraceOptions/queueBudget`` holds. The file is a valid trace after every flush (a torn last line is
 /// reported by readers as a warning). ``stop()`` writes everything and the end line. If the
 /// recorder is released without `stop()`, the writer still finishes in the background.
 ///

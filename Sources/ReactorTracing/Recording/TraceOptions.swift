@@ -14,7 +14,10 @@ public struct TraceOptions: Sendable {
   public var snapshotInterval: Int
   /// A file recorder writes what it has buffered at least this often.
   public var flushInterval: Duration
-  /// A file recorder also writes as soon as this many events are buffered.
+  /// A file recorder also writes as soon as this many events are buffered; with the wait
+  /// policy, the reactor also waits rather than queue more than this many for the writer, so
+  /// that a crash loses at most these (or the events of the last ``flushInterval``, when
+  /// fewer).
   public var flushThreshold: Int
   /// The most bytes a file recorder holds queued between the reactor and its writer thread,
   /// 32 MiB unless told otherwise.

@@ -95,6 +95,14 @@ struct CanonicalJSONDiff {
     guard prefix < shorter else { return false }
     var suffix = 0
     let longestSuffix = shorter - prefix
+    while suffix + 8 <= longestSuffix
+      && UnsafeRawPointer(old.baseAddress! + old.count - suffix - 8).loadUnaligned(
+        as: UInt64.self)
+        == UnsafeRawPointer(new.baseAddress! + new.count - suffix - 8).loadUnaligned(
+          as: UInt64.self)
+    {
+      suffix += 8
+    }
     while suffix < longestSuffix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
       suffix += 1
     }
