@@ -15,6 +15,8 @@ struct ChildReport: Equatable {
   var fullStateBytes: Double?
   /// The child's own peak resident set size in bytes, measured as it finishes.
   var peakBytes: Int?
+  /// The events a recorder with the drop policy dropped.
+  var dropped: Int?
 
   /// The line's first word.
   static let marker = "RESULT"
@@ -26,14 +28,16 @@ struct ChildReport: Equatable {
     if let events { fields.append("events=\(events)") }
     if let fullStateBytes { fields.append("fullStateBytes=\(fullStateBytes)") }
     if let peakBytes { fields.append("peakBytes=\(peakBytes)") }
+    if let dropped { fields.append("dropped=\(dropped)") }
     return ([Self.marker] + fields).joined(separator: " ")
   }
 
   /// Creates a report.
   init(
     seconds: Double, units: Int, bytes: Int? = nil, events: Int? = nil,
-    fullStateBytes: Double? = nil
+    fullStateBytes: Double? = nil, dropped: Int? = nil
   ) {
+    self.dropped = dropped
     self.seconds = seconds
     self.units = units
     self.bytes = bytes
@@ -58,7 +62,8 @@ struct ChildReport: Equatable {
     self.init(
       seconds: seconds, units: units, bytes: fields["bytes"].flatMap { Int($0) },
       events: fields["events"].flatMap { Int($0) },
-      fullStateBytes: fields["fullStateBytes"].flatMap { Double($0) })
+      fullStateBytes: fields["fullStateBytes"].flatMap { Double($0) },
+      dropped: fields["dropped"].flatMap { Int($0) })
     peakBytes = fields["peakBytes"].flatMap { Int($0) }
   }
 }

@@ -8,6 +8,8 @@ final class Recording<R: Reactor> {
   private let file: FileTraceRecorder<R>?
   /// The trace file, in `file` mode.
   let path: String?
+  /// The events the drop policy dropped, once verified.
+  private(set) var dropped: Int?
 
   /// Attaches the recorder `mode` asks for.
   /// - Parameters:
@@ -26,9 +28,11 @@ final class Recording<R: Reactor> {
         memory = try InMemoryTraceRecorder(recording: reactor)
         file = nil
         self.path = nil
-      case .file:
+      case .file, .fileDropping:
         memory = nil
-        file = try FileTraceRecorder(recording: reactor, to: path)
+        file = try FileTraceRecorder(
+          recording: reactor, to: path,
+          options: TraceOptions(overflow: mode == .fileDropping ? .drop : .wait))
         self.path = path
       }
     } catch {
@@ -68,6 +72,11 @@ final class Recording<R: Reactor> {
     }
     if let file, let path {
       try verification.expect("events observed", file.observedEventCount, equals: events)
+      if file.header.version.minor >= 1 {
+        dropped = file.droppedEventCount
+        return try TraceFileCheck.verify(
+          path: path, events: events, dropped: file.droppedEventCount, by: verification)
+      }
       try verification.expect("events dropped", file.droppedEventCount, equals: 0)
       return try TraceFileCheck.verify(path: path, events: events, by: verification)
     }

@@ -41,6 +41,12 @@ struct ResultTable {
       if row.showsMegabytes, let bytes = result.bytesPerSecond {
         throughput += ", \(Formatting.decimal(bytes / 1e6, digits: 1)) MB/s"
       }
+      if let dropped = result.report?.dropped, let events = result.report?.events, events > 0 {
+        let share = Formatting.decimal(100 * Double(dropped) / Double(events), digits: 1)
+        throughput +=
+          ", \(Formatting.grouped(Double(dropped))) of \(Formatting.grouped(Double(events))) "
+          + "events dropped (\(share) %)"
+      }
       let reactorKit = row.reactorKit.map { "\(Formatting.grouped($0)) \(row.unit)/s" } ?? ""
       let ratio = row.reactorKit.map { "\(Formatting.decimal(result.throughput / $0, digits: 1))×" }
       let outcome: String
