@@ -64,6 +64,16 @@ struct BenchPlan: Sendable {
       }
     }
 
+    // The crash promise: recordings killed with SIGKILL at random moments.
+    for policy in ["wait", "drop"] {
+      let kills = max(2, 10 / divisor)
+      rows.append(
+        BenchRow(
+          scenario: "crash-loss", mode: policy, count: kills, unit: "kills",
+          targets: policy == "wait" ? [.crashLoss(atMostEvents: 4_096, milliseconds: 200)] : [],
+          job: .child(["crash-loss", policy, "\(kills)", directory])))
+    }
+
     let largeActions = Self.traceActions / divisor
     let smallActions = largeActions / 10
     let large = BenchRow.Prerequisite.concatTrace(actions: largeActions, path: largeTrace)

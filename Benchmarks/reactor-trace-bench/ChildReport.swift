@@ -17,6 +17,10 @@ struct ChildReport: Equatable {
   var peakBytes: Int?
   /// The events a recorder with the drop policy dropped.
   var dropped: Int?
+  /// The most events a killed recording lost.
+  var lost: Int?
+  /// The time those events spanned, in milliseconds.
+  var lostMilliseconds: Double?
 
   /// The line's first word.
   static let marker = "RESULT"
@@ -29,6 +33,8 @@ struct ChildReport: Equatable {
     if let fullStateBytes { fields.append("fullStateBytes=\(fullStateBytes)") }
     if let peakBytes { fields.append("peakBytes=\(peakBytes)") }
     if let dropped { fields.append("dropped=\(dropped)") }
+    if let lost { fields.append("lost=\(lost)") }
+    if let lostMilliseconds { fields.append("lostMilliseconds=\(lostMilliseconds)") }
     return ([Self.marker] + fields).joined(separator: " ")
   }
 
@@ -65,5 +71,7 @@ struct ChildReport: Equatable {
       fullStateBytes: fields["fullStateBytes"].flatMap { Double($0) },
       dropped: fields["dropped"].flatMap { Int($0) })
     peakBytes = fields["peakBytes"].flatMap { Int($0) }
+    lost = fields["lost"].flatMap { Int($0) }
+    lostMilliseconds = fields["lostMilliseconds"].flatMap { Double($0) }
   }
 }
