@@ -71,6 +71,13 @@ struct EventStamper {
     sequence -= 1
   }
 
+  /// The end event `end()` would give now, without numbering it.
+  func peekEnd() -> CapturedEvent {
+    CapturedEvent(
+      sequence: sequence + 1, time: now(),
+      kind: .end(observed: observedCount, dropped: droppedCount))
+  }
+
   /// The end event, which no cap drops.
   mutating func end() -> CapturedEvent {
     sequence += 1

@@ -25,6 +25,12 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
     writer = nil
   }
 
+  init(options: TraceOptions, window: EventWindow<Action, Mutation, State>) {
+    stamper = EventStamper(limit: options.limit, clock: options.clock)
+    self.window = window
+    writer = nil
+  }
+
   init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
     window = nil
@@ -33,6 +39,9 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
 
   var observedCount: Int { stamper.observedCount }
   var droppedCount: Int { stamper.droppedCount }
+
+  /// The end event `stop()` would store now, without stopping.
+  func snapshotEnd() -> CapturedEvent { stamper.peekEnd() }
 
   /// Stops recording and stores the end event; later events are ignored.
   /// - Returns: `false` if it was already stopped.
