@@ -63,7 +63,9 @@ struct CanonicalJSONDiff {
     let originalCount = bytes.count
     var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes)
     bytes = []  // Lets `diff` change the bytes in place.
-    if !diff.writeSingleScalarChange() { diff.diff(0..<old.count, 0..<new.count) }
+    if !diff.writeSingleScalarChange(0..<old.count, 0..<new.count) {
+      diff.diff(0..<old.count, 0..<new.count)
+    }
     bytes = diff.bytes
     if diff.failed {
       bytes.removeSubrange(originalCount...)
@@ -74,7 +76,7 @@ struct CanonicalJSONDiff {
 
   // MARK: One scalar changed
 
-  /// Writes the diff when the two states differ in one number or literal and nothing else,
+  /// Writes the diff when the two values differ in one number or literal and nothing else,
   /// as when a mutation changes one element of a large array: from the bytes before and
   /// after the difference alone, without walking the containers around it.
   ///
@@ -82,42 +84,54 @@ struct CanonicalJSONDiff {
   /// keys and every array the same number of elements (the bytes that differ hold no
   /// delimiter), so it finds one unequal member or element at each level and sets the
   /// scalar at the end. Gives up (`false`, nothing written) otherwise, and at any escape.
-  private mutating func writeSingleScalarChange() -> Bool {
-    let shorter = min(old.count, new.count)
+  /// - Parameters:
+  ///   - oldValue: The old value's bytes: the whole state, or an array or object in it whose
+  ///     path is ``path``.
+  ///   - newValue: The new value's bytes.
+  private mutating func writeSingleScalarChange(
+    _ oldValue: Range<Int>, _ newValue: Range<Int>
+  ) -> Bool {
+    let base = path.count
+    defer { path.removeSubrange(base...) }
+    let oldBase = old.baseAddress! + oldValue.lowerBound
+    let newBase = new.baseAddress! + newValue.lowerBound
+    let shorter = min(oldValue.count, newValue.count)
     var prefix = 0
     while prefix + 8 <= shorter
-      && UnsafeRawPointer(old.baseAddress! + prefix).loadUnaligned(as: UInt64.self)
-        == UnsafeRawPointer(new.baseAddress! + prefix).loadUnaligned(as: UInt64.self)
+      && UnsafeRawPointer(oldBase + prefix).loadUnaligned(as: UInt64.self)
+        == UnsafeRawPointer(newBase + prefix).loadUnaligned(as: UInt64.self)
     {
       prefix += 8
     }
-    while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
+    while prefix < shorter && oldBase[prefix] == newBase[prefix] { prefix += 1 }
     guard prefix < shorter else { return false }
+    let oldEndBase = oldBase + oldValue.count
+    let newEndBase = newBase + newValue.count
     var suffix = 0
     let longestSuffix = shorter - prefix
     while suffix + 8 <= longestSuffix
-      && UnsafeRawPointer(old.baseAddress! + old.count - suffix - 8).loadUnaligned(
-        as: UInt64.self)
-        == UnsafeRawPointer(new.baseAddress! + new.count - suffix - 8).loadUnaligned(
-          as: UInt64.self)
+      && UnsafeRawPointer(oldEndBase - suffix - 8).loadUnaligned(as: UInt64.self)
+        == UnsafeRawPointer(newEndBase - suffix - 8).loadUnaligned(as: UInt64.self)
     {
       suffix += 8
     }
-    while suffix < longestSuffix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] {
+    while suffix < longestSuffix && (oldEndBase - 1 - suffix).pointee
+      == (newEndBase - 1 - suffix).pointee
+    {
       suffix += 1
     }
-    // The token holding the first difference, in each state.
+    // The token holding the first difference, in each value (offsets from its start).
     var start = prefix
-    while start > 0 && !Self.isDelimiter(old[start - 1]) { start -= 1 }
+    while start > 0 && !Self.isDelimiter(oldBase[start - 1]) { start -= 1 }
     guard start > 0 else { return false }
     var oldEnd = prefix
-    while oldEnd < old.count && !Self.isDelimiter(old[oldEnd]) { oldEnd += 1 }
+    while oldEnd < oldValue.count && !Self.isDelimiter(oldBase[oldEnd]) { oldEnd += 1 }
     var newEnd = prefix
-    while newEnd < new.count && !Self.isDelimiter(new[newEnd]) { newEnd += 1 }
+    while newEnd < newValue.count && !Self.isDelimiter(newBase[newEnd]) { newEnd += 1 }
     // What follows the tokens must be the common suffix.
-    guard oldEnd > start, newEnd > start, oldEnd < old.count, newEnd < new.count,
-      old.count - oldEnd <= suffix,
-      new.count - newEnd <= suffix, old.count - oldEnd == new.count - newEnd
+    guard oldEnd > start, newEnd > start, oldEnd < oldValue.count, newEnd < newValue.count,
+      oldValue.count - oldEnd <= suffix, newValue.count - newEnd <= suffix,
+      oldValue.count - oldEnd == newValue.count - newEnd
     else { return false }
     // The path to the token, from the bytes before it.
     var position = 0
@@ -127,16 +141,15 @@ struct CanonicalJSONDiff {
     var keyStart = 0
     var isArray: [Bool] = []
     while position < start {
-      let byte = old[position]
+      let byte = oldBase[position]
       if isInString {
-        if byte == UInt8(ascii: "\\") {
-          path.removeAll()
-          return false
-        }
+        if byte == UInt8(ascii: "\\") { return false }
         if byte == UInt8(ascii: "\"") {
           isInString = false
           if isKey {
-            path[path.count - 1] = .key(UnsafeBufferPointer(rebasing: old[keyStart...position]))
+            path[path.count - 1] = .key(
+              UnsafeBufferPointer(
+                rebasing: old[oldValue.lowerBound + keyStart...oldValue.lowerBound + position]))
           }
         }
         position += 1
@@ -157,6 +170,7 @@ struct CanonicalJSONDiff {
         path.append(.index(0))
         expectsKey = false
       case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        guard !isArray.isEmpty else { return false }
         isArray.removeLast()
         path.removeLast()
         expectsKey = false
@@ -173,16 +187,13 @@ struct CanonicalJSONDiff {
       }
       position += 1
     }
-    let before = old[start - 1]
-    guard !isInString, !isArray.isEmpty,
-      isArray.last! ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
+    let before = oldBase[start - 1]
+    guard !isInString, let inArray = isArray.last,
+      inArray
+        ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
         : before == UInt8(ascii: ":")
-    else {
-      path.removeAll()
-      return false
-    }
-    writeSet(start..<newEnd)
-    path.removeAll()
+    else { return false }
+    writeSet(newValue.lowerBound + start..<newValue.lowerBound + newEnd)
     return true
   }
 
@@ -244,6 +255,8 @@ struct CanonicalJSONDiff {
   }
 
   private mutating func diffArrays(_ oldArray: Range<Int>, _ newArray: Range<Int>) {
+    // One changed number or literal, as in a large state's array: without listing elements.
+    if writeSingleScalarChange(oldArray, newArray) { return }
     // The elements' bounds, pushed on `ranges`: the old array's, then the new one's.
     let base = ranges.count
     let oldCount = pushElements(of: old, oldArray)

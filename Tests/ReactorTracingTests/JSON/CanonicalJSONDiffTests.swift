@@ -74,7 +74,9 @@ struct CanonicalJSONDiffTests {
       var changed = values
       changed[index] = [.int(12_345), nil, .bool(true), .double(-0.5)][index % 4]
       changes.append(
-        (["counter": 1, "values": .array(values)], ["counter": 2, "values": .array(values)]))
+        (["counter": 1, "values": .array(values)], ["counter": 2, "values": .array(changed)]))
+      changes.append(
+        (.array([.array(values), .array(values)]), .array([.array(changed), .array(changed)])))
       changes.append(
         (["a": ["b": .array(values)], "z": nil], ["a": ["b": .array(changed)], "z": nil]))
       changes.append((.array([.array(values), "x"]), .array([.array(changed), "x"])))
