@@ -71,11 +71,14 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
 
   private let budget: Int
   private let policy: TraceOverflowPolicy
-  private let eventCost = MemoryLayout<CapturedEvent>.stride
-  private let actionCost = MemoryLayout<CapturedEvent>.stride + MemoryLayout<Action>.stride
+  // An event's fixed size counts twice: the buffers it is queued in grow by doubling, and
+  // are swapped with the ones the writer is emptying.
+  private let eventCost = 2 * MemoryLayout<CapturedEvent>.stride
+  private let actionCost = 2 * (MemoryLayout<CapturedEvent>.stride + MemoryLayout<Action>.stride)
   private let mutationCost =
-    MemoryLayout<CapturedEvent>.stride + MemoryLayout<Mutation>.stride
-    + MemoryLayout<State>.stride
+    2
+    * (MemoryLayout<CapturedEvent>.stride + MemoryLayout<Mutation>.stride
+      + MemoryLayout<State>.stride)
 
   // The writer thread's alone.
   private var encoder: TraceEventEncoder<Action, Mutation, State>

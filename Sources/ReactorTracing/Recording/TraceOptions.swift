@@ -22,7 +22,8 @@ public struct TraceOptions: Sendable {
   /// The most bytes a file recorder holds queued between the reactor and its writer thread,
   /// 32 MiB unless told otherwise.
   ///
-  /// The bytes are estimated as events are queued: each event's fixed size, plus, for a
+  /// The bytes are estimated as events are queued: twice each event's fixed size (its
+  /// buffers grow by doubling and are double-buffered), plus, for a
   /// mutation, four times the length of the last state's canonical JSON the writer measured
   /// (an array of small integers takes about that much memory, most other states less). An event
   /// is always queued when the queue is empty, so one state larger than the budget still
