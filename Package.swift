@@ -7,6 +7,7 @@ let package = Package(
   platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
   products: [
     .library(name: "ReactorCore", targets: ["ReactorCore"]),
+    .library(name: "ReactorObservation", targets: ["ReactorObservation"]),
     .library(name: "ReactorTracing", targets: ["ReactorTracing"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
     .library(name: "ReactorReplay", targets: ["ReactorReplay"]),
@@ -43,6 +44,31 @@ let package = Package(
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+    // ReactorKit's own unit tests, rewritten against our API (docs/semantics.md lists the
+    // ones we do not reproduce exactly).
+    .testTarget(
+      name: "ReactorKitPortTests",
+      dependencies: [
+        "ReactorCore",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
+    // Swift's Observation over a reactor: per-field tracking, bindings, SwiftUI where present.
+    // No macro (swift-syntax would add minutes to every build).
+    .target(name: "ReactorObservation", dependencies: ["ReactorCore"]),
+    .testTarget(
+      name: "ReactorObservationTests",
+      dependencies: [
+        "ReactorObservation",
+        "ReactorCore",
+        "ReactorExamples",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
 

@@ -8,6 +8,8 @@ final class Recording<R: Reactor> {
   private let file: FileTraceRecorder<R>?
   /// The trace file, in `file` mode.
   let path: String?
+  /// Whether the file recorder drops rather than waits.
+  private let isDropping: Bool
   /// The events the drop policy dropped, once verified.
   private(set) var dropped: Int?
 
@@ -18,6 +20,7 @@ final class Recording<R: Reactor> {
   ///   - path: The trace file, used in `file` mode.
   /// - Throws: ``BenchFailure/file(path:reason:)`` when the recorder cannot start.
   init(_ reactor: R, mode: TracingMode, path: String) throws(BenchFailure) {
+    isDropping = mode == .fileDropping
     do {
       switch mode {
       case .untraced:
@@ -72,7 +75,7 @@ final class Recording<R: Reactor> {
     }
     if let file, let path {
       try verification.expect("events observed", file.observedEventCount, equals: events)
-      if file.header.version.minor >= 1 {
+      if isDropping {
         dropped = file.droppedEventCount
         return try TraceFileCheck.verify(
           path: path, events: events, dropped: file.droppedEventCount, by: verification)

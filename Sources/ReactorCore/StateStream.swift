@@ -29,8 +29,8 @@ public struct StateStream<Value: Sendable>: Sendable {
 
   /// Calls `handler` now with the latest value, then with every new value, on the main actor.
   ///
-  /// An action that `handler` sends is queued and processed after the current value has
-  /// reached every observer.
+  /// An action that `handler` sends is queued and starts once the action being processed
+  /// has had every mutation it produced synchronously delivered to every observer.
   /// - Parameter handler: Receives each value.
   /// - Returns: The subscription; cancelling or releasing it stops delivery.
   @MainActor

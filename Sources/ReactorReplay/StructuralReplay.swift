@@ -27,6 +27,11 @@ public final class StructuralReplay {
   public private(set) var currentState: TraceHeader.State
   /// How many steps were read so far.
   public private(set) var stepCount = 0
+  /// The `seq` of the last step read, or `nil` before the first.
+  public private(set) var lastSequence: Int?
+  /// What the reader noticed so far without failing: a torn last line, a missing end line,
+  /// effects still running when the recording stopped. Complete once every step was read.
+  public var warnings: [TraceWarning] { reader.warnings }
   /// How many events the recorder dropped in the gaps read so far: the trace is incomplete
   /// when it is not 0.
   public private(set) var droppedEventCount = 0
@@ -92,6 +97,7 @@ public final class StructuralReplay {
     guard let event = try ReplayChecks.next(reader) else { return nil }
     let line = reader.lineNumber
     stepCount += 1
+    lastSequence = event.sequence
     if event.sequence != expectedSequence {
       divergences.append(
         .sequenceGap(line: line, expected: expectedSequence, found: event.sequence))

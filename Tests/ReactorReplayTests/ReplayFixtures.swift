@@ -65,7 +65,8 @@ final class ReplayCounterReactor: Reactor {
   }
 }
 
-/// The Counter with one more mutation case, as if the code changed after recording.
+/// The Counter with one more mutation case and one more state field with a default, as if
+/// the code changed compatibly after recording.
 final class ReplayResettableCounterReactor: Reactor {
   typealias Action = ReplayCounterReactor.Action
 
@@ -77,7 +78,73 @@ final class ReplayResettableCounterReactor: Reactor {
     case reset
   }
 
+  struct State: Codable, Equatable, Sendable {
+    var value = 0
+    var isLoading = false
+    @Pulse var alertMessage: String?
+    var resetCount = 0
+  }
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func mutate(action: Action) -> Effect<Mutation> { .none }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .increaseValue: state.value += 1
+    case .decreaseValue: state.value -= 1
+    case .setLoading(let isLoading): state.isLoading = isLoading
+    case .setAlert(let message): state.alertMessage = message
+    case .reset:
+      state.value = 0
+      state.resetCount += 1
+    }
+    return state
+  }
+}
+
+/// The Counter whose `increaseValue` was renamed `incrementValue`: a case the trace uses.
+final class ReplayRenamedCounterReactor: Reactor {
+  typealias Action = ReplayCounterReactor.Action
+
+  enum Mutation: Codable, Sendable {
+    case incrementValue
+    case decreaseValue
+    case setLoading(Bool)
+    case setAlert(String)
+  }
+
   typealias State = ReplayCounterReactor.State
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func mutate(action: Action) -> Effect<Mutation> { .none }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .incrementValue: state.value += 1
+    case .decreaseValue: state.value -= 1
+    case .setLoading(let isLoading): state.isLoading = isLoading
+    case .setAlert(let message): state.alertMessage = message
+    }
+    return state
+  }
+}
+
+/// The Counter whose `value` became a `Double`: a recorded field's type changed.
+final class ReplayRetypedCounterReactor: Reactor {
+  typealias Action = ReplayCounterReactor.Action
+  typealias Mutation = ReplayCounterReactor.Mutation
+
+  struct State: Codable, Equatable, Sendable {
+    var value = 0.0
+    var isLoading = false
+    @Pulse var alertMessage: String?
+  }
 
   let initialState = State()
   let runtime = Runtime()
@@ -192,6 +259,6 @@ func droppingEvents(at positions: Range<Int>, from trace: Trace) throws -> Trace
   }
   for index in kept.indices { kept[index].sequence = index + 1 }
   var header = trace.header
-  header.version = TraceFormatVersion(major: 1, minor: 1)
+  header.version = TraceFormatVersion(major: 1, minor: 2)
   return Trace(header: header, events: kept)
 }

@@ -204,11 +204,15 @@ public struct TraceEvent: Hashable, Sendable {
     /// How many of them a limit or a full queue (the sum of the ``Gap``s) left out of the
     /// trace.
     public var droppedEvents: Int
+    /// The effects still running when the recording stopped, in the order they started:
+    /// the run was not finished (trace format 1.1; empty in older traces).
+    public var runningEffects: [EffectStart]
 
     /// An end event.
-    public init(observedEvents: Int, droppedEvents: Int) {
+    public init(observedEvents: Int, droppedEvents: Int, runningEffects: [EffectStart] = []) {
       self.observedEvents = observedEvents
       self.droppedEvents = droppedEvents
+      self.runningEffects = runningEffects
     }
   }
 }

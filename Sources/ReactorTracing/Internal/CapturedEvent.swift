@@ -21,6 +21,7 @@ struct CapturedEvent: Sendable {
     case streamEnded(String, error: String?)
     /// Events dropped because the writer's queue was full.
     case gap(dropped: Int)
-    case end(observed: Int, dropped: Int)
+    /// The end; `running` lists the effects still running, in the order they started.
+    case end(observed: Int, dropped: Int, running: [TraceEvent.EffectStart])
   }
 }

@@ -72,17 +72,18 @@ struct EventStamper {
   }
 
   /// The end event `end()` would give now, without numbering it.
-  func peekEnd() -> CapturedEvent {
+  func peekEnd(running: [TraceEvent.EffectStart]) -> CapturedEvent {
     CapturedEvent(
       sequence: sequence + 1, time: now(),
-      kind: .end(observed: observedCount, dropped: droppedCount))
+      kind: .end(observed: observedCount, dropped: droppedCount, running: running))
   }
 
   /// The end event, which no cap drops.
-  mutating func end() -> CapturedEvent {
+  /// - Parameter running: The effects still running, in the order they started.
+  mutating func end(running: [TraceEvent.EffectStart]) -> CapturedEvent {
     sequence += 1
     return CapturedEvent(
       sequence: sequence, time: now(),
-      kind: .end(observed: observedCount, dropped: droppedCount))
+      kind: .end(observed: observedCount, dropped: droppedCount, running: running))
   }
 }

@@ -99,8 +99,8 @@ struct EventWindow<Action: Sendable, Mutation: Sendable, State: Sendable>: Senda
     var traceEvents: [TraceEvent] = []
     traceEvents.reserveCapacity(kept.count)
     for var event in kept {
-      if case .end(let observed, let dropped) = event.event {
-        event.event = .end(observed: observed, dropped: dropped + evictedCount)
+      if case .end(let observed, let dropped, let running) = event.event {
+        event.event = .end(observed: observed, dropped: dropped + evictedCount, running: running)
       }
       traceEvents.append(encoder.encode(event))
     }

@@ -16,6 +16,10 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   @exclusivity(unchecked) private(set) var isStopped = false
   /// Events the writer's full queue refused since the last gap event was queued.
   @exclusivity(unchecked) private var unreportedDrops = 0
+  /// The effects started and not yet ended, by id: the end line lists them.
+  private var runningEffects: [Int: TraceEvent.EffectStart] = [:]
+  /// Who waits in ``waitUntilIdle()`` for the running effects to end.
+  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   init(options: TraceOptions, initialState: State) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
@@ -41,22 +45,26 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   var droppedCount: Int { stamper.droppedCount }
 
   /// The end event `stop()` would store now, without stopping.
-  func snapshotEnd() -> CapturedEvent { stamper.peekEnd() }
+  func snapshotEnd() -> CapturedEvent {
+    stamper.peekEnd(running: runningEffects.values.sorted { $0.effect < $1.effect })
+  }
 
   /// Stops recording and stores the end event; later events are ignored.
   /// - Returns: `false` if it was already stopped.
   func stop() -> Bool {
     guard !isStopped else { return false }
     isStopped = true
+    let running = runningEffects.values.sorted { $0.effect < $1.effect }
+    resumeIdleWaiters()
     if let writer {
       if unreportedDrops > 0 {
         _ = writer.append(stamper.gap(dropped: unreportedDrops), waits: true)
         unreportedDrops = 0
       }
-      _ = writer.append(stamper.end(), waits: true)
+      _ = writer.append(stamper.end(running: running), waits: true)
       return true
     }
-    window?.append(StampedEvent(stamper.end()))
+    window?.append(StampedEvent(stamper.end(running: running)))
     return true
   }
 
@@ -94,12 +102,33 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
         event: .mutation(mutation, id: id, origin: origin, state: state)))
   }
 
+  /// How many effects are running now.
+  var runningEffectCount: Int { runningEffects.count }
+
+  /// Returns once no effect is running (at once when none is), or when recording stops.
+  func waitUntilIdle() async {
+    guard !isStopped, !runningEffects.isEmpty else { return }
+    await withCheckedContinuation { idleWaiters.append($0) }
+  }
+
+  private func resumeIdleWaiters() {
+    let waiters = idleWaiters
+    idleWaiters.removeAll()
+    for waiter in waiters { waiter.resume() }
+  }
+
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
+    if !isStopped {
+      runningEffects[effect] = TraceEvent.EffectStart(effect: effect, action: action, name: name)
+    }
     record(.effectStarted(effect, action: action, name: name))
   }
 
   func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
     record(.effectEnded(effect, outcome))
+    if runningEffects.removeValue(forKey: effect) != nil, runningEffects.isEmpty {
+      resumeIdleWaiters()
+    }
   }
 
   func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {

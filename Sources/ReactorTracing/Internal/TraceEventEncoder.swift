@@ -88,8 +88,9 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       kind = .streamEnded(TraceEvent.StreamEnd(stream: name, error: error))
     case .gap(let dropped):
       kind = .gap(TraceEvent.Gap(droppedEvents: dropped))
-    case .end(let observed, let dropped):
-      kind = .end(TraceEvent.End(observedEvents: observed, droppedEvents: dropped))
+    case .end(let observed, let dropped, let running):
+      kind = .end(
+        TraceEvent.End(observedEvents: observed, droppedEvents: dropped, runningEffects: running))
     }
     return TraceEvent(sequence: stamped.sequence, time: stamped.time, kind: kind)
   }
@@ -447,7 +448,8 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       case .object(let payload) = object.members[0].value
     {
       let name = object.members[0].key
-      if payload.isEmpty { return name }
+      // An empty payload is a case without one, or one whose optional values are all nil.
+      if payload.isEmpty && Mirror(reflecting: value).children.isEmpty { return name }
       if redactor.isActive {
         let arguments = payload.members.map { member in
           member.key.hasPrefix("_") && Int(member.key.dropFirst()) != nil
@@ -459,7 +461,45 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     if redactor.isActive {
       return json.map { Self.truncated(Self.render($0)) } ?? TraceRedaction.marker
     }
-    return Self.truncated(String(describing: value))
+    let description = String(describing: value)
+    if isEnum, description.contains("Optional("),
+      let readable = Self.caseLabel(value)
+    {
+      return Self.truncated(readable)
+    }
+    return Self.truncated(description)
+  }
+
+  /// An enum case's label with optional payload values unwrapped, as Swift would write the
+  /// value in code: `setError("Wrong password")`, `setError(nil)`; `nil` when `value` is not
+  /// a case with a payload.
+  static func caseLabel(_ value: Any) -> String? {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .enum, let child = mirror.children.first,
+      let name = child.label
+    else { return nil }
+    let payload = Mirror(reflecting: child.value)
+    let arguments: [String]
+    if payload.displayStyle == .tuple {
+      arguments = payload.children.map { element in
+        let label = element.label.map { $0.hasPrefix(".") ? "" : "\($0): " } ?? ""
+        return label + payloadText(element.value)
+      }
+    } else {
+      arguments = [payloadText(child.value)]
+    }
+    return name + "(" + arguments.joined(separator: ", ") + ")"
+  }
+
+  /// A payload value as a case label shows it: an optional's value or `nil`, otherwise as
+  /// `debugPrint` writes it.
+  private static func payloadText(_ value: Any) -> String {
+    let mirror = Mirror(reflecting: value)
+    if mirror.displayStyle == .optional {
+      guard let wrapped = mirror.children.first else { return "nil" }
+      return payloadText(wrapped.value)
+    }
+    return String(reflecting: value)
   }
 
   private static func render(_ value: JSONValue) -> String {

@@ -7,6 +7,7 @@ public import ReactorCore
 /// let reactor = CounterReactor()
 /// let recorder = try FileTraceRecorder(recording: reactor, to: "counter.trace.jsonl")
 /// reactor.send(.increase)
+/// await recorder.waitUntilIdle()   // let the effect finish, so the trace holds the whole run
 /// try await recorder.stop()
 /// ```
 ///
@@ -76,6 +77,22 @@ public final class FileTraceRecorder<R: Reactor>: TraceRecorder {
   /// them.
   public func flush() async {
     await writer.flush()
+  }
+
+  /// Waits until no effect is running: every effect started while recording has ended.
+  ///
+  /// Call it before ``stop()`` to record a whole run; an effect still running at `stop()` is
+  /// listed in the end line, and readers warn that the run was not finished. It returns at
+  /// once when no effect is running, and when recording stops. An effect that never ends (one
+  /// that observes a stream forever) keeps it waiting: cancel it first.
+  ///
+  /// ```swift
+  /// reactor.send(.increase)
+  /// await recorder.waitUntilIdle()   // the 500 ms effect ends
+  /// try await recorder.stop()
+  /// ```
+  public func waitUntilIdle() async {
+    await monitor.waitUntilIdle()
   }
 
   /// Detaches from the reactor, writes every buffered event and the end line, and closes

@@ -76,13 +76,14 @@ public final class FlightRecorder<R: Reactor>: TraceRecorder {
     var trace = window.trace(header: header, encoder: encoder)
     if !monitor.isStopped {
       let end = monitor.snapshotEnd()
-      if case .end(let observed, let dropped) = end.kind {
+      if case .end(let observed, let dropped, let running) = end.kind {
         trace.events.append(
           TraceEvent(
             sequence: end.sequence, time: end.time,
             kind: .end(
               TraceEvent.End(
-                observedEvents: observed, droppedEvents: dropped + window.evictedCount))))
+                observedEvents: observed, droppedEvents: dropped + window.evictedCount,
+                runningEffects: running))))
       }
     }
     return trace
@@ -107,6 +108,11 @@ public final class FlightRecorder<R: Reactor>: TraceRecorder {
 
   /// How many bytes the kept events are estimated to take.
   public var keptBytes: Int { monitor.window?.bytes ?? 0 }
+
+  /// Waits until every effect started while recording has ended.
+  public func waitUntilIdle() async {
+    await monitor.waitUntilIdle()
+  }
 
   /// Detaches from the reactor and appends the end line.
   ///

@@ -6,7 +6,7 @@ public enum TraceOverflowPolicy: Hashable, Sendable {
   /// them is slowed to the writer's pace. The default, and what `reactor-trace record` uses.
   case wait
   /// The reactor never waits: events that do not fit are dropped, and the trace records
-  /// where and how many with a ``TraceEvent/Gap`` (format version 1.1). For a recorder left
+  /// where and how many with a ``TraceEvent/Gap`` (format version 1.2). For a recorder left
   /// on in production, where the app must never stall.
   case drop
 }

@@ -34,6 +34,6 @@ func droppingEvents(at positions: Range<Int>, from trace: Trace) throws -> Trace
   }
   for index in kept.indices { kept[index].sequence = index + 1 }
   var header = trace.header
-  header.version = TraceFormatVersion(major: 1, minor: 1)
+  header.version = TraceFormatVersion(major: 1, minor: 2)
   return Trace(header: header, events: kept)
 }

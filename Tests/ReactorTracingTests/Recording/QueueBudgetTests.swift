@@ -37,7 +37,7 @@ extension TracingTests {
       #expect(recorder.peakQueuedBytes <= Self.smallBudget)
       let trace = try Trace(contentsOf: path)
       #expect(trace.warnings.isEmpty)
-      #expect(trace.header.version == TraceFormatVersion(major: 1, minor: 0))
+      #expect(trace.header.version == TraceHeader.currentVersion)
       #expect(trace.events.count == 2 * sends + 1)
       #expect(try contents(of: path) == memory.trace.serialized)
     }
@@ -80,7 +80,7 @@ extension TracingTests {
       #expect(dropped > 0)
       #expect(recorder.observedEventCount == 2 * 51)
       let trace = try Trace(contentsOf: path)
-      #expect(trace.header.version == TraceFormatVersion(major: 1, minor: 1))
+      #expect(trace.header.version == TraceFormatVersion(major: 1, minor: 2))
       let gaps = trace.events.compactMap { event -> Int? in
         guard case .gap(let gap) = event.kind else { return nil }
         return gap.droppedEvents
