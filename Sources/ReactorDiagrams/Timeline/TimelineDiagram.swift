@@ -65,9 +65,10 @@ public struct TimelineDiagram: Sendable, Hashable {
   /// How many events the diagram shows.
   public var eventCount: Int { columns.count }
 
-  /// How many events the recorder dropped in the gaps shown (``TraceEvent/Gap``): the
-  /// diagram is of an incomplete trace when it is not 0. Each gap is drawn as a red marker on
-  /// the action lane.
+  /// How many events the recorder dropped in the gaps shown (``TraceEvent/Gap``).
+  ///
+  /// The diagram is of an incomplete trace when it is not 0. Each gap is drawn as a red
+  /// marker on the action lane.
   public private(set) var droppedEventCount = 0
 
   /// Reads the trace at `path`.

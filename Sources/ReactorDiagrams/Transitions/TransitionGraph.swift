@@ -84,9 +84,11 @@ public struct TransitionGraph: Sendable, Hashable {
   /// How many mutations were seen across all traces.
   public private(set) var mutationCount = 0
 
-  /// How many events recorders dropped in the traces' gaps (``TraceEvent/Gap``): the graph
-  /// is of incomplete traces when it is not 0. The state after a gap is a node, but no edge
-  /// leads to it from the state before the gap, since the mutations between are unknown.
+  /// How many events recorders dropped in the traces' gaps (``TraceEvent/Gap``).
+  ///
+  /// The graph is of incomplete traces when it is not 0. The state after a gap is a node,
+  /// but no edge leads to it from the state before the gap, since the mutations between are
+  /// unknown.
   public private(set) var droppedEventCount = 0
 
   /// How big the graph may grow while reading before it gives up.

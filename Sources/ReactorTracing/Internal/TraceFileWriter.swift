@@ -133,8 +133,10 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   }
 
   /// Queues an event other than an action or a mutation, on the reactor's actor.
-  /// - Parameter waits: Whether to wait for room whatever the policy: for the end line and
-  ///   the gap before it, which must be recorded.
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - waits: Whether to wait for room whatever the policy: for the end line and the gap
+  ///     before it, which must be recorded.
   /// - Returns: Whether it was queued; `false` only when the queue is full and the policy
   ///   drops.
   func append(_ event: CapturedEvent, waits: Bool = false) -> Bool {
@@ -167,9 +169,11 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     return true
   }
 
-  /// Makes room for `cost` more bytes, with the lock held: at once when they fit or the
-  /// queue is empty (so an event larger than the budget still records), else as the policy
-  /// says. Returns whether they were counted in.
+  /// Makes room for `cost` more bytes, with the lock held, and returns whether they were
+  /// counted in.
+  ///
+  /// They are at once when they fit or the queue is empty (so an event larger than the
+  /// budget still records), else as the policy says.
   ///
   /// Once the drop policy has refused an event, it refuses every one until the writer has
   /// emptied at least half the budget, so that a full queue gives one gap, not a gap before
@@ -200,8 +204,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     }
     isDropping = false
     isSenderWaiting = true
-    while (queuedBytes + cost > budget || queuedEvents >= eventCap) && queuedBytes > 0 && !isDone
-    {
+    while (queuedBytes + cost > budget || queuedEvents >= eventCap) && queuedBytes > 0 && !isDone {
       condition.wait()
     }
     isSenderWaiting = false

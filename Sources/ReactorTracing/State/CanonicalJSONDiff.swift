@@ -88,6 +88,7 @@ struct CanonicalJSONDiff {
   ///   - oldValue: The old value's bytes: the whole state, or an array or object in it whose
   ///     path is ``path``.
   ///   - newValue: The new value's bytes.
+  /// - Returns: Whether it wrote the diff.
   private mutating func writeSingleScalarChange(
     _ oldValue: Range<Int>, _ newValue: Range<Int>
   ) -> Bool {
@@ -115,8 +116,9 @@ struct CanonicalJSONDiff {
     {
       suffix += 8
     }
-    while suffix < longestSuffix && (oldEndBase - 1 - suffix).pointee
-      == (newEndBase - 1 - suffix).pointee
+    while suffix < longestSuffix
+      && (oldEndBase - 1 - suffix).pointee
+        == (newEndBase - 1 - suffix).pointee
     {
       suffix += 1
     }
