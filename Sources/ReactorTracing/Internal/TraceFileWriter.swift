@@ -28,9 +28,9 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   /// writer was behind is written in pieces of this size.
   private static var chunkSize: Int { 1 << 20 }
   /// The bytes of memory a queued state is estimated to take per byte of its canonical JSON:
-  /// an array of small integers takes 8 bytes for every 2 or 3 characters, most other states
-  /// less.
-  private static var memoryPerByte: Int { 4 }
+  /// measured with the drop policy, a queued array of small integers (8 bytes for every 2 or
+  /// 3 characters) took about that with the allocator's overhead; most other states less.
+  private static var memoryPerByte: Int { 6 }
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
 
@@ -56,7 +56,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   private let eventCap: Int
   /// The most bytes ever queued.
   private var peakBytes = 0
-  /// The estimated memory of a queued state: four times the length of the last one's
+  /// The estimated memory of a queued state: six times the length of the last one's
   /// canonical JSON.
   @exclusivity(unchecked) private var stateBytes: Int
   /// Whether the reactor's actor found the queue full: the writer takes what is pending at

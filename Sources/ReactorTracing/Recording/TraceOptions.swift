@@ -23,11 +23,10 @@ public struct TraceOptions: Sendable {
   /// 32 MiB unless told otherwise.
   ///
   /// The bytes are estimated as events are queued: twice each event's fixed size (its
-  /// buffers grow by doubling and are double-buffered), plus, for a
-  /// mutation, four times the length of the last state's canonical JSON the writer measured
-  /// (an array of small integers takes about that much memory, most other states less). An event
-  /// is always queued when the queue is empty, so one state larger than the budget still
-  /// records.
+  /// buffers grow by doubling and are double-buffered), plus, for a mutation, six times the
+  /// length of the last state's canonical JSON the writer measured (a queued array of small
+  /// integers takes about that much memory, most other states less). An event is always
+  /// queued when the queue is empty, so one state larger than the budget still records.
   public var queueBudget: Int
   /// What happens when an event would take the queue over ``queueBudget``: wait for the
   /// writer (the default) or drop it and record a gap.

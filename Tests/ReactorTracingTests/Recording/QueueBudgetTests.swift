@@ -9,7 +9,7 @@ extension TracingTests {
   @MainActor
   @Suite struct QueueBudget {
     /// A budget that holds a few of `LargeStateReactor`'s mutations: its state's canonical
-    /// JSON takes about 2,000 bytes, estimated at four times that in the queue.
+    /// JSON takes about 2,000 bytes, estimated at six times that in the queue.
     private static let smallBudget = 48_000
 
     private func options(_ overflow: TraceOverflowPolicy) -> TraceOptions {
