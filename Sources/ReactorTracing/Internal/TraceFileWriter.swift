@@ -172,8 +172,8 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   /// Makes room for `cost` more bytes, with the lock held, and returns whether they were
   /// counted in.
   ///
-  /// They are at once when they fit or the queue is empty (so an event larger than the
-  /// budget still records), else as the policy says.
+  /// They are counted in at once when they fit or the queue is empty (so an event larger
+  /// than the budget still records), else as the policy says.
   ///
   /// Once the drop policy has refused an event, it refuses every one until the writer has
   /// emptied at least half the budget, so that a full queue gives one gap, not a gap before
