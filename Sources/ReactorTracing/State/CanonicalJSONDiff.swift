@@ -63,7 +63,7 @@ struct CanonicalJSONDiff {
     let originalCount = bytes.count
     var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes)
     bytes = []  // Lets `diff` change the bytes in place.
-    if !diff.writeSingleScalarChange(0..<old.count, 0..<new.count) {
+    if !diff.writeScalarChanges(0..<old.count, 0..<new.count) {
       diff.diff(0..<old.count, 0..<new.count)
     }
     bytes = diff.bytes
@@ -76,127 +76,139 @@ struct CanonicalJSONDiff {
 
   // MARK: One scalar changed
 
-  /// Writes the diff when the two values differ in one number or literal and nothing else,
-  /// as when a mutation changes one element of a large array: from the bytes before and
-  /// after the difference alone, without walking the containers around it.
+  /// Writes the diff when the two values differ only in numbers or literals, at most one in
+  /// each array, as when a mutation changes a counter and one element of a large array: from
+  /// the bytes around the differences alone, without listing the containers' members.
   ///
-  /// The walk would give the same single operation: every object on the way has the same
-  /// keys and every array the same number of elements (the bytes that differ hold no
-  /// delimiter), so it finds one unequal member or element at each level and sets the
-  /// scalar at the end. Gives up (`false`, nothing written) otherwise, and at any escape.
+  /// The walk would give the same operations, in the same order: every object on the way has
+  /// the same keys and every array the same number of elements (the bytes that differ hold no
+  /// delimiter), so it finds the unequal members and elements in document order and sets each
+  /// scalar; with one change per array, it never replaces an array whole. Gives up (`false`,
+  /// nothing written) otherwise, and at any escape.
   /// - Parameters:
   ///   - oldValue: The old value's bytes: the whole state, or an array or object in it whose
   ///     path is ``path``.
   ///   - newValue: The new value's bytes.
   /// - Returns: Whether it wrote the diff.
-  private mutating func writeSingleScalarChange(
-    _ oldValue: Range<Int>, _ newValue: Range<Int>
-  ) -> Bool {
+  private mutating func writeScalarChanges(_ oldValue: Range<Int>, _ newValue: Range<Int>)
+    -> Bool
+  {
     let base = path.count
+    let start = mark
     defer { path.removeSubrange(base...) }
     let oldBase = old.baseAddress! + oldValue.lowerBound
     let newBase = new.baseAddress! + newValue.lowerBound
-    let shorter = min(oldValue.count, newValue.count)
-    var prefix = 0
-    while prefix + 8 <= shorter
-      && UnsafeRawPointer(oldBase + prefix).loadUnaligned(as: UInt64.self)
-        == UnsafeRawPointer(newBase + prefix).loadUnaligned(as: UInt64.self)
-    {
-      prefix += 8
-    }
-    while prefix < shorter && oldBase[prefix] == newBase[prefix] { prefix += 1 }
-    guard prefix < shorter else { return false }
-    let oldEndBase = oldBase + oldValue.count
-    let newEndBase = newBase + newValue.count
-    var suffix = 0
-    let longestSuffix = shorter - prefix
-    while suffix + 8 <= longestSuffix
-      && UnsafeRawPointer(oldEndBase - suffix - 8).loadUnaligned(as: UInt64.self)
-        == UnsafeRawPointer(newEndBase - suffix - 8).loadUnaligned(as: UInt64.self)
-    {
-      suffix += 8
-    }
-    while suffix < longestSuffix
-      && (oldEndBase - 1 - suffix).pointee
-        == (newEndBase - 1 - suffix).pointee
-    {
-      suffix += 1
-    }
-    // The token holding the first difference, in each value (offsets from its start).
-    var start = prefix
-    while start > 0 && !Self.isDelimiter(oldBase[start - 1]) { start -= 1 }
-    guard start > 0 else { return false }
-    var oldEnd = prefix
-    while oldEnd < oldValue.count && !Self.isDelimiter(oldBase[oldEnd]) { oldEnd += 1 }
-    var newEnd = prefix
-    while newEnd < newValue.count && !Self.isDelimiter(newBase[newEnd]) { newEnd += 1 }
-    // What follows the tokens must be the common suffix.
-    guard oldEnd > start, newEnd > start, oldEnd < oldValue.count, newEnd < newValue.count,
-      oldValue.count - oldEnd <= suffix, newValue.count - newEnd <= suffix,
-      oldValue.count - oldEnd == newValue.count - newEnd
-    else { return false }
-    // The path to the token, from the bytes before it.
+    let oldCount = oldValue.count
+    let newCount = newValue.count
+    // The walk through the old bytes that keeps `path` up to date, where it has got to.
     var position = 0
     var isInString = false
     var isKey = false
     var expectsKey = false
     var keyStart = 0
     var isArray: [Bool] = []
-    while position < start {
-      let byte = oldBase[position]
-      if isInString {
-        if byte == UInt8(ascii: "\\") { return false }
-        if byte == UInt8(ascii: "\"") {
-          isInString = false
-          if isKey {
-            path[path.count - 1] = .key(
-              UnsafeBufferPointer(
-                rebasing: old[oldValue.lowerBound + keyStart...oldValue.lowerBound + position]))
+    var hasChange: [Bool] = []
+    // Aligned offsets in the old and the new bytes: what precedes them is equal, or changed.
+    var oldOffset = 0
+    var newOffset = 0
+    var changes = 0
+    func fail() -> Bool {
+      rewind(to: start)
+      return false
+    }
+    while true {
+      while oldOffset + 8 <= oldCount && newOffset + 8 <= newCount
+        && UnsafeRawPointer(oldBase + oldOffset).loadUnaligned(as: UInt64.self)
+          == UnsafeRawPointer(newBase + newOffset).loadUnaligned(as: UInt64.self)
+      {
+        oldOffset += 8
+        newOffset += 8
+      }
+      while oldOffset < oldCount && newOffset < newCount
+        && oldBase[oldOffset] == newBase[newOffset]
+      {
+        oldOffset += 1
+        newOffset += 1
+      }
+      if oldOffset == oldCount && newOffset == newCount { break }
+      guard oldOffset < oldCount, newOffset < newCount else { return fail() }
+      // The token holding the difference, in each value.
+      var tokenStart = oldOffset
+      while tokenStart > position && !Self.isDelimiter(oldBase[tokenStart - 1]) {
+        tokenStart -= 1
+      }
+      guard tokenStart > 0, Self.isDelimiter(oldBase[tokenStart - 1]) else { return fail() }
+      let newTokenStart = newOffset - (oldOffset - tokenStart)
+      var oldEnd = oldOffset
+      while oldEnd < oldCount && !Self.isDelimiter(oldBase[oldEnd]) { oldEnd += 1 }
+      var newEnd = newOffset
+      while newEnd < newCount && !Self.isDelimiter(newBase[newEnd]) { newEnd += 1 }
+      guard oldEnd > tokenStart, newEnd > newTokenStart, oldEnd < oldCount, newEnd < newCount
+      else { return fail() }
+      // The path to the token, from the bytes before it.
+      while position < tokenStart {
+        let byte = oldBase[position]
+        if isInString {
+          if byte == UInt8(ascii: "\\") { return fail() }
+          if byte == UInt8(ascii: "\"") {
+            isInString = false
+            if isKey {
+              path[path.count - 1] = .key(
+                UnsafeBufferPointer(
+                  rebasing: old[oldValue.lowerBound + keyStart...oldValue.lowerBound + position]))
+            }
           }
+          position += 1
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+          isInString = true
+          isKey = expectsKey
+          expectsKey = false
+          keyStart = position
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          isArray.append(byte == UInt8(ascii: "["))
+          hasChange.append(false)
+          path.append(.index(0))
+          expectsKey = byte == UInt8(ascii: "{")
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          guard !isArray.isEmpty else { return fail() }
+          isArray.removeLast()
+          hasChange.removeLast()
+          path.removeLast()
+          expectsKey = false
+        case UInt8(ascii: ","):
+          if isArray.last == true {
+            if case .index(let index) = path[path.count - 1] {
+              path[path.count - 1] = .index(index + 1)
+            }
+          } else {
+            expectsKey = true
+          }
+        default:
+          break
         }
         position += 1
-        continue
       }
-      switch byte {
-      case UInt8(ascii: "\""):
-        isInString = true
-        isKey = expectsKey
-        expectsKey = false
-        keyStart = position
-      case UInt8(ascii: "{"):
-        isArray.append(false)
-        path.append(.index(0))
-        expectsKey = true
-      case UInt8(ascii: "["):
-        isArray.append(true)
-        path.append(.index(0))
-        expectsKey = false
-      case UInt8(ascii: "}"), UInt8(ascii: "]"):
-        guard !isArray.isEmpty else { return false }
-        isArray.removeLast()
-        path.removeLast()
-        expectsKey = false
-      case UInt8(ascii: ","):
-        if isArray.last == true {
-          if case .index(let index) = path[path.count - 1] {
-            path[path.count - 1] = .index(index + 1)
-          }
-        } else {
-          expectsKey = true
-        }
-      default:
-        break
+      let before = oldBase[tokenStart - 1]
+      guard !isInString, let inArray = isArray.last,
+        inArray
+          ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
+          : before == UInt8(ascii: ":")
+      else { return fail() }
+      // At most one change in each array, this one's and those around it.
+      for level in isArray.indices where isArray[level] {
+        if hasChange[level] { return fail() }
+        hasChange[level] = true
       }
-      position += 1
+      writeSet(newValue.lowerBound + newTokenStart..<newValue.lowerBound + newEnd)
+      changes += 1
+      position = oldEnd
+      oldOffset = oldEnd
+      newOffset = newEnd
     }
-    let before = oldBase[start - 1]
-    guard !isInString, let inArray = isArray.last,
-      inArray
-        ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
-        : before == UInt8(ascii: ":")
-    else { return false }
-    writeSet(newValue.lowerBound + start..<newValue.lowerBound + newEnd)
-    return true
+    return changes > 0 || fail()
   }
 
   /// Whether `byte` ends a number or a literal in canonical JSON.
@@ -258,7 +270,7 @@ struct CanonicalJSONDiff {
 
   private mutating func diffArrays(_ oldArray: Range<Int>, _ newArray: Range<Int>) {
     // One changed number or literal, as in a large state's array: without listing elements.
-    if writeSingleScalarChange(oldArray, newArray) { return }
+    if writeScalarChanges(oldArray, newArray) { return }
     // The elements' bounds, pushed on `ranges`: the old array's, then the new one's.
     let base = ranges.count
     let oldCount = pushElements(of: old, oldArray)

@@ -63,13 +63,21 @@ struct CanonicalJSONDiffTests {
     #expect(bytes == Array("[".utf8))
   }
 
-  @Test func oneChangedNumberOrLiteralIsWrittenAsTheTreeDiffWritesIt() {
+  @Test func changedNumbersAndLiteralsAreWrittenAsTheTreeDiffWritesThem() {
     let values: [JSONValue] = (0..<1000).map { .int(Int64($0 % 17) - 3) }
     let cases: [(JSONValue, JSONValue)] = [
       (.int(5), .int(6)),
       (["counter": 1, "values": .array(values)], ["counter": 1, "values": .array(values)]),
     ]
-    var changes = cases
+    var changes =
+      cases + [
+        (.array([1, 2, 3]), .array([4, 5, 3])),
+        (.array([["a": 1], ["a": 2]]), .array([["a": 5], ["a": 6]])),
+        (
+          ["a": 1, "b": ["c": true, "d": nil], "e": .array([1, 2])],
+          ["a": 2, "b": ["c": false, "d": 0.5], "e": .array([1, 3])]
+        ),
+      ]
     for index in [0, 1, 499, 998, 999] {
       var changed = values
       changed[index] = [.int(12_345), nil, .bool(true), .double(-0.5)][index % 4]
