@@ -111,6 +111,15 @@ struct BenchPlan: Sendable {
           ["render", "transitions", largeTrace, "--key", "isLoading", "-o", transitions],
           output: transitions),
         prerequisites: [large]))
+    let inspector = "\(directory)/inspector.html"
+    rows.append(
+      BenchRow(
+        scenario: "render-inspector", mode: "100k", count: 4 * smallActions, unit: "events",
+        targets: [.seconds(atMost: 5), .outputSize(atMostTimesInput: 3)],
+        job: .tool(
+          ["render", "inspector", smallTrace, "-o", inspector], output: inspector,
+          input: smallTrace),
+        prerequisites: [small]))
     let timeline = "\(directory)/timeline.svg"
     rows.append(
       BenchRow(
@@ -122,6 +131,23 @@ struct BenchPlan: Sendable {
             script: "\(directory)/timeline.actions.jsonl", path: timelineTrace,
             increases: Self.timelineIncreases)
         ]))
+    // Exploration: the Counter bounded by depth 30 (decrease has no floor, so there is no
+    // fixed point), once; GitHubSearch to depth 6, 25 and 250 times, to show the rate and
+    // that memory does not grow with the runs.
+    rows.append(
+      BenchRow(
+        scenario: "explore-counter", mode: "depth-30",
+        count: ExploreWorkload.Scenario.counter.runsPerExploration, unit: "runs",
+        targets: [.seconds(atMost: 1)], job: .child(["explore", "counter", "1"])))
+    for repetitions in [25, 250] {
+      let scaled = max(1, repetitions / divisor)
+      rows.append(
+        BenchRow(
+          scenario: "explore-github-search", mode: "×\(scaled)",
+          count: scaled * ExploreWorkload.Scenario.githubSearch.runsPerExploration, unit: "runs",
+          targets: repetitions == 250 ? [.throughput(atLeast: 10_000)] : [],
+          job: .child(["explore", "github-search", "\(scaled)"])))
+    }
     return rows
   }
 }

@@ -9,6 +9,9 @@ enum BenchTarget: Equatable, Sendable {
   /// A killed recording loses at most this many events, or `milliseconds` of them, whichever
   /// is more.
   case crashLoss(atMostEvents: Int, milliseconds: Double)
+  /// The file a `reactor-trace` row writes is at most this many times the size of the one
+  /// it reads.
+  case outputSize(atMostTimesInput: Double)
 
   /// The target as the table shows it.
   var text: String {
@@ -19,6 +22,7 @@ enum BenchTarget: Equatable, Sendable {
     case .crashLoss(let events, let milliseconds):
       "lost ≤ \(Formatting.grouped(Double(events))) events or "
         + "\(Formatting.decimal(milliseconds, digits: 0)) ms"
+    case .outputSize(let maximum): "output ≤ \(Formatting.decimal(maximum, digits: 0))× input"
     }
   }
 
@@ -33,6 +37,7 @@ enum BenchTarget: Equatable, Sendable {
         guard let lost = run.report?.lost else { return false }
         return lost <= events || (run.report?.lostMilliseconds ?? .infinity) <= milliseconds
       }
+    case .outputSize(let maximum): result.outputRatio.map { $0 <= maximum } ?? false
     }
   }
 }

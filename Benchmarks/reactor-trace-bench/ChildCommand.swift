@@ -16,6 +16,8 @@ enum ChildCommand: Equatable {
   case crashRecord(TraceOverflowPolicy, path: String, counterPath: String)
   /// `crash-loss wait|drop KILLS DIRECTORY`: kills recordings and reports the largest loss.
   case crashLoss(TraceOverflowPolicy, kills: Int, directory: String)
+  /// `explore SCENARIO REPETITIONS`
+  case explore(ExploreWorkload.Scenario, repetitions: Int)
 
   /// Parses the arguments after `child`.
   /// - Throws: ``BenchFailure/usage(_:)`` for anything else.
@@ -41,6 +43,11 @@ enum ChildCommand: Equatable {
         throw .usage("child replay PATH STEPS")
       }
       self = .replay(path: arguments[1], steps: steps)
+    case "explore":
+      guard arguments.count == 3, let scenario = ExploreWorkload.Scenario(rawValue: arguments[1]),
+        let repetitions = Int(arguments[2]), repetitions >= 1
+      else { throw .usage("child explore counter|github-search REPETITIONS") }
+      self = .explore(scenario, repetitions: repetitions)
     case "crash-record":
       guard arguments.count == 4, let policy = Self.policy(arguments[1]) else {
         throw .usage("child crash-record wait|drop PATH COUNTER_PATH")
@@ -52,7 +59,8 @@ enum ChildCommand: Equatable {
       else { throw .usage("child crash-loss wait|drop KILLS DIRECTORY") }
       self = .crashLoss(policy, kills: kills, directory: arguments[3])
     default:
-      throw .usage("child runtime|trace-write|trace-read|replay|crash-record|crash-loss …")
+      throw .usage(
+        "child runtime|trace-write|trace-read|replay|explore|crash-record|crash-loss …")
     }
   }
 
@@ -68,6 +76,8 @@ enum ChildCommand: Equatable {
       try TraceWorkload.read(path: path, events: events)
     case .replay(let path, let steps):
       try TraceWorkload.replay(path: path, steps: steps)
+    case .explore(let scenario, let repetitions):
+      try await ExploreWorkload.run(scenario, repetitions: repetitions)
     case .crashRecord(let policy, let path, let counterPath):
       try CrashLoss.record(policy: policy, path: path, counterPath: counterPath)
     case .crashLoss(let policy, let kills, let directory):

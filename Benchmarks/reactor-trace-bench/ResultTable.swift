@@ -58,13 +58,16 @@ struct ResultTable {
       }
       let reactorKit = row.reactorKit.map { "\(Formatting.grouped($0)) \(row.unit)/s" } ?? ""
       let ratio = row.reactorKit.map { "\(Formatting.decimal(result.throughput / $0, digits: 1))×" }
-      let outcome: String
+      var outcome: String
       if row.targets.isEmpty {
         outcome = ""
       } else if result.unmetTargets.isEmpty {
         outcome = "met"
       } else {
         outcome = "**not met** (" + result.unmetTargets.map(\.text).joined(separator: ", ") + ")"
+      }
+      if let ratio = result.outputRatio {
+        outcome += "; output \(Formatting.decimal(ratio, digits: 2))× input"
       }
       let cells = [
         row.scenario, row.mode, "\(Formatting.grouped(Double(row.count))) \(row.unit)", throughput,

@@ -43,6 +43,14 @@ struct ActionScript: Sendable {
     steps.count(where: \.input.isAction)
   }
 
+  /// A script built in memory, such as one an exploration found; `name` stands for its path.
+  init(name: String, reactor: String?, metadata: [String: String], steps: [Step]) {
+    self.path = name
+    self.reactor = reactor
+    self.metadata = metadata
+    self.steps = steps
+  }
+
   /// Reads a script file.
   init(path: String) throws(ScriptError) {
     guard let data = FileManager.default.contents(atPath: path) else {

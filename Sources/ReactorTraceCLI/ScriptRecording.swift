@@ -127,7 +127,7 @@ enum ScriptRecording {
 
   /// Decodes `json`; a bare string such as `"increase"` also stands for the case without
   /// associated values, `{"increase": {}}`.
-  private static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
+  static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
     do {
       return try JSONValueDecoder().decode(T.self, from: json)
     } catch {

@@ -318,3 +318,43 @@ extension TransitionGraph {
     }
   }
 }
+
+extension TransitionGraph {
+  /// Adds a state that did not come from a trace, such as one an exploration reached, and
+  /// returns its index; an equal state already in the graph is returned instead.
+  ///
+  /// - Parameters:
+  ///   - state: The state, shown through the graph's abstraction.
+  ///   - isInitial: Whether runs start in it.
+  /// - Returns: The state's index in ``states``.
+  /// - Throws: ``TransitionGraphError/tooLargeToCollect(limit:)`` beyond ``collectionLimit``.
+  public mutating func addState(
+    _ state: TraceHeader.State, isInitial: Bool = false
+  ) throws(TransitionGraphError) -> Int {
+    let index = try node(for: state)
+    if isInitial { states[index].isInitial = true }
+    return index
+  }
+
+  /// Adds a transition that did not come from a trace, or counts it again.
+  ///
+  /// - Parameters:
+  ///   - source: The index of the state before the mutation.
+  ///   - target: The index of the state after it.
+  ///   - mutation: The mutation's label.
+  ///   - action: The label of the action behind it.
+  /// - Returns: The transition's index in ``transitions``.
+  /// - Throws: ``TransitionGraphError/tooLargeToCollect(limit:)`` beyond ``collectionLimit``.
+  @discardableResult
+  public mutating func addTransition(
+    from source: Int, to target: Int, mutation: String, action: String
+  ) throws(TransitionGraphError) -> Int {
+    mutationCount += 1
+    return try record(from: source, to: target, mutation: mutation, action: action)
+  }
+
+  /// Names the reactor the graph shows, for a graph built without traces.
+  public mutating func setReactor(_ name: String) {
+    reactor = name
+  }
+}
