@@ -2,6 +2,11 @@
 struct BenchPlan: Sendable {
   /// The peak memory every untraced runtime scenario must stay under (ReactorKit: 19 MiB).
   static let untracedMemoryTarget = 24.0
+  /// The peak memory counter-sync and state-large traced to a file must stay under.
+  static let recordingMemoryTarget = 64.0
+  /// The recorder's default queue budget, in MiB: a row with the drop policy must stay under
+  /// it plus 24 MiB.
+  static let queueBudgetMiB = 32.0
   /// Actions in the 1,000,000-event trace: counter-concat records four events per action.
   static let traceActions = 250_000
   /// Increases in the timeline trace: six events each, and one decrease (four events) to
@@ -24,7 +29,7 @@ struct BenchPlan: Sendable {
   var rows: [BenchRow] {
     var rows: [BenchRow] = []
     for scenario in RuntimeScenario.allCases {
-      for mode in TracingMode.allCases {
+      for mode in scenario.modes {
         let count = scenario.actionCount / divisor
         var targets: [BenchTarget] = []
         switch (scenario, mode) {
@@ -33,16 +38,40 @@ struct BenchPlan: Sendable {
             .throughput(atLeast: scenario.untracedTarget),
             .memory(atMostMiB: Self.untracedMemoryTarget),
           ]
-        case (.counterSync, .file): targets = [.throughput(atLeast: 330_000)]
+        // Recording targets, relative to ReactorKit untraced: 5× for counter-sync, 1× for
+        // state-large.
+        case (.counterSync, .file):
+          targets = [
+            .throughput(atLeast: 5 * scenario.reactorKitThroughput),
+            .memory(atMostMiB: Self.recordingMemoryTarget),
+          ]
+        case (.stateLarge, .file):
+          targets = [
+            .throughput(atLeast: scenario.reactorKitThroughput),
+            .memory(atMostMiB: Self.recordingMemoryTarget),
+          ]
+        case (_, .fileDropping):
+          targets = [.memory(atMostMiB: Self.queueBudgetMiB + 24)]
         default: break
         }
         rows.append(
           BenchRow(
             scenario: scenario.rawValue, mode: mode.rawValue, count: count, unit: "actions",
-            showsMegabytes: mode == .file && scenario != .stub, targets: targets,
+            showsMegabytes: (mode == .file || mode == .fileDropping) && scenario != .stub,
+            targets: targets,
             reactorKit: scenario.reactorKitThroughput,
             job: .child(["runtime", scenario.rawValue, mode.rawValue, "\(count)", directory])))
       }
+    }
+
+    // The crash promise: recordings killed with SIGKILL at random moments.
+    for policy in ["wait", "drop"] {
+      let kills = max(2, 10 / divisor)
+      rows.append(
+        BenchRow(
+          scenario: "crash-loss", mode: policy, count: kills, unit: "kills",
+          targets: policy == "wait" ? [.crashLoss(atMostEvents: 4_096, milliseconds: 200)] : [],
+          job: .child(["crash-loss", policy, "\(kills)", directory])))
     }
 
     let largeActions = Self.traceActions / divisor

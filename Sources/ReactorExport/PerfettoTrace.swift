@@ -197,6 +197,15 @@ extension PerfettoTrace {
           Self.instant(
             "\(end.stream) ended", category: "stream", time: event.time,
             track: streamTrack, arguments: arguments))
+      case .gap(let gap):
+        // The recorder dropped events here: the trace is incomplete from this point.
+        events.append(
+          Self.instant(
+            "\(gap.droppedEvents) events dropped", category: "gap", time: event.time,
+            track: actionTrack,
+            arguments: Self.object([
+              "seq": .int(Int64(event.sequence)), "dropped": .int(Int64(gap.droppedEvents)),
+            ])))
       case .end(let end):
         events.append(
           Self.instant(

@@ -13,6 +13,10 @@ public import ReactorTracing
 /// streams merged in `transform(action:)` are not re-sent, and their mutations are not
 /// compared.
 ///
+/// A trace with a gap (``TraceEvent/Gap``) is replayed up to its first gap: the actions
+/// dropped there cannot be sent again, so what follows is not compared, and the result
+/// counts the dropped events (``ReplayResult/droppedEventCount``).
+///
 /// The reactor must be built fresh, with its dependencies injected as fakes driven by the
 /// same test clock, so that its effects run when the clock is advanced and not in real time.
 /// In tests, run the replay on the main serial executor so effects run deterministically:
@@ -110,7 +114,11 @@ public enum MutateReplay {
     var endTime = Duration.zero
     var lastSequence = 0
     var hasEndLine = false
+    var dropped = 0
     while let event = try ReplayChecks.next(reader) {
+      if case .gap(let gap) = event.kind { dropped += gap.droppedEvents }
+      // Only what came before the first gap is replayed; the rest is read for its gaps.
+      if dropped > 0 { continue }
       endTime = max(endTime, event.time)
       lastSequence = event.sequence
       if case .end = event.kind { hasEndLine = true }
@@ -189,15 +197,17 @@ public enum MutateReplay {
         break
       }
     }
-    // A trace cut off (no end line) stops part way through the last moment it recorded: the
-    // mutations the replay produced after the recorded ones are beyond its end.
-    if !hasEndLine, replayed.count > recorded.count {
+    // A trace cut off (no end line) stops part way through the last moment it recorded, and
+    // one with a gap is replayed up to it: the mutations the replay produced after the
+    // recorded ones are beyond what it compares.
+    if !hasEndLine || dropped > 0, replayed.count > recorded.count {
       replayed.removeLast(replayed.count - recorded.count)
     }
     var result = compare(
       recorded: recorded, replayed: replayed, actions: actions, end: lastSequence)
     result.warnings = reader.warnings
     result.schemaChanges = evolution.changes
+    result.droppedEventCount = dropped
     return result
   }
 

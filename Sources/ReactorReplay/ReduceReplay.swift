@@ -19,6 +19,11 @@ public import ReactorTracing
 /// if let divergence = result.divergence { print(divergence) }
 /// ```
 ///
+/// After a gap, where the recorder dropped events (``TraceEvent/Gap``), the mutations in
+/// between are missing: the next mutation is not checked, replay resumes from the state the
+/// trace recorded after it, and the result counts the dropped events
+/// (``ReplayResult/droppedEventCount``) rather than report a divergence.
+///
 /// Values at paths the trace redacted (the string `"<redacted>"`) are not compared. A
 /// mutation whose payload was redacted may not decode; replay then fails with
 /// ``ReplayError/undecodable(line:reason:)``.
@@ -81,10 +86,36 @@ public enum ReduceReplay {
     var beforeIsReplayed = false
     var replayedBefore = state
     var matched = 0
+    var dropped = 0
+    var isAfterGap = false
     while let event = try ReplayChecks.next(reader) {
       switch event.kind {
       case .action(let action):
         actions.insert(action.label, for: action.id)
+      case .gap(let gap):
+        dropped += gap.droppedEvents
+        isAfterGap = true
+      case .mutation(let recorded) where isAfterGap:
+        // The state before this mutation is missing: take the recorded one after it.
+        var before = recordedBefore
+        if beforeIsReplayed {
+          do {
+            before = .json(try encodeState(replayedBefore))
+          } catch {
+            throw .undecodable(
+              line: reader.lineNumber, reason: "the replayed state does not encode: \(error)")
+          }
+        }
+        let recordedState = try rebuild(
+          before, after: recorded, sequence: event.sequence, reader: reader)
+        do {
+          state = try CodableValues.decodeOrThrow(R.State.self, from: recordedState)
+        } catch {
+          throw .undecodable(line: reader.lineNumber, reason: "recorded state: \(error)")
+        }
+        recordedBefore = .json(recordedState)
+        beforeIsReplayed = false
+        isAfterGap = false
       case .mutation(let recorded):
         let line = reader.lineNumber
         guard let value = recorded.value else { throw .missingValue(line: line, what: "mutation") }
@@ -144,7 +175,7 @@ public enum ReduceReplay {
               as: R.State.self))
           return ReplayResult(
             stepsChecked: matched, divergence: divergence, warnings: reader.warnings,
-            schemaChanges: evolution.changes)
+            schemaChanges: evolution.changes, droppedEventCount: dropped)
         }
         matched += 1
       default:
@@ -153,7 +184,7 @@ public enum ReduceReplay {
     }
     return ReplayResult(
       stepsChecked: matched, divergence: nil, warnings: reader.warnings,
-      schemaChanges: evolution.changes)
+      schemaChanges: evolution.changes, droppedEventCount: dropped)
   }
 
   /// `reader`, set to leave the state changes of mutations unparsed until they are needed.

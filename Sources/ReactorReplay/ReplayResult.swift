@@ -21,17 +21,24 @@ public struct ReplayResult: Sendable, Hashable {
   /// How the reactor's types changed since the recording, in ways this trace survives: a
   /// case added, a case removed that the trace does not use, a field added to `State`.
   public var schemaChanges: [SchemaChange]
+  /// How many events the recorder dropped (``TraceEvent/Gap``s) in the part replayed: not a
+  /// divergence, but the trace is incomplete and the steps around a gap were not checked.
+  public var droppedEventCount: Int
 
   /// A result.
   public init(
     stepsChecked: Int, divergence: ReplayDivergence?, warnings: [TraceWarning] = [],
-    schemaChanges: [SchemaChange] = []
+    schemaChanges: [SchemaChange] = [], droppedEventCount: Int = 0
   ) {
     self.stepsChecked = stepsChecked
     self.divergence = divergence
     self.warnings = warnings
     self.schemaChanges = schemaChanges
+    self.droppedEventCount = droppedEventCount
   }
+
+  /// Whether the trace replayed had no gap.
+  public var isComplete: Bool { droppedEventCount == 0 }
 
   /// Whether the replay matched the trace.
   public var isMatch: Bool { divergence == nil }

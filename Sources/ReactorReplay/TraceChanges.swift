@@ -86,6 +86,8 @@ public struct TraceChanges: Sendable, Hashable {
           details: "\(mutation.value?.serializedString ?? "") \(cause) \(mutation.stateHash)")
       case .streamEnded(let end):
         return Comparable(identity: "streamEnd \(end.stream)", details: end.error ?? "")
+      case .gap(let gap):
+        return Comparable(identity: "gap", details: "\(gap.droppedEvents)")
       case .end(let end):
         return Comparable(identity: "end", details: "\(end.runningEffects.count)")
       }

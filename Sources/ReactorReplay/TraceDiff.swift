@@ -108,6 +108,8 @@ public enum TraceDiff {
       if x.stateHash != y.stateHash { return "the states after mutation \(x.label) differ" }
     case (.streamEnded(let x), .streamEnded(let y)):
       if x != y { return "stream \(x.stream) ended differently from stream \(y.stream)" }
+    case (.gap(let x), .gap(let y)):
+      if x != y { return "\(x.droppedEvents) against \(y.droppedEvents) dropped events" }
     case (.end(let x), .end(let y)):
       if x != y { return "the end lines differ" }
     default:
@@ -126,6 +128,7 @@ public enum TraceDiff {
     case .effectEnded(let end): "effectEnd of effect \(end.effect) (\(end.outcome))"
     case .mutation(let mutation): "mutation \(mutation.label)"
     case .streamEnded(let end): "streamEnd of stream \(end.stream)"
+    case .gap(let gap): "gap of \(gap.droppedEvents) dropped events"
     case .end: "the end line"
     }
   }

@@ -139,6 +139,7 @@ struct PerfettoTraceTests {
       case .mutation: expected["mutation", default: 0] += 1
       case .streamEnded: expected["stream", default: 0] += 1
       case .end: expected["recording", default: 0] += 1
+      case .gap: expected["gap", default: 0] += 1
       case .effectEnded: break
       }
     }

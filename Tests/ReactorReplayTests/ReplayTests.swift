@@ -8,6 +8,30 @@ import Testing
 
 @MainActor
 @Suite struct ReduceReplayTests {
+  @Test func aGapIsReportedAsDroppedEventsAndReplayResumesAfterItWithoutDiverging()
+    async throws
+  {
+    try await withExclusiveMainSerialExecutor {
+      // Drops the decrease, its setLoading(true) and decreaseValue (events 7 to 9).
+      let trace = try droppingEvents(at: 6..<9, from: try await recordCounterTrace())
+      let result = try replay(trace, through: ReplayCounterReactor(clock: ContinuousClock()))
+      #expect(result.divergence == nil)
+      #expect(result.droppedEventCount == 3)
+      #expect(!result.isComplete)
+      // Nine mutations, two dropped, the one after the gap not checked.
+      #expect(result.stepsChecked == 6)
+      // Without the gap line, the same events read as a divergence.
+      let withoutGap = Trace(
+        header: trace.header,
+        events: trace.events.filter {
+          if case .gap = $0.kind { return false }
+          return true
+        })
+      #expect(try replay(withoutGap, through: ReplayCounterReactor(clock: ContinuousClock()))
+        .divergence != nil)
+    }
+  }
+
   @Test func replayThroughTheSameReduceMatchesEveryRecordedState() async throws {
     try await withExclusiveMainSerialExecutor {
       let trace = try await recordCounterTrace()
@@ -176,6 +200,19 @@ import Testing
 
 @MainActor
 @Suite struct MutateReplayTests {
+  @Test func aTraceWithAGapIsReplayedUpToTheGapAndReportsTheDroppedEvents() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try droppingEvents(at: 6..<9, from: try await recordCounterTrace())
+      let clock = TestClock()
+      let result = try await MutateReplay.run(
+        trace, through: ReplayCounterReactor(clock: clock), clock: clock,
+        advance: { await clock.advance(by: $0) })
+      #expect(result.divergence == nil)
+      #expect(result.droppedEventCount == 3)
+      #expect(result.stepsChecked == 3)
+    }
+  }
+
   @Test func sameMutateOnATestClockProducesTheRecordedMutations() async throws {
     try await withExclusiveMainSerialExecutor {
       let trace = try await recordCounterTrace()
@@ -206,6 +243,19 @@ import Testing
 }
 
 @Suite struct StructuralReplayTests {
+  @MainActor
+  @Test func aGapIsCountedAndIsNotADivergence() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try droppingEvents(at: 6..<9, from: try await recordCounterTrace())
+      let replay = try StructuralReplay(trace)
+      var kinds: [String] = []
+      while let step = try replay.next() { kinds.append(step.kind) }
+      #expect(replay.divergences.isEmpty)
+      #expect(replay.droppedEventCount == 3)
+      #expect(kinds.filter { $0 == "gap" }.count == 1)
+    }
+  }
+
   @MainActor
   @Test func consistentTraceGivesOneStepPerEventWithChangedPaths() async throws {
     try await withExclusiveMainSerialExecutor {

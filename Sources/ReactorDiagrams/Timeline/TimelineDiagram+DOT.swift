@@ -137,6 +137,8 @@ extension TimelineDiagram {
       return (["end " + (error.map { "✗ " + $0 } ?? "✓")], 9, 2)
     case .stateChange(let changes):
       return (changes.isEmpty ? ["(unchanged)"] : changes, 8, 4)
+    case .gap(let dropped):
+      return (["⋯ \(dropped) dropped"], 9, 2)
     }
   }
 
@@ -412,6 +414,19 @@ extension TimelineDiagram {
           "pos": pos(x(column), y(streamLane[stream] ?? 0)), "width": boxWidth(column),
           "fillcolor": error == nil ? "#eeeeee" : "#fde0dc",
           "tooltip": .string("stream \(stream) ended" + (error.map { ": " + $0 } ?? "")),
+        ])
+    }
+    graph.setNodeDefaults(["height": "0.38", "shape": "box", "fontsize": "9"])
+    for index in shown {
+      guard case .gap(let dropped) = marks[index].mark else { continue }
+      let column = marks[index].column
+      graph.addNode(
+        label: label(index),
+        attributes: [
+          "pos": pos(x(column), y(0)), "width": boxWidth(column), "fillcolor": "#fde0dc",
+          "color": "#c62828", "style": "filled,bold",
+          "tooltip": .string(
+            "the recorder dropped \(dropped) events here: the trace is incomplete"),
         ])
     }
 

@@ -38,6 +38,8 @@ public struct TimelineDiagram: Sendable, Hashable {
     /// What a mutation changed, drawn under it on the state lane.
     case stateChange(changes: [String])
     case streamEnd(stream: String, error: String?)
+    /// The recorder dropped this many events here.
+    case gap(dropped: Int)
   }
 
   /// A mark and its column.
@@ -68,6 +70,12 @@ public struct TimelineDiagram: Sendable, Hashable {
 
   /// How many events the diagram shows.
   public var eventCount: Int { columns.count }
+
+  /// How many events the recorder dropped in the gaps shown (``TraceEvent/Gap``).
+  ///
+  /// The diagram is of an incomplete trace when it is not 0. Each gap is drawn as a red
+  /// marker on the action lane.
+  public private(set) var droppedEventCount = 0
 
   /// Reads the trace at `path`.
   ///
@@ -135,6 +143,10 @@ public struct TimelineDiagram: Sendable, Hashable {
         guard isShown else { break }
         noteStream(end.stream)
         marks.append(Placed(column: column, mark: .streamEnd(stream: end.stream, error: end.error)))
+      case .gap(let gap):
+        guard isShown else { break }
+        droppedEventCount += gap.droppedEvents
+        marks.append(Placed(column: column, mark: .gap(dropped: gap.droppedEvents)))
       case .end:
         break
       }

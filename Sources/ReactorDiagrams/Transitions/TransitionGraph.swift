@@ -88,6 +88,13 @@ public struct TransitionGraph: Sendable, Hashable {
   /// How many mutations were seen across all traces.
   public private(set) var mutationCount = 0
 
+  /// How many events recorders dropped in the traces' gaps (``TraceEvent/Gap``).
+  ///
+  /// The graph is of incomplete traces when it is not 0. The state after a gap is a node,
+  /// but no edge leads to it from the state before the gap, since the mutations between are
+  /// unknown.
+  public private(set) var droppedEventCount = 0
+
   /// How big the graph may grow while reading before it gives up.
   ///
   /// Far beyond anything drawable, so that filters still have room, but bounded so that a
@@ -148,9 +155,17 @@ public struct TransitionGraph: Sendable, Hashable {
     var actions = ActionLabels()
     var pulses = PulseCounts(fields: abstraction.eventFields, state: reader.header.initialState)
     var last: Int?
+    var isAfterGap = false
     do {
       while let event = try reader.next() {
         switch event.kind {
+        case .gap(let gap):
+          droppedEventCount += gap.droppedEvents
+          isAfterGap = true
+        case .mutation where isAfterGap:
+          current = try node(for: reader.currentState, recent: &recent)
+          mutationCount += 1
+          isAfterGap = false
         case .action(let action):
           actions.record(action)
         case .effectStarted(let start):

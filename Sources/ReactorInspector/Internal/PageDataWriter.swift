@@ -93,6 +93,13 @@ struct PageDataWriter {
       Self.write(string: end.stream, to: &events)
       events.append(UInt8(ascii: ","))
       Self.write(optional: end.error, to: &events)
+    case .gap(let gap):
+      // The recorder dropped events here, without taking seq numbers: shown as such.
+      gaps.append(
+        "the recorder dropped \(gap.droppedEvents) events at seq \(event.sequence): "
+          + "the trace is incomplete from there")
+      events.append(contentsOf: "\"o\",".utf8)
+      Self.write(string: "gap: \(gap.droppedEvents) events dropped", to: &events)
     case .end(let end):
       droppedAtEnd = end.droppedEvents
       events.append(contentsOf: "\"z\",\(end.observedEvents),\(end.droppedEvents)".utf8)

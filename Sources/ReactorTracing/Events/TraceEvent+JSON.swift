@@ -61,6 +61,9 @@ extension TraceEvent {
       line.member("kind", "streamEnd")
       line.member("stream", end.stream)
       if let error = end.error { line.member("error", error) }
+    case .gap(let gap):
+      line.member("kind", "gap")
+      line.member("dropped", gap.droppedEvents)
     case .end(let end):
       line.member("kind", "end")
       line.member("observed", end.observedEvents)
@@ -155,6 +158,8 @@ extension TraceEvent {
     case "streamEnd":
       kind = .streamEnded(
         StreamEnd(stream: try fields.string("stream"), error: try fields.optionalString("error")))
+    case "gap":
+      kind = .gap(Gap(droppedEvents: try fields.integer("dropped", minimum: 1)))
     case "end":
       var running: [EffectStart] = []
       if let list = fields.optionalValue("running") {

@@ -22,6 +22,8 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// trees to return the operations.
   private var previousTree: JSONValue?
   private var mutationsSinceSnapshot = 0
+  /// The length of the last state serialized: its canonical JSON, or its description.
+  private(set) var lastStateByteCount: Int?
   /// Whether the Action and Mutation types are enums, learned from their first values.
   private var actionIsEnum: Bool?
   private var mutationIsEnum: Bool?
@@ -84,6 +86,8 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
           state: change, stateHash: hash))
     case .streamEnded(let name, let error):
       kind = .streamEnded(TraceEvent.StreamEnd(stream: name, error: error))
+    case .gap(let dropped):
+      kind = .gap(TraceEvent.Gap(droppedEvents: dropped))
     case .end(let observed, let dropped, let running):
       kind = .end(
         TraceEvent.End(observedEvents: observed, droppedEvents: dropped, runningEffects: running))
@@ -343,8 +347,10 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     guard encoded else {
       previousBytes = nil
       let description = describe(state, redactor: stateRedactor)
+      lastStateByteCount = description.utf8.count
       return .description(description, TraceHeader.State.description(description).hash)
     }
+    lastStateByteCount = snapshotBytes.count
     let hash = TraceHash(of: snapshotBytes)
     var change = SerializedStateChange.snapshot(hash)
     if mutationsSinceSnapshot < snapshotInterval, let previous = previousBytes,
@@ -355,11 +361,16 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     } else {
       mutationsSinceSnapshot = 0
     }
-    // The state becomes the previous one, in the previous one's memory.
+    // The state becomes the previous one, in the previous one's memory; after a diff, which
+    // is written from `diffBytes`, by swapping the two without a copy.
     var kept = previousBytes ?? []
     previousBytes = nil
-    kept.removeAll(keepingCapacity: true)
-    kept.append(contentsOf: snapshotBytes)
+    if case .diff = change {
+      swap(&kept, &snapshotBytes)
+    } else {
+      kept.removeAll(keepingCapacity: true)
+      kept.append(contentsOf: snapshotBytes)
+    }
     previousBytes = kept
     return change
   }

@@ -254,6 +254,10 @@ public final class TraceReader {
       runningEffects[start.effect] = start
     case .effectEnded(let end):
       runningEffects[end.effect] = nil
+    case .gap(let gap):
+      warnings.append(.eventsDropped(count: gap.droppedEvents, line: lineNumber))
+      // Effects that started before the gap may have ended in it.
+      runningEffects.removeAll()
     case .end(let end):
       hasEnded = true
       warnUnfinished(end.runningEffects)

@@ -12,6 +12,9 @@ public enum TraceWarning: Hashable, Sendable {
   /// The recorded run was not finished: these effects had started and not ended when the
   /// trace ends, at `time` on line `line` (its end line, or its last complete line).
   case unfinishedEffects(line: Int, time: Duration, effects: [TraceEvent.EffectStart])
+  /// The recorder dropped `count` events at this line to stay within its memory budget
+  /// (a ``TraceEvent/Gap``): the trace is incomplete from here on.
+  case eventsDropped(count: Int, line: Int)
 }
 
 extension TraceWarning: CustomStringConvertible {
@@ -32,6 +35,9 @@ extension TraceWarning: CustomStringConvertible {
           "effect \(effect.effect)" + (effect.name.map { " '\($0)'" } ?? "")
             + " of action \(effect.action)"
         }.joined(separator: ", ") + ")"
+    case .eventsDropped(let count, let line):
+      "the recorder dropped \(count) event\(count == 1 ? "" : "s") at line \(line) to stay "
+        + "within its memory budget: the trace is incomplete from there on"
     }
   }
 }
