@@ -3,6 +3,8 @@ import Testing
 
 /// What running the built `reactor-trace` binary produced.
 struct CommandResult {
+  /// Whether the process exited or was killed by a signal (then `exitCode` is the signal).
+  var terminationReason: Process.TerminationReason
   var exitCode: Int32
   var standardOutput: String
   var standardError: String
@@ -23,7 +25,7 @@ func runReactorTrace(_ arguments: [String]) throws -> CommandResult {
   let errorData = error.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return CommandResult(
-    exitCode: process.terminationStatus,
+    terminationReason: process.terminationReason, exitCode: process.terminationStatus,
     standardOutput: String(decoding: outputData, as: UTF8.self),
     standardError: String(decoding: errorData, as: UTF8.self))
 }
