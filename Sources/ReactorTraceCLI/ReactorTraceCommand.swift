@@ -5,7 +5,7 @@ public import ArgumentParser
 /// Exit codes: 0 success; 1 a replay or diff found a divergence; 2 unusable input (a missing
 /// or unreadable file, not a trace, a malformed line, an unknown format, an unwritable
 /// output), with one line on standard error; 64 a usage error (unknown option, missing
-/// argument).
+/// argument); 130 and 143 interrupted by SIGINT and SIGTERM (temporary files removed).
 public struct ReactorTraceCommand: AsyncParsableCommand {
   /// The command's name, help and subcommands.
   public static let configuration = CommandConfiguration(
@@ -13,7 +13,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
     abstract: "Replay and render traces of reactors.",
     discussion: """
       Exit codes: 0 success; 1 divergence; 2 unusable input (one line on stderr); \
-      64 usage error.
+      64 usage error; 130/143 interrupted by SIGINT/SIGTERM.
       """,
     subcommands: [Record.self, Replay.self, Diff.self, Render.self]
   )
@@ -26,6 +26,7 @@ extension ReactorTraceCommand {
   /// Parses the process's arguments, runs the command they name, and exits with its code:
   /// the whole body of a `reactor-trace` executable.
   public static func runFromCommandLine() async {
+    SignalCleanup.install()
     await main()
   }
 }

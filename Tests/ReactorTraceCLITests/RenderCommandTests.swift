@@ -30,6 +30,18 @@ func runReactorTrace(_ arguments: [String]) throws -> CommandResult {
     standardError: String(decoding: errorData, as: UTF8.self))
 }
 
+/// Starts the `reactor-trace` binary built next to the test bundle, its output discarded.
+func startReactorTrace(_ arguments: [String]) throws -> Process {
+  let process = Process()
+  process.executableURL = try reactorTraceBinary()
+  process.arguments = arguments
+  process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  return process
+}
+
 /// The built binary: next to the test runner on Linux, a few folders up from it on macOS.
 private func reactorTraceBinary() throws -> URL {
   var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -83,6 +83,7 @@ struct RecordRequest: Sendable {
   func execute() async -> Int32 {
     let registry = ReactorRegistry.current
     do {
+      try OutputFiles.refuse([output], ifAnyIs: [actions])
       let script = try ActionScript(path: actions)
       guard let name = reactor ?? script.reactor else {
         CommandFailure.printError(
@@ -99,12 +100,8 @@ struct RecordRequest: Sendable {
       var metadata = script.metadata.merging(self.metadata) { _, option in option }
       metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
       let (trace, screen) = try await entry.record(script, metadata, settle)
-      do {
-        try trace.write(to: output)
-      } catch {
-        CommandFailure.printError(error.description)
-        return 2
-      }
+      try OutputFiles.write([(output, trace.serialized)], inputs: [actions])
+      if output == OutputFiles.standardOutput { return 0 }
       let events = script.steps.count - script.actionCount
       print(
         "wrote \(output): \(trace.events.count) events from \(script.actionCount) "
@@ -112,8 +109,10 @@ struct RecordRequest: Sendable {
           + (events > 0 ? " and \(events) scripted event\(events == 1 ? "" : "s")" : ""))
       if let screen { print("screen: \(screen)") }
       return 0
+    } catch let error as ExitCode {
+      return error.rawValue
     } catch {
-      CommandFailure.printError(error.description)
+      CommandFailure.printError("\(error)")
       return 2
     }
   }

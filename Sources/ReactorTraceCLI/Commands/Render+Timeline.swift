@@ -44,6 +44,9 @@ extension ReactorTraceCommand.Render {
       if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
       if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
       if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1.") }
+      if pageSize != nil, diagram.output == OutputFiles.standardOutput {
+        throw ValidationError("--page-size writes several files; give -o a file name, not -.")
+      }
     }
 
     /// Lays out the timeline and writes it, one file per page.
@@ -54,24 +57,33 @@ extension ReactorTraceCommand.Render {
           "a timeline cannot be written as Mermaid; use dot, svg, png or pdf")
       }
       let engine = try diagram.resolvedEngine(default: .nop)
+      try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
       let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
+      var files: [(path: String, bytes: [UInt8])] = []
+      let timeline: TimelineDiagram
       do {
-        let timeline = try TimelineDiagram(path: trace, sequences: range)
+        timeline = try TimelineDiagram(path: trace, sequences: range)
         let pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
-        var written: [String] = []
+        // Every page is rendered before any is written: all of them or none.
         for (index, page) in pages.enumerated() {
           let path = pages.count == 1 ? diagram.output : Self.path(diagram.output, page: index + 1)
           // Every node of a timeline has a fixed size and position: measuring its labels
           // with Pango would only cost time.
-          try DiagramFile.write(
-            page, format: format, engine: engine, textMeasurement: .estimated, to: path)
-          written.append(path)
+          files.append(
+            (
+              path,
+              try DiagramFile.render(
+                page, format: format, engine: engine, textMeasurement: .estimated)
+            ))
         }
-        print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events")
       } catch let error as TraceReadError {
         throw CommandFailure.unusableInput(error.description)
       } catch let error as DiagramFileError {
         throw CommandFailure.unusableInput(error.description)
+      }
+      try OutputFiles.write(files, inputs: [trace])
+      if diagram.output != OutputFiles.standardOutput {
+        print("wrote \(files.map(\.path).joined(separator: ", ")): \(timeline.eventCount) events")
       }
     }
 

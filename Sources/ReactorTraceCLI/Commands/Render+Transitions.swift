@@ -59,25 +59,29 @@ extension ReactorTraceCommand.Render {
     public func run() throws {
       let format = try diagram.resolvedFormat()
       let engine = try diagram.resolvedEngine(default: .dot)
+      try OutputFiles.refuse([diagram.output], ifAnyIs: traces)
+      let bytes: [UInt8]
+      let graph: TransitionGraph
       do {
-        let graph = try TransitionGraph(
+        graph = try TransitionGraph(
           tracesAt: traces, abstraction: StateAbstraction(keys: keys)
         ).filtered(
           by: TransitionFilter(
             minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops))
-        if format == .mermaid {
-          try DiagramFile.write(mermaid: try graph.mermaid(), to: diagram.output)
-        } else {
-          try DiagramFile.write(
-            try graph.dotGraph(), format: format, engine: engine, to: diagram.output)
-        }
-        print(
-          "wrote \(diagram.output): \(graph.states.count) states, "
-            + "\(graph.transitions.count) transitions from \(graph.mutationCount) mutations")
+        bytes =
+          format == .mermaid
+          ? Array(try graph.mermaid().utf8)
+          : try DiagramFile.render(try graph.dotGraph(), format: format, engine: engine)
       } catch let error as TransitionGraphError {
         throw CommandFailure.unusableInput(error.description)
       } catch let error as DiagramFileError {
         throw CommandFailure.unusableInput(error.description)
+      }
+      try OutputFiles.write([(diagram.output, bytes)], inputs: traces)
+      if diagram.output != OutputFiles.standardOutput {
+        print(
+          "wrote \(diagram.output): \(graph.states.count) states, "
+            + "\(graph.transitions.count) transitions from \(graph.mutationCount) mutations")
       }
     }
   }
