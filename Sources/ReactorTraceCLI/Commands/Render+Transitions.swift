@@ -51,6 +51,9 @@ extension ReactorTraceCommand.Render {
     /// Checks the arguments before anything is read.
     public func validate() throws {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
+      guard !keys.contains(where: \.isEmpty) else {
+        throw ValidationError("--key needs a field name, such as isLoading or user.name.")
+      }
       guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1.") }
       guard hops >= 0 else { throw ValidationError("--hops must be at least 0.") }
     }
