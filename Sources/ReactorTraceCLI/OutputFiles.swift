@@ -30,23 +30,49 @@ enum OutputFiles {
     }
   }
 
-  /// Writes every file, all or nothing, after checking that none is one of `inputs`.
+  /// Writes one output, after checking that it is none of `inputs`.
   /// - Throws: Exit code 2 with one line on standard error.
-  static func write(
-    _ files: [(path: String, bytes: [UInt8])], inputs: [String]
-  ) throws(ExitCode) {
-    try refuse(files.map(\.path), ifAnyIs: inputs)
-    if files.count == 1, files[0].path == standardOutput {
-      guard writeToStandardOutput(files[0].bytes) else {
+  static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(ExitCode) {
+    try refuse([path], ifAnyIs: inputs)
+    if path == standardOutput {
+      guard writeToStandardOutput(bytes) else {
         throw CommandFailure.unusableInput(
           "cannot write to standard output: \(String(cString: strerror(errno)))")
       }
       return
     }
-    do {
-      try AtomicFile.write(files)
-    } catch {
-      throw CommandFailure.unusableInput(error.description)
+    let batch = Batch(inputs: inputs)
+    try batch.add(bytes, to: path)
+    try batch.commit()
+  }
+
+  /// Several outputs written all or nothing (`--page-size` pages), each checked against
+  /// the inputs as it is added; what is not committed is removed.
+  final class Batch {
+    private let files = AtomicFileBatch()
+    private let inputs: [String]
+
+    init(inputs: [String]) {
+      self.inputs = inputs
+    }
+
+    /// Writes `bytes` to the temporary file of `path`.
+    func add(_ bytes: [UInt8], to path: String) throws(ExitCode) {
+      try refuse([path], ifAnyIs: inputs)
+      do {
+        try files.add(bytes, to: path)
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
+    }
+
+    /// Puts every file in place.
+    func commit() throws(ExitCode) {
+      do {
+        try files.commit()
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
     }
   }
 

@@ -100,7 +100,7 @@ struct RecordRequest: Sendable {
       var metadata = script.metadata.merging(self.metadata) { _, option in option }
       metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
       let (trace, screen) = try await entry.record(script, metadata, settle)
-      try OutputFiles.write([(output, trace.serialized)], inputs: [actions])
+      try OutputFiles.write(trace.serialized, to: output, inputs: [actions])
       if output == OutputFiles.standardOutput { return 0 }
       let events = script.steps.count - script.actionCount
       print(

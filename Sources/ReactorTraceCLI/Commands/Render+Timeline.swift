@@ -59,31 +59,37 @@ extension ReactorTraceCommand.Render {
       let engine = try diagram.resolvedEngine(default: .nop)
       try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
       let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
-      var files: [(path: String, bytes: [UInt8])] = []
       let timeline: TimelineDiagram
+      var written: [String] = []
       do {
         timeline = try TimelineDiagram(path: trace, sequences: range)
+        try timeline.checkSize(eventsPerPage: pageSize)
         let pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
-        // Every page is rendered before any is written: all of them or none.
+        // Every page goes to its temporary file first: all of them are put in place, or none.
+        let batch = OutputFiles.Batch(inputs: [trace])
         for (index, page) in pages.enumerated() {
           let path = pages.count == 1 ? diagram.output : Self.path(diagram.output, page: index + 1)
           // Every node of a timeline has a fixed size and position: measuring its labels
           // with Pango would only cost time.
-          files.append(
-            (
-              path,
-              try DiagramFile.render(
-                page, format: format, engine: engine, textMeasurement: .estimated)
-            ))
+          let bytes = try DiagramFile.render(
+            page, format: format, engine: engine, textMeasurement: .estimated)
+          if pages.count == 1 {
+            try OutputFiles.write(bytes, to: path, inputs: [trace])
+          } else {
+            try batch.add(bytes, to: path)
+          }
+          written.append(path)
         }
+        try batch.commit()
       } catch let error as TraceReadError {
+        throw CommandFailure.unusableInput(error.description)
+      } catch let error as TimelineDiagramError {
         throw CommandFailure.unusableInput(error.description)
       } catch let error as DiagramFileError {
         throw CommandFailure.unusableInput(error.description)
       }
-      try OutputFiles.write(files, inputs: [trace])
       if diagram.output != OutputFiles.standardOutput {
-        print("wrote \(files.map(\.path).joined(separator: ", ")): \(timeline.eventCount) events")
+        print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events")
       }
     }
 

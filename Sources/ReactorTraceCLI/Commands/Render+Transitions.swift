@@ -80,7 +80,7 @@ extension ReactorTraceCommand.Render {
       } catch let error as DiagramFileError {
         throw CommandFailure.unusableInput(error.description)
       }
-      try OutputFiles.write([(diagram.output, bytes)], inputs: traces)
+      try OutputFiles.write(bytes, to: diagram.output, inputs: traces)
       if diagram.output != OutputFiles.standardOutput {
         print(
           "wrote \(diagram.output): \(graph.states.count) states, "
