@@ -142,6 +142,31 @@ struct AtomicFileTests {
     }
   }
 
+  @Test func aBatchThatIsNotCommittedLeavesEveryDestinationAsItWas() throws {
+    try withTemporaryDirectory { directory in
+      try AtomicFile.write(Array("old".utf8), to: directory + "/a")
+      do {
+        let batch = AtomicFileBatch()
+        try batch.add(Array("new a".utf8), to: directory + "/a")
+        try batch.add(Array("new b".utf8), to: directory + "/b")
+        #expect(try contents(of: directory).count == 3)  // a and two temporary files
+      }
+      #expect(try contents(of: directory) == ["a"])
+      #expect(try bytes(at: directory + "/a") == Array("old".utf8))
+    }
+  }
+
+  @Test func aCommittedBatchReplacesEveryDestination() throws {
+    try withTemporaryDirectory { directory in
+      let batch = AtomicFileBatch()
+      try batch.add([1], to: directory + "/a")
+      try batch.add([2], to: directory + "/b")
+      try batch.commit()
+      #expect(try contents(of: directory) == ["a", "b"])
+      #expect(try bytes(at: directory + "/b") == [2])
+    }
+  }
+
   @Test(arguments: ["", "/", "out/"])
   func pathWithoutFileNameIsInvalid(path: String) throws {
     #expect(throws: AtomicFileError.invalidPath(path)) {
