@@ -7,11 +7,16 @@ let package = Package(
   platforms: [.macOS(.v26), .iOS(.v26), .tvOS(.v26), .watchOS(.v26), .visionOS(.v26)],
   products: [
     .library(name: "ReactorCore", targets: ["ReactorCore"]),
+    .library(name: "ReactorObservation", targets: ["ReactorObservation"]),
     .library(name: "ReactorTracing", targets: ["ReactorTracing"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
     .library(name: "ReactorReplay", targets: ["ReactorReplay"]),
     .library(name: "ReactorReplayTesting", targets: ["ReactorReplayTesting"]),
     .library(name: "ReactorExamples", targets: ["ReactorExamples"]),
+    .library(name: "ReactorExport", targets: ["ReactorExport"]),
+    .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
+    .library(name: "ReactorExploration", targets: ["ReactorExploration"]),
+    .library(name: "ReactorTestGeneration", targets: ["ReactorTestGeneration"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
   ],
@@ -43,6 +48,31 @@ let package = Package(
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+    // ReactorKit's own unit tests, rewritten against our API (docs/semantics.md lists the
+    // ones we do not reproduce exactly).
+    .testTarget(
+      name: "ReactorKitPortTests",
+      dependencies: [
+        "ReactorCore",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
+    // Swift's Observation over a reactor: per-field tracking, bindings, SwiftUI where present.
+    // No macro (swift-syntax would add minutes to every build).
+    .target(name: "ReactorObservation", dependencies: ["ReactorCore"]),
+    .testTarget(
+      name: "ReactorObservationTests",
+      dependencies: [
+        "ReactorObservation",
+        "ReactorCore",
+        "ReactorExamples",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
 
@@ -106,6 +136,21 @@ let package = Package(
       exclude: ["Golden"]
     ),
 
+    // Traces in other tools' formats: Chrome/Perfetto JSON trace events. No Graphviz.
+    .target(name: "ReactorExport", dependencies: ["ReactorTracing"]),
+    .testTarget(
+      name: "ReactorExportTests",
+      dependencies: ["ReactorExport", "ReactorTracing"]
+    ),
+
+    // The offline inspector: one self-contained HTML page per trace, with the transitions
+    // diagram embedded. Its browser tests (Tests/Browser) run from ReactorInspectorTests.
+    .target(name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"]),
+    .testTarget(
+      name: "ReactorInspectorTests",
+      dependencies: ["ReactorInspector", "ReactorTracing", "reactor-trace"]
+    ),
+
     // The example reactors users know from ReactorKit, with their fakes and text views.
     .target(name: "ReactorExamples", dependencies: ["ReactorCore"]),
     .testTarget(
@@ -118,12 +163,53 @@ let package = Package(
       ]
     ),
 
+    // Exploring the states a reactor reaches, breadth first on a virtual clock: shortest
+    // scripts, invariants, coverage of traces. Depends on tracing for state encodings.
+    .target(
+      name: "ReactorExploration",
+      dependencies: [
+        "ReactorCore", "ReactorTracing",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+    .testTarget(
+      name: "ReactorExplorationTests",
+      dependencies: [
+        "ReactorExploration", "ReactorExamples", "ReactorTestSupport", "ReactorTracing",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
+
+    // Turning traces into Swift Testing or XCTest source that drives the recorded run again.
+    .target(name: "ReactorTestGeneration", dependencies: ["ReactorTracing"]),
+    // The generator's own tests: the committed generated tests match what it writes now,
+    // and a generated test fails, naming the action and the field, against a broken reduce.
+    .testTarget(
+      name: "ReactorTestGenerationTests",
+      dependencies: [
+        "ReactorTestGeneration", "ReactorExamples", "ReactorCore", "ReactorReplayTesting",
+        "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+    // The tests generate-test wrote from Traces/, compiled and run as they are.
+    .testTarget(
+      name: "GeneratedTraceTests",
+      dependencies: [
+        "ReactorCore", "ReactorExamples", "ReactorReplayTesting", "ReactorTestSupport",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.
     .target(
       name: "ReactorTraceCLI",
       dependencies: [
-        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams",
+        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExploration",
+        "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -133,7 +219,7 @@ let package = Package(
     .testTarget(
       name: "ReactorTraceCLITests",
       dependencies: [
-        "ReactorTraceCLI", "reactor-trace", "ReactorCore", "ReactorTracing",
+        "ReactorTraceCLI", "reactor-trace", "ReactorCore", "ReactorTracing", "ReactorTestSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -144,7 +230,9 @@ let package = Package(
     // every measured process), and says so if it is missing.
     .executableTarget(
       name: "reactor-trace-bench",
-      dependencies: ["ReactorCore", "ReactorTracing", "ReactorReplay"],
+      dependencies: [
+        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorExploration", "ReactorExamples",
+      ],
       path: "Benchmarks/reactor-trace-bench"
     ),
     .testTarget(

@@ -2,7 +2,8 @@
 # The quick start's first command. Installs what is missing, builds reactor-trace, and runs the
 # whole loop on every example reactor: records its trace from the script in Traces/, replays
 # the trace against the reactor (through reduce, and by re-sending its actions on a test
-# clock), renders its transition diagram and timeline as SVG, and ends with a summary.
+# clock), renders its transition diagram and timeline as SVG and its inspector page as HTML,
+# and ends with a summary.
 # Everything it writes goes to out/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -60,6 +61,14 @@ for script in Traces/*.actions.jsonl; do
     fi
     echo "render $kind: $output"
   done
+  page="out/$name-inspector.html"
+  if output="$("$bin" render inspector "$trace" -o "$page" 2>&1)"; then
+    diagrams+=("$page")
+  else
+    diagrams+=("(inspector failed)")
+    failures=$((failures + 1))
+  fi
+  echo "render inspector: $output"
   events="$(grep -c '"seq"' "$trace")"
   summary+=("$(printf '  %-14s %s events, %s\n  %-14s replay: reduce %s, mutate %s\n  %-14s screen: %s\n  %-14s drew:   %s' \
     "$name" "$events" "$same" "" "${results[0]}" "${results[1]}" "" "$screen" "" "${diagrams[*]}")")
@@ -72,7 +81,8 @@ echo "of a text view bound to the reactor, and the diagrams drawn:"
 echo
 printf '%s\n\n' "${summary[@]}"
 if [ "$failures" -eq 0 ]; then
-  echo "All ${#summary[@]} examples recorded, replayed with a match, and drawn. Open the SVGs in out/."
+  echo "All ${#summary[@]} examples recorded, replayed with a match, and drawn. Open the SVGs and"
+  echo "the inspector pages (out/*-inspector.html, in any browser) in out/."
 else
   echo "$failures step(s) failed; see above."
   exit 1

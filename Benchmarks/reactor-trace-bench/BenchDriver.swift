@@ -83,7 +83,7 @@ struct BenchDriver {
           seconds: report.report.seconds, units: report.report.units,
           maximumResidentBytes: report.report.peakBytes ?? report.outcome.maximumResidentBytes,
           report: report.report)
-      case .tool(let arguments, let output):
+      case .tool(let arguments, let output, let input):
         unlink(output)
         let outcome = try runTool(arguments)
         guard let size = try? TraceFileCheck.size(of: output), size > 0 else {
@@ -95,7 +95,10 @@ struct BenchDriver {
         run = RowResult.Run(
           seconds: outcome.seconds, units: row.count,
           maximumResidentBytes: outcome.maximumResidentBytes, report: nil,
-          isMemoryUpperBound: outcome.maximumResidentBytes <= floor)
+          isMemoryUpperBound: outcome.maximumResidentBytes <= floor,
+          outputRatio: input.flatMap { try? TraceFileCheck.size(of: $0) }.map {
+            Double(size) / Double(max($0, 1))
+          })
       }
       Progress.say(
         "  \(row.id) run \(number)/\(options.runs): \(Formatting.seconds(run.seconds)) s, "

@@ -2,6 +2,11 @@
 struct BenchPlan: Sendable {
   /// The peak memory every untraced runtime scenario must stay under (ReactorKit: 19 MiB).
   static let untracedMemoryTarget = 24.0
+  /// The peak memory counter-sync and state-large traced to a file must stay under.
+  static let recordingMemoryTarget = 64.0
+  /// The recorder's default queue budget, in MiB: a row with the drop policy must stay under
+  /// it plus 24 MiB.
+  static let queueBudgetMiB = 32.0
   /// Actions in the 1,000,000-event trace: counter-concat records four events per action.
   static let traceActions = 250_000
   /// Increases in the timeline trace: six events each, and one decrease (four events) to
@@ -24,7 +29,7 @@ struct BenchPlan: Sendable {
   var rows: [BenchRow] {
     var rows: [BenchRow] = []
     for scenario in RuntimeScenario.allCases {
-      for mode in TracingMode.allCases {
+      for mode in scenario.modes {
         let count = scenario.actionCount / divisor
         var targets: [BenchTarget] = []
         switch (scenario, mode) {
@@ -33,16 +38,40 @@ struct BenchPlan: Sendable {
             .throughput(atLeast: scenario.untracedTarget),
             .memory(atMostMiB: Self.untracedMemoryTarget),
           ]
-        case (.counterSync, .file): targets = [.throughput(atLeast: 330_000)]
+        // Recording targets, relative to ReactorKit untraced: 5× for counter-sync, 1× for
+        // state-large.
+        case (.counterSync, .file):
+          targets = [
+            .throughput(atLeast: 5 * scenario.reactorKitThroughput),
+            .memory(atMostMiB: Self.recordingMemoryTarget),
+          ]
+        case (.stateLarge, .file):
+          targets = [
+            .throughput(atLeast: scenario.reactorKitThroughput),
+            .memory(atMostMiB: Self.recordingMemoryTarget),
+          ]
+        case (_, .fileDropping):
+          targets = [.memory(atMostMiB: Self.queueBudgetMiB + 24)]
         default: break
         }
         rows.append(
           BenchRow(
             scenario: scenario.rawValue, mode: mode.rawValue, count: count, unit: "actions",
-            showsMegabytes: mode == .file && scenario != .stub, targets: targets,
+            showsMegabytes: (mode == .file || mode == .fileDropping) && scenario != .stub,
+            targets: targets,
             reactorKit: scenario.reactorKitThroughput,
             job: .child(["runtime", scenario.rawValue, mode.rawValue, "\(count)", directory])))
       }
+    }
+
+    // The crash promise: recordings killed with SIGKILL at random moments.
+    for policy in ["wait", "drop"] {
+      let kills = max(2, 10 / divisor)
+      rows.append(
+        BenchRow(
+          scenario: "crash-loss", mode: policy, count: kills, unit: "kills",
+          targets: policy == "wait" ? [.crashLoss(atMostEvents: 4_096, milliseconds: 200)] : [],
+          job: .child(["crash-loss", policy, "\(kills)", directory])))
     }
 
     let largeActions = Self.traceActions / divisor
@@ -82,6 +111,15 @@ struct BenchPlan: Sendable {
           ["render", "transitions", largeTrace, "--key", "isLoading", "-o", transitions],
           output: transitions),
         prerequisites: [large]))
+    let inspector = "\(directory)/inspector.html"
+    rows.append(
+      BenchRow(
+        scenario: "render-inspector", mode: "100k", count: 4 * smallActions, unit: "events",
+        targets: [.seconds(atMost: 5), .outputSize(atMostTimesInput: 3)],
+        job: .tool(
+          ["render", "inspector", smallTrace, "-o", inspector], output: inspector,
+          input: smallTrace),
+        prerequisites: [small]))
     let timeline = "\(directory)/timeline.svg"
     rows.append(
       BenchRow(
@@ -93,6 +131,23 @@ struct BenchPlan: Sendable {
             script: "\(directory)/timeline.actions.jsonl", path: timelineTrace,
             increases: Self.timelineIncreases)
         ]))
+    // Exploration: the Counter bounded by depth 30 (decrease has no floor, so there is no
+    // fixed point), once; GitHubSearch to depth 6, 25 and 250 times, to show the rate and
+    // that memory does not grow with the runs.
+    rows.append(
+      BenchRow(
+        scenario: "explore-counter", mode: "depth-30",
+        count: ExploreWorkload.Scenario.counter.runsPerExploration, unit: "runs",
+        targets: [.seconds(atMost: 1)], job: .child(["explore", "counter", "1"])))
+    for repetitions in [25, 250] {
+      let scaled = max(1, repetitions / divisor)
+      rows.append(
+        BenchRow(
+          scenario: "explore-github-search", mode: "×\(scaled)",
+          count: scaled * ExploreWorkload.Scenario.githubSearch.runsPerExploration, unit: "runs",
+          targets: repetitions == 250 ? [.throughput(atLeast: 10_000)] : [],
+          job: .child(["explore", "github-search", "\(scaled)"])))
+    }
     return rows
   }
 }

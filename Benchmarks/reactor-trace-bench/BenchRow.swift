@@ -6,8 +6,8 @@ struct BenchRow: Sendable {
     /// times the measured part and reports it.
     case child([String])
     /// The built `reactor-trace` with these arguments, timed from spawn to exit; it must
-    /// exit with 0 and write `output`.
-    case tool([String], output: String)
+    /// exit with 0 and write `output`, whose size is compared with `input`'s when given.
+    case tool([String], output: String, input: String? = nil)
   }
 
   /// A file some rows read, made before they run and outside any timing.

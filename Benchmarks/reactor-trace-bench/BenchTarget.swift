@@ -6,6 +6,12 @@ enum BenchTarget: Equatable, Sendable {
   case seconds(atMost: Double)
   /// The largest maximum resident set size of the runs is at most this many MiB.
   case memory(atMostMiB: Double)
+  /// A killed recording loses at most this many events, or `milliseconds` of them, whichever
+  /// is more.
+  case crashLoss(atMostEvents: Int, milliseconds: Double)
+  /// The file a `reactor-trace` row writes is at most this many times the size of the one
+  /// it reads.
+  case outputSize(atMostTimesInput: Double)
 
   /// The target as the table shows it.
   var text: String {
@@ -13,6 +19,10 @@ enum BenchTarget: Equatable, Sendable {
     case .throughput(let minimum): "≥ \(Formatting.grouped(minimum))/s"
     case .seconds(let maximum): "≤ \(Formatting.decimal(maximum, digits: 0)) s"
     case .memory(let maximum): "≤ \(Formatting.decimal(maximum, digits: 0)) MiB"
+    case .crashLoss(let events, let milliseconds):
+      "lost ≤ \(Formatting.grouped(Double(events))) events or "
+        + "\(Formatting.decimal(milliseconds, digits: 0)) ms"
+    case .outputSize(let maximum): "output ≤ \(Formatting.decimal(maximum, digits: 0))× input"
     }
   }
 
@@ -22,6 +32,12 @@ enum BenchTarget: Equatable, Sendable {
     case .throughput(let minimum): result.throughput >= minimum
     case .seconds(let maximum): result.seconds <= maximum
     case .memory(let maximum): result.maximumResidentMiB <= maximum
+    case .crashLoss(let events, let milliseconds):
+      result.runs.allSatisfy { run in
+        guard let lost = run.report?.lost else { return false }
+        return lost <= events || (run.report?.lostMilliseconds ?? .infinity) <= milliseconds
+      }
+    case .outputSize(let maximum): result.outputRatio.map { $0 <= maximum } ?? false
     }
   }
 }

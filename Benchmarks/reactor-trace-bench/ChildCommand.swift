@@ -1,3 +1,6 @@
+import Foundation
+import ReactorTracing
+
 /// What the benchmark does when it re-invokes itself as `reactor-trace-bench child …`: one
 /// measurement, reported as one ``ChildReport`` line on standard output.
 enum ChildCommand: Equatable {
@@ -9,6 +12,12 @@ enum ChildCommand: Equatable {
   case traceRead(path: String, events: Int)
   /// `replay PATH STEPS`
   case replay(path: String, steps: Int)
+  /// `crash-record wait|drop PATH COUNTER_PATH`: records until killed.
+  case crashRecord(TraceOverflowPolicy, path: String, counterPath: String)
+  /// `crash-loss wait|drop KILLS DIRECTORY`: kills recordings and reports the largest loss.
+  case crashLoss(TraceOverflowPolicy, kills: Int, directory: String)
+  /// `explore SCENARIO REPETITIONS`
+  case explore(ExploreWorkload.Scenario, repetitions: Int)
 
   /// Parses the arguments after `child`.
   /// - Throws: ``BenchFailure/usage(_:)`` for anything else.
@@ -34,8 +43,24 @@ enum ChildCommand: Equatable {
         throw .usage("child replay PATH STEPS")
       }
       self = .replay(path: arguments[1], steps: steps)
+    case "explore":
+      guard arguments.count == 3, let scenario = ExploreWorkload.Scenario(rawValue: arguments[1]),
+        let repetitions = Int(arguments[2]), repetitions >= 1
+      else { throw .usage("child explore counter|github-search REPETITIONS") }
+      self = .explore(scenario, repetitions: repetitions)
+    case "crash-record":
+      guard arguments.count == 4, let policy = Self.policy(arguments[1]) else {
+        throw .usage("child crash-record wait|drop PATH COUNTER_PATH")
+      }
+      self = .crashRecord(policy, path: arguments[2], counterPath: arguments[3])
+    case "crash-loss":
+      guard arguments.count == 4, let policy = Self.policy(arguments[1]),
+        let kills = Int(arguments[2]), kills >= 1
+      else { throw .usage("child crash-loss wait|drop KILLS DIRECTORY") }
+      self = .crashLoss(policy, kills: kills, directory: arguments[3])
     default:
-      throw .usage("child runtime|trace-write|trace-read|replay …")
+      throw .usage(
+        "child runtime|trace-write|trace-read|replay|explore|crash-record|crash-loss …")
     }
   }
 
@@ -51,6 +76,22 @@ enum ChildCommand: Equatable {
       try TraceWorkload.read(path: path, events: events)
     case .replay(let path, let steps):
       try TraceWorkload.replay(path: path, steps: steps)
+    case .explore(let scenario, let repetitions):
+      try await ExploreWorkload.run(scenario, repetitions: repetitions)
+    case .crashRecord(let policy, let path, let counterPath):
+      try CrashLoss.record(policy: policy, path: path, counterPath: counterPath)
+    case .crashLoss(let policy, let kills, let directory):
+      try CrashLoss.measure(
+        policy: policy, kills: kills, directory: directory,
+        executable: Bundle.main.executablePath ?? CommandLine.arguments[0])
+    }
+  }
+
+  private static func policy(_ name: String) -> TraceOverflowPolicy? {
+    switch name {
+    case "wait": .wait
+    case "drop": .drop
+    default: nil
     }
   }
 }

@@ -15,6 +15,12 @@ struct ChildReport: Equatable {
   var fullStateBytes: Double?
   /// The child's own peak resident set size in bytes, measured as it finishes.
   var peakBytes: Int?
+  /// The events a recorder with the drop policy dropped.
+  var dropped: Int?
+  /// The most events a killed recording lost.
+  var lost: Int?
+  /// The time those events spanned, in milliseconds.
+  var lostMilliseconds: Double?
 
   /// The line's first word.
   static let marker = "RESULT"
@@ -26,14 +32,18 @@ struct ChildReport: Equatable {
     if let events { fields.append("events=\(events)") }
     if let fullStateBytes { fields.append("fullStateBytes=\(fullStateBytes)") }
     if let peakBytes { fields.append("peakBytes=\(peakBytes)") }
+    if let dropped { fields.append("dropped=\(dropped)") }
+    if let lost { fields.append("lost=\(lost)") }
+    if let lostMilliseconds { fields.append("lostMilliseconds=\(lostMilliseconds)") }
     return ([Self.marker] + fields).joined(separator: " ")
   }
 
   /// Creates a report.
   init(
     seconds: Double, units: Int, bytes: Int? = nil, events: Int? = nil,
-    fullStateBytes: Double? = nil
+    fullStateBytes: Double? = nil, dropped: Int? = nil
   ) {
+    self.dropped = dropped
     self.seconds = seconds
     self.units = units
     self.bytes = bytes
@@ -58,7 +68,10 @@ struct ChildReport: Equatable {
     self.init(
       seconds: seconds, units: units, bytes: fields["bytes"].flatMap { Int($0) },
       events: fields["events"].flatMap { Int($0) },
-      fullStateBytes: fields["fullStateBytes"].flatMap { Double($0) })
+      fullStateBytes: fields["fullStateBytes"].flatMap { Double($0) },
+      dropped: fields["dropped"].flatMap { Int($0) })
     peakBytes = fields["peakBytes"].flatMap { Int($0) }
+    lost = fields["lost"].flatMap { Int($0) }
+    lostMilliseconds = fields["lostMilliseconds"].flatMap { Double($0) }
   }
 }

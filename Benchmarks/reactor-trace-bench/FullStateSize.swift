@@ -27,6 +27,7 @@ enum FullStateSize {
     for step in 0..<count {
       let index = step % width
       size += digits(values[index] + 1) - digits(values[index])
+      size += digits(step + 1) - digits(step)
       values[index] += 1
       total += size
     }

@@ -8,6 +8,10 @@ final class Recording<R: Reactor> {
   private let file: FileTraceRecorder<R>?
   /// The trace file, in `file` mode.
   let path: String?
+  /// Whether the file recorder drops rather than waits.
+  private let isDropping: Bool
+  /// The events the drop policy dropped, once verified.
+  private(set) var dropped: Int?
 
   /// Attaches the recorder `mode` asks for.
   /// - Parameters:
@@ -16,6 +20,7 @@ final class Recording<R: Reactor> {
   ///   - path: The trace file, used in `file` mode.
   /// - Throws: ``BenchFailure/file(path:reason:)`` when the recorder cannot start.
   init(_ reactor: R, mode: TracingMode, path: String) throws(BenchFailure) {
+    isDropping = mode == .fileDropping
     do {
       switch mode {
       case .untraced:
@@ -26,9 +31,11 @@ final class Recording<R: Reactor> {
         memory = try InMemoryTraceRecorder(recording: reactor)
         file = nil
         self.path = nil
-      case .file:
+      case .file, .fileDropping:
         memory = nil
-        file = try FileTraceRecorder(recording: reactor, to: path)
+        file = try FileTraceRecorder(
+          recording: reactor, to: path,
+          options: TraceOptions(overflow: mode == .fileDropping ? .drop : .wait))
         self.path = path
       }
     } catch {
@@ -68,6 +75,11 @@ final class Recording<R: Reactor> {
     }
     if let file, let path {
       try verification.expect("events observed", file.observedEventCount, equals: events)
+      if isDropping {
+        dropped = file.droppedEventCount
+        return try TraceFileCheck.verify(
+          path: path, events: events, dropped: file.droppedEventCount, by: verification)
+      }
       try verification.expect("events dropped", file.droppedEventCount, equals: 0)
       return try TraceFileCheck.verify(path: path, events: events, by: verification)
     }

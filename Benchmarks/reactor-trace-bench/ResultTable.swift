@@ -41,15 +41,33 @@ struct ResultTable {
       if row.showsMegabytes, let bytes = result.bytesPerSecond {
         throughput += ", \(Formatting.decimal(bytes / 1e6, digits: 1)) MB/s"
       }
+      let losses = result.runs.compactMap { $0.report?.lost }
+      if let worst = result.runs.compactMap(\.report).max(by: { ($0.lost ?? 0) < ($1.lost ?? 0) }),
+        let lost = worst.lost, !losses.isEmpty
+      {
+        throughput =
+          "at most \(Formatting.grouped(Double(lost))) events lost "
+          + "(\(Formatting.decimal(worst.lostMilliseconds ?? 0, digits: 1)) ms) "
+          + "in \(losses.count * row.count) kills"
+      }
+      if let dropped = result.report?.dropped, let events = result.report?.events, events > 0 {
+        let share = Formatting.decimal(100 * Double(dropped) / Double(events), digits: 1)
+        throughput +=
+          ", \(Formatting.grouped(Double(dropped))) of \(Formatting.grouped(Double(events))) "
+          + "events dropped (\(share) %)"
+      }
       let reactorKit = row.reactorKit.map { "\(Formatting.grouped($0)) \(row.unit)/s" } ?? ""
       let ratio = row.reactorKit.map { "\(Formatting.decimal(result.throughput / $0, digits: 1))×" }
-      let outcome: String
+      var outcome: String
       if row.targets.isEmpty {
         outcome = ""
       } else if result.unmetTargets.isEmpty {
         outcome = "met"
       } else {
         outcome = "**not met** (" + result.unmetTargets.map(\.text).joined(separator: ", ") + ")"
+      }
+      if let ratio = result.outputRatio {
+        outcome += "; output \(Formatting.decimal(ratio, digits: 2))× input"
       }
       let cells = [
         row.scenario, row.mode, "\(Formatting.grouped(Double(row.count))) \(row.unit)", throughput,

@@ -12,6 +12,8 @@ struct RowResult: Sendable {
     var report: ChildReport?
     /// Whether the peak is only known to be at most ``maximumResidentBytes``.
     var isMemoryUpperBound = false
+    /// The output's size divided by the input's, for tool rows given an input.
+    var outputRatio: Double?
   }
 
   /// The row.
@@ -34,6 +36,12 @@ struct RowResult: Sendable {
   /// The largest maximum resident set size of the runs, in MiB.
   var maximumResidentMiB: Double {
     Double(runs.map(\.maximumResidentBytes).max() ?? 0) / 1_048_576
+  }
+
+  /// The largest output-to-input size ratio of the runs, for tool rows given an input.
+  var outputRatio: Double? {
+    let ratios = runs.compactMap(\.outputRatio)
+    return ratios.count == runs.count ? ratios.max() : nil
   }
 
   /// Whether the peak memory is only an upper bound.

@@ -1,15 +1,19 @@
-/// The runtime scenarios, exactly as ReactorKit's were measured on this machine
-/// (`reactorkit-semantics.md`, last table).
+/// The runtime scenarios, doing the work ReactorKit's did when it was measured side by side
+/// with this benchmark (`reactorkit-semantics.md`, "Measured side by side").
 enum RuntimeScenario: String, CaseIterable, Sendable {
-  /// Each action becomes one mutation (`.just`); one observer consumes every state.
+  /// Each action becomes one mutation (`.just`); one observer takes the value through `map`
+  /// and `distinctUntilChanged` (`removeDuplicates`).
   case counterSync = "counter-sync"
-  /// Each action becomes three mutations (`.sequence`: loading on, change, loading off).
+  /// Each action becomes three mutations (`.sequence`: loading on, change, loading off); two
+  /// observers take the value and the loading flag, each through `map` and
+  /// `distinctUntilChanged`.
   case counterConcat = "counter-concat"
-  /// The state holds 1,000 Ints; each mutation changes one of them.
+  /// The state holds 1,000 Ints and a counter; each mutation changes one Int and counts
+  /// itself; one observer takes the counter through `map` and `distinctUntilChanged`.
   case stateLarge = "state-large"
-  /// Ten observers each consume every state.
+  /// Ten observers each take the value through `map` and `distinctUntilChanged`.
   case fanout
-  /// The stub is enabled: each action is only recorded by the stub.
+  /// The stub is enabled: each action is only recorded by the stub; no state observer.
   case stub
 
   /// The number of actions sent.
@@ -31,26 +35,33 @@ enum RuntimeScenario: String, CaseIterable, Sendable {
     }
   }
 
-  /// ReactorKit 3.x on RxSwift 6.9.1, release build, this machine: actions per second.
+  /// The tracing modes the scenario runs in: every scenario untraced, in memory and to a
+  /// file; the two the recording targets name also with the drop policy.
+  var modes: [TracingMode] {
+    switch self {
+    case .counterSync, .stateLarge: TracingMode.allCases
+    case .counterConcat, .fanout, .stub: [.untraced, .memory, .file]
+    }
+  }
+
+  /// ReactorKit's throughput in actions per second, measured side by side with this benchmark.
+  ///
+  /// ReactorKit main 784aede on RxSwift 6.10.2, release build, on 2026-11-25 on the
+  /// project's kind of machine, interleaved, 5 runs each, medians. Only the ratio to it
+  /// carries across machines.
   var reactorKitThroughput: Double {
     switch self {
-    case .counterSync: 66_000
-    case .counterConcat: 21_600
-    case .stateLarge: 62_000
-    case .fanout: 39_000
-    case .stub: 458_000
+    case .counterSync: 157_634
+    case .counterConcat: 64_918
+    case .stateLarge: 162_979
+    case .fanout: 121_225
+    case .stub: 931_781
     }
   }
 
   /// The untraced target in actions per second: 20× ReactorKit for counter-sync, 10× for
   /// the others.
   var untracedTarget: Double {
-    switch self {
-    case .counterSync: 1_300_000
-    case .counterConcat: 216_000
-    case .stateLarge: 620_000
-    case .fanout: 390_000
-    case .stub: 4_580_000
-    }
+    (self == .counterSync ? 20 : 10) * reactorKitThroughput
   }
 }

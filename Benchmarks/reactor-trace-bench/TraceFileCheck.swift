@@ -82,4 +82,32 @@ enum TraceFileCheck {
     try verification.expect("the end line's dropped", end["dropped"]?.intValue, equals: 0)
     return summary.bytes
   }
+
+  /// Checks that the trace at `path`, recorded with the drop policy, holds every event it
+  /// did not drop: its events and the sums of its gaps make `events`, and its end line counts
+  /// `dropped`.
+  /// - Returns: The file's size in bytes.
+  static func verify(
+    path: String, events: Int, dropped: Int, by verification: Verification
+  ) throws(BenchFailure) -> Int {
+    var kept = 0
+    var gaps = 0
+    var ended: TraceEvent.End?
+    do {
+      let reader = try TraceReader(path: path, verifyingStates: false)
+      while let event = try reader.next() {
+        switch event.kind {
+        case .gap(let gap): gaps += gap.droppedEvents
+        case .end(let end): ended = end
+        default: kept += 1
+        }
+      }
+    } catch {
+      throw .file(path: path, reason: "cannot read the trace: \(error)")
+    }
+    try verification.expect("events dropped in gaps", gaps, equals: dropped)
+    try verification.expect("events kept and dropped", kept + gaps, equals: events)
+    try verification.expect("the end line's dropped count", ended?.droppedEvents, equals: dropped)
+    return try size(of: path)
+  }
 }

@@ -6,4 +6,7 @@ enum TracingMode: String, CaseIterable, Sendable {
   case memory
   /// A `FileTraceRecorder` attached; timed until `stop()` returns with every event on disk.
   case file
+  /// A `FileTraceRecorder` with the drop policy: the reactor never waits for the writer,
+  /// events that do not fit the queue's budget are dropped and counted.
+  case fileDropping = "file-drop"
 }

@@ -14,9 +14,11 @@ extension Reactor {
   ///
   /// On return, every mutation that the action produced synchronously (including those an
   /// ``Effect/run(id:cancelInFlight:name:_:)`` body sent before its first suspension) has been
-  /// reduced into ``currentState`` and delivered to observers. Sent from inside `reduce` or a
-  /// state observer, the action is queued and processed after the current state has reached
-  /// every observer. With the stub enabled, the action is only recorded in ``stub``.
+  /// reduced into ``currentState`` and delivered to observers. Sent while another action is
+  /// processed (from `mutate`, `reduce`, a `transform` hook or an observer), the action is
+  /// queued first-in first-out and starts once every mutation the current action produced
+  /// synchronously has reached every observer; the outermost `send` returns only when the
+  /// queue is empty. With the stub enabled, the action is only recorded in ``stub``.
   /// - Parameter action: What the user did.
   @inlinable
   public func send(_ action: Action) {
@@ -43,10 +45,13 @@ extension Reactor {
   /// The states of this reactor: the latest one first, then every new one, in order.
   ///
   /// Every mutation produces a state, even an equal one; add `removeDuplicates()` where a
-  /// binding wants only changes. Observing builds the pipeline (unless the stub is enabled).
+  /// binding wants only changes. Accessing it builds the pipeline, as ReactorKit's `state`
+  /// does (unless the stub is enabled); reading ``currentState`` alone does not.
   @inlinable
   public var state: StateStream<State> {
-    StateStream { [weak self] receive, finish in
+    runtime.attach(self)
+    if !runtime.isStubEnabled { runtime.buildIfNeeded(self) }
+    return StateStream { [weak self] receive, finish in
       guard let self else {
         finish()
         return Subscription {}

@@ -104,7 +104,10 @@ public protocol Reactor: AnyObject {
 
   /// Reshapes every state, the initial one included, before it becomes ``currentState``.
   ///
-  /// Runs once, when the pipeline is built. The default returns `state` unchanged.
+  /// Runs once, when the pipeline is built. The default returns `state` unchanged. Only
+  /// ``currentState`` and observers see its output: `reduce` goes on from the state it last
+  /// returned, so a mapping hook is applied once per state and a filtering hook hides states
+  /// without losing mutations.
   /// - Parameter state: The states produced by `reduce(state:mutation:)`.
   /// - Returns: The states that observers receive.
   func transform(state: Flow<State>) -> Flow<State>

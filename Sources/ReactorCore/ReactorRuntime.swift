@@ -25,8 +25,13 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   // MARK: State and observers
 
-  /// The latest delivered state; `nil` until the pipeline is built or a stub sets it.
+  /// The latest delivered state (after `transform(state:)`); `nil` until the pipeline is
+  /// built or a stub sets it.
   @usableFromInline @exclusivity(unchecked) var current: State?
+
+  /// The latest state `reduce` returned (before `transform(state:)`), which the next mutation
+  /// starts from; `nil` until the pipeline is built.
+  @usableFromInline @exclusivity(unchecked) var reduced: State?
 
   @usableFromInline @exclusivity(unchecked) var observers: [Observer] = []
   private var lastObserverID = 0
@@ -59,8 +64,20 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   @usableFromInline @exclusivity(unchecked) var passesStatesThrough = false
   @usableFromInline let scope = FlowScope()
 
-  /// True while a state is being reduced or delivered; work arriving then is queued.
+  // Re-entrancy: one unit of work (an action with every mutation it produces synchronously,
+  // a mutation arriving later, a stub state, the replay to a new observer) runs at a time.
+  // Actions arriving during a unit, and mutations arriving while a state is reduced or
+  // delivered, are queued first-in first-out; the outermost unit drains the queue when it
+  // ends, each queued item running as a unit of its own.
+
+  /// True during a unit of work.
+  @usableFromInline @exclusivity(unchecked) var isBusy = false
+  /// True while an action runs `mutate` and starts its effect.
+  @usableFromInline @exclusivity(unchecked) var isHandlingAction = false
+  /// True while a state is being reduced, transformed or delivered.
   @usableFromInline @exclusivity(unchecked) var isEmitting = false
+  /// True while the queue is being drained (its items must not drain it again).
+  @usableFromInline @exclusivity(unchecked) var isDraining = false
   @usableFromInline @exclusivity(unchecked) var pending: [@MainActor () -> Void] = []
   @usableFromInline @exclusivity(unchecked) var pendingHead = 0
 
@@ -167,6 +184,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     // Until the initial state comes out of `transform(state:)`, `currentState` is the
     // initial state itself.
     current = initialState
+    reduced = initialState
     withEmission {
       for entry in stateEntries { entry(initialState, .sent) }
     }
@@ -174,18 +192,21 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   // MARK: Actions
 
-  /// Entry point of ``Reactor/send(_:)``.
+  /// Entry point of ``Reactor/send(_:)``: runs the action as a unit of work, or queues it
+  /// behind the unit in progress.
   @inlinable
   func send(_ action: Action) {
-    if isEmitting {
+    if isBusy {
       enqueue { [unowned(unsafe) self] in send(action) }
       return
     }
+    isBusy = true
     if passesActionsThrough {
       receive(action, origin: .sent)
     } else {
       for entry in actionEntries { entry(action, .sent) }
     }
+    endUnit()
   }
 
   /// ``send(_:)`` from the reactor's own `send`, which keeps the reactor alive for the call.
@@ -197,14 +218,16 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   @inlinable
   func send<R: Reactor>(_ action: Action, to reactor: R)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    guard passesActionsThrough, passesMutationsThrough, isBuilt, !isEmitting, !isStubEnabled
+    guard passesActionsThrough, passesMutationsThrough, isBuilt, !isBusy, !isStubEnabled
     else {
       send(action)
       return
     }
+    isBusy = true
     lastActionID += 1
     let id = lastActionID
     monitor?.reactorDidReceive(action: action, id: id, origin: .sent)
+    isHandlingAction = true
     let effect = reactor.mutate(action: action)
     switch effect.operation {
     case .just(let mutation):
@@ -216,20 +239,30 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     default:
       start(effect, action: id)
     }
+    isHandlingAction = false
+    endUnit()
   }
 
   /// End of the action flow: runs `mutate(action:)` and starts its effect.
+  ///
+  /// An action that reaches it while another is handled or a state is emitted (from a
+  /// source merged in `transform(action:)`) is queued.
   @inlinable
   func receive(_ action: Action, origin: Origin) {
     guard !isStubEnabled, let mutateFunction else { return }
-    if isEmitting {
+    if isHandlingAction || isEmitting {
       enqueue { [unowned(unsafe) self] in receive(action, origin: origin) }
       return
     }
+    let isOutermost = !isBusy
+    isBusy = true
     lastActionID += 1
     let id = lastActionID
     monitor?.reactorDidReceive(action: action, id: id, origin: origin)
+    isHandlingAction = true
     start(mutateFunction(action), action: id)
+    isHandlingAction = false
+    if isOutermost { endUnit() }
   }
 
   // MARK: Mutations
@@ -252,41 +285,56 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   }
 
   /// ``apply(_:origin:)`` with the given `reduce`.
+  ///
+  /// `reduce` starts from the last reduced state, never from a transformed one:
+  /// `transform(state:)` only changes what `currentState` and observers see.
   @inlinable
   func apply(
     _ mutation: Mutation, origin: Origin, reducing reduce: @MainActor (State, Mutation) -> State
   ) {
-    guard !isStubEnabled, let previous = current else { return }
+    guard !isStubEnabled, let previous = reduced else { return }
     if isEmitting {
       enqueue { [unowned(unsafe) self] in apply(mutation, origin: origin) }
       return
     }
-    withEmission {
-      let state = reduce(previous, mutation)
-      lastMutationID += 1
-      monitor?.reactorDidReduce(
-        mutation: mutation, id: lastMutationID, origin: origin, state: state)
-      if passesStatesThrough {
-        deliver(state)
-      } else {
-        for entry in stateEntries { entry(state, origin) }
-      }
+    // One emission, written out rather than through `withEmission`: this is the path of
+    // every mutation, and the closure kept it from being inlined.
+    let isOutermost = !isBusy
+    isBusy = true
+    isEmitting = true
+    let state = reduce(previous, mutation)
+    reduced = state
+    lastMutationID += 1
+    monitor?.reactorDidReduce(
+      mutation: mutation, id: lastMutationID, origin: origin, state: state)
+    if passesStatesThrough {
+      notify(state)
+    } else {
+      for entry in stateEntries { entry(state, origin) }
     }
+    isEmitting = false
+    if isOutermost { endUnit() }
   }
 
   /// End of the state flow, and the stub's way in: updates `currentState`, then notifies
   /// every observer in subscription order.
   @inlinable
   func deliver(_ state: State) {
-    withEmission {
-      current = state
-      // A copy: an observer may subscribe or cancel while it runs.
-      let observers = self.observers
-      for index in observers.indices { observers[index].receive(state) }
-    }
+    withEmission { notify(state) }
   }
 
-  /// Runs `body` as one emission: re-entrant work is queued and processed right after it.
+  /// Makes `state` the current state and hands it to every observer, in subscription order;
+  /// called during an emission.
+  @inlinable
+  func notify(_ state: State) {
+    current = state
+    // A copy: an observer may subscribe or cancel while it runs.
+    let observers = self.observers
+    for index in observers.indices { observers[index].receive(state) }
+  }
+
+  /// Runs `body` as one emission (a state reduced, transformed and delivered); outside a
+  /// unit of work it is a unit of its own.
   @inlinable
   func withEmission(_ body: () -> Void) {
     if isEmitting {
@@ -294,9 +342,23 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       return
     }
     isEmitting = true
+    if isBusy {
+      body()
+      isEmitting = false
+      return
+    }
+    isBusy = true
     body()
     isEmitting = false
-    if pendingHead < pending.count { drain() }
+    endUnit()
+  }
+
+  /// Ends the unit of work in progress and, unless the queue is already being drained, runs
+  /// the work queued meanwhile.
+  @inlinable
+  func endUnit() {
+    isBusy = false
+    if !isDraining, pendingHead < pending.count { drain() }
   }
 
   @inlinable
@@ -304,17 +366,19 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     pending.append(work)
   }
 
+  /// Runs the queued work first-in first-out, each item as a unit of its own, until the queue
+  /// is empty (items may queue more).
   @usableFromInline
   func drain() {
-    while !isEmitting, pendingHead < pending.count {
+    isDraining = true
+    while pendingHead < pending.count {
       let work = pending[pendingHead]
       pendingHead += 1
       work()
     }
-    if pendingHead == pending.count, !pending.isEmpty {
-      pending.removeAll(keepingCapacity: true)
-      pendingHead = 0
-    }
+    pending.removeAll(keepingCapacity: true)
+    pendingHead = 0
+    isDraining = false
   }
 
   // MARK: Effects

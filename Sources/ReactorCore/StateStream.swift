@@ -29,8 +29,8 @@ public struct StateStream<Value: Sendable>: Sendable {
 
   /// Calls `handler` now with the latest value, then with every new value, on the main actor.
   ///
-  /// An action that `handler` sends is queued and processed after the current value has
-  /// reached every observer.
+  /// An action that `handler` sends is queued and starts once the action being processed
+  /// has had every mutation it produced synchronously delivered to every observer.
   /// - Parameter handler: Receives each value.
   /// - Returns: The subscription; cancelling or releasing it stops delivery.
   @MainActor
@@ -41,6 +41,7 @@ public struct StateStream<Value: Sendable>: Sendable {
   /// Transforms every value.
   /// - Parameter transform: Maps a value; runs on the main actor.
   /// - Returns: A stream of the transformed values.
+  @inlinable
   public func map<T: Sendable>(_ transform: @escaping @MainActor (Value) -> T) -> StateStream<T> {
     let subscribe = self.subscribe
     return StateStream<T> { receive, finish in subscribe({ receive(transform($0)) }, finish) }
@@ -51,6 +52,7 @@ public struct StateStream<Value: Sendable>: Sendable {
   /// The runtime never deduplicates states itself: every mutation produces a state.
   /// - Parameter isDuplicate: Returns `true` when the second value repeats the first.
   /// - Returns: A stream without consecutive duplicates.
+  @inlinable
   public func removeDuplicates(
     by isDuplicate: @escaping @MainActor (Value, Value) -> Bool
   ) -> StateStream {
@@ -85,6 +87,7 @@ public struct StateStream<Value: Sendable>: Sendable {
 extension StateStream where Value: Equatable {
   /// Drops values equal to the previous one (Rx's `distinctUntilChanged`).
   /// - Returns: A stream without consecutive duplicates.
+  @inlinable
   public func removeDuplicates() -> StateStream {
     removeDuplicates(by: ==)
   }

@@ -31,9 +31,16 @@ public enum GoldenTrace {
     public var failureMessage: String? {
       guard case .diverged(let divergence) = self else { return nil }
       return "the recording differs from the golden trace: \(divergence)\n"
-        + "(run with \(GoldenTrace.recordVariable)=1 to re-record)"
+        + GoldenTrace.howToRerecord
     }
   }
+
+  /// How to accept a fresh recording as the new golden trace, for failure messages.
+  public static let howToRerecord =
+    "If the change is intended, re-record the golden trace: run the test once with "
+    + "\(recordVariable)=1 in the environment (swift test: \(recordVariable)=1 swift test "
+    + "--filter <test>) and commit the file; a trace of a registered reactor can also be "
+    + "re-recorded with `reactor-trace rerecord TRACE --in-place`."
 
   /// Records a fresh trace, on the main actor, and writes it to `path` when the file is missing or recording is
   /// asked for, otherwise compares it with the file.

@@ -13,6 +13,10 @@ public import ReactorTracing
 /// streams merged in `transform(action:)` are not re-sent, and their mutations are not
 /// compared.
 ///
+/// A trace with a gap (``TraceEvent/Gap``) is replayed up to its first gap: the actions
+/// dropped there cannot be sent again, so what follows is not compared, and the result
+/// counts the dropped events (``ReplayResult/droppedEventCount``).
+///
 /// The reactor must be built fresh, with its dependencies injected as fakes driven by the
 /// same test clock, so that its effects run when the clock is advanced and not in real time.
 /// In tests, run the replay on the main serial executor so effects run deterministically:
@@ -75,6 +79,7 @@ public enum MutateReplay {
     var value: JSONValue
     var label: String
     var line: Int
+    var sequence: Int
   }
 
   private struct ProducedMutation {
@@ -98,7 +103,9 @@ public enum MutateReplay {
     advance: (Duration) async -> Void, allowingReactorMismatch: Bool
   ) async throws(ReplayError) -> ReplayResult {
     let header = reader.header
-    try ReplayChecks.check(header, for: R.self, allowingReactorMismatch: allowingReactorMismatch)
+    let evolution = try ReplayChecks.check(
+      header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
+      using: [.action, .mutation])
     guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
 
     var actions: [SentAction] = []
@@ -106,19 +113,41 @@ public enum MutateReplay {
     var recorded: [ProducedMutation] = []
     var endTime = Duration.zero
     var lastSequence = 0
+    var hasEndLine = false
+    var dropped = 0
     while let event = try ReplayChecks.next(reader) {
+      if case .gap(let gap) = event.kind { dropped += gap.droppedEvents }
+      // Only what came before the first gap is replayed; the rest is read for its gaps.
+      if dropped > 0 { continue }
       endTime = max(endTime, event.time)
       lastSequence = event.sequence
+      if case .end = event.kind { hasEndLine = true }
       switch event.kind {
       case .action(let action) where action.source == .sent:
         guard let value = action.value else {
           throw .missingValue(line: reader.lineNumber, what: "action")
         }
         positions[action.id] = actions.count
+        if !evolution.isEmpty {
+          // An action of a changed case is named here, in trace order with mutations.
+          _ = try ReplayChecks.decode(
+            R.Action.self, from: value, of: .action, evolution: evolution,
+            line: reader.lineNumber, sequence: event.sequence, label: action.label
+          ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) }
+        }
         actions.append(
-          SentAction(time: event.time, value: value, label: action.label, line: reader.lineNumber))
+          SentAction(
+            time: event.time, value: value, label: action.label, line: reader.lineNumber,
+            sequence: event.sequence))
       case .mutation(let mutation):
         guard let cause = Self.cause(of: mutation, positions: positions) else { continue }
+        if let value = mutation.value, !evolution.isEmpty {
+          // A recorded mutation of a changed case is named here, before any replay.
+          _ = try ReplayChecks.decode(
+            R.Mutation.self, from: value, of: .mutation, evolution: evolution,
+            line: reader.lineNumber, sequence: event.sequence, label: mutation.label
+          ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
+        }
         recorded.append(
           ProducedMutation(
             sequence: event.sequence, line: reader.lineNumber, label: mutation.label,
@@ -143,12 +172,10 @@ public enum MutateReplay {
         await advance(action.time - elapsed)
         elapsed = action.time
       }
-      let decoded: R.Action
-      do {
-        decoded = try CodableValues.decodeOrThrow(R.Action.self, from: action.value)
-      } catch {
-        throw .undecodable(line: action.line, reason: "action \(action.label): \(error)")
-      }
+      let decoded = try ReplayChecks.decode(
+        R.Action.self, from: action.value, of: .action, evolution: evolution, line: action.line,
+        sequence: action.sequence, label: action.label
+      ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) }
       reactor.send(decoded)
     }
     await advance(endTime > elapsed ? endTime - elapsed : .zero)
@@ -170,7 +197,18 @@ public enum MutateReplay {
         break
       }
     }
-    return compare(recorded: recorded, replayed: replayed, actions: actions, end: lastSequence)
+    // A trace cut off (no end line) stops part way through the last moment it recorded, and
+    // one with a gap is replayed up to it: the mutations the replay produced after the
+    // recorded ones are beyond what it compares.
+    if !hasEndLine || dropped > 0, replayed.count > recorded.count {
+      replayed.removeLast(replayed.count - recorded.count)
+    }
+    var result = compare(
+      recorded: recorded, replayed: replayed, actions: actions, end: lastSequence)
+    result.warnings = reader.warnings
+    result.schemaChanges = evolution.changes
+    result.droppedEventCount = dropped
+    return result
   }
 
   /// What caused `mutation`: a sent action (by position) or a stream; `nil` for an action

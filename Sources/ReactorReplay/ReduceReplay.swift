@@ -19,6 +19,11 @@ public import ReactorTracing
 /// if let divergence = result.divergence { print(divergence) }
 /// ```
 ///
+/// After a gap, where the recorder dropped events (``TraceEvent/Gap``), the mutations in
+/// between are missing: the next mutation is not checked, replay resumes from the state the
+/// trace recorded after it, and the result counts the dropped events
+/// (``ReplayResult/droppedEventCount``) rather than report a divergence.
+///
 /// Values at paths the trace redacted (the string `"<redacted>"`) are not compared. A
 /// mutation whose payload was redacted may not decode; replay then fails with
 /// ``ReplayError/undecodable(line:reason:)``.
@@ -38,16 +43,27 @@ public enum ReduceReplay {
     _ reader: TraceReader, through reactor: R, allowingReactorMismatch: Bool = false
   ) throws(ReplayError) -> ReplayResult {
     let header = reader.header
-    try ReplayChecks.check(header, for: R.self, allowingReactorMismatch: allowingReactorMismatch)
+    let evolution = try ReplayChecks.check(
+      header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
+      using: [.mutation, .state])
     guard CodableValues.isCodable(R.Mutation.self) else { throw .notCodable("Mutation") }
     guard CodableValues.isCodable(R.State.self) else { throw .notCodable("State") }
     guard case .json(let initialJSON) = header.initialState else {
       throw .missingValue(line: 1, what: "initial state")
     }
+    // Fields added to State since the recording start from the reactor's initial state, and
+    // states are compared on the fields the trace knows.
+    let addedFields = evolution.addedStateFields
+    let knownState = addedFields.isEmpty ? nil : header.schema.state.shape
     var state: R.State
     do {
-      state = try CodableValues.decodeOrThrow(R.State.self, from: initialJSON)
+      var json = initialJSON
+      if knownState != nil, let current = try CodableValues.encode(reactor.initialState) {
+        json = StateComparison.overlaying(initialJSON, on: current)
+      }
+      state = try CodableValues.decodeOrThrow(R.State.self, from: json)
     } catch {
+      if !addedFields.isEmpty { throw .incompatibleSchema(addedFields) }
       throw .undecodable(line: 1, reason: "initial state: \(error)")
     }
     let isRedacted = !header.redactions.isEmpty
@@ -58,8 +74,9 @@ public enum ReduceReplay {
     guard let encodeState = CodableValues.encoder(for: R.State.self),
       let hashState = CodableValues.canonicalHasher(for: R.State.self)
     else { throw .notCodable("State") }
-    // A redacted trace compares every state value by value: no hash to compare bytes with.
-    let comparesHashes = !isRedacted
+    // A redacted trace compares every state value by value: no hash to compare bytes with;
+    // nor does a trace whose State has gained fields.
+    let comparesHashes = !isRedacted && knownState == nil
     // The recorded state before the current mutation. After a step whose replayed state has
     // the recorded hash, it is that replayed state, encoded only if the next step needs it:
     // the recorded one is rebuilt from its snapshot or diff only where the hashes differ.
@@ -69,18 +86,49 @@ public enum ReduceReplay {
     var beforeIsReplayed = false
     var replayedBefore = state
     var matched = 0
+    var dropped = 0
+    var isAfterGap = false
     while let event = try ReplayChecks.next(reader) {
       switch event.kind {
       case .action(let action):
         actions.insert(action.label, for: action.id)
+      case .gap(let gap):
+        dropped += gap.droppedEvents
+        isAfterGap = true
+      case .mutation(let recorded) where isAfterGap:
+        // The state before this mutation is missing: take the recorded one after it.
+        var before = recordedBefore
+        if beforeIsReplayed {
+          do {
+            before = .json(try encodeState(replayedBefore))
+          } catch {
+            throw .undecodable(
+              line: reader.lineNumber, reason: "the replayed state does not encode: \(error)")
+          }
+        }
+        let recordedState = try rebuild(
+          before, after: recorded, sequence: event.sequence, reader: reader)
+        do {
+          state = try CodableValues.decodeOrThrow(R.State.self, from: recordedState)
+        } catch {
+          throw .undecodable(line: reader.lineNumber, reason: "recorded state: \(error)")
+        }
+        recordedBefore = .json(recordedState)
+        beforeIsReplayed = false
+        isAfterGap = false
       case .mutation(let recorded):
         let line = reader.lineNumber
         guard let value = recorded.value else { throw .missingValue(line: line, what: "mutation") }
         let mutation: R.Mutation
         do {
-          mutation = try mutations.value(for: value) {
-            try CodableValues.decodeOrThrow(R.Mutation.self, from: $0)
+          mutation = try mutations.value(for: value) { value throws(ReplayError) in
+            try ReplayChecks.decode(
+              R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line,
+              sequence: event.sequence, label: recorded.label
+            ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
           }
+        } catch let error as ReplayError {
+          throw error
         } catch {
           throw .undecodable(line: line, reason: "mutation \(recorded.label): \(error)")
         }
@@ -114,9 +162,9 @@ public enum ReduceReplay {
           before, after: recorded, sequence: event.sequence, reader: reader)
         recordedBefore = .json(recordedState)
         beforeIsReplayed = false
-        let compared =
-          isRedacted
-          ? StateComparison.masking(replayedJSON, like: recordedState) : replayedJSON
+        var compared = replayedJSON
+        if let knownState { compared = StateComparison.projecting(compared, onto: knownState) }
+        if isRedacted { compared = StateComparison.masking(compared, like: recordedState) }
         if compared != recordedState {
           let divergence = ReplayDivergence(
             sequence: event.sequence, line: line, mutation: recorded.label,
@@ -125,14 +173,18 @@ public enum ReduceReplay {
             diff: StateComparison.stateDiff(
               recorded: recordedState, replayed: state, replayedJSON: compared,
               as: R.State.self))
-          return ReplayResult(stepsChecked: matched, divergence: divergence)
+          return ReplayResult(
+            stepsChecked: matched, divergence: divergence, warnings: reader.warnings,
+            schemaChanges: evolution.changes, droppedEventCount: dropped)
         }
         matched += 1
       default:
         break
       }
     }
-    return ReplayResult(stepsChecked: matched, divergence: nil)
+    return ReplayResult(
+      stepsChecked: matched, divergence: nil, warnings: reader.warnings,
+      schemaChanges: evolution.changes, droppedEventCount: dropped)
   }
 
   /// `reader`, set to leave the state changes of mutations unparsed until they are needed.
@@ -140,6 +192,8 @@ public enum ReduceReplay {
   /// They are needed where a replayed state's hash differs from the recorded one. A redacted
   /// trace compares every state value by value, so its reader parses them all.
   private static func hashComparing(_ reader: TraceReader) -> TraceReader {
+    // Whether the State gained fields is known only against the reactor's types: a replay
+    // that finds it does not compare hashes, and parses every state change where it needs it.
     reader.skipsStateChanges = reader.header.redactions.isEmpty
     return reader
   }

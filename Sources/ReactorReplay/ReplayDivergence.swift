@@ -1,7 +1,7 @@
 /// Where a replay first differed from the trace, and how.
 ///
 /// ```text
-/// step 4 (line 5): mutation increaseValue (from action increase)
+/// event 4 (line 5): mutation increaseValue (from action increase)
 /// the replayed state differs from the recorded one:
 ///   State(
 /// -   value: 1,
@@ -40,7 +40,7 @@ public struct ReplayDivergence: Sendable, Hashable {
 extension ReplayDivergence: CustomStringConvertible {
   /// A multi-line report: the step, the mutation and its action, the reason and the diff.
   public var description: String {
-    var heading = "step \(sequence)"
+    var heading = "event \(sequence)"
     if let line { heading += " (line \(line))" }
     if let mutation {
       heading += ": mutation \(mutation)"

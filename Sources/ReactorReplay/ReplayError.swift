@@ -11,8 +11,14 @@ public enum ReplayError: Error, Sendable, Hashable {
   case trace(TraceReadError)
   /// The trace was recorded from another reactor type.
   case reactorMismatch(recorded: String, current: String)
-  /// The Action, Mutation or State types changed since the trace was recorded.
+  /// The Action, Mutation or State types changed since the trace was recorded in a way no
+  /// trace of them survives: the header's schema and initial state (line 1) already differ.
   case incompatibleSchema([SchemaChange])
+  /// A recorded action or mutation uses a case that changed since the recording: removed,
+  /// renamed, or with another payload. `addedCases` are the cases of its type added since,
+  /// which may be its new name.
+  case changedCase(
+    line: Int, sequence: Int, event: String, changes: [SchemaChange], addedCases: [String])
   /// The named type (`Mutation` or `State`) is not Codable, so its values cannot be decoded
   /// and compared.
   case notCodable(String)
@@ -32,8 +38,15 @@ extension ReplayError: CustomStringConvertible {
     case .reactorMismatch(let recorded, let current):
       "the trace was recorded from '\(recorded)', not '\(current)'"
     case .incompatibleSchema(let changes):
-      (["the trace's types are not compatible with the current ones:"]
+      (["the trace's types are not compatible with the current ones, from line 1 on:"]
         + changes.map { "  \($0)" }).joined(separator: "\n")
+    case .changedCase(let line, let sequence, let event, let changes, let addedCases):
+      "line \(line) (seq \(sequence)): \(event) uses a case that changed since the recording: "
+        + changes.map(\.description).joined(separator: "; ")
+        + (addedCases.isEmpty
+          ? ""
+          : " (cases added since: " + addedCases.map { "'\($0)'" }.joined(separator: ", ")
+            + ")")
     case .notCodable(let type):
       "the \(type) type is not Codable, so recorded values cannot be replayed"
     case .undecodable(let line, let reason):

@@ -14,6 +14,9 @@ public import ReactorTracing
 /// mutation refers to an action seen before it (or, in a windowed trace, before the window),
 /// that every effect end and every mutation from an effect follows the effect's start. What it
 /// finds is collected in ``divergences`` and reading goes on; only an unreadable trace throws.
+/// A gap, where the recorder dropped events (``TraceEvent/Gap``), is counted in
+/// ``droppedEventCount`` and is not a divergence: after it, causes that refer to what may have
+/// been dropped are not checked.
 /// Memory does not grow with the trace's length, except for the divergences found.
 public final class StructuralReplay {
   /// The trace's header.
@@ -24,6 +27,14 @@ public final class StructuralReplay {
   public private(set) var currentState: TraceHeader.State
   /// How many steps were read so far.
   public private(set) var stepCount = 0
+  /// The `seq` of the last step read, or `nil` before the first.
+  public private(set) var lastSequence: Int?
+  /// What the reader noticed so far without failing: a torn last line, a missing end line,
+  /// effects still running when the recording stopped. Complete once every step was read.
+  public var warnings: [TraceWarning] { reader.warnings }
+  /// How many events the recorder dropped in the gaps read so far: the trace is incomplete
+  /// when it is not 0.
+  public private(set) var droppedEventCount = 0
 
   private let reader: TraceReader
   private var expectedSequence: Int
@@ -86,6 +97,7 @@ public final class StructuralReplay {
     guard let event = try ReplayChecks.next(reader) else { return nil }
     let line = reader.lineNumber
     stepCount += 1
+    lastSequence = event.sequence
     if event.sequence != expectedSequence {
       divergences.append(
         .sequenceGap(line: line, expected: expectedSequence, found: event.sequence))
@@ -170,6 +182,10 @@ public final class StructuralReplay {
       return step(
         "streamEnd", "stream \(end.stream) " + (end.error.map { "failed: \($0)" } ?? "finished"),
         nil)
+    case .gap(let gap):
+      droppedEventCount += gap.droppedEvents
+      return step(
+        "gap", "gap: \(gap.droppedEvents) events dropped, the trace is incomplete from here", nil)
     case .end(let end):
       return step("end", "end: \(end.observedEvents) observed, \(end.droppedEvents) dropped", nil)
     }
@@ -223,8 +239,10 @@ public final class StructuralReplay {
     return replay.divergences
   }
 
+  /// Whether `id` may belong to an event the trace does not hold: one before its window, or
+  /// any after a gap.
   private func isBeforeWindow(_ id: Int, first: Int?) -> Bool {
-    isWindowed && id < (first ?? Int.max)
+    droppedEventCount > 0 || isWindowed && id < (first ?? Int.max)
   }
 
   private func checkAction(_ id: Int, sequence: Int, line: Int, what: String) {

@@ -108,22 +108,28 @@ public enum TraceDiff {
       if x.stateHash != y.stateHash { return "the states after mutation \(x.label) differ" }
     case (.streamEnded(let x), .streamEnded(let y)):
       if x != y { return "stream \(x.stream) ended differently from stream \(y.stream)" }
+    case (.gap(let x), .gap(let y)):
+      if x != y { return "\(x.droppedEvents) against \(y.droppedEvents) dropped events" }
     case (.end(let x), .end(let y)):
       if x != y { return "the end lines differ" }
     default:
-      return "a \(name(a)) event against a \(name(b)) event"
+      return "the first trace has \(summary(a)), the second \(summary(b))"
     }
     return nil
   }
 
-  private static func name(_ event: TraceEvent) -> String {
+  /// The event in a few words: its kind and what it is.
+  private static func summary(_ event: TraceEvent) -> String {
     switch event.kind {
-    case .action: "action"
-    case .effectStarted: "effectStart"
-    case .effectEnded: "effectEnd"
-    case .mutation: "mutation"
-    case .streamEnded: "streamEnd"
-    case .end: "end"
+    case .action(let action): "action \(action.label)"
+    case .effectStarted(let start):
+      "effectStart of effect \(start.effect)" + (start.name.map { " '\($0)'" } ?? "")
+        + " (action \(start.action))"
+    case .effectEnded(let end): "effectEnd of effect \(end.effect) (\(end.outcome))"
+    case .mutation(let mutation): "mutation \(mutation.label)"
+    case .streamEnded(let end): "streamEnd of stream \(end.stream)"
+    case .gap(let gap): "gap of \(gap.droppedEvents) dropped events"
+    case .end: "the end line"
     }
   }
 }

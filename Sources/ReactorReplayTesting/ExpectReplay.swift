@@ -17,10 +17,15 @@ public import Testing
 /// unreadable, was recorded from another reactor, or its types changed), the comment says
 /// why. Replay uses ``ReduceReplay/run(path:through:allowingReactorMismatch:)``.
 ///
+/// A trace with warnings (cut off by a crash, without an end line, or recorded while effects
+/// were still running) that matches records a warning issue, which does not fail the test;
+/// with `strict: true` it records an error issue, which does.
+///
 /// - Parameters:
 ///   - tracePath: The trace file.
 ///   - reactor: The reactor whose `reduce` to run; its `Mutation` and `State` must be Codable.
 ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor type.
+///   - strict: Whether a warning about the trace fails the test.
 ///   - sourceLocation: Where to report the issue; by default, the call.
 /// - Returns: What the replay found, or `nil` when it could not run.
 @MainActor
@@ -29,12 +34,17 @@ public func expectReplay<R: Reactor>(
   _ tracePath: String,
   reduces reactor: R,
   allowingReactorMismatch: Bool = false,
+  strict: Bool = false,
   sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayResult? {
-  let (result, failure) = ReplayCheck.run(
-    tracePath, reduces: reactor, allowingReactorMismatch: allowingReactorMismatch)
-  if let failure {
+  let outcome = ReplayCheck.run(
+    tracePath, reduces: reactor, allowingReactorMismatch: allowingReactorMismatch,
+    strict: strict)
+  if let failure = outcome.failure {
     Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
   }
-  return result
+  for warning in outcome.warnings {
+    Issue.record(Comment(rawValue: warning), severity: .warning, sourceLocation: sourceLocation)
+  }
+  return outcome.result
 }

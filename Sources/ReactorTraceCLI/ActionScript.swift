@@ -43,6 +43,14 @@ struct ActionScript: Sendable {
     steps.count(where: \.input.isAction)
   }
 
+  /// A script built in memory, such as one an exploration found; `name` stands for its path.
+  init(name: String, reactor: String?, metadata: [String: String], steps: [Step]) {
+    self.path = name
+    self.reactor = reactor
+    self.metadata = metadata
+    self.steps = steps
+  }
+
   /// Reads a script file.
   init(path: String) throws(ScriptError) {
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -96,6 +104,52 @@ struct ActionScript: Sendable {
       last = time
       steps.append(Step(time: time, input: input, line: line))
     }
+  }
+
+  /// The script a trace was recorded from, as far as the trace tells it: the actions it
+  /// records as sent, at their times, and the scripted events its metadata keeps.
+  ///
+  /// The reactor and metadata are the header's (without the scripted events, which the
+  /// steps hold). Steps name the trace's lines.
+  /// - Throws: ``ScriptError`` when the trace cannot be read or an action has no value.
+  init(trace path: String) throws(ScriptError) {
+    self.path = path
+    let reader: TraceReader
+    do {
+      reader = try TraceReader(path: path, verifyingStates: false)
+    } catch {
+      throw .unreadable(path: path, reason: error.description)
+    }
+    reactor = reader.header.reactor
+    metadata = reader.header.metadata
+    metadata[ScriptedEvents.metadataKey] = nil
+    do {
+      for event in try ScriptedEvents(metadata: reader.header.metadata).events {
+        steps.append(Step(time: event.time, input: .event(event.value), line: 1))
+      }
+    } catch {
+      throw .malformed(path: path, line: 1, reason: error.reason)
+    }
+    while true {
+      let next: TraceEvent?
+      do {
+        next = try reader.next()
+      } catch {
+        throw .unreadable(path: path, reason: error.description)
+      }
+      guard let event = next else { break }
+      guard case .action(let action) = event.kind, action.source == .sent else { continue }
+      guard let value = action.value else {
+        throw .malformed(
+          path: path, line: reader.lineNumber,
+          reason: "the action \(action.label) was recorded without its value")
+      }
+      steps.append(Step(time: event.time, input: .action(value), line: reader.lineNumber))
+    }
+    // Events first at equal times, as recording orders them; the sort is stable.
+    steps = steps.enumerated()
+      .sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }
+      .map(\.element)
   }
 
   /// Reads the optional first line: `{"reactor": "...", "meta": {"key": "value"}}`.

@@ -16,6 +16,9 @@ enum CommandFailure {
     return ExitCode(2)
   }
 
+  /// Exit code 3: `--strict` was given and a trace had warnings.
+  static let strictWarningsCode: Int32 = 3
+
   /// Exit code 1: the trace diverged.
   static func divergence() -> ExitCode {
     ExitCode(1)

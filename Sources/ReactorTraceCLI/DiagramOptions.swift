@@ -1,40 +1,48 @@
 public import ArgumentParser
 import ReactorDiagrams
 
-/// Where a diagram goes and in what format: shared by the `render` subcommands.
+/// Where a diagram goes and how it is laid out: shared by the `render` subcommands, which
+/// each take `--format` with the formats they accept.
 public struct DiagramOptions: ParsableArguments {
   /// The output file.
   @Option(name: .shortAndLong, help: "The file to write.")
   public var output: String
 
-  /// The format, or `nil` to take it from the output file's extension.
-  @Option(
-    help: """
-      dot, svg, png, pdf or mermaid (default: from the output's extension: .dot .svg .png \
-      .pdf .mmd).
-      """)
-  public var format: String?
-
   /// The Graphviz layout engine, or `nil` for the diagram's own default.
   @Option(help: "The Graphviz layout engine: dot, neato, fdp, sfdp, circo, twopi, osage, nop.")
   public var engine: String?
 
+  /// Whether warnings about a trace fail the command.
+  @OptionGroup public var strictness: StrictOption
+
   /// Creates the options; ArgumentParser fills them in.
   public init() {}
 
-  /// The format asked for, or an exit with code 2 naming the problem.
-  func resolvedFormat() throws(ExitCode) -> DiagramFormat {
+  /// The format asked for with `format`, or else the output's extension's, among
+  /// `accepted`; or an exit with code 2 naming the problem and the accepted formats.
+  func resolvedFormat(
+    _ format: String?, accepting accepted: [DiagramFormat], for diagram: String
+  ) throws(ExitCode) -> DiagramFormat {
+    let names = accepted.map(\.rawValue)
+    let list = names.dropLast().joined(separator: ", ") + " or " + names.last!
+    let resolved: DiagramFormat
     if let format {
-      guard let resolved = DiagramFormat(rawValue: format.lowercased()) else {
-        throw CommandFailure.unusableInput(
-          "unknown format '\(format)'; use dot, svg, png, pdf or mermaid")
+      guard let named = DiagramFormat(rawValue: format.lowercased()) else {
+        throw CommandFailure.unusableInput("unknown format '\(format)'; use \(list)")
       }
-      return resolved
+      resolved = named
+    } else {
+      guard let named = DiagramFormat(path: output) else {
+        let extensions = accepted.map { $0 == .mermaid ? ".mmd" : ".\($0.rawValue)" }
+        throw CommandFailure.unusableInput(
+          "cannot tell the format of '\(output)' from its extension; "
+            + "use \(extensions.joined(separator: ", ")), or pass --format")
+      }
+      resolved = named
     }
-    guard let resolved = DiagramFormat(path: output) else {
+    guard accepted.contains(resolved) else {
       throw CommandFailure.unusableInput(
-        "cannot tell the format of '\(output)' from its extension; "
-          + "use .dot, .svg, .png, .pdf or .mmd, or pass --format")
+        "a \(diagram) cannot be written as \(resolved); use \(list)")
     }
     return resolved
   }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Clocks
 public import ReactorCore
+import ReactorExploration
 import ReactorReplay
 import ReactorTracing
 
@@ -38,13 +39,18 @@ public struct ReactorRegistry: Sendable {
   ///     mutate replay and `record` its Action too.
   ///   - view: Binds a view to a reactor that `record` drives and returns how to read the
   ///     view's text; `record` prints it at the end, showing what the screen shows.
+  ///   - invariants: Named properties every state must have, which `explore` checks in
+  ///     every state it reaches: `["value within limit": { $0.value <= 10 }]`.
   ///   - make: Builds a fresh reactor with fakes for its dependencies, on the given clock.
   ///     The trace's metadata says how the recorded one was configured.
   public mutating func register<R: Reactor>(
     _ type: R.Type, view: (@MainActor @Sendable (R) -> @MainActor () -> String)? = nil,
+    invariants: KeyValuePairs<String, @Sendable (R.State) -> Bool> = [:],
     make: @escaping @MainActor @Sendable (ReactorContext) -> R
   ) {
-    add(type, events: NoEvent.self, view: view) { context in (make(context), nil) }
+    add(type, events: NoEvent.self, view: view, invariants: invariants) { context in
+      (make(context), nil)
+    }
   }
 
   /// Registers a reactor type whose fakes also take scripted events: changes made outside
@@ -65,13 +71,15 @@ public struct ReactorRegistry: Sendable {
   ///   - events: The Codable type of the scripted events.
   ///   - view: Binds a view to a reactor that `record` drives and returns how to read the
   ///     view's text.
+  ///   - invariants: Named properties every state must have, checked by `explore`.
   ///   - make: Builds a fresh reactor and the function that hands an event to its fakes.
   public mutating func register<R: Reactor, Event: Decodable>(
     _ type: R.Type, events: Event.Type,
     view: (@MainActor @Sendable (R) -> @MainActor () -> String)? = nil,
+    invariants: KeyValuePairs<String, @Sendable (R.State) -> Bool> = [:],
     make: @escaping @MainActor @Sendable (ReactorContext) -> (R, @MainActor (Event) -> Void)
   ) {
-    add(type, events: events, view: view) { context in
+    add(type, events: events, view: view, invariants: invariants) { context in
       let (reactor, deliver) = make(context)
       return (reactor, deliver)
     }
@@ -80,9 +88,11 @@ public struct ReactorRegistry: Sendable {
   private mutating func add<R: Reactor, Event: Decodable>(
     _ type: R.Type, events: Event.Type,
     view: (@MainActor @Sendable (R) -> @MainActor () -> String)?,
+    invariants: KeyValuePairs<String, @Sendable (R.State) -> Bool>,
     make: @escaping @MainActor @Sendable (ReactorContext) -> (R, (@MainActor (Event) -> Void)?)
   ) {
     let name = String(reflecting: R.self)
+    let invariants = invariants.map { ExplorationInvariant<R.State>($0.key, holds: $0.value) }
     entries[name] = Entry(
       record: { script, metadata, settle throws(ScriptError) in
         let clock = TestClock()
@@ -104,6 +114,26 @@ public struct ReactorRegistry: Sendable {
         return try await MutateReplay.run(
           path: path, through: reactor, clock: clock, advance: { await feed.advance(by: $0) },
           allowingReactorMismatch: true)
+      },
+      explore: { values, metadata, options throws(ExplorationError) in
+        guard let decodable = R.Action.self as? any Decodable.Type else {
+          throw .undecodableAction(
+            String(reflecting: R.Action.self), reason: "the action type is not Decodable")
+        }
+        var alphabet: [(action: R.Action, value: JSONValue)] = []
+        for value in values {
+          do {
+            guard let action = try ScriptRecording.decode(decodable, from: value) as? R.Action
+            else { throw ScriptError.notDecodable(String(reflecting: R.Action.self)) }
+            alphabet.append((action, value))
+          } catch {
+            throw .undecodableAction(value.serializedString, reason: "\(error)")
+          }
+        }
+        let explorer = ReactorExplorer<R>(
+          reactor: name, alphabet: alphabet, invariants: invariants
+        ) { clock in make(ReactorContext(clock: clock, metadata: metadata)).0 }
+        return try await explorer.explore(options)
       })
   }
 
@@ -143,8 +173,27 @@ public struct ReactorRegistry: Sendable {
     }
   }
 
-  /// The replays for a registered type name.
-  func entry(named name: String) -> Entry? { entries[name] }
+  /// The replays for a registered type name (see ``registeredName(matching:)``).
+  func entry(named name: String) -> Entry? {
+    registeredName(matching: name).flatMap { entries[$0] }
+  }
+
+  /// The registered type name that `name` stands for.
+  ///
+  /// Besides the full name (`ReactorExamples.CounterReactor`), a name that picks out one
+  /// registered reactor unambiguously is accepted, ignoring case: its type name without the
+  /// module (`CounterReactor`), or that without the `Reactor` suffix (`counter`).
+  func registeredName(matching name: String) -> String? {
+    if entries[name] != nil { return name }
+    let wanted = name.lowercased()
+    let matches = entries.keys.filter { registered in
+      let typeName = (registered.split(separator: ".").last.map(String.init) ?? registered)
+        .lowercased()
+      return typeName == wanted
+        || (typeName.hasSuffix("reactor") && typeName.dropLast("reactor".count) == wanted)
+    }
+    return matches.count == 1 ? matches.first : nil
+  }
 
   /// How to record and replay traces of one registered reactor type.
   struct Entry: Sendable {
@@ -154,6 +203,9 @@ public struct ReactorRegistry: Sendable {
     let reduce: @MainActor @Sendable (String, [String: String]) throws(ReplayError) -> ReplayResult
     let mutate:
       @MainActor @Sendable (String, [String: String]) async throws(ReplayError) -> ReplayResult
+    let explore:
+      @MainActor @Sendable ([JSONValue], [String: String], ExplorationOptions)
+        async throws(ExplorationError) -> Exploration
   }
 }
 

@@ -51,9 +51,16 @@ enum ScriptRecording {
       } catch let error as ScriptError {
         throw error
       } catch {
-        throw .undecodableInput(
-          path: script.path, line: step.line, what: step.input.isAction ? "action" : "event",
-          reason: "\(error)")
+        switch step.input {
+        case .action(let json):
+          throw .undecodableInput(
+            path: script.path, line: step.line, what: "action",
+            reason: Self.problem(with: json, as: R.Action.self))
+        case .event(let json):
+          throw .undecodableInput(
+            path: script.path, line: step.line, what: "event",
+            reason: Self.problem(with: json, as: Event.self))
+        }
       }
     }
     // Stable: script order within a time, events before actions.
@@ -89,9 +96,38 @@ enum ScriptRecording {
     return (recorder.trace, screen?())
   }
 
+  /// Why `json` is not a value of the enum `type`, in its cases' terms: the case it names is
+  /// not one of them, or its payload is not what the case holds.
+  static func problem<T>(with json: JSONValue, as type: T.Type) -> String {
+    let typeName = String(reflecting: type)
+    guard case .enumeration(_, _, let cases, _)? = TypeFingerprint(of: type).shape else {
+      return "\(json.serializedString) is not a \(typeName)"
+    }
+    func syntax(_ found: TypeSchema.Case) -> String {
+      guard !found.fields.isEmpty else { return "\"\(found.name)\"" }
+      let fields = found.fields.map { "\"\($0.name)\": \($0.schema)" }.joined(separator: ", ")
+      return "{\"\(found.name)\": {\(fields)}}"
+    }
+    let all = "its cases: " + cases.map(syntax).joined(separator: ", ")
+    var name: String?
+    switch json {
+    case .string(let text): name = text
+    case .object(let object) where object.count == 1: name = object.members.first?.key
+    default: break
+    }
+    guard let name else {
+      return "\(json.serializedString) is not a case of \(typeName); \(all)"
+    }
+    guard let found = cases.first(where: { $0.name == name }) else {
+      return "'\(name)' is not a case of \(typeName); \(all)"
+    }
+    return "the case '\(name)' of \(typeName) is written \(syntax(found)), not "
+      + json.serializedString
+  }
+
   /// Decodes `json`; a bare string such as `"increase"` also stands for the case without
   /// associated values, `{"increase": {}}`.
-  private static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
+  static func decode<T: Decodable>(_ type: T.Type, from json: JSONValue) throws -> T {
     do {
       return try JSONValueDecoder().decode(T.self, from: json)
     } catch {

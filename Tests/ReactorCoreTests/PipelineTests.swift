@@ -190,3 +190,72 @@ extension CoreTests {
     }
   }
 }
+
+/// ReactorKit's hook-order reactor: every stage appends its name to a list of strings.
+private final class StageLogReactor: Reactor {
+  typealias Action = [String]
+  typealias Mutation = [String]
+  typealias State = [String]
+
+  let initialState: State = []
+  let runtime = Runtime()
+
+  func transform(action: Flow<Action>) -> Flow<Action> { action.map { $0 + ["transformedAction"] } }
+  func mutate(action: Action) -> Effect<Mutation> { .just(action + ["mutation"]) }
+  func transform(mutation: Flow<Mutation>) -> Flow<Mutation> {
+    mutation.map { $0 + ["transformedMutation"] }
+  }
+  func reduce(state: State, mutation: Mutation) -> State { state + mutation + ["reduce"] }
+  func transform(state: Flow<State>) -> Flow<State> { state.map { $0 + ["transformedState"] } }
+}
+
+/// A counter whose state hook shows only even values.
+private final class EvenOnlyReactor: Reactor {
+  enum Action { case increase }
+  struct State: Equatable { var value = 0 }
+
+  let initialState = State()
+  let runtime = Runtime()
+  private(set) var reducedValues: [Int] = []
+
+  func reduce(state: State, mutation: Action) -> State {
+    reducedValues.append(state.value + 1)
+    return State(value: state.value + 1)
+  }
+
+  func transform(state: Flow<State>) -> Flow<State> { state.filter { $0.value % 2 == 0 } }
+}
+
+extension CoreTests.Pipeline {
+  @Test func mappingStateHookIsAppliedOnceAndNeverReducedFrom() {
+    let reactor = StageLogReactor()
+    let (subscription, states) = reactor.recordStates()
+    reactor.send(["action"])
+    let expected = [
+      "action", "transformedAction", "mutation", "transformedMutation", "reduce",
+      "transformedState",
+    ]
+    #expect(states() == [["transformedState"], expected])
+    #expect(reactor.currentState == expected)
+    subscription.cancel()
+  }
+
+  @Test func filteringStateHookHidesStatesWithoutLosingMutations() {
+    let reactor = EvenOnlyReactor()
+    let (subscription, states) = reactor.recordStates()
+    for _ in 0..<5 { reactor.send(.increase) }
+    #expect(reactor.reducedValues == [1, 2, 3, 4, 5])
+    #expect(states().map(\.value) == [0, 2, 4])
+    #expect(reactor.currentState.value == 4)
+    reactor.send(.increase)
+    #expect(reactor.currentState.value == 6)
+    subscription.cancel()
+  }
+
+  @Test func accessingTheStateStreamBuildsThePipeline() {
+    let reactor = StageLogReactor()
+    #expect(reactor.currentState == [])
+    _ = reactor.state
+    #expect(reactor.currentState == ["transformedState"])
+  }
+}

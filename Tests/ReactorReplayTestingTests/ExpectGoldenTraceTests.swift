@@ -26,6 +26,9 @@ import Testing
       #expect(issues.all.count == 1)
       #expect(issues.all.first?.contains("recorded the golden trace") == true)
       #expect(issues.all.first?.contains("the file was missing") == true)
+      // The user set nothing, so nothing tells them to unset it.
+      #expect(issues.all.first?.contains("without") == false)
+      #expect(issues.all.first?.hasSuffix("run the test again to verify it") == true)
 
       let verified = await expectGoldenTrace(path, isRecording: false) {
         try recordAssertionCounterTrace()
@@ -46,7 +49,10 @@ import Testing
       } matching: {
         issues.capture($0)
       }
-      #expect(issues.all.first?.contains("re-recording was asked for") == true)
+      #expect(
+        issues.all.first?.hasSuffix(
+          "because the test passes isRecording: true; a recording run always fails, so remove "
+            + "isRecording: true and run the test again to verify it") == true)
       #expect(try Trace(contentsOf: path) == recordAssertionCounterTrace())
     }
   }
@@ -80,7 +86,9 @@ import Testing
       #expect(comment.contains("\nfresh:  {"))
       #expect(comment.contains("state (golden → fresh):"))
       #expect(comment.contains("value"))
-      #expect(comment.hasSuffix("(run with REACTOR_TRACE_RECORD=1 to re-record)"))
+      #expect(comment.hasSuffix(GoldenTrace.howToRerecord))
+      #expect(comment.contains("REACTOR_TRACE_RECORD=1 swift test"))
+      #expect(comment.contains("reactor-trace rerecord TRACE --in-place"))
     }
   }
 

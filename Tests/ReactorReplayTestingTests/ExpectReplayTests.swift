@@ -1,11 +1,59 @@
 import ReactorReplay
-import ReactorReplayTesting
+@testable import ReactorReplayTesting
 import ReactorTestSupport
 import ReactorTracing
 import Testing
 
 @MainActor
 @Suite struct ExpectReplayTests {
+  /// A trace of three increases whose last line (the end line) was cut off by a crash.
+  private func tornTrace(in directory: AssertionTemporaryDirectory) throws -> String {
+    let path = directory.file("torn.trace.jsonl")
+    var bytes = try recordAssertionCounterTrace().serialized
+    bytes.removeLast(12)
+    try AtomicFile.write(bytes, to: path)
+    return path
+  }
+
+  @Test func aTornTraceFailsWhenStrictNamingTheWarning() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = try tornTrace(in: directory)
+      let issues = CapturedIssues()
+      withKnownIssue {
+        expectReplay(path, reduces: AssertionCounterReactor(), strict: true)
+      } matching: {
+        issues.capture($0)
+      }
+      #expect(
+        issues.all == [
+          "\(path): the replay matched an incomplete trace (strict: true):\n"
+            + "\(path): warning: line 8 is incomplete (42 bytes, cut off while writing); read "
+            + "every event before it"
+        ])
+    }
+  }
+
+  @Test func aTornTraceThatMatchesIsAWarningWithoutStrict() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = try tornTrace(in: directory)
+      // What `expectReplay` records as a warning issue, which does not fail the test (checked
+      // here without recording it, so the suite reports no warning).
+      let outcome = ReplayCheck.run(
+        path, reduces: AssertionCounterReactor(), allowingReactorMismatch: false, strict: false)
+      #expect(outcome.result?.isMatch == true)
+      #expect(outcome.failure == nil)
+      #expect(
+        outcome.warnings == [
+          "\(path): warning: line 8 is incomplete (42 bytes, cut off while writing); read every "
+            + "event before it"
+        ])
+    }
+  }
+
   @Test func matchingReplayRecordsNoIssueAndReturnsTheResult() async throws {
     try await withExclusiveMainSerialExecutor {
       let directory = try AssertionTemporaryDirectory()
@@ -34,7 +82,7 @@ import Testing
       #expect(result?.divergence?.mutation == "increaseValue")
       #expect(issues.all.count == 1)
       let comment = try #require(issues.all.first)
-      #expect(comment.hasPrefix("\(path): replay diverged after 0 matching steps at step 2"))
+      #expect(comment.hasPrefix("\(path): replay diverged after 0 matching mutations, at event 2"))
       #expect(comment.contains("mutation increaseValue (from action increase)"))
       #expect(comment.contains("- AssertionCounterReactor.State(value: 1)"))
       #expect(comment.contains("+ AssertionCounterReactor.State(value: 2)"))

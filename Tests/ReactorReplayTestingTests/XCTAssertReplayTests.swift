@@ -54,7 +54,7 @@ final class XCTAssertReplayTests: XCTestCase {
         XCTAssertReplay(path, reduces: AssertionCounterReactor(step: 2))
       }
       XCTAssertEqual(failures.count, 1)
-      XCTAssertTrue(failures.first?.contains("step 2") == true, "\(failures)")
+      XCTAssertTrue(failures.first?.contains("event 2") == true, "\(failures)")
       XCTAssertTrue(failures.first?.contains("mutation increaseValue") == true)
       XCTAssertTrue(failures.first?.contains("+ AssertionCounterReactor.State(value: 2)") == true)
     }

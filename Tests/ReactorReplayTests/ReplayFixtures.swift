@@ -65,7 +65,8 @@ final class ReplayCounterReactor: Reactor {
   }
 }
 
-/// The Counter with one more mutation case, as if the code changed after recording.
+/// The Counter with one more mutation case and one more state field with a default, as if
+/// the code changed compatibly after recording.
 final class ReplayResettableCounterReactor: Reactor {
   typealias Action = ReplayCounterReactor.Action
 
@@ -77,7 +78,73 @@ final class ReplayResettableCounterReactor: Reactor {
     case reset
   }
 
+  struct State: Codable, Equatable, Sendable {
+    var value = 0
+    var isLoading = false
+    @Pulse var alertMessage: String?
+    var resetCount = 0
+  }
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func mutate(action: Action) -> Effect<Mutation> { .none }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .increaseValue: state.value += 1
+    case .decreaseValue: state.value -= 1
+    case .setLoading(let isLoading): state.isLoading = isLoading
+    case .setAlert(let message): state.alertMessage = message
+    case .reset:
+      state.value = 0
+      state.resetCount += 1
+    }
+    return state
+  }
+}
+
+/// The Counter whose `increaseValue` was renamed `incrementValue`: a case the trace uses.
+final class ReplayRenamedCounterReactor: Reactor {
+  typealias Action = ReplayCounterReactor.Action
+
+  enum Mutation: Codable, Sendable {
+    case incrementValue
+    case decreaseValue
+    case setLoading(Bool)
+    case setAlert(String)
+  }
+
   typealias State = ReplayCounterReactor.State
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func mutate(action: Action) -> Effect<Mutation> { .none }
+
+  func reduce(state: State, mutation: Mutation) -> State {
+    var state = state
+    switch mutation {
+    case .incrementValue: state.value += 1
+    case .decreaseValue: state.value -= 1
+    case .setLoading(let isLoading): state.isLoading = isLoading
+    case .setAlert(let message): state.alertMessage = message
+    }
+    return state
+  }
+}
+
+/// The Counter whose `value` became a `Double`: a recorded field's type changed.
+final class ReplayRetypedCounterReactor: Reactor {
+  typealias Action = ReplayCounterReactor.Action
+  typealias Mutation = ReplayCounterReactor.Mutation
+
+  struct State: Codable, Equatable, Sendable {
+    var value = 0.0
+    var isLoading = false
+    @Pulse var alertMessage: String?
+  }
 
   let initialState = State()
   let runtime = Runtime()
@@ -156,4 +223,42 @@ func editing(_ trace: Trace, replacing original: String, with replacement: Strin
 /// An edit that could not be made.
 enum FixtureError: Error {
   case notFound(String)
+}
+
+/// `trace` as a recorder with the drop policy would have written it had it dropped the
+/// events at `positions` (0-based): a gap in their place, the first mutation after it stored
+/// as a snapshot of the state the trace had there, sequence numbers consecutive.
+func droppingEvents(at positions: Range<Int>, from trace: Trace) throws -> Trace {
+  let reader = try TraceReader(bytes: trace.serialized)
+  var events: [TraceEvent] = []
+  var states: [TraceHeader.State] = []
+  while let event = try reader.next() {
+    events.append(event)
+    states.append(reader.currentState)
+  }
+  var kept = Array(events[..<positions.lowerBound])
+  kept.append(
+    TraceEvent(
+      sequence: 0, time: events[positions.lowerBound].time,
+      kind: .gap(TraceEvent.Gap(droppedEvents: positions.count))))
+  var needsSnapshot = true
+  for index in positions.upperBound..<events.count {
+    var event = events[index]
+    if needsSnapshot, case .mutation(var mutation) = event.kind,
+      case .json(let state) = states[index]
+    {
+      mutation.state = .snapshot(state)
+      event.kind = .mutation(mutation)
+      needsSnapshot = false
+    }
+    if case .end(var end) = event.kind {
+      end.droppedEvents += positions.count
+      event.kind = .end(end)
+    }
+    kept.append(event)
+  }
+  for index in kept.indices { kept[index].sequence = index + 1 }
+  var header = trace.header
+  header.version = TraceFormatVersion(major: 1, minor: 2)
+  return Trace(header: header, events: kept)
 }

@@ -8,6 +8,30 @@ import Testing
 
 @MainActor
 @Suite struct ReduceReplayTests {
+  @Test func aGapIsReportedAsDroppedEventsAndReplayResumesAfterItWithoutDiverging()
+    async throws
+  {
+    try await withExclusiveMainSerialExecutor {
+      // Drops the decrease, its setLoading(true) and decreaseValue (events 7 to 9).
+      let trace = try droppingEvents(at: 6..<9, from: try await recordCounterTrace())
+      let result = try replay(trace, through: ReplayCounterReactor(clock: ContinuousClock()))
+      #expect(result.divergence == nil)
+      #expect(result.droppedEventCount == 3)
+      #expect(!result.isComplete)
+      // Nine mutations, two dropped, the one after the gap not checked.
+      #expect(result.stepsChecked == 6)
+      // Without the gap line, the same events read as a divergence.
+      let withoutGap = Trace(
+        header: trace.header,
+        events: trace.events.filter {
+          if case .gap = $0.kind { return false }
+          return true
+        })
+      #expect(try replay(withoutGap, through: ReplayCounterReactor(clock: ContinuousClock()))
+        .divergence != nil)
+    }
+  }
+
   @Test func replayThroughTheSameReduceMatchesEveryRecordedState() async throws {
     try await withExclusiveMainSerialExecutor {
       let trace = try await recordCounterTrace()
@@ -32,7 +56,7 @@ import Testing
       let diff = try #require(divergence.diff)
       #expect(diff.contains("-   value: 1"))
       #expect(diff.contains("+   value: 2"))
-      #expect(result.failureMessage?.contains("step 4 (line 5): mutation increaseValue") == true)
+      #expect(result.failureMessage?.contains("event 4 (line 5): mutation increaseValue") == true)
     }
   }
 
@@ -81,21 +105,62 @@ import Testing
     }
   }
 
-  @Test func incompatibleSchemaListsTheAddedCaseBeforeDecodingAnything() async throws {
+  @Test func anAddedCaseAndAnAddedStateFieldReplayWithTheChangesNoted() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      let result = try replay(
+        trace, through: ReplayResettableCounterReactor(), allowingReactorMismatch: true)
+      #expect(result.divergence == nil)
+      #expect(result.stepsChecked == 9)
+      #expect(
+        result.schemaChanges.map(\.description) == [
+          "Mutation: case 'reset' was added", "State: field 'resetCount' was added",
+        ])
+    }
+  }
+
+  @Test func anAddedStateFieldIsComparedOnlyOnTheFieldsTheTraceKnows() async throws {
+    try await withExclusiveMainSerialExecutor {
+      // The replayed states carry `resetCount`; a changed known field still diverges.
+      let trace = try await recordCounterTrace()
+      let edited = try editing(
+        trace, replacing: #""increaseValue":{}}"#, with: #""decreaseValue":{}}"#)
+      let result = try ReduceReplay.run(
+        TraceReader(bytes: edited, verifyingStates: false),
+        through: ReplayResettableCounterReactor(), allowingReactorMismatch: true)
+      let divergence = try #require(result.divergence)
+      #expect(divergence.sequence == 4)
+      #expect(divergence.diff?.contains("value: 1 → -1") == true)
+      #expect(divergence.diff?.contains("resetCount") == false)
+    }
+  }
+
+  @Test func aRenamedCaseTheTraceUsesFailsAtItsFirstEventNamingTheChange() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      #expect(
+        throws: ReplayError.changedCase(
+          line: 5, sequence: 4, event: "mutation increaseValue",
+          changes: [SchemaChange(path: "Mutation", kind: .caseRemoved("increaseValue"))],
+          addedCases: ["incrementValue"])
+      ) {
+        try replay(trace, through: ReplayRenamedCounterReactor(), allowingReactorMismatch: true)
+      }
+    }
+  }
+
+  @Test func aRecordedFieldOfAnotherTypeFailsFromTheHeader() async throws {
     try await withExclusiveMainSerialExecutor {
       let trace = try await recordCounterTrace()
       do throws(ReplayError) {
         _ = try replay(
-          trace, through: ReplayResettableCounterReactor(), allowingReactorMismatch: true)
+          trace, through: ReplayRetypedCounterReactor(), allowingReactorMismatch: true)
         Issue.record("the replay did not fail")
       } catch {
-        guard case .incompatibleSchema(let changes) = error else {
-          Issue.record("unexpected error \(error)")
-          return
-        }
-        #expect(changes.map(\.description) == ["Mutation: case 'reset' was added"])
         #expect(
-          error.description.split(separator: "\n").last == "  Mutation: case 'reset' was added")
+          error.description
+            == "the trace's types are not compatible with the current ones, from line 1 on:\n"
+            + "  State.value: type changed from Int to Double")
       }
     }
   }
@@ -135,6 +200,19 @@ import Testing
 
 @MainActor
 @Suite struct MutateReplayTests {
+  @Test func aTraceWithAGapIsReplayedUpToTheGapAndReportsTheDroppedEvents() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try droppingEvents(at: 6..<9, from: try await recordCounterTrace())
+      let clock = TestClock()
+      let result = try await MutateReplay.run(
+        trace, through: ReplayCounterReactor(clock: clock), clock: clock,
+        advance: { await clock.advance(by: $0) })
+      #expect(result.divergence == nil)
+      #expect(result.droppedEventCount == 3)
+      #expect(result.stepsChecked == 3)
+    }
+  }
+
   @Test func sameMutateOnATestClockProducesTheRecordedMutations() async throws {
     try await withExclusiveMainSerialExecutor {
       let trace = try await recordCounterTrace()
@@ -165,6 +243,19 @@ import Testing
 }
 
 @Suite struct StructuralReplayTests {
+  @MainActor
+  @Test func aGapIsCountedAndIsNotADivergence() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try droppingEvents(at: 6..<9, from: try await recordCounterTrace())
+      let replay = try StructuralReplay(trace)
+      var kinds: [String] = []
+      while let step = try replay.next() { kinds.append(step.kind) }
+      #expect(replay.divergences.isEmpty)
+      #expect(replay.droppedEventCount == 3)
+      #expect(kinds.filter { $0 == "gap" }.count == 1)
+    }
+  }
+
   @MainActor
   @Test func consistentTraceGivesOneStepPerEventWithChangedPaths() async throws {
     try await withExclusiveMainSerialExecutor {
@@ -323,5 +414,36 @@ extension TraceHeader.State {
       through: ReplayCounterReactor(clock: ContinuousClock()), allowingReactorMismatch: true)
     #expect(result.failureMessage == nil)
     #expect(result.stepsChecked > 0)
+  }
+}
+
+@MainActor
+@Suite struct TraceChangesTests {
+  @Test func theSameRunHasNoChangesAndAChangedOneCountsWhatDiffers() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await recordCounterTrace()
+      #expect(try TraceChanges(from: trace, to: trace).isEmpty)
+      #expect(
+        try TraceChanges(from: trace, to: trace).description
+          == "no change: the same events and states")
+
+      let clock = TestClock()
+      let reactor = ReplayCounterReactor(clock: clock, isSkippingLoading: true)
+      let recorder = try InMemoryTraceRecorder(
+        recording: reactor, options: TraceOptions(clock: clock))
+      reactor.send(.increase)
+      await clock.advance(by: .milliseconds(500))
+      reactor.send(.decrease)
+      await clock.advance(by: .milliseconds(100))
+      reactor.send(.increase)
+      await clock.advance(by: .milliseconds(500))
+      recorder.stop()
+      // `decrease` no longer shows and hides the loading indicator: two mutations fewer, and
+      // the states after the decrease keep isLoading as it was.
+      let changes = try TraceChanges(from: trace, to: recorder.trace)
+      #expect(changes.added == 0)
+      #expect(changes.removed == 2)
+      #expect(changes.firstDivergence?.sequence == 8)
+    }
   }
 }

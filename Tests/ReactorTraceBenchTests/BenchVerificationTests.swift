@@ -17,7 +17,8 @@ struct BenchVerificationTests {
 
   @Test func aReportLineReadsBackAsTheSameReport() {
     let report = ChildReport(
-      seconds: 0.25, units: 1_000, bytes: 123_456, events: 4_000, fullStateBytes: 3_333.5)
+      seconds: 0.25, units: 1_000, bytes: 123_456, events: 4_000, fullStateBytes: 3_333.5,
+      dropped: 17)
     #expect(ChildReport(output: "progress\n" + report.line + "\n") == report)
     #expect(ChildReport(output: "no result here") == nil)
   }
@@ -28,7 +29,8 @@ struct BenchVerificationTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let report = try await RuntimeRun.run(scenario, mode: mode, count: 20, directory: directory)
     #expect(report.units == 20)
-    #expect((report.events != nil) == (mode == .file))
+    #expect((report.events != nil) == (mode == .file || mode == .fileDropping))
+    #expect((report.dropped != nil) == (mode == .fileDropping && scenario != .stub))
   }
 
   @Test func aTraceFileThatLostAnEventFailsTheCheck() async throws {

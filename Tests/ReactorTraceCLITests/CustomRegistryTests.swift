@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReactorCore
+import ReactorTestSupport
 import ReactorTraceCLI
 import ReactorTracing
 import Testing
@@ -65,5 +66,48 @@ struct CustomRegistryTests {
     let path = try recordTally(in: scratch)
     #expect(try await run(["replay", path, "--mode", "reduce"], registry: ReactorRegistry()) == 2)
     #expect(try await run(["replay", path], registry: ReactorRegistry()) == 0)
+  }
+}
+
+@MainActor
+@Suite("explore with the user's own invariants")
+struct ExploreInvariantTests {
+  @Test func aBrokenInvariantExitsWith1AndItsShortestScriptIsRecorded() async throws {
+    let scratch = try ScratchDirectory()
+    let script = scratch.file("alphabet.jsonl")
+    try #"{"t": 0, "action": {"add": {"_0": 2}}}"#.write(
+      toFile: script, atomically: true, encoding: .utf8)
+    var registry = ReactorRegistry()
+    registry.register(TallyReactor.self, invariants: ["total below 5": { $0.total < 5 }]) { _ in
+      TallyReactor()
+    }
+    let name = String(reflecting: TallyReactor.self)
+    let trace = scratch.file("violation.trace.jsonl")
+    var code: Int32 = 0
+    // The exploration switches the process to the main serial executor while it runs: take
+    // the gate the other tests that use it share.
+    try await withExclusiveMainSerialExecutor {
+      code = try await ReactorRegistry.$current.withValue(registry) {
+        let command = try ReactorTraceCommand.parseAsRoot([
+          "explore", name, "--actions", script, "--max-depth", "5", "-o", trace,
+        ])
+        do {
+          if var asyncCommand = command as? any AsyncParsableCommand {
+            try await asyncCommand.run()
+          }
+          return Int32(0)
+        } catch let exit as ExitCode {
+          return exit.rawValue
+        }
+      }
+    }
+    #expect(code == 1)
+    let reader = try TraceReader(path: trace)
+    var actions = 0
+    while let event = try reader.next() {
+      if case .action = event.kind { actions += 1 }
+    }
+    #expect(actions == 3)
+    #expect(reader.currentState == .json(["total": 6]))
   }
 }

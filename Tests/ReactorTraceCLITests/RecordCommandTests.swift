@@ -93,3 +93,33 @@ struct RecordCommandTests {
     #expect(!FileManager.default.fileExists(atPath: scratch.file("out.jsonl")))
   }
 }
+
+@Suite("reactor names on the command line")
+struct ReactorNameTests {
+  @Test func aShortNamePicksOutTheRegisteredReactorAndRecordsItsFullName() throws {
+    let scratch = try ScratchDirectory()
+    let script = scratch.file("script.jsonl")
+    try #"{"t": 0, "action": "increase"}"#.write(toFile: script, atomically: true, encoding: .utf8)
+    for (name, output) in [("counter", "a.jsonl"), ("CounterReactor", "b.jsonl")] {
+      let result = try runReactorTrace([
+        "record", "--reactor", name, "--actions", script, "-o", scratch.file(output),
+      ])
+      #expect(result.exitCode == 0, "\(name): \(result.standardError)")
+      let text = try String(contentsOfFile: scratch.file(output), encoding: .utf8)
+      #expect(text.contains(#""reactor":"ReactorExamples.CounterReactor""#))
+    }
+  }
+
+  @Test func aNameThatMatchesNoRegisteredReactorListsTheRegisteredOnes() throws {
+    let scratch = try ScratchDirectory()
+    let script = scratch.file("script.jsonl")
+    try #"{"t": 0, "action": "increase"}"#.write(toFile: script, atomically: true, encoding: .utf8)
+    let result = try runReactorTrace([
+      "record", "--reactor", "reactor", "--actions", script, "-o", scratch.file("c.jsonl"),
+    ])
+    #expect(result.exitCode == 2)
+    #expect(
+      result.standardError.hasPrefix(
+        "reactor-trace: unknown reactor 'reactor'; registered: ReactorExamples.CounterReactor, "))
+  }
+}

@@ -107,21 +107,57 @@ struct ReplayCommandTests {
     }
   }
 
-  @Test func aTraceOfChangedTypesIsRefusedWithTheChangesNamed() throws {
+  @Test func typeChangesTheTraceSurvivesReplayWithANoteAndOthersFailNamingThem() throws {
     let scratch = try ScratchDirectory()
     let original = try String(
       contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8)
-    let changed = scratch.file("changed.trace.jsonl")
-    try original.replacingOccurrences(
-      of: #""cases":{"decrease":{},"increase":{}}"#,
-      with: #""cases":{"decrease":{},"increase":{},"reset":{}}"#
-    ).write(toFile: changed, atomically: true, encoding: .utf8)
-    let result = try runReactorTrace(["replay", changed])
+    func edited(_ name: String, _ edit: (String) -> String) throws -> String {
+      let path = scratch.file(name)
+      try edit(original).write(toFile: path, atomically: true, encoding: .utf8)
+      return path
+    }
+    // The trace's Action had a case 'reset' that today's code removed; the trace never uses it.
+    let unused = try edited("unused.trace.jsonl") {
+      $0.replacingOccurrences(
+        of: #""cases":{"decrease":{},"increase":{}}"#,
+        with: #""cases":{"decrease":{},"increase":{},"reset":{}}"#)
+    }
+    for mode in ["reduce", "mutate"] {
+      let result = try runReactorTrace(["replay", unused, "--mode", mode])
+      #expect(result.exitCode == 0, "\(mode): \(result.standardError)")
+      #expect(result.standardOutput.hasPrefix("match: "))
+      #expect(
+        result.standardError
+          == "reactor-trace: note: the reactor's types changed since the recording, in ways "
+          + "this trace survives: Action: case 'reset' was removed\n")
+    }
+    let json = try runReactorTrace(["replay", unused, "--json"])
+    #expect(json.standardOutput.contains(#""schemaChanges":["Action: case 'reset' was removed"]"#))
+
+    // The trace uses 'incrementValue', which today's code calls 'increaseValue'.
+    let renamed = try edited("renamed.trace.jsonl") {
+      $0.replacingOccurrences(of: "increaseValue", with: "incrementValue")
+    }
+    for mode in ["reduce", "mutate"] {
+      let result = try runReactorTrace(["replay", renamed, "--mode", mode])
+      #expect(result.exitCode == 2, "\(mode)")
+      #expect(
+        result.standardError
+          == "reactor-trace: line 5 (seq 4): mutation incrementValue uses a case that changed "
+          + "since the recording: Mutation: case 'incrementValue' was removed "
+          + "(cases added since: 'increaseValue')\n")
+    }
+
+    // The trace recorded `value` as a String; today it is an Int.
+    let retyped = try edited("retyped.trace.jsonl") {
+      $0.replacingOccurrences(of: #""isLoading":"Bool","value":"Int""#, with: #""isLoading":"Bool","value":"String""#)
+    }
+    let result = try runReactorTrace(["replay", retyped])
     #expect(result.exitCode == 2)
     #expect(
       result.standardError
-        == "reactor-trace: the trace's types are not compatible with the current ones: "
-        + "Action: case 'reset' was removed\n")
+        == "reactor-trace: the trace's types are not compatible with the current ones, from "
+        + "line 1 on: State.value: type changed from String to Int\n")
   }
 
   @Test func diffNamesTheFirstDivergingEvent() throws {

@@ -204,6 +204,17 @@ extension TimelineDiagram {
           "tooltip": .string("stream \(stream) ended" + (error.map { ": " + $0 } ?? "")),
         ])
     }
+    graph.setNodeDefaults(["width": cellWidth, "height": "0.38", "shape": "box"])
+    for case (let column, .gap(let dropped)) in shown.lazy.map({ ($0.column, $0.mark) }) {
+      graph.addNode(
+        label: .text(Self.wrapped("⋯ \(dropped) dropped", width: 16, lines: 2)),
+        attributes: [
+          "pos": pos(x(column), y(0)), "fillcolor": "#fde0dc", "color": "#c62828",
+          "style": "filled,bold",
+          "tooltip": .string(
+            "the recorder dropped \(dropped) events here: the trace is incomplete"),
+        ])
+    }
     return graph
   }
 

@@ -32,6 +32,8 @@ public struct TimelineDiagram: Sendable, Hashable {
     case action(id: Int, label: String, stream: String?)
     case mutation(label: String, cause: TraceEvent.Cause, changes: [StateField])
     case streamEnd(stream: String, error: String?)
+    /// The recorder dropped this many events here.
+    case gap(dropped: Int)
   }
 
   /// A mark and its column.
@@ -62,6 +64,12 @@ public struct TimelineDiagram: Sendable, Hashable {
 
   /// How many events the diagram shows.
   public var eventCount: Int { columns.count }
+
+  /// How many events the recorder dropped in the gaps shown (``TraceEvent/Gap``).
+  ///
+  /// The diagram is of an incomplete trace when it is not 0. Each gap is drawn as a red
+  /// marker on the action lane.
+  public private(set) var droppedEventCount = 0
 
   /// Reads the trace at `path`.
   ///
@@ -130,6 +138,10 @@ public struct TimelineDiagram: Sendable, Hashable {
         guard isShown else { break }
         noteStream(end.stream)
         marks.append(Placed(column: column, mark: .streamEnd(stream: end.stream, error: end.error)))
+      case .gap(let gap):
+        guard isShown else { break }
+        droppedEventCount += gap.droppedEvents
+        marks.append(Placed(column: column, mark: .gap(dropped: gap.droppedEvents)))
       case .end:
         break
       }

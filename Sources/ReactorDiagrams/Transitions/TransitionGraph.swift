@@ -84,6 +84,13 @@ public struct TransitionGraph: Sendable, Hashable {
   /// How many mutations were seen across all traces.
   public private(set) var mutationCount = 0
 
+  /// How many events recorders dropped in the traces' gaps (``TraceEvent/Gap``).
+  ///
+  /// The graph is of incomplete traces when it is not 0. The state after a gap is a node,
+  /// but no edge leads to it from the state before the gap, since the mutations between are
+  /// unknown.
+  public private(set) var droppedEventCount = 0
+
   /// How big the graph may grow while reading before it gives up.
   ///
   /// Far beyond anything drawable, so that filters still have room, but bounded so that a
@@ -143,9 +150,17 @@ public struct TransitionGraph: Sendable, Hashable {
     states[current].isInitial = true
     var actions = ActionLabels()
     var last: Int?
+    var isAfterGap = false
     do {
       while let event = try reader.next() {
         switch event.kind {
+        case .gap(let gap):
+          droppedEventCount += gap.droppedEvents
+          isAfterGap = true
+        case .mutation where isAfterGap:
+          current = try node(for: reader.currentState, recent: &recent)
+          mutationCount += 1
+          isAfterGap = false
         case .action(let action):
           actions.record(action)
         case .effectStarted(let start):
@@ -301,5 +316,45 @@ extension TransitionGraph {
     guard states.count <= limit.maximumNodes, transitions.count <= limit.maximumEdges else {
       throw .tooLarge(states: states.count, transitions: transitions.count, limit: limit)
     }
+  }
+}
+
+extension TransitionGraph {
+  /// Adds a state that did not come from a trace, such as one an exploration reached, and
+  /// returns its index; an equal state already in the graph is returned instead.
+  ///
+  /// - Parameters:
+  ///   - state: The state, shown through the graph's abstraction.
+  ///   - isInitial: Whether runs start in it.
+  /// - Returns: The state's index in ``states``.
+  /// - Throws: ``TransitionGraphError/tooLargeToCollect(limit:)`` beyond ``collectionLimit``.
+  public mutating func addState(
+    _ state: TraceHeader.State, isInitial: Bool = false
+  ) throws(TransitionGraphError) -> Int {
+    let index = try node(for: state)
+    if isInitial { states[index].isInitial = true }
+    return index
+  }
+
+  /// Adds a transition that did not come from a trace, or counts it again.
+  ///
+  /// - Parameters:
+  ///   - source: The index of the state before the mutation.
+  ///   - target: The index of the state after it.
+  ///   - mutation: The mutation's label.
+  ///   - action: The label of the action behind it.
+  /// - Returns: The transition's index in ``transitions``.
+  /// - Throws: ``TransitionGraphError/tooLargeToCollect(limit:)`` beyond ``collectionLimit``.
+  @discardableResult
+  public mutating func addTransition(
+    from source: Int, to target: Int, mutation: String, action: String
+  ) throws(TransitionGraphError) -> Int {
+    mutationCount += 1
+    return try record(from: source, to: target, mutation: mutation, action: action)
+  }
+
+  /// Names the reactor the graph shows, for a graph built without traces.
+  public mutating func setReactor(_ name: String) {
+    reactor = name
   }
 }

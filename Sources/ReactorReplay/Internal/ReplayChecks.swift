@@ -3,18 +3,45 @@ import ReactorTracing
 
 /// The checks every replay through reactor code makes before it starts.
 enum ReplayChecks {
-  /// Checks that the trace was recorded from `R` (unless allowed otherwise) with a compatible
-  /// schema.
+  /// Checks that the trace was recorded from `R` (unless allowed otherwise) with a schema
+  /// that replays through the code using `roots`, and returns how the types changed.
   static func check<R: Reactor>(
-    _ header: TraceHeader, for type: R.Type, allowingReactorMismatch: Bool
-  ) throws(ReplayError) {
+    _ header: TraceHeader, for type: R.Type, allowingReactorMismatch: Bool,
+    using roots: Set<SchemaEvolution.Root>
+  ) throws(ReplayError) -> SchemaEvolution {
     let current = String(reflecting: type)
     if !allowingReactorMismatch, header.reactor != current {
       throw .reactorMismatch(recorded: header.reactor, current: current)
     }
-    let schema = TraceSchema(action: R.Action.self, mutation: R.Mutation.self, state: R.State.self)
-    let changes = schema.changes(from: header.schema)
-    if !changes.isEmpty { throw .incompatibleSchema(changes) }
+    let evolution = SchemaEvolution(
+      recorded: header.schema,
+      current: TraceSchema(action: R.Action.self, mutation: R.Mutation.self, state: R.State.self))
+    let breaking = evolution.breaking(in: roots)
+    if !breaking.isEmpty { throw .incompatibleSchema(breaking) }
+    return evolution
+  }
+
+  /// Decodes a recorded action or mutation value as `type`, naming the schema change its case
+  /// went through when there is one and it keeps the value from decoding.
+  static func decode<T>(
+    _ type: T.Type, from value: JSONValue, of root: SchemaEvolution.Root,
+    evolution: SchemaEvolution, line: Int, sequence: Int, label: String,
+    decode: (JSONValue) throws -> T
+  ) throws(ReplayError) -> T {
+    let (changes, mayDecode) = evolution.changes(affecting: value, of: root)
+    let event = "\(root == .action ? "action" : "mutation") \(label)"
+    func changed() -> ReplayError {
+      .changedCase(
+        line: line, sequence: sequence, event: event, changes: changes,
+        addedCases: evolution.addedCases(of: root))
+    }
+    guard mayDecode else { throw changed() }
+    do {
+      return try decode(value)
+    } catch {
+      if !changes.isEmpty { throw changed() }
+      throw .undecodable(line: line, reason: "\(event): \(error)")
+    }
   }
 
   /// Reads the next event, wrapping the reader's error.

@@ -24,6 +24,65 @@ enum StateComparison {
     }
   }
 
+  /// `recorded` with the members only `current` has added, at every depth of nested objects:
+  /// a recorded state completed with today's initial values of fields added since.
+  static func overlaying(_ recorded: JSONValue, on current: JSONValue) -> JSONValue {
+    guard case .object(let old) = recorded, case .object(let new) = current else {
+      return recorded
+    }
+    var result = old
+    for (key, value) in new.members {
+      if let kept = old[key] {
+        result[key] = overlaying(kept, on: value)
+      } else {
+        result[key] = value
+      }
+    }
+    return .object(result)
+  }
+
+  /// `json` without the members its recorded schema does not know: a replayed state as the
+  /// trace would have recorded it, to compare on the fields the trace knows.
+  static func projecting(_ json: JSONValue, onto schema: TypeSchema) -> JSONValue {
+    switch (schema, json) {
+    case (.structure(_, let fields, let isPartial), .object(let object)):
+      let known = Dictionary(fields.map { ($0.name, $0.schema) }, uniquingKeysWith: { a, _ in a })
+      var members: [(String, JSONValue)] = []
+      for (key, value) in object.members {
+        if let field = known[key] {
+          members.append((key, projecting(value, onto: field)))
+        } else if isPartial {
+          members.append((key, value))
+        }
+      }
+      return .object(JSONObject(members))
+    case (.optional(let wrapped), _):
+      return json == .null ? json : projecting(json, onto: wrapped)
+    case (.array(let element), .array(let elements)), (.set(let element), .array(let elements)):
+      return .array(elements.map { projecting($0, onto: element) })
+    case (.dictionary(_, let value), .object(let object)):
+      return .object(
+        JSONObject(object.members.map { ($0.key, projecting($0.value, onto: value)) }))
+    case (.wrapper(_, let value), _):
+      return projecting(json, onto: value)
+    case (.tuple(let elements), .array(let values)) where elements.count == values.count:
+      return .array(zip(values, elements).map { projecting($0, onto: $1) })
+    case (.enumeration(_, nil, let cases, _), .object(let object)) where object.count == 1:
+      guard let (name, payload) = object.members.first,
+        let found = cases.first(where: { $0.name == name })
+      else { return json }
+      return .object(
+        JSONObject([
+          (
+            name,
+            projecting(payload, onto: .structure(name: "", fields: found.fields, isPartial: false))
+          )
+        ]))
+    default:
+      return json
+    }
+  }
+
   /// The value at `path`, or `nil` where there is none.
   static func value(at path: [JSONPathComponent], in root: JSONValue) -> JSONValue? {
     var current = root

@@ -12,6 +12,10 @@ enum GoldenCheck {
     _ path: String, isRecording: Bool?, record: () async throws -> Trace
   ) async -> (outcome: GoldenTrace.Outcome?, failure: String?) {
     let existed = FileManager.default.fileExists(atPath: path)
+    let isRecordingFromEnvironment =
+      isRecording == nil
+      && ProcessInfo.processInfo.environment[GoldenTrace.recordVariable] == "1"
+    let warnings = existed ? goldenWarnings(path) : []
     var fresh: Trace?
     let outcome: GoldenTrace.Outcome
     do {
@@ -27,15 +31,38 @@ enum GoldenCheck {
     case .matched:
       return (outcome, nil)
     case .recorded:
-      let why = existed ? "re-recording was asked for" : "the file was missing"
+      let why: String
+      let again: String
+      if !existed {
+        why = "the file was missing"
+        again = "run the test again to verify it"
+      } else if isRecordingFromEnvironment {
+        why = "\(GoldenTrace.recordVariable)=1 is set"
+        again = "run the test again without \(GoldenTrace.recordVariable)=1 to verify it"
+      } else {
+        why = "the test passes isRecording: true"
+        again = "remove isRecording: true and run the test again to verify it"
+      }
       return (
         outcome,
         "\(path): recorded the golden trace because \(why); a recording run always fails, "
-          + "so run the test again without \(GoldenTrace.recordVariable) to verify it"
+          + "so \(again)"
       )
     case .diverged(let divergence):
-      return (outcome, report(divergence, path: path, header: fresh?.header))
+      return (
+        outcome,
+        ([report(divergence, path: path, header: fresh?.header)]
+          + warnings.map { "\(path): warning: \($0)" }).joined(separator: "\n")
+      )
     }
+  }
+
+  /// What a reader notices about the golden file without failing: a torn or unfinished
+  /// trace; empty when it cannot be read (verifying then says why).
+  private static func goldenWarnings(_ path: String) -> [TraceWarning] {
+    guard let reader = try? TraceReader(path: path) else { return [] }
+    while (try? reader.next()) != nil {}
+    return reader.warnings
   }
 
   /// The failure for a divergence: the `seq`, the reason, both events and the state diff.
@@ -54,7 +81,7 @@ enum GoldenCheck {
       lines.append("state (golden → fresh):")
       lines.append(stateDiff)
     }
-    lines.append("(run with \(GoldenTrace.recordVariable)=1 to re-record)")
+    lines.append(GoldenTrace.howToRerecord)
     return lines.joined(separator: "\n")
   }
 

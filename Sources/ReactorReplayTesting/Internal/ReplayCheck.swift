@@ -1,21 +1,47 @@
 internal import ReactorCore
 internal import ReactorReplay
+internal import ReactorTracing
 
 /// Replays a trace file through a reactor's `reduce` and words the failure, for the assertions.
 @MainActor
 enum ReplayCheck {
+  /// What a check found, worded for an assertion.
+  struct Outcome {
+    /// The replay's result, `nil` when it could not run.
+    var result: ReplayResult?
+    /// The failure message, `nil` when the replay matched (and, when strict, the trace had
+    /// no warnings).
+    var failure: String?
+    /// The trace's warnings, one line each, for a matching replay that is not strict.
+    var warnings: [String]
+  }
+
   /// Replays the trace at `path` through `reactor`.
-  /// - Returns: The result, `nil` when the replay could not run, and the failure message,
-  ///   `nil` when the replay matched.
+  /// - Parameter strict: Whether a warning about the trace (torn, unfinished, no end line)
+  ///   fails the check.
   static func run<R: Reactor>(
-    _ path: String, reduces reactor: R, allowingReactorMismatch: Bool
-  ) -> (result: ReplayResult?, failure: String?) {
+    _ path: String, reduces reactor: R, allowingReactorMismatch: Bool, strict: Bool
+  ) -> Outcome {
+    let result: ReplayResult
     do throws(ReplayError) {
-      let result = try ReduceReplay.run(
+      result = try ReduceReplay.run(
         path: path, through: reactor, allowingReactorMismatch: allowingReactorMismatch)
-      return (result, result.failureMessage.map { "\(path): \($0)" })
     } catch {
-      return (nil, "\(path): replay failed: \(error)")
+      return Outcome(result: nil, failure: "\(path): replay failed: \(error)", warnings: [])
     }
+    let warnings = result.warnings.map { "\(path): warning: \($0)" }
+    if let message = result.failureMessage {
+      return Outcome(
+        result: result,
+        failure: (["\(path): \(message)"] + warnings).joined(separator: "\n"), warnings: [])
+    }
+    if strict, !warnings.isEmpty {
+      return Outcome(
+        result: result,
+        failure: (["\(path): the replay matched an incomplete trace (strict: true):"] + warnings)
+          .joined(separator: "\n"),
+        warnings: [])
+    }
+    return Outcome(result: result, failure: nil, warnings: warnings)
   }
 }

@@ -14,7 +14,10 @@ extension ReactorTraceCommand {
         "increase"} sends an action; {"t": 900, "event": {...}} hands an event to the \
         reactor's fakes (for reactors registered with an event type). Steps run at their \
         times on a virtual clock, and the recording ends when no effect is waiting any more \
-        (or --settle has passed), so the same script gives a byte-identical trace.
+        (or --settle has passed), so the same script gives a byte-identical trace. An action \
+        with an unnamed associated value is written with its position: {"updateEmail": \
+        {"_0": "ada@example.com"}}. Exit codes: 0 written, 2 unusable script or output, 3 \
+        effects still running after --settle under --strict (nothing is written).
         """
     )
 
@@ -43,6 +46,9 @@ extension ReactorTraceCommand {
       help: "The most virtual milliseconds to wait after the last step for effects to finish.")
     public var settle = 10_000
 
+    /// Whether a recording with effects still running is a failure.
+    @OptionGroup public var strictness: StrictOption
+
     /// Creates the command; ArgumentParser fills in the options.
     public init() {}
 
@@ -63,7 +69,7 @@ extension ReactorTraceCommand {
             let parts = pair.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
           }, uniquingKeysWith: { _, last in last }),
-        settle: .milliseconds(settle))
+        settle: .milliseconds(settle), strict: strictness.strict)
       let code = await request.execute()
       if code != 0 { throw ExitCode(code) }
     }
@@ -77,6 +83,7 @@ struct RecordRequest: Sendable {
   var output: String
   var metadata: [String: String]
   var settle: Duration
+  var strict = false
 
   /// Records and returns the exit code.
   @MainActor
@@ -100,6 +107,13 @@ struct RecordRequest: Sendable {
       var metadata = script.metadata.merging(self.metadata) { _, option in option }
       metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
       let (trace, screen) = try await entry.record(script, metadata, settle)
+      // The check a reader makes: effects still running when --settle ran out.
+      let reader = try TraceReader(bytes: trace.serialized, name: output)
+      while try reader.next() != nil {}
+      let warnings = TraceWarningReport(
+        path: output, warnings: reader.warnings, eventCount: reader.eventCount)
+      warnings.print(strict: strict)
+      if strict, !warnings.isEmpty { return CommandFailure.strictWarningsCode }
       try OutputFiles.write(trace.serialized, to: output, inputs: [actions])
       if output == OutputFiles.standardOutput { return 0 }
       let events = script.steps.count - script.actionCount

@@ -33,6 +33,11 @@ extension ReactorTraceCommand.Render {
     @Option(help: "Split into pages of this many events: OUTPUT-1.svg, OUTPUT-2.svg, …")
     public var pageSize: Int?
 
+    /// The format, or `nil` to take it from the output file's extension.
+    @Option(
+      help: "dot, svg, png or pdf (default: from the output's extension: .dot .svg .png .pdf).")
+    public var format: String?
+
     /// The output.
     @OptionGroup public var diagram: DiagramOptions
 
@@ -51,18 +56,32 @@ extension ReactorTraceCommand.Render {
 
     /// Lays out the timeline and writes it, one file per page.
     public func run() throws {
-      let format = try diagram.resolvedFormat()
-      guard format != .mermaid else {
-        throw CommandFailure.unusableInput(
-          "a timeline cannot be written as Mermaid; use dot, svg, png or pdf")
-      }
+      let format = try diagram.resolvedFormat(
+        format, accepting: [.dot, .svg, .png, .pdf], for: "timeline")
       let engine = try diagram.resolvedEngine(default: .nop)
       try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
       let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
       let timeline: TimelineDiagram
       var written: [String] = []
       do {
-        timeline = try TimelineDiagram(path: trace, sequences: range)
+        let reader = try TraceReader(path: trace)
+        timeline = try TimelineDiagram(reader: reader, sequences: range)
+        // The rest of the trace, for what the reader notices at its end.
+        while try reader.next() != nil {}
+        let warnings = TraceWarningReport(
+          path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
+        warnings.print(strict: diagram.strictness.strict)
+        if range != nil, timeline.eventCount == 0 {
+          let first = reader.header.window?.firstSequence ?? 1
+          throw CommandFailure.unusableInput(
+            "no event of the trace is in "
+              + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
+              .joined(separator: " ")
+              + ": its events are \(first) to \(first + reader.eventCount - 1)")
+        }
+        if diagram.strictness.strict, !warnings.isEmpty {
+          throw ExitCode(CommandFailure.strictWarningsCode)
+        }
         try timeline.checkSize(eventsPerPage: pageSize)
         let pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
         // Every page goes to its temporary file first: all of them are put in place, or none.

@@ -42,6 +42,14 @@ extension ReactorTraceCommand.Render {
     @Option(help: "With --focus: how many transitions away from it to draw.")
     public var hops = 1
 
+    /// The format, or `nil` to take it from the output file's extension.
+    @Option(
+      help: """
+        dot, svg, png, pdf or mermaid (default: from the output's extension: .dot .svg .png \
+        .pdf .mmd).
+        """)
+    public var format: String?
+
     /// The output.
     @OptionGroup public var diagram: DiagramOptions
 
@@ -60,15 +68,35 @@ extension ReactorTraceCommand.Render {
 
     /// Builds the graph and writes it.
     public func run() throws {
-      let format = try diagram.resolvedFormat()
+      let format = try diagram.resolvedFormat(
+        format, accepting: DiagramFormat.allCases, for: "transition graph")
       let engine = try diagram.resolvedEngine(default: .dot)
       try OutputFiles.refuse([diagram.output], ifAnyIs: traces)
       let bytes: [UInt8]
       let graph: TransitionGraph
       do {
-        graph = try TransitionGraph(
-          tracesAt: traces, abstraction: StateAbstraction(keys: keys)
-        ).filtered(
+        var collected = TransitionGraph(abstraction: StateAbstraction(keys: keys))
+        var warnings: [TraceWarningReport] = []
+        for path in traces {
+          let reader: TraceReader
+          do {
+            reader = try TraceReader(path: path)
+          } catch {
+            throw CommandFailure.unusableInput(error.description)
+          }
+          if warnings.isEmpty, let unknown = StateKeyPaths(reader.header).unknown(keys) {
+            throw CommandFailure.unusableInput(unknown)
+          }
+          try collected.add(reader)
+          warnings.append(
+            TraceWarningReport(
+              path: path, warnings: reader.warnings, eventCount: reader.eventCount))
+        }
+        for report in warnings { report.print(strict: diagram.strictness.strict) }
+        if diagram.strictness.strict, warnings.contains(where: { !$0.isEmpty }) {
+          throw ExitCode(CommandFailure.strictWarningsCode)
+        }
+        graph = try collected.filtered(
           by: TransitionFilter(
             minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops))
         bytes =

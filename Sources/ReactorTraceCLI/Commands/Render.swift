@@ -5,8 +5,8 @@ extension ReactorTraceCommand {
   public struct Render: ParsableCommand {
     /// The command's help and subcommands.
     public static let configuration = CommandConfiguration(
-      abstract: "Render traces as Graphviz diagrams.",
-      subcommands: [Transitions.self, Timeline.self]
+      abstract: "Render traces as diagrams, an HTML inspector or a Perfetto trace.",
+      subcommands: [Transitions.self, Timeline.self, Inspector.self, Perfetto.self]
     )
 
     /// Creates the command; ArgumentParser fills in the options.

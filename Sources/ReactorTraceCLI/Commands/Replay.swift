@@ -15,7 +15,12 @@ extension ReactorTraceCommand {
         needed). When the trace's reactor is registered, it then feeds the recorded mutations \
         through today's reduce (--mode reduce, the default) or re-sends the recorded actions \
         on a test clock and compares the mutations (--mode mutate). --mode structural stops \
-        after the first check. Exit codes: 0 match, 1 divergence, 2 unusable input.
+        after the first check. A trace cut off by a crash, without an end line, or whose \
+        recording stopped with effects still running is replayed as far as it goes, with a \
+        warning on standard error per problem; --strict makes them failures. Types changed \
+        compatibly since the recording (a case added, an unused case removed, a State field \
+        added) replay with a note. Exit codes: 0 match, 1 divergence, 2 unusable input, \
+        3 warnings under --strict.
         """
     )
 
@@ -44,7 +49,11 @@ extension ReactorTraceCommand {
     public var reactor: String?
 
     /// Whether to print every step.
-    @Flag(help: "Print every step: action, effect, mutation, and what changed in the state.")
+    @Flag(
+      help: """
+        Print every step: action, effect, mutation, and what changed in the state (from \
+        --from to --to when given).
+        """)
     public var steps = false
 
     /// The first step to print.
@@ -55,12 +64,19 @@ extension ReactorTraceCommand {
     @Option(help: "Print the steps up to this seq.")
     public var to: Int?
 
+    /// Whether warnings fail the replay.
+    @OptionGroup public var strictness: StrictOption
+
     /// A step whose state to print.
     @Option(help: "Print the state after this seq (0: the initial state).")
     public var stateAt: Int?
 
     /// Whether to print JSON Lines instead of text.
-    @Flag(help: "Print JSON Lines for tools: one object per step, then a result object.")
+    @Flag(
+      help: """
+        Print JSON Lines for tools: one object per step, then a result object (with \
+        'warnings' and 'schemaChanges' when there are any).
+        """)
     public var json = false
 
     /// Creates the command; ArgumentParser fills in the options.
@@ -77,7 +93,7 @@ extension ReactorTraceCommand {
     public func run() async throws {
       let request = ReplayRequest(
         trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
-        stateAt: stateAt, json: json)
+        stateAt: stateAt, json: json, strict: strictness.strict)
       let code = await ReplayRun(command: request, output: StandardOutput()).execute()
       if code != 0 { throw ExitCode(code) }
     }
@@ -94,6 +110,7 @@ struct ReplayRequest: Sendable {
   var to: Int?
   var stateAt: Int?
   var json: Bool
+  var strict = false
 }
 
 /// One `replay` run, separate from argument parsing so it can write to any output.
@@ -124,6 +141,7 @@ struct ReplayRun {
       // Structural replay, printing what was asked for.
       let range = printedRange
       var stateAtStep: TraceHeader.State? = command.stateAt == 0 ? header.initialState : nil
+      var printedSteps = 0
       if range == nil && command.stateAt == nil {
         // Nothing to print on the way: check without describing each step.
         try structural.checkRemaining()
@@ -131,28 +149,42 @@ struct ReplayRun {
         try structural.forEachStep { step throws(ReplayError) in
           if let range, range.contains(step.sequence) {
             output.write(command.json ? step.json.serializedString : step.description)
+            printedSteps += 1
           }
           if step.sequence == command.stateAt { stateAtStep = structural.currentState }
         }
       }
+      let warnings = TraceWarningReport(
+        path: command.trace, warnings: structural.warnings, eventCount: structural.stepCount)
+      if let range, command.from != nil || command.to != nil, printedSteps == 0 {
+        warnings.print(strict: false)
+        return fail(
+          "no event of the trace is in \(windowText(range)): "
+            + (structural.lastSequence.map { "its events end at \($0)" } ?? "it has no events"))
+      }
       if let stateAt = command.stateAt {
         guard let stateAtStep else {
-          return fail("the trace has no event \(stateAt)")
+          warnings.print(strict: false)
+          return fail(
+            "the trace has no event \(stateAt): "
+              + (structural.lastSequence.map { "its events end at \($0)" } ?? "it has no events"))
         }
         output.write(
           command.json ? stateJSON(stateAtStep, at: stateAt) : stateText(stateAtStep, at: stateAt))
       }
+      warnings.print(strict: command.strict)
       if let divergence = structural.divergences.first {
         report(
           divergence: divergence.description, sequence: divergence.sequence, mode: "structural",
-          steps: structural.stepCount)
+          steps: structural.stepCount, warnings: warnings)
         return 1
       }
       let shouldReplayCode = command.mode != .structural && entry != nil
       guard shouldReplayCode, let entry else {
         report(
-          match: "structural", steps: structural.stepCount, reactor: name, registered: entry != nil)
-        return 0
+          match: "structural", steps: structural.stepCount, reactor: name,
+          registered: entry != nil, warnings: warnings, schemaChanges: [])
+        return verdict(warnings)
       }
       let result: ReplayResult
       if command.mode == .mutate {
@@ -161,31 +193,50 @@ struct ReplayRun {
       } else {
         result = try entry.reduce(command.trace, header.metadata)
       }
+      if !result.schemaChanges.isEmpty, !command.json {
+        CommandFailure.printError(
+          "note: the reactor's types changed since the recording, in ways this trace survives: "
+            + result.schemaChanges.map(\.description).joined(separator: "; "))
+      }
       if let divergence = result.divergence {
         report(
           divergence: divergence.description, sequence: divergence.sequence,
-          mode: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked)
+          mode: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked,
+          warnings: warnings)
         return 1
       }
       report(
         match: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked,
-        reactor: name, registered: true)
-      return 0
+        reactor: name, registered: true, warnings: warnings, schemaChanges: result.schemaChanges)
+      return verdict(warnings)
     } catch {
       if case .trace(let readError) = error, case .stateMismatch = readError {
-        report(divergence: readError.description, sequence: nil, mode: "structural", steps: 0)
+        report(
+          divergence: readError.description, sequence: nil, mode: "structural", steps: 0,
+          warnings: TraceWarningReport(path: command.trace, warnings: [], eventCount: 0))
         return 1
       }
       return fail(error.description)
     }
   }
 
+  /// The exit code of a match: 3 when `--strict` and the trace had warnings.
+  private func verdict(_ warnings: TraceWarningReport) -> Int32 {
+    command.strict && !warnings.isEmpty ? CommandFailure.strictWarningsCode : 0
+  }
+
   private var printedRange: ClosedRange<Int>? {
-    if command.steps { return 1...Int.max }
-    if command.from != nil || command.to != nil {
-      return (command.from ?? 1)...(command.to ?? Int.max)
+    guard command.steps || command.from != nil || command.to != nil else { return nil }
+    return (command.from ?? 1)...(command.to ?? Int.max)
+  }
+
+  private func windowText(_ range: ClosedRange<Int>) -> String {
+    switch (command.from, command.to) {
+    case (let from?, let to?): "--from \(from) --to \(to)"
+    case (let from?, nil): "--from \(from)"
+    case (nil, let to?): "--to \(to)"
+    case (nil, nil): "\(range.lowerBound)…"
     }
-    return nil
   }
 
   private func fail(_ message: String) -> Int32 {
@@ -195,43 +246,62 @@ struct ReplayRun {
     return 2
   }
 
-  private func report(match mode: String, steps: Int, reactor: String, registered: Bool) {
+  private func report(
+    match mode: String, steps: Int, reactor: String, registered: Bool,
+    warnings: TraceWarningReport, schemaChanges: [SchemaChange]
+  ) {
     if command.json {
       var result = JSONObject()
       result["result"] = "match"
       result["mode"] = .string(mode)
       result["reactor"] = .string(reactor)
       result["checked"] = .int(Int64(steps))
+      if !warnings.isEmpty {
+        result["incomplete"] = true
+        result["warnings"] = warnings.json
+      }
+      if !schemaChanges.isEmpty {
+        result["schemaChanges"] = .array(schemaChanges.map { .string($0.description) })
+      }
       output.write(JSONValue.object(result).serializedString)
       return
     }
+    let verdict = warnings.isEmpty ? "match:" : "match \(warnings.verdictNote):"
     switch mode {
     case "structural":
       output.write(
-        "match: \(steps) events; every state matches its hash and every cause is consistent"
+        "\(verdict) \(steps) events; every state matches its hash and every cause is consistent"
           + (registered ? "" : " (\(reactor) is not registered: structural replay only)"))
     case "mutate":
       output.write(
-        "match: re-sent the recorded actions to \(reactor) on a test clock; "
+        "\(verdict) re-sent the recorded actions to \(reactor) on a test clock; "
           + "all \(steps) mutations are the recorded ones")
     default:
       output.write(
-        "match: \(steps) mutations replayed through \(reactor).reduce; "
+        "\(verdict) \(steps) mutations replayed through \(reactor).reduce; "
           + "every state equals the recorded one")
     }
   }
 
-  private func report(divergence: String, sequence: Int?, mode: String, steps: Int) {
+  private func report(
+    divergence: String, sequence: Int?, mode: String, steps: Int, warnings: TraceWarningReport
+  ) {
     if command.json {
       var result = JSONObject()
       result["result"] = "divergence"
       result["mode"] = .string(mode)
       if let sequence { result["seq"] = .int(Int64(sequence)) }
       result["report"] = .string(divergence)
+      if !warnings.isEmpty {
+        result["incomplete"] = true
+        result["warnings"] = warnings.json
+      }
       output.write(JSONValue.object(result).serializedString)
       return
     }
-    output.write("divergence (\(mode) replay): \(divergence)")
+    output.write(
+      "divergence (\(mode) replay)" + (warnings.isEmpty ? "" : " \(warnings.verdictNote)")
+        + ": \(divergence)")
   }
 
   private func stateText(_ state: TraceHeader.State, at sequence: Int) -> String {

@@ -61,10 +61,23 @@ extension TraceEvent {
       line.member("kind", "streamEnd")
       line.member("stream", end.stream)
       if let error = end.error { line.member("error", error) }
+    case .gap(let gap):
+      line.member("kind", "gap")
+      line.member("dropped", gap.droppedEvents)
     case .end(let end):
       line.member("kind", "end")
       line.member("observed", end.observedEvents)
       line.member("dropped", end.droppedEvents)
+      if !end.runningEffects.isEmpty {
+        line.key("running")
+        line.array(end.runningEffects) { line, start in
+          var object = JSONObject()
+          object["effect"] = .int(Int64(start.effect))
+          object["action"] = .int(Int64(start.action))
+          if let name = start.name { object["name"] = .string(name) }
+          line.value(.object(object))
+        }
+      }
     }
     line.end()
   }
@@ -145,11 +158,27 @@ extension TraceEvent {
     case "streamEnd":
       kind = .streamEnded(
         StreamEnd(stream: try fields.string("stream"), error: try fields.optionalString("error")))
+    case "gap":
+      kind = .gap(Gap(droppedEvents: try fields.integer("dropped", minimum: 1)))
     case "end":
+      var running: [EffectStart] = []
+      if let list = fields.optionalValue("running") {
+        guard case .array(let starts) = list else {
+          throw TraceFormatError("'running' must be an array, found \(list.kindName)")
+        }
+        for start in starts {
+          let startFields = try JSONFields(start, what: "a running effect")
+          running.append(
+            EffectStart(
+              effect: try startFields.integer("effect", minimum: 1),
+              action: try startFields.integer("action", minimum: 1),
+              name: try startFields.optionalString("name")))
+        }
+      }
       kind = .end(
         End(
           observedEvents: try fields.integer("observed", minimum: 0),
-          droppedEvents: try fields.integer("dropped", minimum: 0)))
+          droppedEvents: try fields.integer("dropped", minimum: 0), runningEffects: running))
     default:
       return .unknownKind(kindName)
     }

@@ -32,6 +32,9 @@ public struct TraceEvent: Hashable, Sendable {
     case mutation(Mutation)
     /// An external stream merged in a `transform` hook ended.
     case streamEnded(StreamEnd)
+    /// The recorder dropped events here to stay within its memory budget
+    /// (``TraceOverflowPolicy/drop``): the trace is incomplete from this point on.
+    case gap(Gap)
     /// The recording was closed; nothing follows.
     case end(End)
   }
@@ -178,17 +181,38 @@ public struct TraceEvent: Hashable, Sendable {
     }
   }
 
+  /// Events a recorder dropped, rather than wait, because its queue was over its byte budget.
+  ///
+  /// The events between the one before the gap and the one after it are missing: sequence
+  /// numbers stay consecutive (dropped events take none), the next state is still stored
+  /// against the last recorded one, but the mutations in between and their actions are lost.
+  /// Replays and diagrams treat the trace as incomplete from here, never as a divergence.
+  public struct Gap: Hashable, Sendable {
+    /// How many events were dropped in a row at this point.
+    public var droppedEvents: Int
+
+    /// A gap event.
+    public init(droppedEvents: Int) {
+      self.droppedEvents = droppedEvents
+    }
+  }
+
   /// The recording was closed.
   public struct End: Hashable, Sendable {
     /// How many events the recording saw, including dropped ones.
     public var observedEvents: Int
-    /// How many of them a limit left out of the trace.
+    /// How many of them a limit or a full queue (the sum of the ``Gap``s) left out of the
+    /// trace.
     public var droppedEvents: Int
+    /// The effects still running when the recording stopped, in the order they started:
+    /// the run was not finished (trace format 1.1; empty in older traces).
+    public var runningEffects: [EffectStart]
 
     /// An end event.
-    public init(observedEvents: Int, droppedEvents: Int) {
+    public init(observedEvents: Int, droppedEvents: Int, runningEffects: [EffectStart] = []) {
       self.observedEvents = observedEvents
       self.droppedEvents = droppedEvents
+      self.runningEffects = runningEffects
     }
   }
 }

@@ -11,7 +11,7 @@ public struct TraceHeader: Hashable, Sendable {
   public static let formatName = "reactor-trace"
 
   /// The format version this library writes, and the newest major version it reads.
-  public static let currentVersion = TraceFormatVersion(major: 1, minor: 0)
+  public static let currentVersion = TraceFormatVersion(major: 1, minor: 1)
 
   /// The format version the trace was written in.
   public var version: TraceFormatVersion

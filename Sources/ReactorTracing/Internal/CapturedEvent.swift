@@ -19,6 +19,9 @@ struct CapturedEvent: Sendable {
     /// A mutation; it and the state are the next ones in their buffers.
     case mutation(id: Int, origin: Origin)
     case streamEnded(String, error: String?)
-    case end(observed: Int, dropped: Int)
+    /// Events dropped because the writer's queue was full.
+    case gap(dropped: Int)
+    /// The end; `running` lists the effects still running, in the order they started.
+    case end(observed: Int, dropped: Int, running: [TraceEvent.EffectStart])
   }
 }

@@ -46,11 +46,44 @@ struct EventStamper {
     return (sequence, now())
   }
 
+  /// Takes back the number `next()` just gave, for an event the writer's full queue dropped:
+  /// it stays observed and counts as dropped.
+  mutating func retract() {
+    sequence -= 1
+    droppedCount += 1
+  }
+
+  /// The gap event saying how many events before it were dropped: not an observed event, but
+  /// numbered in sequence with them.
+  mutating func gap(dropped: Int) -> CapturedEvent {
+    sequence += 1
+    return CapturedEvent(sequence: sequence, time: now(), kind: .gap(dropped: dropped))
+  }
+
+  /// Counts an event dropped before it was numbered.
+  mutating func skip() {
+    observedCount += 1
+    droppedCount += 1
+  }
+
+  /// Takes back the number `gap(dropped:)` just gave, for a gap the queue had no room for.
+  mutating func retractGap() {
+    sequence -= 1
+  }
+
+  /// The end event `end()` would give now, without numbering it.
+  func peekEnd(running: [TraceEvent.EffectStart]) -> CapturedEvent {
+    CapturedEvent(
+      sequence: sequence + 1, time: now(),
+      kind: .end(observed: observedCount, dropped: droppedCount, running: running))
+  }
+
   /// The end event, which no cap drops.
-  mutating func end() -> CapturedEvent {
+  /// - Parameter running: The effects still running, in the order they started.
+  mutating func end(running: [TraceEvent.EffectStart]) -> CapturedEvent {
     sequence += 1
     return CapturedEvent(
       sequence: sequence, time: now(),
-      kind: .end(observed: observedCount, dropped: droppedCount))
+      kind: .end(observed: observedCount, dropped: droppedCount, running: running))
   }
 }

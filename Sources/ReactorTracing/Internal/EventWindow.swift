@@ -1,39 +1,86 @@
 /// The events a recording keeps: all of them, or with a rolling window only the last ones,
 /// plus the state before the first kept event.
+///
+/// A window keeps at most `capacity` events and, for a flight recorder, only those of the
+/// last `maximumAge` and at most `maximumBytes` (estimated as the file writer's queue
+/// estimates them), evicting the oldest first.
 struct EventWindow<Action: Sendable, Mutation: Sendable, State: Sendable>: Sendable {
   typealias Event = StampedEvent<Action, Mutation, State>
 
   /// The most events kept; `Int.max` keeps all.
   let capacity: Int
-  private var storage: [Event] = []
-  /// Index of the oldest event in `storage` once it is full.
+  /// How old, relative to the newest event, the oldest kept event may be.
+  let maximumAge: Duration?
+  /// The most bytes the kept events may take, as estimated.
+  let maximumBytes: Int
+  /// The estimated bytes of an event, and of a mutation with its state.
+  private let eventBytes = MemoryLayout<Event>.stride
+  private let mutationBytes: Int
+  /// The kept events in a ring: `count` of them from `start`.
+  private var storage: [Event?] = []
   private var start = 0
+  private(set) var count = 0
+  /// The estimated bytes of the kept events.
+  private(set) var bytes = 0
   /// The state before the oldest kept event.
   private(set) var stateBeforeFirst: State
   /// How many events were evicted to keep the window.
   private(set) var evictedCount = 0
 
-  init(capacity: Int, initialState: State) {
+  init(
+    capacity: Int, initialState: State, maximumAge: Duration? = nil, maximumBytes: Int = .max,
+    stateBytes: Int = 0
+  ) {
     self.capacity = capacity
     self.stateBeforeFirst = initialState
+    self.maximumAge = maximumAge
+    self.maximumBytes = maximumBytes
+    mutationBytes = MemoryLayout<Event>.stride + stateBytes
   }
 
-  var count: Int { storage.count }
-
   mutating func append(_ event: Event) {
-    guard storage.count == capacity else {
-      storage.append(event)
-      return
+    if count == capacity { evictOldest() }
+    if count == storage.count {
+      // Grow the ring, oldest first.
+      var grown: [Event?] = []
+      grown.reserveCapacity(min(capacity, max(16, 2 * storage.count)))
+      for index in 0..<count { grown.append(storage[(start + index) % storage.count]) }
+      grown.append(contentsOf: repeatElement(nil, count: grown.capacity - grown.count))
+      storage = grown
+      start = 0
     }
-    if case .mutation(_, _, _, let state) = storage[start].event { stateBeforeFirst = state }
-    storage[start] = event
-    start = (start + 1) % capacity
+    var slot = start + count
+    if slot >= storage.count { slot -= storage.count }
+    storage[slot] = event
+    count += 1
+    bytes += cost(of: event)
+    while count > 1 && bytes > maximumBytes { evictOldest() }
+    if let maximumAge {
+      while count > 1, let oldest = storage[start], event.time - oldest.time > maximumAge {
+        evictOldest()
+      }
+    }
+  }
+
+  private func cost(of event: Event) -> Int {
+    if case .mutation = event.event { return mutationBytes }
+    return eventBytes
+  }
+
+  private mutating func evictOldest() {
+    guard let oldest = storage[start] else { return }
+    if case .mutation(_, _, _, let state) = oldest.event { stateBeforeFirst = state }
+    storage[start] = nil
+    start += 1
+    if start == storage.count { start = 0 }
+    count -= 1
+    bytes -= cost(of: oldest)
     evictedCount += 1
   }
 
   /// The kept events, oldest first.
   var events: [Event] {
-    Array(storage[start...] + storage[..<start])
+    (0..<count).map { storage[(start + $0) % storage.count]! }
   }
 
   /// The trace of the kept events: `header` with the state before the first kept event and,
@@ -52,8 +99,8 @@ struct EventWindow<Action: Sendable, Mutation: Sendable, State: Sendable>: Senda
     var traceEvents: [TraceEvent] = []
     traceEvents.reserveCapacity(kept.count)
     for var event in kept {
-      if case .end(let observed, let dropped) = event.event {
-        event.event = .end(observed: observed, dropped: dropped + evictedCount)
+      if case .end(let observed, let dropped, let running) = event.event {
+        event.event = .end(observed: observed, dropped: dropped + evictedCount, running: running)
       }
       traceEvents.append(encoder.encode(event))
     }

@@ -14,12 +14,24 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   private(set) var window: EventWindow<Action, Mutation, State>?
   private let writer: TraceFileWriter<Action, Mutation, State>?
   @exclusivity(unchecked) private(set) var isStopped = false
+  /// Events the writer's full queue refused since the last gap event was queued.
+  @exclusivity(unchecked) private var unreportedDrops = 0
+  /// The effects started and not yet ended, by id: the end line lists them.
+  private var runningEffects: [Int: TraceEvent.EffectStart] = [:]
+  /// Who waits in ``waitUntilIdle()`` for the running effects to end.
+  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   init(options: TraceOptions, initialState: State) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
     let capacity: Int
     if case .lastEvents(let count) = options.limit { capacity = count } else { capacity = .max }
     window = EventWindow(capacity: capacity, initialState: initialState)
+    writer = nil
+  }
+
+  init(options: TraceOptions, window: EventWindow<Action, Mutation, State>) {
+    stamper = EventStamper(limit: options.limit, clock: options.clock)
+    self.window = window
     writer = nil
   }
 
@@ -32,17 +44,27 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   var observedCount: Int { stamper.observedCount }
   var droppedCount: Int { stamper.droppedCount }
 
+  /// The end event `stop()` would store now, without stopping.
+  func snapshotEnd() -> CapturedEvent {
+    stamper.peekEnd(running: runningEffects.values.sorted { $0.effect < $1.effect })
+  }
+
   /// Stops recording and stores the end event; later events are ignored.
   /// - Returns: `false` if it was already stopped.
   func stop() -> Bool {
     guard !isStopped else { return false }
     isStopped = true
-    let end = stamper.end()
+    let running = runningEffects.values.sorted { $0.effect < $1.effect }
+    resumeIdleWaiters()
     if let writer {
-      writer.append(end)
-    } else {
-      window?.append(StampedEvent(end))
+      if unreportedDrops > 0 {
+        _ = writer.append(stamper.gap(dropped: unreportedDrops), waits: true)
+        unreportedDrops = 0
+      }
+      _ = writer.append(stamper.end(running: running), waits: true)
+      return true
     }
+    window?.append(StampedEvent(stamper.end(running: running)))
     return true
   }
 
@@ -50,11 +72,11 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   // containers of them: see `CapturedEvent`.
 
   func reactorDidReceive(action: Action, id: Int, origin: Origin) {
-    guard !isStopped, let (sequence, time) = stamper.next() else { return }
+    guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
     let event = CapturedEvent(
       sequence: sequence, time: time, kind: .action(id: id, origin: origin))
     if let writer {
-      writer.append(event, action: action)
+      if !writer.append(event, action: action) { didDrop() }
     } else {
       keep(action: action, id: id, origin: origin, sequence: sequence, time: time)
     }
@@ -80,20 +102,41 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
         event: .mutation(mutation, id: id, origin: origin, state: state)))
   }
 
+  /// How many effects are running now.
+  var runningEffectCount: Int { runningEffects.count }
+
+  /// Returns once no effect is running (at once when none is), or when recording stops.
+  func waitUntilIdle() async {
+    guard !isStopped, !runningEffects.isEmpty else { return }
+    await withCheckedContinuation { idleWaiters.append($0) }
+  }
+
+  private func resumeIdleWaiters() {
+    let waiters = idleWaiters
+    idleWaiters.removeAll()
+    for waiter in waiters { waiter.resume() }
+  }
+
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
+    if !isStopped {
+      runningEffects[effect] = TraceEvent.EffectStart(effect: effect, action: action, name: name)
+    }
     record(.effectStarted(effect, action: action, name: name))
   }
 
   func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
     record(.effectEnded(effect, outcome))
+    if runningEffects.removeValue(forKey: effect) != nil, runningEffects.isEmpty {
+      resumeIdleWaiters()
+    }
   }
 
   func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
-    guard !isStopped, let (sequence, time) = stamper.next() else { return }
+    guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
     let event = CapturedEvent(
       sequence: sequence, time: time, kind: .mutation(id: id, origin: origin))
     if let writer {
-      writer.append(event, mutation: mutation, state: state)
+      if !writer.append(event, mutation: mutation, state: state) { didDrop() }
     } else {
       keep(mutation: mutation, id: id, origin: origin, state: state, sequence: sequence, time: time)
     }
@@ -105,12 +148,40 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
 
   /// Records an event without payloads.
   private func record(_ kind: CapturedEvent.Kind) {
-    guard !isStopped, let (sequence, time) = stamper.next() else { return }
+    guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
     let event = CapturedEvent(sequence: sequence, time: time, kind: kind)
     if let writer {
-      writer.append(event)
+      if !writer.append(event) { didDrop() }
     } else {
       window?.append(StampedEvent(event))
     }
+  }
+
+  /// Before an event, queues the gap event for the events dropped since the last one; returns
+  /// `false`, counting the event dropped too, when the queue has no room for the gap either.
+  @inline(__always)
+  private func reportsDrops() -> Bool {
+    guard unreportedDrops > 0 else { return true }
+    return queueGap()
+  }
+
+  @inline(never)
+  private func queueGap() -> Bool {
+    guard let writer else { return true }
+    if writer.append(stamper.gap(dropped: unreportedDrops)) {
+      unreportedDrops = 0
+      return true
+    }
+    stamper.retractGap()
+    stamper.skip()
+    unreportedDrops += 1
+    return false
+  }
+
+  /// Counts an event the writer's full queue refused.
+  @inline(never)
+  private func didDrop() {
+    stamper.retract()
+    unreportedDrops += 1
   }
 }

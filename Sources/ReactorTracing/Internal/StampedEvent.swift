@@ -14,7 +14,8 @@ struct StampedEvent<Action: Sendable, Mutation: Sendable, State: Sendable>: Send
     case effectEnded(Int, EffectOutcome)
     case mutation(Mutation, id: Int, origin: Origin, state: State)
     case streamEnded(String, error: String?)
-    case end(observed: Int, dropped: Int)
+    case gap(dropped: Int)
+    case end(observed: Int, dropped: Int, running: [TraceEvent.EffectStart])
   }
 }
 
@@ -27,7 +28,9 @@ extension StampedEvent {
         .effectStarted(effect, action: action, name: name)
       case .effectEnded(let effect, let outcome): .effectEnded(effect, outcome)
       case .streamEnded(let name, let error): .streamEnded(name, error: error)
-      case .end(let observed, let dropped): .end(observed: observed, dropped: dropped)
+      case .gap(let dropped): .gap(dropped: dropped)
+      case .end(let observed, let dropped, let running):
+        .end(observed: observed, dropped: dropped, running: running)
       case .action, .mutation: preconditionFailure("an action or mutation needs its values")
       }
     self.init(sequence: captured.sequence, time: captured.time, event: event)

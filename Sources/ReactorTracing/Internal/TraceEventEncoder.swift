@@ -22,6 +22,8 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// trees to return the operations.
   private var previousTree: JSONValue?
   private var mutationsSinceSnapshot = 0
+  /// The length of the last state serialized: its canonical JSON, or its description.
+  private(set) var lastStateByteCount: Int?
   /// Whether the Action and Mutation types are enums, learned from their first values.
   private var actionIsEnum: Bool?
   private var mutationIsEnum: Bool?
@@ -84,8 +86,11 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
           state: change, stateHash: hash))
     case .streamEnded(let name, let error):
       kind = .streamEnded(TraceEvent.StreamEnd(stream: name, error: error))
-    case .end(let observed, let dropped):
-      kind = .end(TraceEvent.End(observedEvents: observed, droppedEvents: dropped))
+    case .gap(let dropped):
+      kind = .gap(TraceEvent.Gap(droppedEvents: dropped))
+    case .end(let observed, let dropped, let running):
+      kind = .end(
+        TraceEvent.End(observedEvents: observed, droppedEvents: dropped, runningEffects: running))
     }
     return TraceEvent(sequence: stamped.sequence, time: stamped.time, kind: kind)
   }
@@ -342,8 +347,10 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     guard encoded else {
       previousBytes = nil
       let description = describe(state, redactor: stateRedactor)
+      lastStateByteCount = description.utf8.count
       return .description(description, TraceHeader.State.description(description).hash)
     }
+    lastStateByteCount = snapshotBytes.count
     let hash = TraceHash(of: snapshotBytes)
     var change = SerializedStateChange.snapshot(hash)
     if mutationsSinceSnapshot < snapshotInterval, let previous = previousBytes,
@@ -354,11 +361,16 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     } else {
       mutationsSinceSnapshot = 0
     }
-    // The state becomes the previous one, in the previous one's memory.
+    // The state becomes the previous one, in the previous one's memory; after a diff, which
+    // is written from `diffBytes`, by swapping the two without a copy.
     var kept = previousBytes ?? []
     previousBytes = nil
-    kept.removeAll(keepingCapacity: true)
-    kept.append(contentsOf: snapshotBytes)
+    if case .diff = change {
+      swap(&kept, &snapshotBytes)
+    } else {
+      kept.removeAll(keepingCapacity: true)
+      kept.append(contentsOf: snapshotBytes)
+    }
     previousBytes = kept
     return change
   }
@@ -436,7 +448,8 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       case .object(let payload) = object.members[0].value
     {
       let name = object.members[0].key
-      if payload.isEmpty { return name }
+      // An empty payload is a case without one, or one whose optional values are all nil.
+      if payload.isEmpty && Mirror(reflecting: value).children.isEmpty { return name }
       if redactor.isActive {
         let arguments = payload.members.map { member in
           member.key.hasPrefix("_") && Int(member.key.dropFirst()) != nil
@@ -448,7 +461,45 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     if redactor.isActive {
       return json.map { Self.truncated(Self.render($0)) } ?? TraceRedaction.marker
     }
-    return Self.truncated(String(describing: value))
+    let description = String(describing: value)
+    if isEnum, description.contains("Optional("),
+      let readable = Self.caseLabel(value)
+    {
+      return Self.truncated(readable)
+    }
+    return Self.truncated(description)
+  }
+
+  /// An enum case's label with optional payload values unwrapped, as Swift would write the
+  /// value in code: `setError("Wrong password")`, `setError(nil)`; `nil` when `value` is not
+  /// a case with a payload.
+  static func caseLabel(_ value: Any) -> String? {
+    let mirror = Mirror(reflecting: value)
+    guard mirror.displayStyle == .enum, let child = mirror.children.first,
+      let name = child.label
+    else { return nil }
+    let payload = Mirror(reflecting: child.value)
+    let arguments: [String]
+    if payload.displayStyle == .tuple {
+      arguments = payload.children.map { element in
+        let label = element.label.map { $0.hasPrefix(".") ? "" : "\($0): " } ?? ""
+        return label + payloadText(element.value)
+      }
+    } else {
+      arguments = [payloadText(child.value)]
+    }
+    return name + "(" + arguments.joined(separator: ", ") + ")"
+  }
+
+  /// A payload value as a case label shows it: an optional's value or `nil`, otherwise as
+  /// `debugPrint` writes it.
+  private static func payloadText(_ value: Any) -> String {
+    let mirror = Mirror(reflecting: value)
+    if mirror.displayStyle == .optional {
+      guard let wrapped = mirror.children.first else { return "nil" }
+      return payloadText(wrapped.value)
+    }
+    return String(reflecting: value)
   }
 
   private static func render(_ value: JSONValue) -> String {

@@ -9,6 +9,13 @@ import Foundation
 /// was pending. With a rolling window, each flush instead rewrites the whole window
 /// atomically, so the file is always a complete trace.
 ///
+/// What is queued, pending or taken but not yet written, is bounded by a byte budget
+/// (``TraceOptions/queueBudget``, estimated per event as `admit(_:)` says). An event that
+/// does not fit makes the reactor's actor wait for the writer (``TraceOverflowPolicy/wait``)
+/// or is refused, and the monitor records a gap (``TraceOverflowPolicy/drop``). With the
+/// wait policy, at most `flushThreshold` events are queued too, so that a crash loses at most
+/// those (or what came in the last `flushInterval`, when fewer).
+///
 /// `@unchecked Sendable`: everything the reactor's actor and the thread share is guarded by
 /// `condition`; the rest belongs to the thread alone once it starts.
 final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendable>:
@@ -20,6 +27,10 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   /// The most encoded bytes held before they are written: a batch that piled up while the
   /// writer was behind is written in pieces of this size.
   private static var chunkSize: Int { 1 << 20 }
+  /// The bytes of memory a queued state is estimated to take per byte of its canonical JSON:
+  /// measured with the drop policy, a queued array of small integers (8 bytes for every 2 or
+  /// 3 characters) took about that with the allocator's overhead; most other states less.
+  private static var memoryPerByte: Int { 6 }
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
 
@@ -35,6 +46,39 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   private var closeWaiter: CheckedContinuation<Void, Never>?
   private var flushWaiters: [CheckedContinuation<Void, Never>] = []
   private var failure: TraceRecordingError?
+  /// Bytes queued: appended and not yet written.
+  @exclusivity(unchecked) private var queuedBytes = 0
+  /// Bytes appended to `pending` since the writer last took it.
+  @exclusivity(unchecked) private var pendingBytes = 0
+  /// Events queued: appended and not yet written.
+  @exclusivity(unchecked) private var queuedEvents = 0
+  /// With the wait policy, the most events queued: what a crash may lose.
+  private let eventCap: Int
+  /// The most bytes ever queued.
+  private var peakBytes = 0
+  /// The estimated memory of a queued state: six times the length of the last one's
+  /// canonical JSON.
+  @exclusivity(unchecked) private var stateBytes: Int
+  /// Whether the reactor's actor found the queue full: the writer takes what is pending at
+  /// once.
+  private var isWriterNeeded = false
+  /// Whether the reactor's actor waits for room.
+  private var isSenderWaiting = false
+  /// Whether the drop policy refuses events until the queue is half empty.
+  @exclusivity(unchecked) private var isDropping = false
+  /// Whether tests hold the writer back from taking pending events.
+  private var isHeld = false
+
+  private let budget: Int
+  private let policy: TraceOverflowPolicy
+  // An event's fixed size counts twice: the buffers it is queued in grow by doubling, and
+  // are swapped with the ones the writer is emptying.
+  private let eventCost = 2 * MemoryLayout<CapturedEvent>.stride
+  private let actionCost = 2 * (MemoryLayout<CapturedEvent>.stride + MemoryLayout<Action>.stride)
+  private let mutationCost =
+    2
+    * (MemoryLayout<CapturedEvent>.stride + MemoryLayout<Mutation>.stride
+      + MemoryLayout<State>.stride)
 
   // The writer thread's alone.
   private var encoder: TraceEventEncoder<Action, Mutation, State>
@@ -51,6 +95,13 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     guard options.flushThreshold >= 1 else {
       throw .invalidOption("flushThreshold must be at least 1")
     }
+    guard options.queueBudget >= 1 else {
+      throw .invalidOption("queueBudget must be at least 1 byte, not \(options.queueBudget)")
+    }
+    budget = options.queueBudget
+    policy = options.overflow
+    eventCap = options.overflow == .wait ? options.flushThreshold : .max
+    stateBytes = Self.memoryPerByte * Self.length(of: header.initialState)
     self.path = path
     self.header = header
     pendingActions = PayloadBuffer(capacity: options.flushThreshold)
@@ -81,29 +132,97 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     thread.start()
   }
 
-  /// Queues an event other than an action or a mutation, on the reactor's actor, without
-  /// ever waiting for the writer.
-  func append(_ event: CapturedEvent) {
+  /// Queues an event other than an action or a mutation, on the reactor's actor.
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - waits: Whether to wait for room whatever the policy: for the end line and the gap
+  ///     before it, which must be recorded.
+  /// - Returns: Whether it was queued; `false` only when the queue is full and the policy
+  ///   drops.
+  func append(_ event: CapturedEvent, waits: Bool = false) -> Bool {
     condition.lock()
+    guard admit(eventCost, waits: waits) else { return refused() }
     pending.append(event)
     didAppend()
+    return true
   }
 
-  /// Queues an action event and its action.
-  func append(_ event: CapturedEvent, action: Action) {
+  /// Queues an action event and its action; returns whether it was queued.
+  func append(_ event: CapturedEvent, action: Action) -> Bool {
     condition.lock()
+    guard admit(actionCost) else { return refused() }
     pending.append(event)
     pendingActions.append(action)
     didAppend()
+    return true
   }
 
-  /// Queues a mutation event, its mutation and the state `reduce` returned.
-  func append(_ event: CapturedEvent, mutation: Mutation, state: State) {
+  /// Queues a mutation event, its mutation and the state `reduce` returned; returns whether
+  /// it was queued.
+  func append(_ event: CapturedEvent, mutation: Mutation, state: State) -> Bool {
     condition.lock()
+    guard admit(mutationCost + stateBytes) else { return refused() }
     pending.append(event)
     pendingMutations.append(mutation)
     pendingStates.append(state)
     didAppend()
+    return true
+  }
+
+  /// Makes room for `cost` more bytes, with the lock held, and returns whether they were
+  /// counted in.
+  ///
+  /// They are counted in at once when they fit or the queue is empty (so an event larger
+  /// than the budget still records), else as the policy says.
+  ///
+  /// Once the drop policy has refused an event, it refuses every one until the writer has
+  /// emptied at least half the budget, so that a full queue gives one gap, not a gap before
+  /// every small event that still fits.
+  @inline(__always)
+  private func admit(_ cost: Int, waits: Bool = false) -> Bool {
+    if queuedBytes + cost <= budget && queuedEvents < eventCap && !isDropping
+      || queuedBytes == 0
+    {
+      account(cost)
+      return true
+    }
+    return admitOverBudget(cost, waits: waits)
+  }
+
+  @inline(never)
+  private func admitOverBudget(_ cost: Int, waits: Bool) -> Bool {
+    if isDropping && queuedBytes <= budget / 2 && queuedBytes + cost <= budget {
+      isDropping = false
+      account(cost)
+      return true
+    }
+    isWriterNeeded = true
+    condition.broadcast()
+    guard policy == .wait || waits else {
+      isDropping = true
+      return false
+    }
+    isDropping = false
+    isSenderWaiting = true
+    while (queuedBytes + cost > budget || queuedEvents >= eventCap) && queuedBytes > 0 && !isDone {
+      condition.wait()
+    }
+    isSenderWaiting = false
+    account(cost)
+    return true
+  }
+
+  @inline(__always)
+  private func account(_ cost: Int) {
+    queuedBytes += cost
+    pendingBytes += cost
+    queuedEvents += 1
+    if queuedBytes > peakBytes { peakBytes = queuedBytes }
+  }
+
+  private func refused() -> Bool {
+    condition.unlock()
+    return false
   }
 
   /// Unlocks after an append, waking the thread when a batch is full.
@@ -111,7 +230,30 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   private func didAppend() {
     let isBatchFull = pending.count == flushThreshold
     condition.unlock()
-    if isBatchFull { condition.signal() }
+    if isBatchFull { condition.broadcast() }
+  }
+
+  /// The most bytes that were ever queued at once.
+  var peakQueuedBytes: Int {
+    condition.lock()
+    defer { condition.unlock() }
+    return peakBytes
+  }
+
+  /// Holds the writer back from taking queued events until ``release()``: lets tests fill
+  /// the queue deterministically.
+  func hold() {
+    condition.lock()
+    isHeld = true
+    condition.unlock()
+  }
+
+  /// Lets a held writer take queued events again.
+  func release() {
+    condition.lock()
+    isHeld = false
+    condition.broadcast()
+    condition.unlock()
   }
 
   /// Asks the thread to write everything and close the file, and waits until it has.
@@ -126,7 +268,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
         return
       }
       closeWaiter = continuation
-      condition.signal()
+      condition.broadcast()
       condition.unlock()
     }
     return recordedFailure()
@@ -148,7 +290,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
         return
       }
       flushWaiters.append(continuation)
-      condition.signal()
+      condition.broadcast()
       condition.unlock()
     }
   }
@@ -157,7 +299,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   func closeInBackground() {
     condition.lock()
     isClosing = true
-    condition.signal()
+    condition.broadcast()
     condition.unlock()
   }
 
@@ -175,9 +317,19 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     while true {
       condition.lock()
       let deadline = Date(timeIntervalSinceNow: flushInterval)
-      while pending.count < flushThreshold && !isClosing && flushWaiters.isEmpty {
-        if !condition.wait(until: deadline) { break }
+      while !isClosing
+        && (isHeld || pending.count < flushThreshold && flushWaiters.isEmpty && !isWriterNeeded)
+      {
+        if isHeld {
+          condition.wait()
+        } else if !condition.wait(until: deadline) {
+          break
+        }
       }
+      isWriterNeeded = false
+      let takenBytes = pendingBytes
+      pendingBytes = 0
+      let takenEvents = pending.count
       swap(&batch, &pending)
       swap(&actions, &pendingActions)
       swap(&mutations, &pendingMutations)
@@ -192,6 +344,12 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       actions.removeAll()
       mutations.removeAll()
       states.removeAll()
+      condition.lock()
+      queuedBytes -= takenBytes
+      queuedEvents -= takenEvents
+      if let measured = encoder.lastStateByteCount { stateBytes = Self.memoryPerByte * measured }
+      if isSenderWaiting { condition.broadcast() }
+      condition.unlock()
       for waiter in waiters { waiter.resume() }
       if closing { break }
     }
@@ -239,6 +397,14 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     write(line.bytes)
   }
 
+  /// The length of a state as stored in the header: its canonical JSON or its description.
+  private static func length(of state: TraceHeader.State) -> Int {
+    switch state {
+    case .json(let json): json.serialized.count
+    case .description(let description): description.utf8.count
+    }
+  }
+
   private func rewriteWindow() {
     guard let window, !hasFailed else { return }
     do {
@@ -267,6 +433,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     }
     condition.lock()
     isDone = true
+    condition.broadcast()
     let waiter = closeWaiter
     closeWaiter = nil
     let waiters = flushWaiters

@@ -33,6 +33,8 @@ public final class TraceReader {
 
   /// What was noticed so far without failing.
   @exclusivity(unchecked) public private(set) var warnings: [TraceWarning] = []
+  /// How many events were read so far: complete lines of known kinds.
+  @exclusivity(unchecked) public private(set) var eventCount = 0
   /// The number of the line last read, from 1 (the header).
   @exclusivity(unchecked) public private(set) var lineNumber = 1
   /// The state after the last event read, rebuilt from snapshots and diffs.
@@ -58,6 +60,11 @@ public final class TraceReader {
   @exclusivity(unchecked) private var hasEnded = false
   @exclusivity(unchecked) private var isFinished = false
   @exclusivity(unchecked) private var unknownKinds: Set<String> = []
+  /// The effects started and not yet ended, by id, to name them when the trace ends early.
+  @exclusivity(unchecked) private var runningEffects: [Int: TraceEvent.EffectStart] = [:]
+  /// The time and line of the last event read.
+  @exclusivity(unchecked) private var lastEventTime = Duration.zero
+  @exclusivity(unchecked) private var lastEventLine = 1
 
   /// Opens the trace at `path` and reads its header.
   /// - Parameters:
@@ -159,7 +166,10 @@ public final class TraceReader {
       }
       guard let line = next else {
         isFinished = true
-        if !hasEnded { warnings.append(.missingEnd(lastLine: lineNumber)) }
+        if !hasEnded {
+          warnings.append(.missingEnd(lastLine: lineNumber))
+          warnUnfinished(runningEffects.values)
+        }
         return nil
       }
       lineNumber += 1
@@ -183,6 +193,7 @@ public final class TraceReader {
       } catch {
         if !line.isTerminated {
           warnings.append(.tornLastLine(line: lineNumber, byteCount: line.range.count))
+          warnUnfinished(runningEffects.values)
           isFinished = true
           return nil
         }
@@ -233,10 +244,35 @@ public final class TraceReader {
     if hasEnded {
       throw .malformedLine(path: path, line: lineNumber, reason: "an event follows the end line")
     }
-    if case .end = event.kind { hasEnded = true }
-    if verifiesStates, case .mutation(let mutation) = event.kind {
-      try rebuildState(after: mutation, sequence: event.sequence)
+    eventCount += 1
+    lastEventTime = event.time
+    lastEventLine = lineNumber
+    switch event.kind {
+    case .mutation(let mutation):
+      if verifiesStates { try rebuildState(after: mutation, sequence: event.sequence) }
+    case .effectStarted(let start):
+      runningEffects[start.effect] = start
+    case .effectEnded(let end):
+      runningEffects[end.effect] = nil
+    case .gap(let gap):
+      warnings.append(.eventsDropped(count: gap.droppedEvents, line: lineNumber))
+      // Effects that started before the gap may have ended in it.
+      runningEffects.removeAll()
+    case .end(let end):
+      hasEnded = true
+      warnUnfinished(end.runningEffects)
+    case .action, .streamEnded:
+      break
     }
+  }
+
+  /// Warns that the run was not finished when `effects` were still running at the last event.
+  private func warnUnfinished<Effects: Collection<TraceEvent.EffectStart>>(_ effects: Effects) {
+    guard !effects.isEmpty else { return }
+    warnings.append(
+      .unfinishedEffects(
+        line: lastEventLine, time: lastEventTime,
+        effects: effects.sorted { $0.effect < $1.effect }))
   }
 
   private var maximumLineLength: Int { lines.maximumLineLength }

@@ -49,6 +49,22 @@ public final class InMemoryTraceRecorder<R: Reactor>: TraceRecorder {
   /// How many events a ``TraceLimit/firstEvents(_:)`` limit left out.
   public var droppedEventCount: Int { monitor.droppedCount }
 
+  /// Waits until no effect is running: every effect started while recording has ended.
+  ///
+  /// Call it before ``stop()`` to record a whole run; an effect still running at `stop()` is
+  /// listed in the end line, and readers warn that the run was not finished. It returns at
+  /// once when no effect is running, and when recording stops. An effect that never ends (one
+  /// that observes a stream forever) keeps it waiting: cancel it first.
+  ///
+  /// ```swift
+  /// reactor.send(.increase)
+  /// await recorder.waitUntilIdle()   // the 500 ms effect ends
+  /// try await recorder.stop()
+  /// ```
+  public func waitUntilIdle() async {
+    await monitor.waitUntilIdle()
+  }
+
   /// Detaches from the reactor and appends the end line.
   ///
   /// Later calls do nothing.

@@ -1,5 +1,6 @@
 /// How a recorder records: metadata for the header, redaction, a size limit, how often it
-/// stores full states, how it flushes, and the clock it times events with.
+/// stores full states, how it flushes, how much it may queue, and the clock it times events
+/// with.
 public struct TraceOptions: Sendable {
   /// Free-form facts written into the header: app version, device, test name.
   public var metadata: [String: String]
@@ -13,8 +14,23 @@ public struct TraceOptions: Sendable {
   public var snapshotInterval: Int
   /// A file recorder writes what it has buffered at least this often.
   public var flushInterval: Duration
-  /// A file recorder also writes as soon as this many events are buffered.
+  /// A file recorder also writes as soon as this many events are buffered; with the wait
+  /// policy, the reactor also waits rather than queue more than this many for the writer, so
+  /// that a crash loses at most these (or the events of the last ``flushInterval``, when
+  /// fewer).
   public var flushThreshold: Int
+  /// The most bytes a file recorder holds queued between the reactor and its writer thread,
+  /// 32 MiB unless told otherwise.
+  ///
+  /// The bytes are estimated as events are queued: twice each event's fixed size (its
+  /// buffers grow by doubling and are double-buffered), plus, for a mutation, six times the
+  /// length of the last state's canonical JSON the writer measured (a queued array of small
+  /// integers takes about that much memory, most other states less). An event is always
+  /// queued when the queue is empty, so one state larger than the budget still records.
+  public var queueBudget: Int
+  /// What happens when an event would take the queue over ``queueBudget``: wait for the
+  /// writer (the default) or drop it and record a gap.
+  public var overflow: TraceOverflowPolicy
   /// The clock that times events.
   ///
   /// Use a `TestClock` for reproducible traces: with a clock
@@ -23,13 +39,17 @@ public struct TraceOptions: Sendable {
   public var clock: any Clock<Duration>
 
   /// Options, each defaulted: no metadata, no redaction, no limit, a snapshot at least every
-  /// 256 mutations, flushes every 200 ms or 4,096 events, timed on `ContinuousClock`.
+  /// 256 mutations, flushes every 200 ms or 4,096 events, at most 32 MiB queued, waiting when
+  /// it is full, timed on `ContinuousClock`.
   public init(
     metadata: [String: String] = [:], redactions: [TraceRedaction] = [],
     limit: TraceLimit = .unlimited, snapshotInterval: Int = 256,
     flushInterval: Duration = .milliseconds(200), flushThreshold: Int = 4096,
+    queueBudget: Int = 32 << 20, overflow: TraceOverflowPolicy = .wait,
     clock: any Clock<Duration> = ContinuousClock()
   ) {
+    self.queueBudget = queueBudget
+    self.overflow = overflow
     self.metadata = metadata
     self.redactions = redactions
     self.limit = limit

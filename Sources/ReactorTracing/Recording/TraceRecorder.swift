@@ -12,9 +12,12 @@ public protocol TraceRecorder: AnyObject {
   var header: TraceHeader { get }
   /// How many events the reactor produced while recording, kept or not.
   var observedEventCount: Int { get }
-  /// How many of them a ``TraceLimit/firstEvents(_:)`` limit left out.
+  /// How many of them a ``TraceLimit/firstEvents(_:)`` limit or a full queue left out.
   var droppedEventCount: Int { get }
-  /// Detaches from the reactor and completes the trace with its end line.
+  /// Waits until every effect started while recording has ended.
+  func waitUntilIdle() async
+  /// Detaches from the reactor and completes the trace with its end line, which lists the
+  /// effects still running.
   /// - Throws: ``TraceRecordingError`` when the trace could not be written.
   func stop() async throws(TraceRecordingError)
 }
@@ -42,7 +45,7 @@ extension Reactor {
     let (initialState, initialHash) = encoder.start(from: currentState)
     let clock = options.clock
     let isRealTime = clock is ContinuousClock || clock is SuspendingClock
-    let header = TraceHeader(
+    var header = TraceHeader(
       reactor: String(reflecting: Self.self), recorder: recorderIdentifier,
       clock: TraceHeader.Clock(
         name: String(describing: type(of: clock)),
@@ -50,6 +53,9 @@ extension Reactor {
       schema: TraceSchema(action: Action.self, mutation: Mutation.self, state: State.self),
       initialState: initialState, initialStateHash: initialHash, metadata: options.metadata,
       redactions: options.redactions.map(\.pattern))
+    // A recording that may drop events may hold gap events, new in 1.2; any other is a 1.1
+    // trace, byte for byte as before.
+    if options.overflow == .drop { header.version = TraceFormatVersion(major: 1, minor: 2) }
     return (header, encoder)
   }
 }

@@ -63,13 +63,163 @@ struct CanonicalJSONDiff {
     let originalCount = bytes.count
     var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes)
     bytes = []  // Lets `diff` change the bytes in place.
-    diff.diff(0..<old.count, 0..<new.count)
+    if !diff.writeScalarChanges(0..<old.count, 0..<new.count) {
+      diff.diff(0..<old.count, 0..<new.count)
+    }
     bytes = diff.bytes
     if diff.failed {
       bytes.removeSubrange(originalCount...)
       return nil
     }
     return diff.operationBytes
+  }
+
+  // MARK: One scalar changed
+
+  /// Writes the diff when the two values differ only in numbers or literals, at most one in
+  /// each array, as when a mutation changes a counter and one element of a large array: from
+  /// the bytes around the differences alone, without listing the containers' members.
+  ///
+  /// The walk would give the same operations, in the same order: every object on the way has
+  /// the same keys and every array the same number of elements (the bytes that differ hold no
+  /// delimiter), so it finds the unequal members and elements in document order and sets each
+  /// scalar; with one change per array, it never replaces an array whole. Gives up (`false`,
+  /// nothing written) otherwise, and at any escape.
+  /// - Parameters:
+  ///   - oldValue: The old value's bytes: the whole state, or an array or object in it whose
+  ///     path is ``path``.
+  ///   - newValue: The new value's bytes.
+  /// - Returns: Whether it wrote the diff.
+  private mutating func writeScalarChanges(_ oldValue: Range<Int>, _ newValue: Range<Int>)
+    -> Bool
+  {
+    let base = path.count
+    let start = mark
+    defer { path.removeSubrange(base...) }
+    let oldBase = old.baseAddress! + oldValue.lowerBound
+    let newBase = new.baseAddress! + newValue.lowerBound
+    let oldCount = oldValue.count
+    let newCount = newValue.count
+    // The walk through the old bytes that keeps `path` up to date, where it has got to.
+    var position = 0
+    var isInString = false
+    var isKey = false
+    var expectsKey = false
+    var keyStart = 0
+    var isArray: [Bool] = []
+    var hasChange: [Bool] = []
+    // Aligned offsets in the old and the new bytes: what precedes them is equal, or changed.
+    var oldOffset = 0
+    var newOffset = 0
+    var changes = 0
+    func fail() -> Bool {
+      rewind(to: start)
+      return false
+    }
+    while true {
+      while oldOffset + 8 <= oldCount && newOffset + 8 <= newCount
+        && UnsafeRawPointer(oldBase + oldOffset).loadUnaligned(as: UInt64.self)
+          == UnsafeRawPointer(newBase + newOffset).loadUnaligned(as: UInt64.self)
+      {
+        oldOffset += 8
+        newOffset += 8
+      }
+      while oldOffset < oldCount && newOffset < newCount
+        && oldBase[oldOffset] == newBase[newOffset]
+      {
+        oldOffset += 1
+        newOffset += 1
+      }
+      if oldOffset == oldCount && newOffset == newCount { break }
+      guard oldOffset < oldCount, newOffset < newCount else { return fail() }
+      // The token holding the difference, in each value.
+      var tokenStart = oldOffset
+      while tokenStart > position && !Self.isDelimiter(oldBase[tokenStart - 1]) {
+        tokenStart -= 1
+      }
+      guard tokenStart > 0, Self.isDelimiter(oldBase[tokenStart - 1]) else { return fail() }
+      let newTokenStart = newOffset - (oldOffset - tokenStart)
+      var oldEnd = oldOffset
+      while oldEnd < oldCount && !Self.isDelimiter(oldBase[oldEnd]) { oldEnd += 1 }
+      var newEnd = newOffset
+      while newEnd < newCount && !Self.isDelimiter(newBase[newEnd]) { newEnd += 1 }
+      guard oldEnd > tokenStart, newEnd > newTokenStart, oldEnd < oldCount, newEnd < newCount
+      else { return fail() }
+      // The path to the token, from the bytes before it.
+      while position < tokenStart {
+        let byte = oldBase[position]
+        if isInString {
+          if byte == UInt8(ascii: "\\") { return fail() }
+          if byte == UInt8(ascii: "\"") {
+            isInString = false
+            if isKey {
+              path[path.count - 1] = .key(
+                UnsafeBufferPointer(
+                  rebasing: old[oldValue.lowerBound + keyStart...oldValue.lowerBound + position]))
+            }
+          }
+          position += 1
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+          isInString = true
+          isKey = expectsKey
+          expectsKey = false
+          keyStart = position
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          isArray.append(byte == UInt8(ascii: "["))
+          hasChange.append(false)
+          path.append(.index(0))
+          expectsKey = byte == UInt8(ascii: "{")
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          guard !isArray.isEmpty else { return fail() }
+          isArray.removeLast()
+          hasChange.removeLast()
+          path.removeLast()
+          expectsKey = false
+        case UInt8(ascii: ","):
+          if isArray.last == true {
+            if case .index(let index) = path[path.count - 1] {
+              path[path.count - 1] = .index(index + 1)
+            }
+          } else {
+            expectsKey = true
+          }
+        default:
+          break
+        }
+        position += 1
+      }
+      let before = oldBase[tokenStart - 1]
+      guard !isInString, let inArray = isArray.last,
+        inArray
+          ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
+          : before == UInt8(ascii: ":")
+      else { return fail() }
+      // At most one change in each array, this one's and those around it.
+      for level in isArray.indices where isArray[level] {
+        if hasChange[level] { return fail() }
+        hasChange[level] = true
+      }
+      writeSet(newValue.lowerBound + newTokenStart..<newValue.lowerBound + newEnd)
+      changes += 1
+      position = oldEnd
+      oldOffset = oldEnd
+      newOffset = newEnd
+    }
+    return changes > 0 || fail()
+  }
+
+  /// Whether `byte` ends a number or a literal in canonical JSON.
+  private static func isDelimiter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"),
+      UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "\""), UInt8(ascii: "\\"):
+      true
+    default:
+      false
+    }
   }
 
   // MARK: Walking
@@ -119,6 +269,8 @@ struct CanonicalJSONDiff {
   }
 
   private mutating func diffArrays(_ oldArray: Range<Int>, _ newArray: Range<Int>) {
+    // One changed number or literal, as in a large state's array: without listing elements.
+    if writeScalarChanges(oldArray, newArray) { return }
     // The elements' bounds, pushed on `ranges`: the old array's, then the new one's.
     let base = ranges.count
     let oldCount = pushElements(of: old, oldArray)

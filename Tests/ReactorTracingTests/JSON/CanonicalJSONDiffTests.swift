@@ -63,6 +63,38 @@ struct CanonicalJSONDiffTests {
     #expect(bytes == Array("[".utf8))
   }
 
+  @Test func changedNumbersAndLiteralsAreWrittenAsTheTreeDiffWritesThem() {
+    let values: [JSONValue] = (0..<1000).map { .int(Int64($0 % 17) - 3) }
+    let cases: [(JSONValue, JSONValue)] = [
+      (.int(5), .int(6)),
+      (["counter": 1, "values": .array(values)], ["counter": 1, "values": .array(values)]),
+    ]
+    var changes =
+      cases + [
+        (.array([1, 2, 3]), .array([4, 5, 3])),
+        (.array([["a": 1], ["a": 2]]), .array([["a": 5], ["a": 6]])),
+        (
+          ["a": 1, "b": ["c": true, "d": nil], "e": .array([1, 2])],
+          ["a": 2, "b": ["c": false, "d": 0.5], "e": .array([1, 3])]
+        ),
+      ]
+    for index in [0, 1, 499, 998, 999] {
+      var changed = values
+      changed[index] = [.int(12_345), nil, .bool(true), .double(-0.5)][index % 4]
+      changes.append(
+        (["counter": 1, "values": .array(values)], ["counter": 2, "values": .array(changed)]))
+      changes.append(
+        (.array([.array(values), .array(values)]), .array([.array(changed), .array(changed)])))
+      changes.append(
+        (["a": ["b": .array(values)], "z": nil], ["a": ["b": .array(changed)], "z": nil]))
+      changes.append((.array([.array(values), "x"]), .array([.array(changed), "x"])))
+    }
+    for (old, new) in changes {
+      let result = both(old, new)
+      #expect(result.bytes == result.tree)
+    }
+  }
+
   @Test func randomValuesDiffAsTheTreesDo() {
     var generator = RandomJSON(seed: 7)
     var compared = 0

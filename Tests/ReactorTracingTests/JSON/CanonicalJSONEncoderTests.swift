@@ -115,6 +115,23 @@ struct CanonicalJSONEncoderTests {
     }
   }
 
+  /// Holds arrays of Ints, which the encoder writes in one loop.
+  private struct HoldsIntegers: Encodable {
+    var values = [0, -1, 9, 10, 99, 100, -100, Int.max, Int.min, 12_345]
+    var empty: [Int] = []
+    var nested = [[1, 2], [], [-3]]
+    var optional: [Int]? = [4]
+  }
+
+  @Test func arraysOfIntsEncodeInOneLoopToTheTreeEncodersBytes() throws {
+    let values: [any Encodable] = [HoldsIntegers(), [Int](), [7], [[Int]]([[]])]
+    for value in values {
+      let result = try check(value)
+      #expect(result.isDirect, "\(value)")
+      #expect(result.canonical == result.tree)
+    }
+  }
+
   /// Checks that every state of the trace at `name` in `Traces/` decodes as `State` and
   /// encodes directly to its recorded canonical bytes and hash; returns how many states it checked.
   private func checkStates<State: Codable>(of name: String, as _: State.Type) throws -> Int {

@@ -161,14 +161,14 @@ extension TracingTests {
 
     @Test func aNewerMajorVersionIsRefusedAndANewerMinorVersionIsRead() throws {
       var newer = lines(try sampleTrace())
-      newer[0] = newer[0].replacingOccurrences(of: #""version":"1.0""#, with: #""version":"2.0""#)
+      newer[0] = newer[0].replacingOccurrences(of: #""version":"1.1""#, with: #""version":"2.0""#)
       #expect(
         error(reading: bytes(newer))
           == "'trace' uses trace format 2.0, newer than this reader (1.x); update reactor-trace to read it"
       )
 
       var minor = lines(try sampleTrace())
-      minor[0] = minor[0].replacingOccurrences(of: #""version":"1.0""#, with: #""version":"1.7""#)
+      minor[0] = minor[0].replacingOccurrences(of: #""version":"1.1""#, with: #""version":"1.7""#)
       minor[0].removeLast()
       minor[0] += #","futureHeaderField":{"x":1}}"#
       minor[1].removeLast()

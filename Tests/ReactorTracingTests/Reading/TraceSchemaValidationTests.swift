@@ -58,7 +58,7 @@ extension TracingTests {
         "action.stream", "effectStart", "effectEnd.finished", "effectEnd.cancelled",
         "effectEnd.failed", "mutation.snapshot", "mutation.diff", "mutation.stateDescription",
         "cause.action", "cause.effect", "cause.stream", "diff.v", "diff.remove", "diff.append",
-        "diff.truncate", "end",
+        "diff.truncate", "gap", "end",
       ]
       #expect(
         expected.subtracting(features).isEmpty,
@@ -294,6 +294,9 @@ extension TracingTests {
           RecordedTrace(name: "opaque, first 3 events", trace: try recordOpaque(.firstEvents(3))))
         traces.value.append(RecordedTrace(name: "account", trace: try recordAccount()))
         traces.value.append(RecordedTrace(name: "large state", trace: try recordLargeState()))
+        traces.value.append(
+          RecordedTrace(
+            name: "large state, dropping", trace: try await QueueBudget.recordDroppingTrace()))
         traces.value.append(RecordedTrace(name: "planner", trace: try recordPlanner()))
       }
       return traces.value

@@ -1,0 +1,57 @@
+import ReactorDiagrams
+import ReactorTracing
+
+/// The transitions diagram of a trace as SVG text for the inspector, with a way to find the
+/// node of any state; or why there is none.
+struct TransitionsEmbedding {
+  /// The SVG document, without its XML prolog, or `nil`.
+  var svg: String?
+  /// Why there is no diagram.
+  var note: String?
+  /// The SVG node names of the graph's states, by state index.
+  var nodeNames: [String] = []
+  /// How states become nodes.
+  let abstraction: StateAbstraction
+  private var stateIndex: [String: Int] = [:]
+
+  /// Reads the trace at `tracePath` once more and draws its graph, unless it is too large.
+  init(tracePath: String, keys: [String]) {
+    abstraction = StateAbstraction(keys: keys)
+    let graph: TransitionGraph
+    do {
+      graph = try TransitionGraph(tracesAt: [tracePath], abstraction: abstraction)
+    } catch {
+      note = "no transitions diagram: \(error.description)"
+      return
+    }
+    let bytes: [UInt8]
+    do {
+      bytes = try GraphvizRenderer().render(graph.dotGraph(), engine: .dot, format: .svg)
+    } catch let error as TransitionGraphError {
+      note = "no transitions diagram: \(error.description)"
+      return
+    } catch {
+      note = "no transitions diagram: Graphviz failed: \(error)"
+      return
+    }
+    // From the root element on: the XML prolog and doctype mean nothing inside HTML.
+    let root = Array("<svg".utf8)
+    let start =
+      bytes.indices.first { bytes[$0...].starts(with: root) } ?? bytes.startIndex
+    // XML forbids control characters, and one makes the browser refuse the whole SVG; Graphviz
+    // writes one for a character reference such as `&#1;` in a tooltip.
+    let text = bytes[start...].filter { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+    svg = String(decoding: text, as: UTF8.self)
+    nodeNames = graph.states.indices.map { graph.dotNodeName(ofState: $0) }
+    for (index, state) in graph.states.enumerated() { stateIndex[state.text] = index }
+  }
+
+  /// Whether states are mapped to nodes.
+  var hasDiagram: Bool { svg != nil }
+
+  /// The index of the node of `state`, or -1 when the graph has none.
+  func node(of state: TraceHeader.State) -> Int {
+    let text = abstraction.fields(of: state).map(\.text).joined(separator: "\n")
+    return stateIndex[text] ?? -1
+  }
+}

@@ -1,0 +1,230 @@
+import ReactorTracing
+
+/// A trace turned into the steps of a test: when to advance the clock, what to send or hand
+/// over, and which fields to check when.
+///
+/// The steps follow `reactor-trace record`: inputs in time order, scripted events before
+/// actions at the same time, the clock advanced to each input's time before it, and at the
+/// end to the time of the trace's last event. So the test drives the reactor exactly as the
+/// recording did, and each check sees the state the trace recorded at that moment.
+struct TracePlan {
+  /// A field to check: its dotted path and its canonical JSON, `nil` when absent.
+  struct Check {
+    var path: String
+    var json: String?
+  }
+
+  enum Step {
+    /// Advance the clock by this much (zero lets pending work run).
+    case advance(Duration, to: Duration)
+    /// Check fields; `context` says when, for failure messages.
+    case expect([Check], context: String)
+    /// Send an action.
+    case send(JSONValue, label: String, id: Int, time: Duration)
+    /// Hand a scripted event to the fakes.
+    case deliver(JSONValue, time: Duration)
+  }
+
+  var path: String
+  var reactor: String
+  var metadata: [String: String]
+  var steps: [Step] = []
+
+  private enum Input {
+    case action(JSONValue, label: String, id: Int, stateBefore: JSONValue, stateAfter: JSONValue)
+    case event(JSONValue)
+
+    var isAction: Bool { if case .action = self { true } else { false } }
+  }
+
+  init(path: String, expectations: TestGenerationOptions.Expectations)
+    throws(TestGenerationError)
+  {
+    let reader: TraceReader
+    do {
+      reader = try TraceReader(path: path)
+    } catch {
+      throw .unreadableTrace(error.description)
+    }
+    self.path = path
+    reactor = reader.header.reactor
+    metadata = reader.header.metadata
+    let initial = Self.json(reader.header.initialState)
+    var current = initial
+    var inputs: [(time: Duration, input: Input)] = []
+    var end = Duration.zero
+    // The action whose state "right after it" is still open: the state before the first
+    // later event at a later time, or before the next sent action.
+    var open: (index: Int, time: Duration)?
+    func close(at time: Duration?, isAction: Bool) {
+      guard let pending = open, isAction || time.map({ $0 > pending.time }) ?? true else { return }
+      if case .action(let value, let label, let id, let before, _) = inputs[pending.index].input {
+        inputs[pending.index].input = .action(
+          value, label: label, id: id, stateBefore: before, stateAfter: current)
+      }
+      open = nil
+    }
+    do {
+      while let event = try reader.next() {
+        end = max(end, event.time)
+        var isSentAction = false
+        if case .action(let action) = event.kind, case .sent = action.source { isSentAction = true }
+        close(at: event.time, isAction: isSentAction)
+        switch event.kind {
+        case .action(let action):
+          guard case .sent = action.source else { break }
+          guard let value = action.value else {
+            throw TestGenerationError.actionWithoutValue(
+              path: path, action: action.id, label: action.label)
+          }
+          inputs.append(
+            (
+              event.time,
+              .action(
+                value, label: action.label, id: action.id, stateBefore: current,
+                stateAfter: current)
+            ))
+          open = (inputs.count - 1, event.time)
+        case .mutation:
+          current = Self.json(reader.currentState)
+        default:
+          break
+        }
+      }
+    } catch let error as TestGenerationError {
+      throw error
+    } catch {
+      throw .unreadableTrace("\(error)")
+    }
+    close(at: nil, isAction: true)
+    for (time, event) in try Self.scriptedEvents(metadata, path: path) {
+      inputs.append((time, .event(event)))
+    }
+    // As `record` orders them: by time, events before actions, then in order.
+    inputs = inputs.enumerated().sorted { lhs, rhs in
+      (lhs.element.time, lhs.element.input.isAction ? 1 : 0, lhs.offset)
+        < (rhs.element.time, rhs.element.input.isAction ? 1 : 0, rhs.offset)
+    }.map(\.element)
+
+    var now = Duration.zero
+    var checked = initial
+    var previous = "the start"
+    for (time, input) in inputs {
+      steps.append(.advance(time - now, to: time))
+      now = time
+      switch input {
+      case .action(let value, let label, let id, let stateBefore, let stateAfter):
+        if expectations != .finalState {
+          let checks = Self.changes(from: checked, to: stateBefore, keys: expectations)
+          if !checks.isEmpty {
+            steps.append(.expect(checks, context: "after \(previous), at \(Self.text(time))"))
+          }
+        }
+        steps.append(.send(value, label: label, id: id, time: time))
+        previous = "\(label) (action \(id))"
+        // What the action changed at once, before the clock moves on.
+        steps.append(.advance(.zero, to: time))
+        if expectations != .finalState {
+          let checks = Self.changes(from: stateBefore, to: stateAfter, keys: expectations)
+          if !checks.isEmpty {
+            steps.append(.expect(checks, context: "after \(previous), at \(Self.text(time))"))
+          }
+        }
+        checked = stateAfter
+      case .event(let value):
+        steps.append(.deliver(value, time: time))
+      }
+    }
+    steps.append(.advance(max(end - now, .zero), to: max(end, now)))
+    let checks =
+      expectations == .finalState
+      ? Self.leaves(of: current).map { Check(path: $0.path, json: $0.json) }
+      : Self.changes(from: checked, to: current, keys: expectations)
+    if !checks.isEmpty {
+      steps.append(.expect(checks, context: "after \(previous), at the end (\(Self.text(end)))"))
+    }
+  }
+
+  /// `500 ms`, or `1.5 ms` for a fraction.
+  static func text(_ time: Duration) -> String {
+    let nanoseconds = time / .nanoseconds(1)
+    let milliseconds = nanoseconds / 1_000_000
+    return milliseconds == milliseconds.rounded()
+      ? "\(Int64(milliseconds)) ms" : "\(milliseconds) ms"
+  }
+
+  private static func json(_ state: TraceHeader.State) -> JSONValue {
+    switch state {
+    case .json(let json): json
+    case .description(let text): .string(text)
+    }
+  }
+
+  /// The fields that differ between two states, in path order, limited to `keys`.
+  private static func changes(
+    from old: JSONValue, to new: JSONValue, keys: TestGenerationOptions.Expectations
+  ) -> [Check] {
+    let before = Dictionary(
+      leaves(of: old).map { ($0.path, $0.json) }, uniquingKeysWith: { first, _ in first })
+    let after = leaves(of: new)
+    var checks: [Check] = []
+    var seen: Set<String> = []
+    for leaf in after {
+      seen.insert(leaf.path)
+      if before[leaf.path] != leaf.json { checks.append(Check(path: leaf.path, json: leaf.json)) }
+    }
+    // A field that went away, unless it became a container whose leaves are checked.
+    for path in before.keys.sorted() where !seen.contains(path) {
+      if seen.contains(where: { $0.hasPrefix(path + ".") }) { continue }
+      checks.append(Check(path: path, json: nil))
+    }
+    guard case .keys(let wanted) = keys else { return checks }
+    return checks.filter { check in
+      wanted.contains { check.path == $0 || check.path.hasPrefix($0 + ".") }
+    }
+  }
+
+  /// The leaves of a state by dotted path: object members by key, array elements by index
+  /// (`tasks.1.isDone`), empty containers and scalars whole.
+  private static func leaves(
+    of value: JSONValue, prefix: String = ""
+  ) -> [(path: String, json: String)] {
+    func path(_ key: String) -> String { prefix.isEmpty ? key : prefix + "." + key }
+    switch value {
+    case .object(let object) where !object.isEmpty:
+      return object.members.flatMap { leaves(of: $0.value, prefix: path($0.key)) }
+    case .array(let elements) where !elements.isEmpty:
+      return elements.enumerated().flatMap { leaves(of: $1, prefix: path(String($0))) }
+    default:
+      return [(prefix, value.serializedString)]
+    }
+  }
+
+  /// The events `record` stored in the metadata: `script.events`.
+  private static func scriptedEvents(
+    _ metadata: [String: String], path: String
+  ) throws(TestGenerationError) -> [(Duration, JSONValue)] {
+    guard let text = metadata["script.events"] else { return [] }
+    guard case .array(let items)? = try? JSONValue(parsing: text) else {
+      throw .unusableEvents(path: path, reason: "'script.events' is not a JSON array")
+    }
+    return try items.map { item throws(TestGenerationError) in
+      guard let event = item["event"], let milliseconds = item["t"],
+        let time = Self.time(milliseconds: milliseconds)
+      else {
+        throw .unusableEvents(
+          path: path, reason: "\(item.serializedString) is not {\"t\": ms, \"event\": …}")
+      }
+      return (time, event)
+    }
+  }
+
+  private static func time(milliseconds: JSONValue) -> Duration? {
+    switch milliseconds {
+    case .int(let value) where value >= 0: .milliseconds(value)
+    case .double(let value) where value >= 0 && value.isFinite:
+      .nanoseconds(Int64((value * 1_000_000).rounded()))
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,123 @@
+public import ArgumentParser
+import ReactorTestGeneration
+import ReactorTracing
+
+extension ReactorTraceCommand {
+  /// `reactor-trace generate-test`: a Swift test that drives recorded runs again.
+  public struct GenerateTest: ParsableCommand {
+    /// The command's help.
+    public static let configuration = CommandConfiguration(
+      commandName: "generate-test",
+      abstract: "Write a Swift test that drives recorded runs again and checks their states.",
+      discussion: """
+        One test per trace: the reactor is built on a TestClock (with --factory, or the \
+        known factory of an example), each recorded action is sent at its time, scripted \
+        events are handed to the fakes, and after each action the fields that changed are \
+        checked (--final-state: only the final state; --keys: only those fields).
+        """
+    )
+
+    /// The traces.
+    @Argument(help: "Trace files of the same reactor; each becomes one test.")
+    public var traces: [String]
+
+    /// Where the source goes.
+    @Option(name: .shortAndLong, help: "The Swift file to write (default: standard output).")
+    public var output: String?
+
+    /// Whether to write XCTest.
+    @Flag(help: "Write an XCTestCase instead of a Swift Testing suite.")
+    public var xctest = false
+
+    /// Whether to check only the final state.
+    @Flag(help: "Check every field of the final state, once, at the end.")
+    public var finalState = false
+
+    /// Fields to check.
+    @Option(
+      parsing: .upToNextOption,
+      help: "Check only these fields (dotted paths, or comma separated), wherever they change.")
+    public var keys: [String] = []
+
+    /// How the test builds its reactor.
+    @Option(
+      help: """
+        A Swift expression that makes the reactor on `clock`, or a function name called as \
+        name(clock: clock) (default: the known factory of the example reactors).
+        """)
+    public var factory: String?
+
+    /// How scripted events reach the fakes.
+    @Option(help: "With --factory: a function expression that takes a scripted event.")
+    public var deliver: String?
+
+    /// The suite's name.
+    @Option(help: "The suite's (or XCTestCase's) name (default: from the first trace's name).")
+    public var suiteName: String?
+
+    /// Modules to import.
+    @Option(name: .customLong("import"), help: "A module to import (repeatable).")
+    public var imports: [String] = []
+
+    /// The serial-executor function.
+    @Option(help: "The function that runs each test on the main serial executor.")
+    public var serialExecutor = "withMainSerialExecutor"
+
+    /// Traits for each test.
+    @Option(name: .customLong("trait"), help: "A Swift Testing trait for every test (repeatable).")
+    public var traits: [String] = []
+
+    /// Creates the command; ArgumentParser fills in the options.
+    public init() {}
+
+    /// Checks the arguments before anything is read.
+    public func validate() throws {
+      guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
+      guard !(finalState && !keys.isEmpty) else {
+        throw ValidationError("--final-state and --keys do not go together.")
+      }
+      if let suiteName, !suiteName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
+        throw ValidationError("--suite-name must be a Swift identifier.")
+      }
+    }
+
+    /// Generates and writes the test.
+    public func run() throws {
+      let keyList = keys.flatMap { $0.split(separator: ",").map(String.init) }
+      let first = traces[0].split(separator: "/").last.map(String.init) ?? traces[0]
+      let stem = first.split(separator: ".").first.map(String.init) ?? "Recorded"
+      let suite =
+        suiteName
+        ?? stem.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "TraceTests"
+      let generator = TestGenerator(
+        options: TestGenerationOptions(
+          framework: xctest ? .xctest : .swiftTesting,
+          expectations: finalState ? .finalState : keyList.isEmpty ? .exhaustive : .keys(keyList),
+          suiteName: suite.first?.isLetter == true ? suite : "Recorded" + suite,
+          serialExecutor: serialExecutor, imports: imports, traits: traits))
+      let source: String
+      do {
+        source = try generator.source(for: traces) { reactor, metadata in
+          if let factory { return ReactorFactory(expression: factory, deliver: deliver) }
+          return ReactorFactory.example(reactor, metadata: metadata)
+        }
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
+      guard let output else {
+        print(source, terminator: "")
+        return
+      }
+      guard !traces.contains(output) else {
+        throw CommandFailure.unusableInput("refusing to overwrite the input '\(output)'")
+      }
+      do {
+        try AtomicFile.write(Array(source.utf8), to: output)
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
+      print("wrote \(output): \(traces.count) test\(traces.count == 1 ? "" : "s")")
+    }
+  }
+}

@@ -1,0 +1,79 @@
+public import ArgumentParser
+import ReactorInspector
+import ReactorTracing
+
+extension ReactorTraceCommand.Render {
+  /// `reactor-trace render inspector`: one self-contained HTML page for stepping through a
+  /// trace.
+  public struct Inspector: ParsableCommand {
+    /// The command's help.
+    public static let configuration = CommandConfiguration(
+      abstract: "Write an offline inspector for a trace: one self-contained HTML file.",
+      discussion: """
+        The page lists the events (filter by kind, by text, or by a state path they changed), \
+        travels to the state after any of them (click, or ← → Home End) with what changed \
+        highlighted, shows each event's causes and its effect's outcome, and the transitions \
+        diagram with the current state marked. It needs no network and no reactor-trace.
+        """
+    )
+
+    /// The trace to inspect.
+    @Argument(help: "A trace file.")
+    public var trace: String
+
+    /// The output file.
+    @Option(name: .shortAndLong, help: "The file to write (.html).")
+    public var output: String
+
+    /// Fields the diagram's states are projected onto.
+    @Option(
+      name: .customLong("key"),
+      help:
+        "Draw the diagram's states projected onto this field (repeatable), as render transitions does."
+    )
+    public var keys: [String] = []
+
+    /// The most events to embed.
+    @Option(help: "Embed at most this many events; the page says when the trace was cut.")
+    public var maxEvents = 1_000_000
+
+    /// `--strict`.
+    @OptionGroup public var strictness: StrictOption
+
+    /// Creates the command; ArgumentParser fills in the options.
+    public init() {}
+
+    /// Checks the arguments before anything is read.
+    public func validate() throws {
+      guard maxEvents >= 1 else { throw ValidationError("--max-events must be at least 1.") }
+    }
+
+    /// Makes the page and writes it.
+    public func run() throws {
+      try OutputPath.checkNotInput(output, inputs: [trace])
+      do {
+        let page = try InspectorPage(
+          tracePath: trace, options: InspectorOptions(maximumEvents: maxEvents, keys: keys))
+        let warnings = TraceWarningReport(
+          path: trace, warnings: page.warnings, eventCount: page.traceEventCount)
+        warnings.print(strict: strictness.strict)
+        if strictness.strict, !warnings.isEmpty {
+          throw ExitCode(CommandFailure.strictWarningsCode)
+        }
+        try OutputFiles.write(page.html, to: output, inputs: [trace])
+        if output == OutputFiles.standardOutput { return }
+        var summary = "wrote \(output): \(page.eventCount) events"
+        if page.eventCount < page.traceEventCount {
+          summary += " of \(page.traceEventCount) (--max-events)"
+        }
+        summary += ", \(page.snapshotCount) state snapshots"
+        print(summary)
+        if let note = page.diagramNote { print(note) }
+      } catch let error as InspectorError {
+        throw CommandFailure.unusableInput(error.description)
+      } catch let error as AtomicFileError {
+        throw CommandFailure.unusableInput(error.description)
+      }
+    }
+  }
+}

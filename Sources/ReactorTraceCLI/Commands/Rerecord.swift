@@ -1,0 +1,128 @@
+public import ArgumentParser
+import Foundation
+import ReactorReplay
+import ReactorTracing
+
+extension ReactorTraceCommand {
+  /// `reactor-trace rerecord`: records a trace again through today's reactor.
+  public struct Rerecord: AsyncParsableCommand {
+    /// The command's help.
+    public static let configuration = CommandConfiguration(
+      abstract: "Record a trace again through today's reactor and show what changed.",
+      discussion: """
+        Re-sends the trace's recorded actions, at their recorded times, and hands its scripted \
+        events to the reactor's fakes again, on a test clock, through the registered reactor \
+        (the trace's, or --reactor). Writes the new trace atomically to -o, or over the trace \
+        with --in-place, then prints the first difference and how many events were added, \
+        removed and changed. Exit codes: 0 written, 2 unusable input or output.
+        """
+    )
+
+    /// The trace to record again.
+    @Argument(help: "The trace file.")
+    public var trace: String
+
+    /// Where the new trace goes.
+    @Option(name: .shortAndLong, help: "The new trace file.")
+    public var output: String?
+
+    /// Whether to replace the trace.
+    @Flag(help: "Replace the trace with the new recording.")
+    public var inPlace = false
+
+    /// The registered reactor to record with, instead of the trace's own.
+    @Option(help: "Record with this registered reactor type instead of the trace's.")
+    public var reactor: String?
+
+    /// How long effects may run after the last step.
+    @Option(
+      help: "The most virtual milliseconds to wait after the last step for effects to finish.")
+    public var settle = 10_000
+
+    /// Creates the command; ArgumentParser fills in the options.
+    public init() {}
+
+    /// Checks the arguments before anything is read.
+    public func validate() throws {
+      switch (output, inPlace) {
+      case (nil, false):
+        throw ValidationError("Give -o OUTPUT, or --in-place to replace the trace.")
+      case (_?, true): throw ValidationError("Give -o OUTPUT or --in-place, not both.")
+      case (let output?, false):
+        if Self.isSameFile(output, trace) {
+          throw ValidationError("-o names the trace itself; use --in-place to replace it.")
+        }
+      case (nil, true): break
+      }
+      guard settle >= 0 else { throw ValidationError("--settle must not be negative.") }
+    }
+
+    /// Records and writes the new trace.
+    public func run() async throws {
+      let request = RerecordRequest(
+        trace: trace, output: output ?? trace, reactor: reactor, settle: .milliseconds(settle))
+      let code = await request.execute(output: StandardOutput())
+      if code != 0 { throw ExitCode(code) }
+    }
+
+    private static func isSameFile(_ a: String, _ b: String) -> Bool {
+      func resolved(_ path: String) -> String {
+        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+      }
+      return resolved(a) == resolved(b)
+    }
+  }
+}
+
+/// What `rerecord` was asked to do.
+struct RerecordRequest: Sendable {
+  var trace: String
+  var output: String
+  var reactor: String?
+  var settle: Duration
+
+  /// Records the trace again, writes it, reports to `output`, and returns the exit code.
+  @MainActor
+  func execute(output report: any TextOutput) async -> Int32 {
+    let registry = ReactorRegistry.current
+    do {
+      let old = try Self.load(trace)
+      let script = try ActionScript(trace: trace)
+      let name = reactor ?? script.reactor ?? old.header.reactor
+      guard let entry = registry.entry(named: name) else {
+        CommandFailure.printError(
+          "unknown reactor '\(name)'; registered: "
+            + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
+        return 2
+      }
+      var metadata = script.metadata
+      metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
+      let (new, _) = try await entry.record(script, metadata, settle)
+      do {
+        try new.write(to: output)
+      } catch {
+        CommandFailure.printError(error.description)
+        return 2
+      }
+      let changes = try TraceChanges(from: old, to: new)
+      report.write(
+        "wrote \(output): \(new.events.count) events from \(script.actionCount) "
+          + (script.actionCount == 1 ? "action" : "actions") + " re-sent to \(name)")
+      report.write(changes.description)
+      return 0
+    } catch {
+      CommandFailure.printError("\(error)")
+      return 2
+    }
+  }
+
+  /// The whole trace at `path`, with its warnings printed.
+  private static func load(_ path: String) throws(TraceReadError) -> Trace {
+    let reader = try TraceReader(path: path)
+    var events: [TraceEvent] = []
+    while let event = try reader.next() { events.append(event) }
+    TraceWarningReport(path: path, warnings: reader.warnings, eventCount: reader.eventCount)
+      .print(strict: false)
+    return Trace(header: reader.header, events: events)
+  }
+}

@@ -1,0 +1,93 @@
+public import ArgumentParser
+import ReactorExploration
+import ReactorTracing
+
+/// The alphabet, bounds and state identity of an exploration: shared by `explore` and
+/// `coverage`.
+public struct ExplorationArguments: ParsableArguments, Sendable {
+  /// A script whose actions form the alphabet.
+  @Option(
+    name: .customLong("actions"),
+    help: "A script (as record --actions takes) whose distinct actions form the alphabet.")
+  public var script: String?
+
+  /// Traces whose actions form the alphabet.
+  @Option(
+    name: .customLong("actions-from"),
+    help: "A trace whose distinct actions join the alphabet (repeatable).")
+  public var actionTraces: [String] = []
+
+  /// Metadata handed to the reactor's factory.
+  @Option(
+    name: .customLong("meta"), help: "Metadata for the reactor's factory as key=value (repeatable)."
+  )
+  public var metadata: [String] = []
+
+  /// Fields that identify a state.
+  @Option(
+    name: .customLong("key"),
+    help: """
+      Identify states by this field (repeatable): isLoading, user.name. Default: the whole \
+      state, pulse counters left out.
+      """)
+  public var keys: [String] = []
+
+  /// The depth bound.
+  @Option(help: "The most actions on a path from the initial state.")
+  public var maxDepth: Int?
+
+  /// The state bound.
+  @Option(help: "Stop after this many states.")
+  public var maxStates = 10_000
+
+  /// The time bound.
+  @Option(help: "Stop after this many seconds of wall-clock time.")
+  public var timeLimit: Double?
+
+  /// How long effects may run after each action.
+  @Option(help: "The most virtual milliseconds effects may run after each action.")
+  public var settle = 10_000
+
+  /// Creates the arguments; ArgumentParser fills them in.
+  public init() {}
+
+  /// Checks the numbers.
+  public func validate() throws {
+    for pair in metadata where !pair.contains("=") {
+      throw ValidationError("--meta takes key=value, not '\(pair)'.")
+    }
+    if let maxDepth, maxDepth < 0 { throw ValidationError("--max-depth must not be negative.") }
+    guard maxStates >= 1 else { throw ValidationError("--max-states must be at least 1.") }
+    if let timeLimit, !(timeLimit > 0 && timeLimit.isFinite) {
+      throw ValidationError("--time-limit must be a positive number of seconds.")
+    }
+    guard settle >= 0 else { throw ValidationError("--settle must not be negative.") }
+  }
+
+  /// Fails when an output would overwrite the script, a trace read for the alphabet, or one
+  /// of `inputs`.
+  func refuseToOverwrite(inputs: [String], with outputs: [String?]) throws(ExitCode) {
+    let read = Set(inputs + actionTraces + (script.map { [$0] } ?? []))
+    for output in outputs.compactMap(\.self) where read.contains(output) {
+      throw CommandFailure.unusableInput("refusing to overwrite the input '\(output)'")
+    }
+  }
+
+  /// The options these arguments give.
+  var options: ExplorationOptions {
+    ExplorationOptions(
+      maximumDepth: maxDepth, maximumStates: maxStates,
+      timeLimit: timeLimit.map { .nanoseconds(Int64($0 * 1e9)) },
+      settleLimit: .milliseconds(settle), identity: StateIdentity(keys: keys))
+  }
+
+  /// The metadata of `--meta`, over the script's header.
+  func metadata(over base: [String: String]) -> [String: String] {
+    var result = base
+    for pair in metadata {
+      let parts = pair.split(separator: "=", maxSplits: 1)
+      result[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+    }
+    return result
+  }
+}

@@ -1,0 +1,62 @@
+import ArgumentParser
+import ReactorTracing
+
+/// An exploration's inputs once read: the alphabet's encodings and the metadata.
+struct ExplorationInputs {
+  var alphabet: [JSONValue] = []
+  var metadata: [String: String] = [:]
+  /// The reactor the script's header names, or else the first trace's.
+  var reactor: String?
+
+  /// Reads the script and traces of `arguments`, plus `extraTraces`.
+  ///
+  /// The alphabet is their distinct actions in order of first appearance. Without a script, the
+  /// first trace's header gives the metadata and the reactor.
+  init(_ arguments: ExplorationArguments, extraTraces: [String] = []) throws(ExitCode) {
+    var seen: Set<JSONValue> = []
+    func add(_ value: JSONValue) {
+      if seen.insert(Self.expanded(value)).inserted { alphabet.append(value) }
+    }
+    var base: [String: String] = [:]
+    if let path = arguments.script {
+      let script: ActionScript
+      do {
+        script = try ActionScript(path: path)
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
+      reactor = script.reactor
+      base = script.metadata
+      for step in script.steps {
+        if case .action(let value) = step.input { add(value) }
+      }
+    }
+    for path in arguments.actionTraces + extraTraces {
+      do {
+        let reader = try TraceReader(path: path, verifyingStates: false)
+        if reactor == nil {
+          reactor = reader.header.reactor
+          base = reader.header.metadata.filter { $0.key != ScriptedEvents.metadataKey }
+        }
+        while let event = try reader.next() {
+          if case .action(let action) = event.kind, case .sent = action.source,
+            let value = action.value
+          {
+            add(value)
+          }
+        }
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
+    }
+    metadata = arguments.metadata(over: base)
+  }
+
+  /// `"increase"` as `{"increase": {}}`, so that both spellings count once.
+  private static func expanded(_ value: JSONValue) -> JSONValue {
+    if case .string(let name) = value {
+      return .object(JSONObject([(name, .object(JSONObject()))]))
+    }
+    return value
+  }
+}

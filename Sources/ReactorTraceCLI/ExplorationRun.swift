@@ -1,0 +1,57 @@
+import ArgumentParser
+import ReactorExploration
+import ReactorTracing
+
+/// Runs an exploration for a command and records scripts it found.
+@MainActor
+enum ExplorationRun {
+  /// Reads the inputs, looks the reactor up and explores it.
+  static func explore(
+    reactor: String?, arguments: ExplorationArguments, extraTraces: [String] = []
+  ) async throws(ExitCode) -> (Exploration, metadata: [String: String]) {
+    let inputs = try ExplorationInputs(arguments, extraTraces: extraTraces)
+    let registry = ReactorRegistry.current
+    guard let reactor = reactor ?? inputs.reactor else {
+      throw CommandFailure.unusableInput("no reactor to explore: pass --reactor")
+    }
+    guard let entry = registry.entry(named: reactor) else {
+      throw CommandFailure.unusableInput(
+        "unknown reactor '\(reactor)'; registered: "
+          + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
+    }
+    guard !inputs.alphabet.isEmpty else {
+      throw CommandFailure.unusableInput(
+        "no actions to explore: give a script with --actions or traces with --actions-from")
+    }
+    do {
+      return (
+        try await entry.explore(inputs.alphabet, inputs.metadata, arguments.options),
+        inputs.metadata
+      )
+    } catch {
+      throw CommandFailure.unusableInput(error.description)
+    }
+  }
+
+  /// Records `script` through the registry, as `record` would, and writes the trace.
+  static func record(
+    _ script: ExplorationScript, reactor: String, metadata: [String: String], to path: String
+  ) async throws(ExitCode) {
+    guard let entry = ReactorRegistry.current.entry(named: reactor) else { return }
+    let actions = ActionScript(
+      name: "explored script", reactor: reactor, metadata: metadata,
+      steps: script.steps.enumerated().map { index, step in
+        ActionScript.Step(time: step.time, input: .action(step.action.value), line: index + 2)
+      })
+    do {
+      let (trace, _) = try await entry.record(actions, metadata, .seconds(10))
+      try trace.write(to: path)
+    } catch let error as ScriptError {
+      throw CommandFailure.unusableInput(error.description)
+    } catch let error as AtomicFileError {
+      throw CommandFailure.unusableInput(error.description)
+    } catch {
+      throw CommandFailure.unusableInput("\(error)")
+    }
+  }
+}

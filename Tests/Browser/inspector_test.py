@@ -1,0 +1,600 @@
+#!/usr/bin/env python3
+"""Browser tests of `reactor-trace render inspector`, in headless Chromium driven by Selenium.
+
+Run by ReactorInspectorTests (swift test), or by hand:
+
+    python3 Tests/Browser/inspector_test.py --reactor-trace .build/debug/reactor-trace
+
+Chromium and its driver are Debian's (/usr/bin/chromium, /usr/bin/chromedriver); nothing is
+downloaded and the pages load from files. With --screenshots DIR it also saves screenshots
+of the GitHubSearch trace's page there, for the README.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+from selenium import webdriver
+from selenium.common.exceptions import NoAlertPresentException
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+GITHUB_TRACE = os.path.join(ROOT, "Traces", "github-search.trace.jsonl")
+OPTIONS = {"reactor_trace": None, "screenshots": None}
+
+
+# ---- Traces, read and written independently of the Swift code -------------------------
+
+def canonical(value):
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def fnv1a(text):
+    value = 0xCBF29CE484222325
+    for byte in text.encode("utf-8"):
+        value = ((value ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % value
+
+
+MISSING = object()
+
+
+def value_at(state, path):
+    for component in path:
+        if isinstance(state, list):
+            if not (isinstance(component, int) or component.isdigit()):
+                return MISSING
+            index = int(component)
+            if index >= len(state):
+                return MISSING
+            state = state[index]
+        elif isinstance(state, dict):
+            if component not in state:
+                return MISSING
+            state = state[component]
+        else:
+            return MISSING
+    return state
+
+
+def apply_operation(state, op):
+    holder = {"r": state}
+    path = ["r"] + op["p"]
+    parent = holder
+    for component in path[:-1]:
+        parent = parent[component]
+    last = path[-1]
+    if "v" in op:
+        parent[last] = json.loads(json.dumps(op["v"]))
+    elif op.get("remove"):
+        del parent[last]
+    elif "append" in op:
+        parent[last].extend(json.loads(json.dumps(op["append"])))
+    elif "truncate" in op:
+        del parent[last][op["truncate"]:]
+    return holder["r"]
+
+
+def read_trace(path):
+    with open(path, encoding="utf-8") as file:
+        lines = [json.loads(line) for line in file if line.strip()]
+    return lines[0], lines[1:]
+
+
+def states_after_events(header, events):
+    """The state after each event, by seq (0: the initial state), as canonical JSON."""
+    state = json.loads(json.dumps(header["initialState"]))
+    text = canonical(state)
+    states = {0: text}
+    for event in events:
+        if event["kind"] == "mutation":
+            for op in event.get("diff", []):
+                state = apply_operation(state, op)
+            if "snapshot" in event:
+                state = json.loads(json.dumps(event["snapshot"]))
+            text = canonical(state)
+        states[event["seq"]] = text
+    return states
+
+
+def events_that_changed(header, events, path):
+    state = json.loads(json.dumps(header["initialState"]))
+    found = []
+    for event in events:
+        if event["kind"] != "mutation":
+            continue
+        before = value_at(state, path)
+        before = None if before is MISSING else canonical(before)
+        for op in event.get("diff", []):
+            state = apply_operation(state, op)
+        after = value_at(state, path)
+        after = None if after is MISSING else canonical(after)
+        if before != after:
+            found.append(event["seq"])
+    return found
+
+
+def state_fields(state):
+    """The whole-state node text of the transitions diagram: `name=value` per leaf."""
+    fields = []
+
+    def flatten(value, prefix):
+        for key in sorted(value):
+            member = value[key]
+            if isinstance(member, dict) and member:
+                flatten(member, prefix + key + ".")
+            else:
+                fields.append(prefix + key + "=" + canonical(member))
+
+    if isinstance(state, dict) and state:
+        flatten(state, "")
+    else:
+        fields.append(canonical(state))
+    return "\n".join(fields)
+
+
+SCHEMA = {
+    "action": {"type": "A", "codable": False, "digest": "0000000000000000"},
+    "mutation": {"type": "M", "codable": False, "digest": "0000000000000000"},
+    "state": {"type": "S", "codable": False, "digest": "0000000000000000"},
+}
+
+
+def write_trace(path, reactor, initial, steps, metadata=None):
+    """Writes a trace of `steps`: (action label, [(mutation label, diff)]) each, the
+    mutations sent by one effect per action, with every hash computed here."""
+    state = json.loads(json.dumps(initial))
+    header = {
+        "format": "reactor-trace", "version": "1.0", "reactor": reactor,
+        "clock": {"name": "TestClock<Duration>"}, "schema": SCHEMA,
+        "initialState": initial, "initialStateHash": fnv1a(canonical(initial)),
+        "metadata": metadata or {},
+    }
+    lines = [canonical(header)]
+    seq = 0
+    mutation_id = 0
+
+    def line(event):
+        nonlocal seq
+        seq += 1
+        lines.append(canonical(dict(seq=seq, **event)))
+
+    for action_id, (action_label, mutations) in enumerate(steps, start=1):
+        t = action_id * 1_000_000
+        line({"t": t, "kind": "action", "id": action_id, "label": action_label, "source": "sent"})
+        line({"t": t, "kind": "effectStart", "effect": action_id, "action": action_id,
+              "name": action_label})
+        for mutation_label, diff in mutations:
+            mutation_id += 1
+            for op in diff:
+                state = apply_operation(state, op)
+            line({"t": t + 500, "kind": "mutation", "id": mutation_id, "label": mutation_label,
+                  "cause": {"action": action_id, "effect": action_id}, "diff": diff,
+                  "hash": fnv1a(canonical(state))})
+        line({"t": t + 600, "kind": "effectEnd", "effect": action_id, "outcome": "finished"})
+    line({"t": len(steps) * 1_000_000 + 1000, "kind": "end", "observed": seq, "dropped": 0})
+    with open(path, "w", encoding="utf-8") as file:
+        file.write("\n".join(lines) + "\n")
+
+
+def write_described_trace(path, descriptions):
+    """A trace of a reactor whose State is not Codable: each state only described."""
+    header = {
+        "format": "reactor-trace", "version": "1.0", "reactor": "Described",
+        "clock": {"name": "ContinuousClock"}, "schema": SCHEMA,
+        "initialStateDescription": descriptions[0], "initialStateHash": fnv1a(descriptions[0]),
+    }
+    lines = [canonical(header)]
+    for index, text in enumerate(descriptions[1:], start=1):
+        lines.append(canonical({"seq": 2 * index - 1, "t": index * 1000, "kind": "action",
+                                "id": index, "label": "step", "source": "sent"}))
+        lines.append(canonical({"seq": 2 * index, "t": index * 1000 + 10, "kind": "mutation",
+                                "id": index, "label": "describe", "cause": {"action": index},
+                                "stateDescription": text, "hash": fnv1a(text)}))
+    with open(path, "w", encoding="utf-8") as file:
+        file.write("\n".join(lines) + "\n")
+
+
+def render(trace, output, *extra):
+    result = subprocess.run(
+        [OPTIONS["reactor_trace"], "render", "inspector", trace, "-o", output, *extra],
+        capture_output=True, text=True, cwd=ROOT)
+    if result.returncode != 0:
+        raise AssertionError("render inspector failed: " + result.stderr)
+    return result.stdout
+
+
+DRIVER = None
+
+
+def new_driver():
+    """The one headless Chromium all tests share (starting one takes about a second)."""
+    global DRIVER
+    if DRIVER is None:
+        DRIVER = start_driver()
+    return DRIVER
+
+
+def start_driver():
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1400,1000", "--hide-scrollbars"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+
+
+class InspectorPage:
+    """The page in the browser, as a user sees and works it."""
+
+    def __init__(self, driver, path):
+        self.driver = driver
+        driver.get("file://" + path)
+        self.body = driver.find_element(By.TAG_NAME, "body")
+
+    def press(self, key, times=1):
+        chain = webdriver.ActionChains(self.driver)
+        for _ in range(times):
+            chain.send_keys(key)
+        chain.perform()
+
+    def selected_seq(self):
+        return int(self.driver.find_element(By.ID, "selected-title").get_attribute("data-seq"))
+
+    def state_json(self):
+        return self.driver.find_element(By.ID, "state-json").get_attribute("textContent")
+
+    def rows(self):
+        """The rendered rows of the list, top to bottom: (seq, label, element)."""
+        rows = self.driver.execute_script("""
+            return Array.from(document.querySelectorAll('#events .row'))
+              .filter((row) => row.style.display !== 'none')
+              .map((row) => [parseFloat(row.style.top), Number(row.querySelector('.seq').textContent),
+                             row.querySelector('.label').textContent, row])
+              .sort((a, b) => a[0] - b[0]);""")
+        return [(seq, label, row) for _, seq, label, row in rows]
+
+    def click_row(self, seq):
+        for row_seq, _, row in self.rows():
+            if row_seq == seq:
+                row.click()
+                return
+        raise AssertionError("no row for seq %d" % seq)
+
+    def current_node_tooltip(self):
+        nodes = self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node.current")
+        if len(nodes) != 1:
+            raise AssertionError("%d highlighted nodes" % len(nodes))
+        anchor = nodes[0].find_element(By.CSS_SELECTOR, "a")
+        return anchor.get_attribute("xlink:title") or anchor.get_attribute("title")
+
+
+class GitHubSearchInspectorTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        cls.html = os.path.join(cls.scratch.name, "github-search.html")
+        render(GITHUB_TRACE, cls.html)
+        cls.header, cls.events = read_trace(GITHUB_TRACE)
+        cls.states = states_after_events(cls.header, cls.events)
+        cls.driver = new_driver()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def setUp(self):
+        self.page = InspectorPage(self.driver, self.html)
+
+    def replay_state(self, seq):
+        result = subprocess.run(
+            [OPTIONS["reactor_trace"], "replay", GITHUB_TRACE, "--state-at", str(seq), "--json"],
+            capture_output=True, text=True, cwd=ROOT)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        for line in result.stdout.splitlines():
+            record = json.loads(line)
+            if record.get("stateAt") == seq:
+                return record["state"]
+        self.fail("replay printed no state for %d" % seq)
+
+    def test_stepping_with_arrow_keys_shows_the_state_replay_prints(self):
+        self.page.press(Keys.HOME)
+        self.assertEqual(self.page.selected_seq(), 0)
+        position = 0
+        for seq in (1, 5, 12, 24, 31, 47):
+            self.page.press(Keys.ARROW_RIGHT, seq - position)
+            position = seq
+            self.assertEqual(self.page.selected_seq(), seq)
+            expected = self.replay_state(seq)
+            shown = self.page.state_json()
+            self.assertEqual(json.loads(shown), expected, "state after seq %d" % seq)
+            self.assertEqual(shown, canonical(expected))
+        self.page.press(Keys.ARROW_LEFT, 2)
+        self.assertEqual(self.page.selected_seq(), 45)
+        self.assertEqual(json.loads(self.page.state_json()), self.replay_state(45))
+
+    def test_home_and_end_go_to_the_initial_state_and_the_last_event(self):
+        self.page.press(Keys.END)
+        self.assertEqual(self.page.selected_seq(), self.events[-1]["seq"])
+        self.assertEqual(self.page.state_json(), self.states[self.events[-1]["seq"]])
+        self.page.press(Keys.HOME)
+        self.assertEqual(self.page.selected_seq(), 0)
+        self.assertEqual(json.loads(self.page.state_json()), self.header["initialState"])
+
+    def test_clicking_an_event_selects_it_and_highlights_what_it_changed(self):
+        self.page.click_row(12)
+        self.assertEqual(self.page.selected_seq(), 12)
+        self.assertEqual(json.loads(self.page.state_json()), self.replay_state(12))
+        changes = self.driver.find_element(By.ID, "changes").text
+        self.assertIn("repos", changes)
+        self.assertIn("→", changes)
+        changed = self.driver.find_elements(By.CSS_SELECTOR, "#state-tree .changed")
+        self.assertTrue(changed, "no field highlighted as changed")
+        chain = [chip.text for chip in self.driver.find_elements(By.CSS_SELECTOR, "#chain .chip")]
+        self.assertEqual(len(chain), 3, chain)
+        self.assertTrue(chain[0].startswith("action 3"), chain)
+        self.assertTrue(chain[1].startswith("effect 3"), chain)
+        self.assertTrue(chain[2].startswith("mutation"), chain)
+        self.assertIn("finished", self.driver.find_element(By.ID, "outcome").text)
+
+    def test_a_cancelled_effect_shows_its_outcome(self):
+        self.page.click_row(7)
+        self.assertIn("cancelled", self.driver.find_element(By.ID, "outcome").text)
+
+    def test_path_search_finds_exactly_the_events_that_changed_the_path(self):
+        for path in ("isLoadingNextPage", "query", "repos", "repos.0", "nextPage", "no.such"):
+            search = self.driver.find_element(By.ID, "path-input")
+            search.clear()
+            search.send_keys(path, Keys.ENTER)
+            expected = events_that_changed(self.header, self.events, path.split("."))
+            shown = [seq for seq, _, _ in self.page.rows()]
+            self.assertEqual(shown, expected, path)
+            status = self.driver.find_element(By.ID, "path-status").text
+            self.assertTrue(status.startswith("%d event" % len(expected)), status)
+        self.driver.find_element(By.ID, "path-clear").click()
+        self.assertEqual(self.page.rows()[0][0], 0)
+
+    def test_filters_by_kind_and_by_text(self):
+        self.driver.find_element(By.ID, "show-s").click()
+        self.driver.find_element(By.ID, "show-m").click()
+        self.driver.find_element(By.ID, "show-x").click()
+        kinds = {event["seq"]: event["kind"] for event in self.events}
+        shown = [seq for seq, _, _ in self.page.rows() if seq]
+        self.assertTrue(shown)
+        self.assertTrue(all(kinds[seq] == "action" for seq in shown), shown)
+        text = self.driver.find_element(By.ID, "text-filter")
+        text.send_keys("loadNextPage", Keys.ENTER)
+        labels = [label for _, label, _ in self.page.rows()]
+        expected = [e["label"] for e in self.events
+                    if e["kind"] == "action" and "loadnextpage" in e["label"].lower()]
+        self.assertEqual(labels, expected)
+
+    def test_the_diagram_highlights_the_node_of_the_current_state(self):
+        for seq in (0, 2, 12, 20, 31, self.events[-1]["seq"]):
+            if seq == 0:
+                self.page.press(Keys.HOME)
+            else:
+                self.page.press(Keys.HOME)
+                self.page.press(Keys.ARROW_RIGHT, seq)
+            self.assertEqual(self.page.selected_seq(), seq)
+            tooltip = self.page.current_node_tooltip()
+            self.assertEqual(tooltip.split("\n", 1)[1], state_fields(json.loads(self.states[seq])), seq)
+
+    def test_with_a_key_the_diagram_highlights_the_projected_state(self):
+        html = os.path.join(self.scratch.name, "projected.html")
+        render(GITHUB_TRACE, html, "--key", "isLoadingNextPage")
+        page = InspectorPage(self.driver, html)
+        nodes = self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node[data-state]")
+        self.assertEqual(len(nodes), 2)
+        page.press(Keys.HOME)
+        for seq in range(1, self.events[-1]["seq"] + 1):
+            page.press(Keys.ARROW_RIGHT)
+            if seq % 5:
+                continue
+            value = json.loads(self.states[seq])["isLoadingNextPage"]
+            self.assertEqual(page.current_node_tooltip().split("\n", 1)[1],
+                             "isLoadingNextPage=" + canonical(value), seq)
+
+    def test_clicking_a_node_selects_an_event_in_that_state(self):
+        nodes = self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node[data-state]")
+        self.assertGreater(len(nodes), 3)
+        target = nodes[3]
+        self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", target)
+        wanted = target.find_element(By.CSS_SELECTOR, "a").get_attribute("xlink:title")
+        webdriver.ActionChains(self.driver).move_to_element(target.find_element(By.TAG_NAME, "text")).click().perform()
+        seq = self.page.selected_seq()
+        self.assertEqual(wanted.split("\n", 1)[1], state_fields(json.loads(self.states[seq])))
+        self.assertEqual(self.page.current_node_tooltip(), wanted)
+
+    def test_the_page_loads_nothing_and_logs_no_error(self):
+        resources = self.driver.execute_script(
+            "return performance.getEntriesByType('resource').map(e => e.name)")
+        self.assertEqual(resources, [])
+        errors = [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertEqual(errors, [])
+
+    def test_screenshots(self):
+        directory = OPTIONS["screenshots"]
+        if not directory:
+            self.skipTest("no --screenshots directory")
+        self.driver.set_window_size(1400, 1000)
+        self.page.click_row(12)
+        self.driver.save_screenshot(os.path.join(directory, "inspector.png"))
+        search = self.driver.find_element(By.ID, "path-input")
+        search.send_keys("isLoadingNextPage", Keys.ENTER)
+        self.page.click_row(20)
+        self.driver.find_element(By.ID, "diagram-fit").click()
+        self.driver.save_screenshot(os.path.join(directory, "inspector-path-search.png"))
+
+
+HOSTILE = [
+    "<script>window.__pwned = 1</script>",
+    "</script><script>window.__pwned = 2</script>",
+    "<img src=x onerror=\"window.__pwned = 3\">",
+    "&#1; &amp; &lt;b&gt; \"double\" 'single' `back`",
+    "\u202eRTL override \u05e9\u05dc\u05d5\u05dd \u0645\u0631\u062d\u0628\u0627",
+    "<!-- comment --> ]]> \u2028 line \u2029 separators",
+    "<svg onload=\"window.__pwned = 4\"></svg>",
+]
+
+
+class EveryTraceOpensTests(unittest.TestCase):
+    def check(self, trace, expected_last_state):
+        with tempfile.TemporaryDirectory() as scratch:
+            html = os.path.join(scratch, "page.html")
+            render(trace, html)
+            page = InspectorPage(new_driver(), html)
+            page.press(Keys.END)
+            self.assertEqual(json.loads(page.state_json()), expected_last_state, trace)
+            page.press(Keys.HOME)
+            self.assertEqual(page.selected_seq(), 0)
+            errors = [entry for entry in page.driver.get_log("browser") if entry["level"] == "SEVERE"]
+            self.assertEqual(errors, [], trace)
+
+    def test_every_committed_trace_opens_and_ends_in_its_last_state(self):
+        traces = sorted(os.path.join(ROOT, "Traces", name) for name in os.listdir(os.path.join(ROOT, "Traces"))
+                        if name.endswith(".trace.jsonl"))
+        traces.append(os.path.join(ROOT, "Tests", "Fixtures", "feed.trace.jsonl"))
+        for trace in traces:
+            header, events = read_trace(trace)
+            states = states_after_events(header, events)
+            self.check(trace, json.loads(states[events[-1]["seq"]]))
+
+    def test_a_trace_with_only_its_end_line_shows_its_initial_state(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            trace = os.path.join(scratch, "empty.trace.jsonl")
+            write_trace(trace, "Empty", {"count": 0}, [])
+            self.check(trace, {"count": 0})
+
+    def test_a_trace_of_described_states_shows_the_descriptions(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            trace = os.path.join(scratch, "described.trace.jsonl")
+            write_described_trace(trace, ["State(count: 0)", "State(count: 1)", "State(count: 2)"])
+            self.check(trace, "State(count: 2)")
+
+
+class HostileLabelTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        trace = os.path.join(cls.scratch.name, "hostile.trace.jsonl")
+        steps = []
+        for index, text in enumerate(HOSTILE):
+            steps.append((text, [(text, [{"p": ["title"], "v": text},
+                                         {"p": ["tags"], "append": [text]}])]))
+        # A state key that JavaScript treats specially must stay a plain member.
+        steps[0][1].append(("setProto", [{"p": ["__proto__"], "v": {"polluted": True}}]))
+        write_trace(trace, HOSTILE[1], {"title": "", "tags": [], HOSTILE[0]: HOSTILE[2]}, steps,
+                    metadata={HOSTILE[1]: HOSTILE[3]})
+        cls.trace = trace
+        cls.html = os.path.join(cls.scratch.name, "hostile.html")
+        render(trace, cls.html)
+        cls.driver = new_driver()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def test_hostile_labels_and_strings_are_shown_as_text_and_run_nothing(self):
+        page = InspectorPage(self.driver, self.html)
+        try:
+            alert = self.driver.switch_to.alert
+            self.fail("an alert opened: " + alert.text)
+        except NoAlertPresentException:
+            pass
+        self.assertIsNone(self.driver.execute_script("return window.__pwned"))
+        self.assertEqual(self.driver.find_element(By.ID, "reactor").get_attribute("textContent"), HOSTILE[1])
+        labels = [label for seq, label, _ in page.rows() if seq]
+        for text in HOSTILE:
+            self.assertIn(text, labels)
+        page.press(Keys.END)
+        state = json.loads(page.state_json())
+        self.assertEqual(state["tags"], HOSTILE)
+        self.assertEqual(state["title"], HOSTILE[-1])
+        self.assertEqual(state["__proto__"], {"polluted": True})
+        self.assertIsNone(self.driver.execute_script("return ({}).polluted"))
+        tree = self.driver.find_element(By.ID, "state-tree").get_attribute("textContent")
+        self.assertIn(json.dumps(HOSTILE[0]), tree)
+        self.driver.find_element(By.ID, "header-details").click()
+        meta = self.driver.find_element(By.ID, "meta").get_attribute("textContent")
+        self.assertIn(HOSTILE[3], meta)
+        for index in range(len(HOSTILE)):
+            page.press(Keys.HOME)
+            page.press(Keys.ARROW_RIGHT, 3 + index * 4 + (index > 0))
+            self.assertIsNone(self.driver.execute_script("return window.__pwned"))
+        # Nothing the trace holds became an element: no image, script or SVG from a label.
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "img"), [])
+        self.assertEqual(len(self.driver.find_elements(By.TAG_NAME, "script")), 2)
+        self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "svg")), 1)
+        errors = [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertEqual(errors, [])
+
+
+class LargeTraceTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        trace = os.path.join(cls.scratch.name, "large.trace.jsonl")
+        steps = [("tick(%d)" % i, [("count(%d)" % i, [{"p": ["count"], "v": i}]),
+                                   ("item(%d)" % i, [{"p": ["items"], "append": [i]}] if i % 7 == 0
+                                    else [{"p": ["last"], "v": i}])])
+                 for i in range(3000)]
+        write_trace(trace, "Large", {"count": -1, "items": [], "last": -1}, steps)
+        cls.header, cls.events = read_trace(trace)
+        cls.html = os.path.join(cls.scratch.name, "large.html")
+        cls.output = render(trace, cls.html)
+        cls.driver = new_driver()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def test_a_long_trace_keeps_few_rows_and_rebuilds_states_from_snapshots(self):
+        self.assertIn("state snapshots", self.output)
+        page = InspectorPage(self.driver, self.html)
+        self.assertLess(len(self.driver.find_elements(By.CSS_SELECTOR, "#events .row")), 200)
+        states = states_after_events(self.header, self.events)
+        page.press(Keys.END)
+        last = self.events[-1]["seq"]
+        self.assertEqual(page.selected_seq(), last)
+        self.assertEqual(page.state_json(), states[last])
+        for _ in range(3):
+            page.press(Keys.ARROW_LEFT, 3)
+            seq = page.selected_seq()
+            self.assertEqual(page.state_json(), states[seq], seq)
+        canvas = self.driver.find_element(By.ID, "timeline")
+        width = canvas.size["width"]
+        for offset in (-width // 4, width // 8, width // 3, -width // 3):
+            webdriver.ActionChains(self.driver).move_to_element_with_offset(canvas, offset, 0).click().perform()
+            seq = page.selected_seq()
+            self.assertTrue(0 < seq < last)
+            self.assertEqual(page.state_json(), states[seq], seq)
+        search = self.driver.find_element(By.ID, "path-input")
+        search.send_keys("items", Keys.ENTER)
+        status = self.driver.find_element(By.ID, "path-status").text
+        self.assertTrue(status.startswith("%d events" % len(range(0, 3000, 7))), status)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--reactor-trace", required=True)
+    parser.add_argument("--screenshots")
+    arguments, rest = parser.parse_known_args()
+    OPTIONS["reactor_trace"] = os.path.abspath(arguments.reactor_trace)
+    OPTIONS["screenshots"] = arguments.screenshots and os.path.abspath(arguments.screenshots)
+    try:
+        unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
+    finally:
+        if DRIVER is not None:
+            DRIVER.quit()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+import ReactorTestGeneration
+
+/// The generated test files committed in this package, and how each is generated.
+enum GeneratedFiles {
+  /// One committed file: where it is, from which trace, with which factory and options.
+  struct File {
+    var path: String
+    var trace: String
+    var options: TestGenerationOptions
+    var factory: ReactorFactory?
+  }
+
+  /// The repository's root, found from this file's path.
+  static let root = String(
+    #filePath.dropLast("/Tests/ReactorTestGenerationTests/GeneratedFiles.swift".count))
+
+  /// A test per trace of `Traces/` in `Tests/GeneratedTraceTests` (and the TaskList's as
+  /// XCTest too), and the Counter's test against the broken copy here.
+  static var all: [File] {
+    let traces = [
+      ("counter", "Counter"), ("github-search", "GithubSearch"), ("profile", "Profile"),
+      ("tasklist", "Tasklist"),
+    ]
+    var files = traces.map { trace, suite in
+      File(
+        path: "Tests/GeneratedTraceTests/\(suite)TraceTests.swift",
+        trace: "Traces/\(trace).trace.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "\(suite)TraceTests", serialExecutor: "withExclusiveMainSerialExecutor",
+          imports: ["ReactorTestSupport"]),
+        factory: nil)
+    }
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/TasklistXCTests.swift",
+        trace: "Traces/tasklist.trace.jsonl",
+        options: TestGenerationOptions(
+          framework: .xctest, suiteName: "TasklistXCTests",
+          serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"]),
+        factory: nil))
+    files.append(
+      File(
+        path: "Tests/ReactorTestGenerationTests/BrokenCounterTraceTests.swift",
+        trace: "Traces/counter.trace.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "BrokenCounterTraceTests",
+          serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"],
+          traits: [#".disabled("run by BrokenReduceTests, which expects it to fail")"#]),
+        factory: ReactorFactory(expression: "BrokenCounterReactor(clock: clock, limit: 2)")))
+    return files
+  }
+
+  /// The text the generator writes for `file` now.
+  static func generate(_ file: File) throws -> String {
+    try TestGenerator(options: file.options).source(for: [root + "/" + file.trace]) {
+      reactor, metadata in file.factory ?? ReactorFactory.example(reactor, metadata: metadata)
+    }
+  }
+}

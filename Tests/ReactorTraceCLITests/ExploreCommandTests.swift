@@ -1,0 +1,224 @@
+import Foundation
+import ReactorTracing
+import Testing
+
+@Suite("reactor-trace explore and coverage, end to end")
+struct ExploreCommandTests {
+  private let counterAlphabet = """
+    {"reactor": "ReactorExamples.CounterReactor", "meta": {"limit": "2"}}
+    {"t": 0, "action": "increase"}
+    {"t": 0, "action": "decrease"}
+
+    """
+
+  private func alphabet(in scratch: borrowing ScratchDirectory) throws -> String {
+    let path = scratch.file("alphabet.jsonl")
+    try counterAlphabet.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// The state a trace ends in, rebuilt by the reader.
+  private func finalState(of path: String) throws -> JSONValue? {
+    let reader = try TraceReader(path: path)
+    while try reader.next() != nil {}
+    guard case .json(let state) = reader.currentState else { return nil }
+    return state
+  }
+
+  @Test(arguments: [
+    ("isLoading=false,value=2", 2, false, JSONValue.null),
+    ("isLoading=false,value=-2", -2, false, .null),
+    ("alertMessage=Limit reached", 2, false, "Limit reached"),
+  ])
+  func pathToScriptsReplayThroughRecordToTheRequestedState(
+    condition: String, value: Int, isLoading: Bool, alert: JSONValue
+  ) throws {
+    let scratch = try ScratchDirectory()
+    let explored = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--actions", alphabet(in: scratch),
+      "--max-depth", "6", "--path-to", condition,
+    ])
+    #expect(explored.exitCode == 0, "\(explored.standardError)")
+    #expect(explored.standardError.isEmpty)
+    let script = scratch.file("path.jsonl")
+    try explored.standardOutput.write(toFile: script, atomically: true, encoding: .utf8)
+    let trace = scratch.file("path.trace.jsonl")
+    let recorded = try runReactorTrace(["record", "--actions", script, "-o", trace])
+    #expect(recorded.exitCode == 0, "\(recorded.standardError)")
+    let state = try #require(try finalState(of: trace))
+    #expect(state["value"] == .int(Int64(value)))
+    #expect(state["isLoading"] == .bool(isLoading))
+    #expect(state["alertMessage"]?["value"] == alert)
+  }
+
+  @Test func exploreReportsStatesTransitionsAndTheBoundThatStoppedIt() throws {
+    let scratch = try ScratchDirectory()
+    let graph = scratch.file("graph.json")
+    let result = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--actions", alphabet(in: scratch),
+      "--max-depth", "4", "--graph", graph,
+    ])
+    #expect(result.exitCode == 0)
+    #expect(
+      result.standardOutput == """
+        explored ReactorExamples.CounterReactor: 18 states (9 resting), 38 transitions, 14 runs
+        alphabet: increase, decrease
+        stopped by: depth bound 4 (states 4 actions away not expanded)
+        wrote \(graph)
+        invariants: none registered
+
+        """)
+    let json = try JSONValue(
+      parsing: String(decoding: try Data(contentsOf: URL(fileURLWithPath: graph)), as: UTF8.self))
+    #expect(json["states"]?.arrayValue?.count == 18)
+    #expect(json["stoppedBy"]?["kind"] == "depth")
+    let printed = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--actions", alphabet(in: scratch),
+      "--max-depth", "4", "--format", "json",
+    ])
+    #expect(printed.exitCode == 0)
+    #expect(try JSONValue(parsing: printed.standardOutput) == json)
+  }
+
+  @Test func badExploreInputExitsWith2NamingTheProblem() throws {
+    let scratch = try ScratchDirectory()
+    let path = try alphabet(in: scratch)
+    let cases: [([String], String)] = [
+      (["explore", "Nope", "--actions", path], "unknown reactor 'Nope'"),
+      (["explore", "ReactorExamples.CounterReactor"], "no actions to explore"),
+      (
+        ["explore", "ReactorExamples.CounterReactor", "--actions", path, "--path-to", "value"],
+        "malformed state condition 'value'"
+      ),
+      (
+        ["explore", "ReactorExamples.CounterReactor", "--actions", path, "--graph", "x.txt"],
+        "cannot tell the format of 'x.txt'"
+      ),
+      (
+        ["explore", "ReactorExamples.CounterReactor", "--actions", path, "-o", path],
+        "refusing to overwrite the input"
+      ),
+      (
+        ["coverage", "Traces/counter.trace.jsonl", "--graph", "Traces/counter.trace.jsonl"],
+        "refusing to overwrite the input"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.hasPrefix("reactor-trace: "), "\(arguments)")
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+    let unmatched = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--actions", path, "--max-depth", "2",
+      "--path-to", "value=7",
+    ])
+    #expect(unmatched.exitCode == 1)
+    #expect(unmatched.standardOutput.isEmpty)
+    #expect(unmatched.standardError.contains("no explored state matches 'value=7'"))
+  }
+
+  @Test func coverageOfTheCounterTraceIsMeasuredAndGatedByMin() throws {
+    let scratch = try ScratchDirectory()
+    let json = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--max-depth", "4", "--json",
+    ])
+    #expect(json.exitCode == 0, "\(json.standardError)")
+    let report = try JSONValue(parsing: json.standardOutput)
+    #expect(report["reactor"] == "ReactorExamples.CounterReactor")
+    #expect(report["states"]?["reachable"] == 18)
+    #expect(report["transitions"]?["reachable"] == 38)
+    #expect(report["transitions"]?["exercised"] == 10)
+    #expect(report["transitions"]?["outsideExploration"] == 0)
+    let missed = try #require(report["missed"]?.arrayValue)
+    #expect(missed.count == 28)
+    #expect(missed.first?["script"] == ["decrease"])
+
+    let diagram = scratch.file("coverage.svg")
+    let gated = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--max-depth", "4", "--min", "50", "--graph",
+      diagram,
+    ])
+    #expect(gated.exitCode == 4)
+    #expect(gated.standardOutput.contains("transitions: 10 of 38 exercised (26.3%)"))
+    #expect(
+      gated.standardError == "reactor-trace: transition coverage 26.3% is below --min 50%\n")
+    let svg = try String(contentsOfFile: diagram, encoding: .utf8)
+    #expect(svg.contains("stroke-dasharray"))
+
+    // The same coverage against the exploration saved by explore, without exploring again.
+    let saved = scratch.file("explored.json")
+    let alphabet = try alphabet(in: scratch)
+    #expect(
+      try runReactorTrace([
+        "explore", "ReactorExamples.CounterReactor", "--actions", alphabet, "--max-depth", "4",
+        "--graph", saved,
+      ]).exitCode == 0)
+    let again = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--exploration", saved, "--json",
+    ])
+    #expect(again.exitCode == 0, "\(again.standardError)")
+    #expect(try JSONValue(parsing: again.standardOutput) == report)
+    try "{}".write(toFile: saved, atomically: true, encoding: .utf8)
+    let broken = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--exploration", saved,
+    ])
+    #expect(broken.exitCode == 2)
+    #expect(broken.standardError.contains("not an exploration saved by explore: reactor"))
+
+    let mixed = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "Traces/profile.trace.jsonl", "--max-depth", "1",
+    ])
+    #expect(mixed.exitCode == 2)
+    #expect(
+      mixed.standardError
+        == "reactor-trace: Traces/profile.trace.jsonl records ReactorExamples.ProfileReactor, "
+        + "not ReactorExamples.CounterReactor\n")
+  }
+}
+
+@Suite("reactor-trace generate-test, end to end")
+struct GenerateTestCommandTests {
+  @Test func theCounterTestWrittenToStandardOutputIsTheCommittedOne() throws {
+    let result = try runReactorTrace([
+      "generate-test", "Traces/counter.trace.jsonl", "--serial-executor",
+      "withExclusiveMainSerialExecutor", "--import", "ReactorTestSupport",
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let committed = try String(
+      contentsOfFile: repositoryRoot + "/Tests/GeneratedTraceTests/CounterTraceTests.swift",
+      encoding: .utf8)
+    #expect(result.standardOutput == committed)
+  }
+
+  @Test func badGenerateTestInputExitsWith2NamingTheProblem() throws {
+    let scratch = try ScratchDirectory()
+    let custom = scratch.file("custom.trace.jsonl")
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8)
+    try original.replacingOccurrences(
+      of: "ReactorExamples.CounterReactor", with: "MyApp.CounterReactor"
+    ).write(toFile: custom, atomically: true, encoding: .utf8)
+    let cases: [([String], String)] = [
+      (["generate-test", custom], "no known factory builds MyApp.CounterReactor"),
+      (["generate-test", scratch.file("missing.jsonl")], "missing.jsonl"),
+      (
+        ["generate-test", "Traces/counter.trace.jsonl", "-o", "Traces/counter.trace.jsonl"],
+        "refusing to overwrite the input"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+    let withFactory = try runReactorTrace([
+      "generate-test", custom, "--factory", "makeCounter", "--final-state", "--xctest",
+    ])
+    #expect(withFactory.exitCode == 0)
+    #expect(withFactory.standardOutput.contains("let reactor = makeCounter(clock: clock)"))
+    #expect(withFactory.standardOutput.contains("final class CustomTraceTests: XCTestCase {"))
+  }
+}

@@ -1,0 +1,138 @@
+import Clocks
+import ReactorCore
+import ReactorTestSupport
+import Testing
+
+@testable import ReactorTracing
+
+extension TracingTests {
+  @MainActor
+  @Suite struct QueueBudget {
+    /// A budget that holds a few of `LargeStateReactor`'s mutations: its state's canonical
+    /// JSON takes about 2,000 bytes, estimated at six times that in the queue.
+    private static let smallBudget = 48_000
+
+    private func options(_ overflow: TraceOverflowPolicy) -> TraceOptions {
+      TraceOptions(queueBudget: Self.smallBudget, overflow: overflow, clock: TestClock())
+    }
+
+    @Test func waitingLosesNoEventOnNormalShutdownAndWritesWhatMemoryWrites() async throws {
+      let directory = try TemporaryDirectory()
+      let path = directory.file("wait.trace.jsonl")
+      let sends = 300
+      let fileReactor = LargeStateReactor()
+      let recorder = try FileTraceRecorder(
+        recording: fileReactor, to: path, options: options(.wait))
+      let memoryReactor = LargeStateReactor()
+      let memory = try InMemoryTraceRecorder(recording: memoryReactor, options: options(.wait))
+      for index in 0..<sends {
+        fileReactor.send(.set(index: index % 1000, value: index))
+        memoryReactor.send(.set(index: index % 1000, value: index))
+      }
+      try await recorder.stop()
+      memory.stop()
+
+      #expect(recorder.droppedEventCount == 0)
+      #expect(recorder.observedEventCount == 2 * sends)
+      #expect(recorder.peakQueuedBytes <= Self.smallBudget)
+      let trace = try Trace(contentsOf: path)
+      #expect(trace.warnings.isEmpty)
+      #expect(trace.header.version == TraceHeader.currentVersion)
+      #expect(trace.events.count == 2 * sends + 1)
+      #expect(try contents(of: path) == memory.trace.serialized)
+    }
+
+    /// Records `LargeStateReactor` with the drop policy and a small budget: 50 actions while
+    /// the writer is held back, so that most are dropped, then one more after a flush.
+    private static func recordDropping(
+      to path: String
+    ) async throws -> FileTraceRecorder<LargeStateReactor> {
+      let reactor = LargeStateReactor()
+      let recorder = try FileTraceRecorder(
+        recording: reactor, to: path,
+        options: TraceOptions(queueBudget: smallBudget, overflow: .drop, clock: TestClock()))
+      recorder.writer.hold()
+      for index in 0..<50 { reactor.send(.set(index: index, value: index + 1)) }
+      #expect(recorder.peakQueuedBytes <= Self.smallBudget)
+      recorder.writer.release()
+      await recorder.flush()
+      reactor.send(.set(index: 999, value: 7))
+      try await recorder.stop()
+      return recorder
+    }
+
+    /// A trace with a gap, for the schema's tests.
+    static func recordDroppingTrace() async throws -> Trace {
+      let directory = try TemporaryDirectory()
+      let path = directory.file("drop.trace.jsonl")
+      _ = try await recordDropping(to: path)
+      return try Trace(contentsOf: path)
+    }
+
+    @Test func droppingRecordsAGapWithHowManyEventsWereDroppedAndNeverExceedsTheBudget()
+      async throws
+    {
+      let directory = try TemporaryDirectory()
+      let path = directory.file("drop.trace.jsonl")
+      let recorder = try await Self.recordDropping(to: path)
+
+      let dropped = recorder.droppedEventCount
+      #expect(dropped > 0)
+      #expect(recorder.observedEventCount == 2 * 51)
+      let trace = try Trace(contentsOf: path)
+      #expect(trace.header.version == TraceFormatVersion(major: 1, minor: 2))
+      let gaps = trace.events.compactMap { event -> Int? in
+        guard case .gap(let gap) = event.kind else { return nil }
+        return gap.droppedEvents
+      }
+      #expect(gaps == [dropped])
+      let kept = trace.events.filter {
+        switch $0.kind {
+        case .action, .mutation: true
+        default: false
+        }
+      }
+      #expect(kept.count + dropped == recorder.observedEventCount)
+      #expect(trace.events.map(\.sequence) == Array(1...trace.events.count))
+      guard case .end(let end)? = trace.events.last?.kind else {
+        Issue.record("the trace does not end with its end line")
+        return
+      }
+      #expect(end.droppedEvents == dropped)
+      let gapLine = try #require(trace.events.firstIndex { $0.summary.hasPrefix("gap") }) + 2
+      #expect(trace.warnings == [.eventsDropped(count: dropped, line: gapLine)])
+      // The state after the gap is stored against the last one recorded, and rebuilds.
+      let reader = try TraceReader(path: path)
+      while try reader.next() != nil {}
+      guard case .json(let state) = reader.currentState,
+        case .array(let values)? = state["values"]
+      else {
+        Issue.record("the final state is not rebuilt")
+        return
+      }
+      #expect(values[999] == .int(7))
+    }
+
+    @Test func theQueuedBytesNeverExceedTheBudgetWhateverThePolicy() async throws {
+      for overflow in [TraceOverflowPolicy.wait, .drop] {
+        let directory = try TemporaryDirectory()
+        let reactor = LargeStateReactor()
+        let recorder = try FileTraceRecorder(
+          recording: reactor, to: directory.file("budget.jsonl"), options: options(overflow))
+        for index in 0..<300 { reactor.send(.set(index: index, value: 1)) }
+        try await recorder.stop()
+        #expect(recorder.peakQueuedBytes > 0)
+        #expect(recorder.peakQueuedBytes <= Self.smallBudget)
+      }
+    }
+
+    @Test func aBudgetBelowOneByteIsRefused() throws {
+      let directory = try TemporaryDirectory()
+      #expect(throws: TraceRecordingError.self) {
+        try FileTraceRecorder(
+          recording: LargeStateReactor(), to: directory.file("x.jsonl"),
+          options: TraceOptions(queueBudget: 0))
+      }
+    }
+  }
+}
