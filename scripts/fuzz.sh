@@ -38,16 +38,22 @@ for module in ReactorCore ReactorTracing ReactorReplay; do
     "${sources[@]}" -o "$out/lib$module.a"
   libraries=("$out/lib$module.a" "${libraries[@]}")
 done
+# (ld.gold warns about every ASan helper it cannot export; they are not ours to fix.)
 swiftc "${flags[@]}" -module-name ReactorTraceFuzz Fuzz/FuzzTarget.swift \
-  "${libraries[@]}" "${third_party_objects[@]}" -o "$out/reactor-trace-fuzz"
+  "${libraries[@]}" "${third_party_objects[@]}" -o "$out/reactor-trace-fuzz" 2>&1 |
+  { grep -v "Cannot export local symbol" || true; }
 
 # The seed corpus: the sample traces, added to what earlier runs found.
 cp Traces/*.trace.jsonl Tests/Fixtures/*.trace.jsonl "$out/corpus/"
 
 echo "fuzz: running for ${seconds}s"
+parallel=()
+# Several processes write their logs to fuzz-N.log, in .build-fuzz.
+[[ "$jobs" -gt 1 ]] && parallel=(-jobs="$jobs" -workers="$jobs")
 # No Swift backtracer: a trap must end the process at once, as libFuzzer expects.
-SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 "$out/reactor-trace-fuzz" \
+root="$PWD"
+(cd "$out" && SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 ./reactor-trace-fuzz \
   -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-  -dict=Fuzz/trace.dict -jobs="$jobs" -workers="$jobs" \
-  -artifact_prefix="$out/findings/" -print_final_stats=1 "$out/corpus"
+  -dict="$root/Fuzz/trace.dict" "${parallel[@]}" \
+  -artifact_prefix=findings/ -print_final_stats=1 corpus)
 echo "fuzz: no finding in ${seconds}s"

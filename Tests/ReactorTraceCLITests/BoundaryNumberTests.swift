@@ -15,13 +15,16 @@ struct BoundaryNumberTests {
     var testDescription: String { "\(kind).\(key)" }
   }
 
-  /// The sample: the counter trace, with a rolling window in its header so that its numbers
-  /// are swept too.
+  /// The sample: the counter trace, with a rolling window in its header and a gap before its
+  /// end line, so that their numbers are swept too.
   static func sampleLines() throws -> [String] {
     var lines = try String(
       contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8
     ).split(separator: "\n").map(String.init)
     lines[0] = String(lines[0].dropLast()) + #","window":{"firstSequence":1,"droppedEvents":0}}"#
+    let end = lines.removeLast()
+    lines.append(#"{"seq":19,"t":1500000000,"kind":"gap","dropped":1}"#)
+    lines.append(end.replacingOccurrences(of: #""seq":19"#, with: #""seq":20"#))
     return lines
   }
 
@@ -32,6 +35,7 @@ struct BoundaryNumberTests {
     + ["seq", "t", "effect", "action"].map { Member(kind: "effectStart", key: $0) }
     + ["seq", "t", "effect"].map { Member(kind: "effectEnd", key: $0) }
     + ["seq", "t", "id", "cause.action", "cause.effect"].map { Member(kind: "mutation", key: $0) }
+    + ["seq", "t", "dropped"].map { Member(kind: "gap", key: $0) }
     + ["seq", "t", "observed", "dropped"].map { Member(kind: "end", key: $0) }
 
   static let values: [Int] = [.min, .max, .max - 1, -1]
@@ -93,7 +97,7 @@ struct BoundaryNumberTests {
       #expect(result.exitCode == 2)
       #expect(
         result.standardError
-          == "reactor-trace: \(path):20: malformed event: 'seq' must be at most "
+          == "reactor-trace: \(path):21: malformed event: 'seq' must be at most "
           + "9007199254740991, found 9223372036854775807\n")
     }
   }
