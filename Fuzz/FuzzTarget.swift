@@ -1,8 +1,9 @@
 import ReactorReplay
 import ReactorTracing
 
-/// libFuzzer's entry point: any bytes through the trace reader (verifying states, and not)
-/// and through structural replay. A crash, trap, leak or sanitizer report is a finding; a
+/// libFuzzer's entry point: any bytes through the trace reader and structural replay.
+///
+/// The reader runs verifying states and not. A crash, trap, leak or sanitizer report is a finding; a
 /// thrown error is the expected answer to bad input.
 ///
 /// Built only by `scripts/fuzz.sh` (with `swiftc -sanitize=fuzzer,address`), outside the

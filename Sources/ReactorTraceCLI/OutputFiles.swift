@@ -89,7 +89,8 @@ enum OutputFiles {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {
-        let written = systemWrite(STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+        let written = systemWrite(
+          STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
         if written < 0 {
           if errno == EINTR { continue }
           return false

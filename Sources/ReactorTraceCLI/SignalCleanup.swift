@@ -18,20 +18,22 @@ enum SignalCleanup {
     _ = sources
   }
 
-  /// The sources, created once; kept so that they keep delivering. `nonisolated(unsafe)`:
-  /// Dispatch's sources are not marked `Sendable`, but this array is never changed and its
-  /// sources are only kept alive, never used again.
-  nonisolated(unsafe) private static let sources: [any DispatchSourceSignal] = [SIGINT, SIGTERM].map {
-    signalNumber in
-      // Delivered to the source instead of ending the process.
-      signal(signalNumber, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(
-        signal: signalNumber, queue: .global(qos: .userInitiated))
-      source.setEventHandler {
-        AtomicFile.removeTemporaryFiles()
-        _exit(128 + signalNumber)
-      }
-      source.resume()
-      return source
+  /// The sources, created once; kept so that they keep delivering.
+  ///
+  /// `nonisolated(unsafe)`: Dispatch's sources are not marked `Sendable`, but this array is
+  /// never changed and its sources are only kept alive, never used again.
+  nonisolated(unsafe) private static let sources = [SIGINT, SIGTERM].map(source(for:))
+
+  /// A started source for `signalNumber`, which no longer ends the process by itself.
+  private static func source(for signalNumber: Int32) -> any DispatchSourceSignal {
+    signal(signalNumber, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(
+      signal: signalNumber, queue: .global(qos: .userInitiated))
+    source.setEventHandler {
+      AtomicFile.removeTemporaryFiles()
+      _exit(128 + signalNumber)
+    }
+    source.resume()
+    return source
   }
 }

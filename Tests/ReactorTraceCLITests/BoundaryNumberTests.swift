@@ -29,8 +29,10 @@ struct BoundaryNumberTests {
   }
 
   static let members: [Member] =
-    [Member(kind: "header", key: "window.firstSequence"),
-      Member(kind: "header", key: "window.droppedEvents")]
+    [
+      Member(kind: "header", key: "window.firstSequence"),
+      Member(kind: "header", key: "window.droppedEvents"),
+    ]
     + ["seq", "t", "id"].map { Member(kind: "action", key: $0) }
     + ["seq", "t", "effect", "action"].map { Member(kind: "effectStart", key: $0) }
     + ["seq", "t", "effect"].map { Member(kind: "effectEnd", key: $0) }

@@ -48,7 +48,9 @@ struct OutputRulesTests {
   @Test func aCharacterDeviceIsWrittenThroughNotReplaced() throws {
     let scratch = try ScratchDirectory()
     let null = Self.device("null", minor: 3, in: scratch)
-    let result = try runReactorTrace(["render", "transitions", Self.trace, "-o", null, "--format", "dot"])
+    let result = try runReactorTrace([
+      "render", "transitions", Self.trace, "-o", null, "--format", "dot",
+    ])
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(Self.fileType(null) == S_IFCHR)
     #expect(scratch.contents.allSatisfy { !$0.hasSuffix(".tmp") })
@@ -57,7 +59,9 @@ struct OutputRulesTests {
   @Test func aFullDeviceFailsWithExitCode2AndNoSpace() throws {
     let scratch = try ScratchDirectory()
     let full = Self.device("full", minor: 7, in: scratch)
-    let result = try runReactorTrace(["render", "transitions", Self.trace, "-o", full, "--format", "dot"])
+    let result = try runReactorTrace([
+      "render", "transitions", Self.trace, "-o", full, "--format", "dot",
+    ])
     #expect(result.exitCode == 2)
     #expect(result.standardError.contains("No space left on device"))
     #expect(result.standardError.split(separator: "\n").count == 1)
@@ -71,20 +75,26 @@ struct OutputRulesTests {
     let stdout = scratch.file("stdout")
     try FileManager.default.createSymbolicLink(
       atPath: stdout, withDestinationPath: "/proc/self/fd/1")
-    let result = try runReactorTrace(["render", "transitions", Self.trace, "-o", stdout, "--format", "dot"])
+    let result = try runReactorTrace([
+      "render", "transitions", Self.trace, "-o", stdout, "--format", "dot",
+    ])
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(result.standardOutput.hasPrefix("digraph"))
     #expect(Self.fileType(stdout) == S_IFLNK)
   }
 
   @Test func aDashWritesToStandardOutputAlone() throws {
-    let result = try runReactorTrace(["render", "transitions", Self.trace, "-o", "-", "--format", "dot"])
+    let result = try runReactorTrace([
+      "render", "transitions", Self.trace, "-o", "-", "--format", "dot",
+    ])
     #expect(result.exitCode == 0, "\(result.standardError)")
     #expect(result.standardOutput.hasPrefix("digraph"))
     #expect(!result.standardOutput.contains("wrote"))
     #expect(result.standardError.isEmpty)
 
-    let recorded = try runReactorTrace(["record", "--actions", "Traces/counter.actions.jsonl", "-o", "-"])
+    let recorded = try runReactorTrace([
+      "record", "--actions", "Traces/counter.actions.jsonl", "-o", "-",
+    ])
     #expect(recorded.exitCode == 0, "\(recorded.standardError)")
     #expect(
       recorded.standardOutput
@@ -146,7 +156,8 @@ struct OutputRulesTests {
     #expect(reader >= 0)
     defer { close(reader) }
     #if os(Linux)
-    _ = fcntl(reader, 1031 /* F_SETPIPE_SZ */, 4096)
+    let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc's module does not export
+    _ = fcntl(reader, setPipeSize, 4096)
     #endif
 
     let process = try startReactorTrace([

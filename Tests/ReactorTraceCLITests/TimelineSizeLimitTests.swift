@@ -12,10 +12,12 @@ struct TimelineSizeLimitTests {
     ).prefix { $0 != "\n" }
     var text = header + "\n"
     for sequence in 1...count {
-      text += #"{"seq":\#(sequence),"t":\#(sequence),"kind":"action","id":\#(sequence),"#
+      text +=
+        #"{"seq":\#(sequence),"t":\#(sequence),"kind":"action","id":\#(sequence),"#
         + #""label":"increase","value":{"increase":{}},"source":"sent"}"# + "\n"
     }
-    text += #"{"seq":\#(count + 1),"t":\#(count),"kind":"end","observed":\#(count),"dropped":0}"#
+    text +=
+      #"{"seq":\#(count + 1),"t":\#(count),"kind":"end","observed":\#(count),"dropped":0}"#
       + "\n"
     let path = scratch.file("large.trace.jsonl")
     try text.write(toFile: path, atomically: true, encoding: .utf8)

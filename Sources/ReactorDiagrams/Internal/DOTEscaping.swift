@@ -167,7 +167,9 @@ enum DOTEscaping {
       bytes += [backslash]
       for byte in visibleName(value).utf8 {
         // In a label, braces are record-shape specials.
-        if isLabel, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") { bytes.append(backslash) }
+        if isLabel, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") {
+          bytes.append(backslash)
+        }
         bytes.append(byte)
       }
       start = index + length

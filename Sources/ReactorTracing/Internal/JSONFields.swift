@@ -1,8 +1,9 @@
 /// Reads the members of a JSON object that a trace line must have, with errors that name the
 /// member and what was wrong.
 struct JSONFields {
-  /// The largest sequence number, id or count a trace may hold: 2⁵³ − 1, the largest integer
-  /// every JSON reader reads exactly. Far beyond any recording, and far enough below `Int.max`
+  /// The largest sequence number, id or count a trace may hold: 2⁵³ − 1.
+  ///
+  /// It is the largest integer every JSON reader reads exactly. Far beyond any recording, and far enough below `Int.max`
   /// that arithmetic on such numbers (the next `seq`, a sum of counts) cannot overflow.
   static let largestInteger = 1 << 53 - 1
 

@@ -31,7 +31,8 @@ struct GeneratedLabelTests {
     "'", "\\", "\\N", "\\n", "{", "}", "|", "[", "]", ";", ":", "#", "%", "`", "->", "\n",
     "\r\n", "\t", "\u{0}", "\u{1}", "\u{1B}", "\u{7F}", "\u{85}", "\u{9F}", "\u{AD}", "\u{61C}",
     "\u{200B}", "\u{200D}", "\u{200E}", "\u{2028}", "\u{202A}", "\u{202E}", "\u{2066}",
-    "\u{2069}", "\u{FEFF}", String(Unicode.Scalar(0xFDD0)!), "\u{FFFE}", "\u{FFFF}", "\u{1FFFE}", "\u{10FFFF}",
+    "\u{2069}", "\u{FEFF}", String(Unicode.Scalar(0xFDD0)!), "\u{FFFE}", "\u{FFFF}", "\u{1FFFE}",
+    "\u{10FFFF}",
     "\u{FFFD}", "e\u{301}", "🚀", "日本", "مرحبا", "a", "Z", "0", " ",
   ]
 
@@ -119,17 +120,22 @@ struct GeneratedLabelTests {
       ("timeline", timeline.dotGraph(), .nop),
     ]
     let mermaid = try transitions.mermaid()
-    #expect(!Self.hasHiddenCharacter(mermaid.replacingOccurrences(of: "\n", with: "")), "\(context)")
+    #expect(
+      !Self.hasHiddenCharacter(mermaid.replacingOccurrences(of: "\n", with: "")), "\(context)")
     for (kind, diagram, engine) in diagrams {
       let dot = diagram.serialized()
       #expect(!Self.hasHiddenCharacter(dot), "\(kind) DOT: \(context)")
       let renderer = GraphvizRenderer(
         textMeasurement: kind == "timeline" ? .estimated : .shaped)
-      Self.expectValidSVG(try renderer.render(diagram, engine: engine, format: .svg), "\(kind) \(context)")
+      Self.expectValidSVG(
+        try renderer.render(diagram, engine: engine, format: .svg), "\(kind) \(context)")
       // Raster and PDF output for a few labels only: they cost ten times an SVG.
       if index < 3 {
-        #expect(try renderer.render(diagram, engine: engine, format: .png).starts(with: [0x89, 0x50]))
-        #expect(try renderer.render(diagram, engine: engine, format: .pdf).starts(with: Array("%PDF".utf8)))
+        #expect(
+          try renderer.render(diagram, engine: engine, format: .png).starts(with: [0x89, 0x50]))
+        #expect(
+          try renderer.render(diagram, engine: engine, format: .pdf).starts(
+            with: Array("%PDF".utf8)))
       }
     }
   }
