@@ -113,6 +113,11 @@ struct OutputRulesTests {
       ["render", "transitions", input, "--format", "dot", "-o", input],
       ["render", "transitions", Self.trace, input, "--format", "dot", "-o", link],
       ["render", "timeline", input, "--format", "dot", "-o", input],
+      ["render", "inspector", input, "-o", link],
+      ["render", "perfetto", input, "-o", link],
+      ["generate-test", input, "-o", link],
+      ["coverage", input, "--graph", link],
+      ["explore", "counter", "--actions-from", input, "--graph", link],
     ] {
       let result = try runReactorTrace(arguments)
       #expect(result.exitCode == 2, "\(arguments)")

@@ -50,7 +50,7 @@ extension ReactorTraceCommand.Render {
 
     /// Makes the page and writes it.
     public func run() throws {
-      try OutputPath.checkNotInput(output, inputs: [trace])
+      try OutputFiles.refuse([output], ifAnyIs: [trace])
       do {
         let page = try InspectorPage(
           tracePath: trace, options: InspectorOptions(maximumEvents: maxEvents, keys: keys))

@@ -33,7 +33,7 @@ extension ReactorTraceCommand.Render {
 
     /// Converts the trace and writes it.
     public func run() throws {
-      try OutputPath.checkNotInput(output, inputs: [trace])
+      try OutputFiles.refuse([output], ifAnyIs: [trace])
       do {
         let reader = try TraceReader(path: trace)
         let export = try PerfettoTrace(reader: reader)
