@@ -24,6 +24,14 @@ enum TextWidth {
   static func points(_ text: some StringProtocol, fontSize: Double) -> Double {
     var thousandths = 0
     for scalar in text.unicodeScalars {
+      if DOTEscaping.isHidden(scalar.value) {
+        // Shown as its code, `\u{202E}` (see DOTEscaping).
+        let code = "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+        for character in code.unicodeScalars {
+          thousandths += Int(ascii[Int(character.value) - 32])
+        }
+        continue
+      }
       switch scalar.value {
       case 32...126: thousandths += Int(ascii[Int(scalar.value) - 32])
       case 0x1100...0x115F, 0x2E80...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFF00...0xFF60,

@@ -20,24 +20,60 @@ public enum DiagramFile {
     _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine,
     textMeasurement: TextMeasurement = .shaped, to path: String
   ) throws(DiagramFileError) -> [String] {
-    let bytes: [UInt8]
-    var warnings: [String] = []
+    let output = try renderReportingWarnings(
+      graph, format: format, engine: engine, textMeasurement: textMeasurement)
+    try write(output.bytes, to: path)
+    return output.warnings
+  }
+
+  /// The bytes of `graph` in `format`: rendered by Graphviz, or its DOT text for
+  /// ``DiagramFormat/dot``.
+  ///
+  /// - Parameters:
+  ///   - graph: The diagram.
+  ///   - format: `.dot`, `.svg`, `.png` or `.pdf`.
+  ///   - engine: The layout engine.
+  ///   - textMeasurement: How Graphviz measures labels.
+  /// - Returns: The file's contents.
+  /// - Throws: ``DiagramFileError/renderingFailed(_:)`` or
+  ///   ``DiagramFileError/unsupportedFormat(_:reason:)``.
+  public static func render(
+    _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine,
+    textMeasurement: TextMeasurement = .shaped
+  ) throws(DiagramFileError) -> [UInt8] {
+    try renderReportingWarnings(
+      graph, format: format, engine: engine, textMeasurement: textMeasurement
+    ).bytes
+  }
+
+  /// The bytes of `graph` in `format`, like ``render(_:format:engine:textMeasurement:)``,
+  /// and Graphviz's warnings (a PNG scaled down because it was too large, for example), one
+  /// line each.
+  ///
+  /// - Parameters:
+  ///   - graph: The diagram.
+  ///   - format: `.dot`, `.svg`, `.png` or `.pdf`.
+  ///   - engine: The layout engine.
+  ///   - textMeasurement: How Graphviz measures labels.
+  /// - Returns: The file's contents and the warnings.
+  /// - Throws: ``DiagramFileError/renderingFailed(_:)`` or
+  ///   ``DiagramFileError/unsupportedFormat(_:reason:)``.
+  public static func renderReportingWarnings(
+    _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine,
+    textMeasurement: TextMeasurement = .shaped
+  ) throws(DiagramFileError) -> GraphvizOutput {
     if let graphvizFormat = format.graphvizFormat {
       do {
-        let output = try GraphvizRenderer(textMeasurement: textMeasurement)
+        return try GraphvizRenderer(textMeasurement: textMeasurement)
           .renderReportingWarnings(graph, engine: engine, format: graphvizFormat)
-        bytes = output.bytes
-        warnings = output.warnings
       } catch {
         throw .renderingFailed(error.description)
       }
     } else if format == .dot {
-      bytes = Array(graph.serialized().utf8)
+      return GraphvizOutput(bytes: Array(graph.serialized().utf8), warnings: [])
     } else {
       throw .unsupportedFormat(format, reason: "only transition graphs can be written as Mermaid")
     }
-    try write(bytes, to: path)
-    return warnings
   }
 
   /// Writes Mermaid text to `path`.
