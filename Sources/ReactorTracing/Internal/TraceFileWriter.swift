@@ -5,8 +5,9 @@ import Foundation
 ///
 /// The reactor's actor only appends captured events to `pending`. The writer thread wakes
 /// when `flushThreshold` events are pending or `flushInterval` has passed, takes them all,
-/// encodes them and writes them with one `write` call per batch. A crash loses at most what
-/// was pending. With a rolling window, each flush instead rewrites the whole window
+/// encodes them and writes them with one `write` call per ``chunkSize`` bytes; the events of
+/// each piece written leave the queue at once, making room for the reactor's next ones. A
+/// crash loses at most what was queued: pending, or taken and not yet written. With a rolling window, each flush instead rewrites the whole window
 /// atomically, so the file is always a complete trace.
 ///
 /// What is queued, pending or taken but not yet written, is bounded by a byte budget
