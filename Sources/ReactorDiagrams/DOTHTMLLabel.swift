@@ -32,7 +32,8 @@ public struct DOTHTMLLabel: Sendable, Hashable {
   /// - Parameter content: The label to emphasize.
   /// - Returns: `content` wrapped in `<B>`.
   public static func bold(_ content: DOTHTMLLabel) -> DOTHTMLLabel {
-    DOTHTMLLabel(markup: "<B>" + content.markup + "</B>")
+    // Graphviz refuses an empty element.
+    content.markup.isEmpty ? content : DOTHTMLLabel(markup: "<B>" + content.markup + "</B>")
   }
 
   /// Shows `content` in italics.
@@ -40,7 +41,7 @@ public struct DOTHTMLLabel: Sendable, Hashable {
   /// - Parameter content: The label to emphasize.
   /// - Returns: `content` wrapped in `<I>`.
   public static func italic(_ content: DOTHTMLLabel) -> DOTHTMLLabel {
-    DOTHTMLLabel(markup: "<I>" + content.markup + "</I>")
+    content.markup.isEmpty ? content : DOTHTMLLabel(markup: "<I>" + content.markup + "</I>")
   }
 
   /// Shows `content` in another color, size or typeface.
@@ -66,7 +67,7 @@ public struct DOTHTMLLabel: Sendable, Hashable {
     if let face {
       attributes += " FACE=\"" + DOTEscaping.htmlAttribute(face) + "\""
     }
-    guard !attributes.isEmpty else { return content }
+    guard !attributes.isEmpty, !content.markup.isEmpty else { return content }
     return DOTHTMLLabel(markup: "<FONT" + attributes + ">" + content.markup + "</FONT>")
   }
 

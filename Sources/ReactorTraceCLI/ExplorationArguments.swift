@@ -67,10 +67,8 @@ public struct ExplorationArguments: ParsableArguments, Sendable {
   /// Fails when an output would overwrite the script, a trace read for the alphabet, or one
   /// of `inputs`.
   func refuseToOverwrite(inputs: [String], with outputs: [String?]) throws(ExitCode) {
-    let read = Set(inputs + actionTraces + (script.map { [$0] } ?? []))
-    for output in outputs.compactMap(\.self) where read.contains(output) {
-      throw CommandFailure.unusableInput("refusing to overwrite the input '\(output)'")
-    }
+    try OutputFiles.refuse(
+      outputs.compactMap(\.self), ifAnyIs: inputs + actionTraces + (script.map { [$0] } ?? []))
   }
 
   /// The options these arguments give.

@@ -233,6 +233,7 @@ extension ReactorTraceCommand {
   /// Runs `reactor-trace` from the process's arguments with these reactors registered, and
   /// exits with the command's code.
   public static func runFromCommandLine(registry: ReactorRegistry) async {
+    SignalCleanup.install()
     await ReactorRegistry.$current.withValue(registry) {
       await main()
     }

@@ -7,7 +7,7 @@ import ReactorTracing
 /// or unreadable file, not a trace, a malformed line, an unknown format, an unwritable
 /// output), with one line on standard error; 3 warnings about a trace (torn, unfinished, no end
 /// line) under `--strict`; 4 coverage below `--min`; 64 a usage error (unknown option,
-/// missing argument).
+/// missing argument); 130 and 143 interrupted by SIGINT and SIGTERM (temporary files removed).
 public struct ReactorTraceCommand: AsyncParsableCommand {
   /// The command's name, help and subcommands.
   public static let configuration = CommandConfiguration(
@@ -16,7 +16,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
     discussion: """
       Exit codes: 0 success; 1 divergence (or a broken invariant); 2 unusable input (one \
       line on stderr); 3 warnings about a trace under --strict; 4 coverage below --min; \
-      64 usage error.
+      64 usage error; 130/143 interrupted by SIGINT/SIGTERM.
       """,
     version: "reactor-trace 0.1.0 (trace format \(TraceHeader.currentVersion))",
     subcommands: [
@@ -35,6 +35,7 @@ extension ReactorTraceCommand {
   /// Parses the process's arguments, runs the command they name, and exits with its code:
   /// the whole body of a `reactor-trace` executable.
   public static func runFromCommandLine() async {
+    SignalCleanup.install()
     await main()
   }
 }

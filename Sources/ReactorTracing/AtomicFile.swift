@@ -3,10 +3,20 @@
 ///
 /// The bytes go to a new temporary file in the destination's directory, which is flushed to
 /// disk and then renamed over the destination. On any failure the temporary file is removed.
+/// What a path names decides what happens:
+///
+/// - a regular file, or nothing yet, is replaced atomically as above;
+/// - a symbolic link keeps pointing where it did: the file it leads to is replaced (or
+///   created);
+/// - a character device, FIFO or socket (`/dev/null`, `/dev/stdout`, a pipe) is written
+///   through, never renamed over;
+/// - a directory or a block device is refused.
 ///
 /// ```swift
 /// try AtomicFile.write(svg, to: "out/trace.svg")
 /// ```
+///
+/// ``AtomicFileBatch`` writes several files all or nothing.
 public enum AtomicFile {
   /// Writes `bytes` to the file at `path`, replacing it atomically if it exists.
   ///
@@ -17,33 +27,17 @@ public enum AtomicFile {
   ///   - path: The destination, absolute or relative to the working directory.
   /// - Throws: ``AtomicFileError`` naming the step that failed and the system's reason.
   public static func write(_ bytes: [UInt8], to path: String) throws(AtomicFileError) {
-    let directory: Substring
-    let name: Substring
-    if let slash = path.lastIndex(of: "/") {
-      directory = path[...slash]
-      name = path[path.index(after: slash)...]
-    } else {
-      directory = ""
-      name = Substring(path)
-    }
-    guard !name.isEmpty else { throw .invalidPath(path) }
+    let batch = AtomicFileBatch()
+    try batch.add(bytes, to: path)
+    try batch.commit()
+  }
 
-    let suffix = String(UInt64.random(in: .min ... .max), radix: 16)
-    let temporaryPath = directory + "." + name + "." + suffix + ".tmp"
-    guard var file = POSIXFile(creatingNew: temporaryPath) else {
-      throw .creationFailed(path: path, temporaryPath: temporaryPath, code: POSIXFile.errorCode)
-    }
-    do throws(AtomicFileError) {
-      guard file.write(bytes), file.synchronize(), file.close() else {
-        throw .writeFailed(path: path, temporaryPath: temporaryPath, code: POSIXFile.errorCode)
-      }
-      guard POSIXFile.rename(temporaryPath, to: path) else {
-        throw .renameFailed(path: path, temporaryPath: temporaryPath, code: POSIXFile.errorCode)
-      }
-    } catch {
-      _ = file.close()
-      POSIXFile.remove(temporaryPath)
-      throw error
-    }
+  /// Removes every temporary file that a write in progress has created, and makes writes
+  /// that have not created theirs yet fail: for a process about to exit on a signal.
+  ///
+  /// Safe to call from any thread (not from a signal handler itself: take the signal on a
+  /// thread, as `DispatchSource.makeSignalSource` does).
+  public static func removeTemporaryFiles() {
+    TemporaryFiles.removeAll()
   }
 }

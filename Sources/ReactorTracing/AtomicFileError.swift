@@ -12,6 +12,9 @@ public enum AtomicFileError: Error, Sendable, Hashable {
   /// The path names no file: it is empty or ends in a slash.
   case invalidPath(String)
 
+  /// The path names a directory or a block device, which are never replaced.
+  case notAFile(path: String, kind: String)
+
   /// The temporary file next to the destination could not be created.
   case creationFailed(path: String, temporaryPath: String, code: Int32)
 
@@ -20,6 +23,10 @@ public enum AtomicFileError: Error, Sendable, Hashable {
 
   /// The temporary file could not be renamed to the destination.
   case renameFailed(path: String, temporaryPath: String, code: Int32)
+
+  /// Opening or writing to a character device, FIFO or socket failed (`/dev/full`: no
+  /// space left on device).
+  case writeThroughFailed(path: String, code: Int32)
 }
 
 extension AtomicFileError: CustomStringConvertible {
@@ -28,6 +35,10 @@ extension AtomicFileError: CustomStringConvertible {
     switch self {
     case .invalidPath(let path):
       "Cannot write '\(path)': the path does not name a file"
+    case .notAFile(let path, let kind):
+      "Cannot write '\(path)': it is \(kind), not a file"
+    case .writeThroughFailed(let path, let code):
+      "Cannot write '\(path)': \(Self.reason(code))"
     case .creationFailed(let path, let temporaryPath, let code):
       "Cannot write '\(path)': creating '\(temporaryPath)' failed: \(Self.reason(code))"
     case .writeFailed(let path, let temporaryPath, let code):

@@ -96,11 +96,11 @@ struct ExploreCommandTests {
       ),
       (
         ["explore", "ReactorExamples.CounterReactor", "--actions", path, "-o", path],
-        "refusing to overwrite the input"
+        "is the input"
       ),
       (
         ["coverage", "Traces/counter.trace.jsonl", "--graph", "Traces/counter.trace.jsonl"],
-        "refusing to overwrite the input"
+        "is the input"
       ),
     ]
     for (arguments, message) in cases {
@@ -205,7 +205,7 @@ struct GenerateTestCommandTests {
       (["generate-test", scratch.file("missing.jsonl")], "missing.jsonl"),
       (
         ["generate-test", "Traces/counter.trace.jsonl", "-o", "Traces/counter.trace.jsonl"],
-        "refusing to overwrite the input"
+        "is the input"
       ),
     ]
     for (arguments, message) in cases {

@@ -3,6 +3,8 @@ import Testing
 
 /// What running the built `reactor-trace` binary produced.
 struct CommandResult {
+  /// Whether the process exited or was killed by a signal (then `exitCode` is the signal).
+  var terminationReason: Process.TerminationReason
   var exitCode: Int32
   var standardOutput: String
   var standardError: String
@@ -23,9 +25,21 @@ func runReactorTrace(_ arguments: [String]) throws -> CommandResult {
   let errorData = error.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
   return CommandResult(
-    exitCode: process.terminationStatus,
+    terminationReason: process.terminationReason, exitCode: process.terminationStatus,
     standardOutput: String(decoding: outputData, as: UTF8.self),
     standardError: String(decoding: errorData, as: UTF8.self))
+}
+
+/// Starts the `reactor-trace` binary built next to the test bundle, its output discarded.
+func startReactorTrace(_ arguments: [String]) throws -> Process {
+  let process = Process()
+  process.executableURL = try reactorTraceBinary()
+  process.arguments = arguments
+  process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+  process.standardOutput = FileHandle.nullDevice
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  return process
 }
 
 /// The built binary: next to the test runner on Linux, a few folders up from it on macOS.

@@ -83,7 +83,7 @@ struct RenderInspectorCommandTests {
     let before = try Data(contentsOf: URL(fileURLWithPath: trace))
     let result = try runReactorTrace(["render", command, trace, "-o", trace])
     #expect(result.exitCode == 2)
-    #expect(result.standardError.contains("refusing to overwrite the input"))
+    #expect(result.standardError.contains("is the input"))
     #expect(try Data(contentsOf: URL(fileURLWithPath: trace)) == before)
   }
 }

@@ -126,7 +126,7 @@ struct AtomicFileTests {
     }
   }
 
-  @Test func failedRenameRemovesTemporaryFile() throws {
+  @Test func aDirectoryIsNeverReplaced() throws {
     try withTemporaryDirectory { directory in
       let target = directory + "/target"
       try FileManager.default.createDirectory(
@@ -136,13 +136,34 @@ struct AtomicFileTests {
         try AtomicFile.write([1, 2, 3], to: target)
       }
 
-      guard case .renameFailed(target, let temporaryPath, _) = error else {
-        Issue.record("unexpected error \(error)")
-        return
-      }
-      #expect(!FileManager.default.fileExists(atPath: temporaryPath))
+      #expect(error == .notAFile(path: target, kind: "a directory"))
       #expect(try contents(of: directory) == ["target"])
       #expect(try contents(of: target) == ["inside"])
+    }
+  }
+
+  @Test func aBatchThatIsNotCommittedLeavesEveryDestinationAsItWas() throws {
+    try withTemporaryDirectory { directory in
+      try AtomicFile.write(Array("old".utf8), to: directory + "/a")
+      do {
+        let batch = AtomicFileBatch()
+        try batch.add(Array("new a".utf8), to: directory + "/a")
+        try batch.add(Array("new b".utf8), to: directory + "/b")
+        #expect(try contents(of: directory).count == 3)  // a and two temporary files
+      }
+      #expect(try contents(of: directory) == ["a"])
+      #expect(try bytes(at: directory + "/a") == Array("old".utf8))
+    }
+  }
+
+  @Test func aCommittedBatchReplacesEveryDestination() throws {
+    try withTemporaryDirectory { directory in
+      let batch = AtomicFileBatch()
+      try batch.add([1], to: directory + "/a")
+      try batch.add([2], to: directory + "/b")
+      try batch.commit()
+      #expect(try contents(of: directory) == ["a", "b"])
+      #expect(try bytes(at: directory + "/b") == [2])
     }
   }
 

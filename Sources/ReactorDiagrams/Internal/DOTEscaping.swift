@@ -4,13 +4,20 @@
 /// interpretation (`\n`, `\N`, entities, record fields). Every function here writes text
 /// in which each backslash starts a deliberate pair, so nothing can reach a closing quote.
 ///
+/// Every writer here also escapes `&` (so Graphviz never decodes a character reference such
+/// as `&#1;` or `&lt;` that came from the text) and shows invisible or misleading characters
+/// visibly: C0 controls as their Control Pictures symbol (U+0007 as U+2407); DEL, C1
+/// controls, noncharacters, bidirectional overrides and isolates, zero-width and other
+/// invisible characters as `\u{202E}` (hexadecimal, as Swift writes them).
+///
 /// The DOT writers work on UTF-8 bytes: a graph of 25,000 nodes has some 250,000 quoted
 /// strings, and copying bytes is several times faster than appending scalars to a `String`.
 enum DOTEscaping {
   /// Appends `value` as a quoted DOT string for a name or a plain attribute value.
   ///
-  /// Quotes and backslashes are escaped; tab, newline and carriage return go out as they
-  /// are; characters that are not valid in XML are replaced.
+  /// Quotes and backslashes are escaped and `&` becomes `&amp;` (Graphviz writes these values
+  /// into SVG titles and tooltips, decoding character references); tab, newline and carriage
+  /// return go out as they are; hidden characters are shown visibly.
   static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
     bytes.append(quote)
     var copy = value
@@ -18,13 +25,14 @@ enum DOTEscaping {
       var start = 0
       for index in text.indices {
         let byte = text[index]
-        guard byte < 0x20 || byte == quote || byte == backslash || byte >= 0xEF else { continue }
+        guard valueSpecials[Int(byte)] else { continue }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
         start = index + 1
         switch byte {
         case quote, backslash: bytes += [backslash, byte]
+        case UInt8(ascii: "&"): bytes += Array("&amp;".utf8)
         case tab, newline, carriageReturn: bytes.append(byte)
-        default: appendVisible(text, at: index, skipping: &start, to: &bytes)
+        default: appendVisible(text, at: index, skipping: &start, to: &bytes, isLabel: false)
         }
       }
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
@@ -45,7 +53,7 @@ enum DOTEscaping {
       for index in text.indices {
         let byte = text[index]
         defer { previous = byte }
-        guard byte < 0x20 || byte >= 0xEF || labelSpecials[Int(byte)] else { continue }
+        guard labelSpecials[Int(byte)] else { continue }
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start..<index]))
         start = index + 1
         switch byte {
@@ -59,7 +67,7 @@ enum DOTEscaping {
           // Record-shape specials; outside records `\{` shows as `{` too.
           bytes += [backslash, byte]
         case tab: bytes.append(UInt8(ascii: " "))
-        default: appendVisible(text, at: index, skipping: &start, to: &bytes)
+        default: appendVisible(text, at: index, skipping: &start, to: &bytes, isLabel: true)
         }
       }
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
@@ -99,31 +107,73 @@ enum DOTEscaping {
   private static let newline = UInt8(ascii: "\n")
   private static let carriageReturn = UInt8(ascii: "\r")
 
-  /// The ASCII bytes that a plain label escapes.
-  private static let labelSpecials: [Bool] = (0..<256).map { byte in
-    "\"\\&{}|<>".utf8.contains(UInt8(byte))
+  /// The bytes that may start a character a quoted value changes: controls, `"`, `\`, `&`,
+  /// and the lead bytes of hidden characters.
+  private static let valueSpecials: [Bool] = (0..<256).map { byte in
+    byte < 0x20 || "\"\\&".utf8.contains(UInt8(byte)) || hiddenLeadBytes.contains(UInt8(byte))
   }
 
-  /// Writes the character at `index` (a C0 control, or one starting with byte 0xEF or up).
+  /// The bytes that may start a character a plain label changes: the above and the
+  /// record-shape specials.
+  private static let labelSpecials: [Bool] = (0..<256).map { byte in
+    valueSpecials[byte] || "{}|<>".utf8.contains(UInt8(byte))
+  }
+
+  /// The UTF-8 lead bytes of every character ``isHidden(_:)`` is true for.
+  private static let hiddenLeadBytes = Set<UInt8>([0x7F, 0xC2, 0xD8, 0xE1, 0xE2] + (0xEF...0xF4))
+
+  /// Whether a character is invisible or misleading in a label: DEL and C1 controls, the soft
+  /// hyphen, Arabic letter mark, Mongolian vowel separator, zero-width spaces and joiners,
+  /// directional marks, line and paragraph separators, bidirectional embeddings, overrides
+  /// and isolates, invisible operators, the byte order mark, and noncharacters.
+  static func isHidden(_ value: UInt32) -> Bool {
+    switch value {
+    case 0x7F...0x9F, 0xAD, 0x061C, 0x180E, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064,
+      0x2066...0x206F, 0xFEFF, 0xFDD0...0xFDEF:
+      true
+    default:
+      value & 0xFFFE == 0xFFFE  // U+FFFE and U+FFFF in every plane
+    }
+  }
+
+  /// `\u{202E}`: how a hidden character is shown.
+  private static func visibleName(_ value: UInt32) -> String {
+    "\\u{" + String(value, radix: 16, uppercase: true) + "}"
+  }
+
+  /// Writes the character at `index` (a C0 control, or one whose lead byte a hidden
+  /// character may have).
   ///
-  /// The result is valid in XML and cannot truncate a C string: C0 controls become their
-  /// Control Pictures symbol (U+0007 becomes U+2407), U+FFFE and U+FFFF become U+FFFD, and
-  /// anything else is left for the caller to copy. Moves `start` past the bytes it consumed.
+  /// C0 controls become their Control Pictures symbol (U+0007 becomes U+2407) and hidden
+  /// characters `\\u{…}` (its backslash doubled for both layers); anything else is left for
+  /// the caller to copy. Moves `start` past the bytes it consumed.
   private static func appendVisible(
     _ text: UnsafeBufferPointer<UInt8>, at index: Int, skipping start: inout Int,
-    to bytes: inout [UInt8]
+    to bytes: inout [UInt8], isLabel: Bool
   ) {
     let byte = text[index]
     if byte < 0x20 {
       // U+2400 + byte, in UTF-8: E2 90 80+byte.
       bytes += [0xE2, 0x90, 0x80 + byte]
-    } else if byte == 0xEF, index + 2 < text.count, text[index + 1] == 0xBF,
-      text[index + 2] == 0xBE || text[index + 2] == 0xBF
-    {
-      bytes += [0xEF, 0xBF, 0xBD]
-      start = index + 3
+      return
+    }
+    // The text is valid UTF-8 (it comes from a `String`): decode the scalar at `index`.
+    let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+    var value = length == 1 ? UInt32(byte) : UInt32(byte) & (0xFF >> (length + 1))
+    for offset in 1..<length where index + offset < text.count {
+      value = value << 6 | UInt32(text[index + offset] & 0x3F)
+    }
+    if isHidden(value) {
+      bytes += [backslash]
+      for byte in visibleName(value).utf8 {
+        // In a label, braces are record-shape specials.
+        if isLabel, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "}") {
+          bytes.append(backslash)
+        }
+        bytes.append(byte)
+      }
+      start = index + length
     } else {
-      // Another character that starts with a byte of 0xEF and up: copied with what follows.
       start = index
     }
   }
@@ -135,17 +185,18 @@ enum DOTEscaping {
     case ">": "&gt;"
     case "\"": "&quot;"
     case "'": "&#39;"
-    default: String(visible(scalar))
+    default: visible(scalar)
     }
   }
 
-  /// Replaces scalars that are not valid in XML (or truncate a C string): C0 controls become
-  /// their Control Pictures symbol (U+0007 becomes U+2407), U+FFFE and U+FFFF become U+FFFD.
-  private static func visible(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+  /// Shows scalars that are not valid in XML or are hidden: C0 controls as their Control
+  /// Pictures symbol (U+0007 becomes U+2407), hidden characters as `\\u{…}` (the backslash
+  /// doubled, as HTML-like label text doubles every backslash).
+  private static func visible(_ scalar: Unicode.Scalar) -> String {
     switch scalar.value {
-    case 0x00...0x1F: Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}"
-    case 0xFFFE, 0xFFFF: "\u{FFFD}"
-    default: scalar
+    case 0x00...0x1F: String(Unicode.Scalar(0x2400 + scalar.value) ?? "\u{FFFD}")
+    case let value where isHidden(value): "\\" + visibleName(value)
+    default: String(scalar)
     }
   }
 }

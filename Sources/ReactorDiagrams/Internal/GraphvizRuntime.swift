@@ -1,5 +1,5 @@
 import CGraphviz
-import Synchronization
+import Foundation
 
 /// The process-wide gate to libgvc: one lock, two lazily created contexts (one with every
 /// plugin, one without text shaping), and the messages that Graphviz reports during the
@@ -12,6 +12,11 @@ final class GraphvizRuntime: @unchecked Sendable {
   // @unchecked Sendable: `context`, `estimatingContext` and `messages` are read and written
   // only while `lock` is held. Graphviz calls `record(_:)` from inside libgvc calls made
   // under that same lock.
+  //
+  // The lock is an `NSLock` (a pthread mutex), not `Synchronization.Mutex`: on Linux `Mutex`
+  // waits on a futex through atomics in the standard library, which is not built for
+  // ThreadSanitizer, so TSan saw no ordering between one render's unlock and the next one's
+  // lock and reported these accesses as races. It intercepts pthread mutexes.
 
   /// A context that may not exist: not created yet, or not creatable.
   private enum OptionalContext {
@@ -28,7 +33,7 @@ final class GraphvizRuntime: @unchecked Sendable {
     "svg", "dot", "gv", "canon", "xdot", "plain", "plain-ext", "json", "json0",
   ]
 
-  private let lock = Mutex(())
+  private let lock = NSLock()
   private var context: OpaquePointer?
   private var estimatingContext = OptionalContext.notCreated
   private var messages = ""
@@ -39,34 +44,34 @@ final class GraphvizRuntime: @unchecked Sendable {
   func render(
     dot: String, engine: LayoutEngine, format: OutputFormat, textMeasurement: TextMeasurement
   ) throws(GraphvizError) -> [UInt8] {
-    try lock.withLock { _ throws(GraphvizError) -> [UInt8] in
-      let context = preparedContext(
-        estimatingText: textMeasurement == .estimated
-          && Self.formatsWithoutTextShaping.contains(format.rawValue))
-      guard let graph = dot.withCString({ cgraphviz_read($0) }) else {
-        throw .invalidDOT(message: takeMessages(orIfNone: "the text contains no graph"))
-      }
-      defer { agclose(graph) }
-      guard agerrors() == 0 else {
-        throw .invalidDOT(message: takeMessages())
-      }
-
-      let layoutStatus = cgraphviz_layout(context, graph, engine.rawValue)
-      defer { gvFreeLayout(context, graph) }
-      guard layoutStatus == 0, agerrors() == 0 else {
-        throw .layoutFailed(engine: engine, message: takeMessages())
-      }
-
-      var data: UnsafeMutablePointer<CChar>?
-      var length = 0
-      let renderStatus = cgraphviz_render_data(context, graph, format.rawValue, &data, &length)
-      defer { if let data { gvFreeRenderData(data) } }
-      guard renderStatus == 0, agerrors() == 0 else {
-        throw .renderingFailed(format: format, message: takeMessages())
-      }
-      guard let data else { return [] }
-      return Array(UnsafeRawBufferPointer(start: data, count: length))
+    lock.lock()
+    defer { lock.unlock() }
+    let context = preparedContext(
+      estimatingText: textMeasurement == .estimated
+        && Self.formatsWithoutTextShaping.contains(format.rawValue))
+    guard let graph = dot.withCString({ cgraphviz_read($0) }) else {
+      throw .invalidDOT(message: takeMessages(orIfNone: "the text contains no graph"))
     }
+    defer { agclose(graph) }
+    guard agerrors() == 0 else {
+      throw .invalidDOT(message: takeMessages())
+    }
+
+    let layoutStatus = cgraphviz_layout(context, graph, engine.rawValue)
+    defer { gvFreeLayout(context, graph) }
+    guard layoutStatus == 0, agerrors() == 0 else {
+      throw .layoutFailed(engine: engine, message: takeMessages())
+    }
+
+    var data: UnsafeMutablePointer<CChar>?
+    var length = 0
+    let renderStatus = cgraphviz_render_data(context, graph, format.rawValue, &data, &length)
+    defer { if let data { gvFreeRenderData(data) } }
+    guard renderStatus == 0, agerrors() == 0 else {
+      throw .renderingFailed(format: format, message: takeMessages())
+    }
+    guard let data else { return [] }
+    return Array(UnsafeRawBufferPointer(start: data, count: length))
   }
 
   /// Returns a shared context after clearing the error state a previous call left behind:

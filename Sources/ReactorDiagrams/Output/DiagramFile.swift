@@ -18,20 +18,37 @@ public enum DiagramFile {
     _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine,
     textMeasurement: TextMeasurement = .shaped, to path: String
   ) throws(DiagramFileError) {
-    let bytes: [UInt8]
+    try write(
+      render(graph, format: format, engine: engine, textMeasurement: textMeasurement), to: path)
+  }
+
+  /// The bytes of `graph` in `format`: rendered by Graphviz, or its DOT text for
+  /// ``DiagramFormat/dot``.
+  ///
+  /// - Parameters:
+  ///   - graph: The diagram.
+  ///   - format: `.dot`, `.svg`, `.png` or `.pdf`.
+  ///   - engine: The layout engine.
+  ///   - textMeasurement: How Graphviz measures labels.
+  /// - Returns: The file's contents.
+  /// - Throws: ``DiagramFileError/renderingFailed(_:)`` or
+  ///   ``DiagramFileError/unsupportedFormat(_:reason:)``.
+  public static func render(
+    _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine,
+    textMeasurement: TextMeasurement = .shaped
+  ) throws(DiagramFileError) -> [UInt8] {
     if let graphvizFormat = format.graphvizFormat {
       do {
-        bytes = try GraphvizRenderer(textMeasurement: textMeasurement)
+        return try GraphvizRenderer(textMeasurement: textMeasurement)
           .render(graph, engine: engine, format: graphvizFormat)
       } catch {
         throw .renderingFailed(error.description)
       }
     } else if format == .dot {
-      bytes = Array(graph.serialized().utf8)
+      return Array(graph.serialized().utf8)
     } else {
       throw .unsupportedFormat(format, reason: "only transition graphs can be written as Mermaid")
     }
-    try write(bytes, to: path)
   }
 
   /// Writes Mermaid text to `path`.

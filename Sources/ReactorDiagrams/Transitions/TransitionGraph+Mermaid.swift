@@ -55,6 +55,9 @@ extension TransitionGraph {
       case "#", ";", ":", "<", ">", "{", "}", "[", "]", "|", "&", "%", "`", "\\":
         result += "#\(scalar.value);"
       case "\u{00}"..."\u{1F}", "\u{7F}": result += " "
+      case let hidden where DOTEscaping.isHidden(hidden.value):
+        // Shown as `\u{202E}`, never applied.
+        result += mermaidEscaped("\\u{" + String(hidden.value, radix: 16, uppercase: true) + "}")
       default: result.unicodeScalars.append(scalar)
       }
     }

@@ -109,14 +109,8 @@ extension ReactorTraceCommand {
         print(source, terminator: "")
         return
       }
-      guard !traces.contains(output) else {
-        throw CommandFailure.unusableInput("refusing to overwrite the input '\(output)'")
-      }
-      do {
-        try AtomicFile.write(Array(source.utf8), to: output)
-      } catch {
-        throw CommandFailure.unusableInput(error.description)
-      }
+      try OutputFiles.write(Array(source.utf8), to: output, inputs: traces)
+      if output == OutputFiles.standardOutput { return }
       print("wrote \(output): \(traces.count) test\(traces.count == 1 ? "" : "s")")
     }
   }

@@ -90,6 +90,7 @@ struct RecordRequest: Sendable {
   func execute() async -> Int32 {
     let registry = ReactorRegistry.current
     do {
+      try OutputFiles.refuse([output], ifAnyIs: [actions])
       let script = try ActionScript(path: actions)
       guard let name = reactor ?? script.reactor else {
         CommandFailure.printError(
@@ -113,12 +114,8 @@ struct RecordRequest: Sendable {
         path: output, warnings: reader.warnings, eventCount: reader.eventCount)
       warnings.print(strict: strict)
       if strict, !warnings.isEmpty { return CommandFailure.strictWarningsCode }
-      do {
-        try trace.write(to: output)
-      } catch {
-        CommandFailure.printError(error.description)
-        return 2
-      }
+      try OutputFiles.write(trace.serialized, to: output, inputs: [actions])
+      if output == OutputFiles.standardOutput { return 0 }
       let events = script.steps.count - script.actionCount
       print(
         "wrote \(output): \(trace.events.count) events from \(script.actionCount) "
@@ -126,6 +123,8 @@ struct RecordRequest: Sendable {
           + (events > 0 ? " and \(events) scripted event\(events == 1 ? "" : "s")" : ""))
       if let screen { print("screen: \(screen)") }
       return 0
+    } catch let error as ExitCode {
+      return error.rawValue
     } catch {
       CommandFailure.printError("\(error)")
       return 2

@@ -50,7 +50,7 @@ extension ReactorTraceCommand.Render {
 
     /// Makes the page and writes it.
     public func run() throws {
-      try OutputPath.checkNotInput(output, inputs: [trace])
+      try OutputFiles.refuse([output], ifAnyIs: [trace])
       do {
         let page = try InspectorPage(
           tracePath: trace, options: InspectorOptions(maximumEvents: maxEvents, keys: keys))
@@ -60,7 +60,8 @@ extension ReactorTraceCommand.Render {
         if strictness.strict, !warnings.isEmpty {
           throw ExitCode(CommandFailure.strictWarningsCode)
         }
-        try AtomicFile.write(page.html, to: output)
+        try OutputFiles.write(page.html, to: output, inputs: [trace])
+        if output == OutputFiles.standardOutput { return }
         var summary = "wrote \(output): \(page.eventCount) events"
         if page.eventCount < page.traceEventCount {
           summary += " of \(page.traceEventCount) (--max-events)"

@@ -33,7 +33,7 @@ extension ReactorTraceCommand.Render {
 
     /// Converts the trace and writes it.
     public func run() throws {
-      try OutputPath.checkNotInput(output, inputs: [trace])
+      try OutputFiles.refuse([output], ifAnyIs: [trace])
       do {
         let reader = try TraceReader(path: trace)
         let export = try PerfettoTrace(reader: reader)
@@ -43,7 +43,8 @@ extension ReactorTraceCommand.Render {
         if strictness.strict, !warnings.isEmpty {
           throw ExitCode(CommandFailure.strictWarningsCode)
         }
-        try AtomicFile.write(export.serialized, to: output)
+        try OutputFiles.write(export.serialized, to: output, inputs: [trace])
+        if output == OutputFiles.standardOutput { return }
         print("wrote \(output): \(export.eventCount) trace events")
       } catch let error as TraceReadError {
         throw CommandFailure.unusableInput(error.description)

@@ -49,6 +49,9 @@ extension ReactorTraceCommand.Render {
       if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
       if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
       if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1.") }
+      if pageSize != nil, diagram.output == OutputFiles.standardOutput {
+        throw ValidationError("--page-size writes several files; give -o a file name, not -.")
+      }
     }
 
     /// Lays out the timeline and writes it, one file per page.
@@ -56,10 +59,13 @@ extension ReactorTraceCommand.Render {
       let format = try diagram.resolvedFormat(
         format, accepting: [.dot, .svg, .png, .pdf], for: "timeline")
       let engine = try diagram.resolvedEngine(default: .nop)
+      try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
       let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
+      let timeline: TimelineDiagram
+      var written: [String] = []
       do {
         let reader = try TraceReader(path: trace)
-        let timeline = try TimelineDiagram(reader: reader, sequences: range)
+        timeline = try TimelineDiagram(reader: reader, sequences: range)
         // The rest of the trace, for what the reader notices at its end.
         while try reader.next() != nil {}
         let warnings = TraceWarningReport(
@@ -76,21 +82,33 @@ extension ReactorTraceCommand.Render {
         if diagram.strictness.strict, !warnings.isEmpty {
           throw ExitCode(CommandFailure.strictWarningsCode)
         }
+        try timeline.checkSize(eventsPerPage: pageSize)
         let pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
-        var written: [String] = []
+        // Every page goes to its temporary file first: all of them are put in place, or none.
+        let batch = OutputFiles.Batch(inputs: [trace])
         for (index, page) in pages.enumerated() {
           let path = pages.count == 1 ? diagram.output : Self.path(diagram.output, page: index + 1)
           // Every node of a timeline has a fixed size and position: measuring its labels
           // with Pango would only cost time.
-          try DiagramFile.write(
-            page, format: format, engine: engine, textMeasurement: .estimated, to: path)
+          let bytes = try DiagramFile.render(
+            page, format: format, engine: engine, textMeasurement: .estimated)
+          if pages.count == 1 {
+            try OutputFiles.write(bytes, to: path, inputs: [trace])
+          } else {
+            try batch.add(bytes, to: path)
+          }
           written.append(path)
         }
-        print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events")
+        try batch.commit()
       } catch let error as TraceReadError {
+        throw CommandFailure.unusableInput(error.description)
+      } catch let error as TimelineDiagramError {
         throw CommandFailure.unusableInput(error.description)
       } catch let error as DiagramFileError {
         throw CommandFailure.unusableInput(error.description)
+      }
+      if diagram.output != OutputFiles.standardOutput {
+        print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events")
       }
     }
 

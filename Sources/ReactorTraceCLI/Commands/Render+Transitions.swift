@@ -59,6 +59,9 @@ extension ReactorTraceCommand.Render {
     /// Checks the arguments before anything is read.
     public func validate() throws {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
+      guard !keys.contains(where: \.isEmpty) else {
+        throw ValidationError("--key needs a field name, such as isLoading or user.name.")
+      }
       guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1.") }
       guard hops >= 0 else { throw ValidationError("--hops must be at least 0.") }
     }
@@ -68,8 +71,11 @@ extension ReactorTraceCommand.Render {
       let format = try diagram.resolvedFormat(
         format, accepting: DiagramFormat.allCases, for: "transition graph")
       let engine = try diagram.resolvedEngine(default: .dot)
+      try OutputFiles.refuse([diagram.output], ifAnyIs: traces)
+      let bytes: [UInt8]
+      let graph: TransitionGraph
       do {
-        var graph = TransitionGraph(abstraction: StateAbstraction(keys: keys))
+        var collected = TransitionGraph(abstraction: StateAbstraction(keys: keys))
         var warnings: [TraceWarningReport] = []
         for path in traces {
           let reader: TraceReader
@@ -81,7 +87,7 @@ extension ReactorTraceCommand.Render {
           if warnings.isEmpty, let unknown = StateKeyPaths(reader.header).unknown(keys) {
             throw CommandFailure.unusableInput(unknown)
           }
-          try graph.add(reader)
+          try collected.add(reader)
           warnings.append(
             TraceWarningReport(
               path: path, warnings: reader.warnings, eventCount: reader.eventCount))
@@ -90,22 +96,23 @@ extension ReactorTraceCommand.Render {
         if diagram.strictness.strict, warnings.contains(where: { !$0.isEmpty }) {
           throw ExitCode(CommandFailure.strictWarningsCode)
         }
-        graph = try graph.filtered(
+        graph = try collected.filtered(
           by: TransitionFilter(
             minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops))
-        if format == .mermaid {
-          try DiagramFile.write(mermaid: try graph.mermaid(), to: diagram.output)
-        } else {
-          try DiagramFile.write(
-            try graph.dotGraph(), format: format, engine: engine, to: diagram.output)
-        }
-        print(
-          "wrote \(diagram.output): \(graph.states.count) states, "
-            + "\(graph.transitions.count) transitions from \(graph.mutationCount) mutations")
+        bytes =
+          format == .mermaid
+          ? Array(try graph.mermaid().utf8)
+          : try DiagramFile.render(try graph.dotGraph(), format: format, engine: engine)
       } catch let error as TransitionGraphError {
         throw CommandFailure.unusableInput(error.description)
       } catch let error as DiagramFileError {
         throw CommandFailure.unusableInput(error.description)
+      }
+      try OutputFiles.write(bytes, to: diagram.output, inputs: traces)
+      if diagram.output != OutputFiles.standardOutput {
+        print(
+          "wrote \(diagram.output): \(graph.states.count) states, "
+            + "\(graph.transitions.count) transitions from \(graph.mutationCount) mutations")
       }
     }
   }

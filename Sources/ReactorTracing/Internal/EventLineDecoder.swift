@@ -41,27 +41,27 @@ struct EventLineDecoder {
   ) -> TraceEvent? {
     skippedState = false
     var cursor = Cursor(bytes: line)
-    guard cursor.skip(#"{"seq":"#), let sequence = cursor.integer(), sequence >= 1,
+    guard cursor.skip(#"{"seq":"#), let sequence = cursor.count(), sequence >= 1,
       cursor.skip(#","t":"#), let time = cursor.integer(),
       cursor.skip(#","kind":""#)
     else { return nil }
     let kind: TraceEvent.Kind
     if cursor.skip(#"action","id":"#) {
-      guard let id = cursor.integer(), id >= 1, cursor.skip(#","label":""#),
+      guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
         let label = label(&cursor), cursor.skip(#"","value":"#),
         let value = payload(&cursor, parser: &parser), cursor.skip(#","source":"sent"}"#)
       else { return nil }
       kind = .action(TraceEvent.Action(id: id, label: label, value: value, source: .sent))
     } else if cursor.skip(#"mutation","id":"#) {
-      guard let id = cursor.integer(), id >= 1, cursor.skip(#","label":""#),
+      guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
         let label = label(&cursor), cursor.skip(#"","value":"#),
         let value = payload(&cursor, parser: &parser),
-        cursor.skip(#","cause":{"action":"#), let action = cursor.integer(), action >= 1
+        cursor.skip(#","cause":{"action":"#), let action = cursor.count(), action >= 1
       else { return nil }
       let cause: TraceEvent.Cause
       if cursor.skip("}") {
         cause = .action(action)
-      } else if cursor.skip(#","effect":"#), let effect = cursor.integer(), effect >= 1,
+      } else if cursor.skip(#","effect":"#), let effect = cursor.count(), effect >= 1,
         cursor.skip("}")
       {
         cause = .effect(effect, action: action)
@@ -303,6 +303,13 @@ struct EventLineDecoder {
         index += 1
       }
       return true
+    }
+
+    /// A sequence number, id or count: an ``integer()`` of at most
+    /// ``JSONFields/largestInteger``; the general path names the problem with any other.
+    mutating func count() -> Int? {
+      guard let value = integer(), value <= JSONFields.largestInteger else { return nil }
+      return value
     }
 
     /// A non-negative integer without leading zeros that fits in `Int`.

@@ -1,6 +1,12 @@
 /// Reads the members of a JSON object that a trace line must have, with errors that name the
 /// member and what was wrong.
 struct JSONFields {
+  /// The largest sequence number, id or count a trace may hold: 2⁵³ − 1.
+  ///
+  /// It is the largest integer every JSON reader reads exactly. Far beyond any recording, and far enough below `Int.max`
+  /// that arithmetic on such numbers (the next `seq`, a sum of counts) cannot overflow.
+  static let largestInteger = 1 << 53 - 1
+
   let object: JSONObject
 
   init(_ json: JSONValue, what: String) throws(TraceFormatError) {
@@ -52,8 +58,13 @@ struct JSONFields {
     return number
   }
 
+  /// A sequence number, id or count: at least `minimum`, at most ``largestInteger``.
   func integer(_ key: String, minimum: Int) throws(TraceFormatError) -> Int {
-    Int(try int64(key, minimum: Int64(minimum)))
+    let number = Int(try int64(key, minimum: Int64(minimum)))
+    guard number <= Self.largestInteger else {
+      throw TraceFormatError("'\(key)' must be at most \(Self.largestInteger), found \(number)")
+    }
+    return number
   }
 
   func optionalInteger(_ key: String, minimum: Int) throws(TraceFormatError) -> Int? {

@@ -6,7 +6,7 @@ import Musl
 import Darwin
 #endif
 
-/// A file descriptor opened for writing a new file, with the POSIX calls `AtomicFile` needs.
+/// A file descriptor opened for writing, with the POSIX calls `AtomicFile` needs.
 ///
 /// Each call returns `false` (or `nil`) on failure and leaves the reason in ``errorCode``.
 struct POSIXFile: ~Copyable {
@@ -25,6 +25,13 @@ struct POSIXFile: ~Copyable {
   /// Opens the file at `path` for writing from its start, creating or emptying it.
   init?(truncating path: String) {
     let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else { return nil }
+    self.descriptor = descriptor
+  }
+
+  /// Opens an existing character device, FIFO or socket at `path` for writing through it.
+  init?(writingThrough path: String) {
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }
     self.descriptor = descriptor
   }

@@ -1,0 +1,107 @@
+import ArgumentParser
+import ReactorTracing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where `-o` sends a command's output, by the README's "Outputs" rules: `-` is standard
+/// output, any other path is written with ``AtomicFile`` (regular files replaced atomically,
+/// devices and FIFOs written through), and an output that is one of the command's inputs is
+/// refused before anything is written.
+enum OutputFiles {
+  /// The path that stands for standard output.
+  static let standardOutput = "-"
+
+  /// Exits with code 2 if any of `outputs` is the same file (device and inode) as one of
+  /// `inputs`, following symbolic links.
+  static func refuse(_ outputs: [String], ifAnyIs inputs: [String]) throws(ExitCode) {
+    let inputIdentities = inputs.map { (path: $0, identity: identity(of: $0)) }
+    for output in outputs {
+      guard let identity = identity(of: output) else { continue }
+      for input in inputIdentities where input.identity == identity {
+        throw CommandFailure.unusableInput(
+          "the output '\(output)' is the input '\(input.path)'; write to another file")
+      }
+    }
+  }
+
+  /// Writes one output, after checking that it is none of `inputs`.
+  /// - Throws: Exit code 2 with one line on standard error.
+  static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(ExitCode) {
+    try refuse([path], ifAnyIs: inputs)
+    if path == standardOutput {
+      guard writeToStandardOutput(bytes) else {
+        throw CommandFailure.unusableInput(
+          "cannot write to standard output: \(String(cString: strerror(errno)))")
+      }
+      return
+    }
+    let batch = Batch(inputs: inputs)
+    try batch.add(bytes, to: path)
+    try batch.commit()
+  }
+
+  /// Several outputs written all or nothing (`--page-size` pages), each checked against
+  /// the inputs as it is added; what is not committed is removed.
+  final class Batch {
+    private let files = AtomicFileBatch()
+    private let inputs: [String]
+
+    init(inputs: [String]) {
+      self.inputs = inputs
+    }
+
+    /// Writes `bytes` to the temporary file of `path`.
+    func add(_ bytes: [UInt8], to path: String) throws(ExitCode) {
+      try refuse([path], ifAnyIs: inputs)
+      do {
+        try files.add(bytes, to: path)
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
+    }
+
+    /// Puts every file in place.
+    func commit() throws(ExitCode) {
+      do {
+        try files.commit()
+      } catch {
+        throw CommandFailure.unusableInput(error.description)
+      }
+    }
+  }
+
+  /// Device and inode of the file at `path` (standard output's for `-`), or `nil` if there
+  /// is none.
+  private static func identity(of path: String) -> [UInt64]? {
+    var info = stat()
+    let found = path == standardOutput ? fstat(STDOUT_FILENO, &info) : stat(path, &info)
+    guard found == 0 else { return nil }
+    return [UInt64(info.st_dev), UInt64(info.st_ino)]
+  }
+
+  private static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {
+    bytes.withUnsafeBytes { buffer in
+      var offset = 0
+      while offset < buffer.count {
+        let written = systemWrite(
+          STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+        if written < 0 {
+          if errno == EINTR { continue }
+          return false
+        }
+        offset += written
+      }
+      return true
+    }
+  }
+}
+
+private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(descriptor, bytes, count)
+}

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Fuzzes the trace reader and structural replay with libFuzzer for SECONDS (default 60),
+# starting from the sample traces in Traces/. Exits non-zero on any finding (a crash, trap,
+# sanitizer report, leak or timeout), whose input is left in .build-fuzz/findings/.
+#
+#   scripts/fuzz.sh 60          # what CI runs
+#   scripts/fuzz.sh 3600        # longer; the corpus in .build-fuzz/corpus grows across runs
+#   FUZZ_JOBS=2 scripts/fuzz.sh 3600   # several processes in parallel
+#
+# Our modules are compiled with swiftc -sanitize=fuzzer,address here, outside the package's
+# build graph, so `swift build` and `swift test` never compile the fuzz target. The
+# third-party modules replay needs (CustomDump, IssueReporting) come from a normal
+# `swift build` of the package, uninstrumented.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds="${1:-60}"
+jobs="${FUZZ_JOBS:-1}"
+out=.build-fuzz
+mkdir -p "$out/modules" "$out/corpus" "$out/findings"
+
+# The dependencies of ReactorReplay, built as usual.
+swift build --target ReactorReplay >/dev/null
+deps=.build/debug
+third_party_objects=("$deps"/CustomDump.build/*.o "$deps"/IssueReporting.build/*.o)
+
+flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -package-name reactor_trace
+  -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
+  -enable-upcoming-feature MemberImportVisibility
+  -I "$out/modules" -I "$deps/Modules")
+
+echo "fuzz: compiling ReactorCore, ReactorTracing, ReactorReplay and the fuzz target"
+libraries=()
+for module in ReactorCore ReactorTracing ReactorReplay; do
+  mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
+  swiftc "${flags[@]}" -module-name "$module" -emit-library -static \
+    -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
+    "${sources[@]}" -o "$out/lib$module.a"
+  libraries=("$out/lib$module.a" "${libraries[@]}")
+done
+# (ld.gold warns about every ASan helper it cannot export; they are not ours to fix.)
+swiftc "${flags[@]}" -module-name ReactorTraceFuzz Fuzz/FuzzTarget.swift \
+  "${libraries[@]}" "${third_party_objects[@]}" -o "$out/reactor-trace-fuzz" 2>&1 |
+  { grep -v "Cannot export local symbol" || true; }
+
+# The seed corpus: the sample traces, added to what earlier runs found.
+cp Traces/*.trace.jsonl Tests/Fixtures/*.trace.jsonl "$out/corpus/"
+
+echo "fuzz: running for ${seconds}s"
+parallel=()
+# Several processes write their logs to fuzz-N.log, in .build-fuzz.
+[[ "$jobs" -gt 1 ]] && parallel=(-jobs="$jobs" -workers="$jobs")
+# No Swift backtracer: a trap must end the process at once, as libFuzzer expects.
+root="$PWD"
+(cd "$out" && SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 ./reactor-trace-fuzz \
+  -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  -dict="$root/Fuzz/trace.dict" "${parallel[@]}" \
+  -artifact_prefix=findings/ -print_final_stats=1 corpus)
+echo "fuzz: no finding in ${seconds}s"
