@@ -30,41 +30,45 @@ struct ByteCursor {
   }
 
   /// Writes an integer in decimal, as `JSONWriter.writeInteger` does.
+  ///
+  /// Its digits are counted first and written in place from the last, two at a time: a copy
+  /// from a scratch buffer cost a `memmove` call per integer.
+  @inline(__always)
   mutating func write(_ integer: Int) {
     if integer < 0 {
       pointer.pointee = UInt8(ascii: "-")
       pointer += 1
     }
     var magnitude = integer.magnitude
-    if magnitude < 10 {
-      pointer.pointee = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
-      pointer += 1
-      return
+    let count = Self.digitCount(magnitude)
+    var index = count
+    while magnitude >= 100 {
+      let (quotient, pair) = magnitude.quotientAndRemainder(dividingBy: 100)
+      index &-= 2
+      pointer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
+      pointer[index &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
+      magnitude = quotient
     }
-    // Backwards into a stack buffer, two digits at a time, then one copy.
-    var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { raw in
-      let buffer = raw.bindMemory(to: UInt8.self).baseAddress!
-      var index = raw.count
-      while magnitude >= 100 {
-        let (quotient, pair) = magnitude.quotientAndRemainder(dividingBy: 100)
-        index -= 2
-        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair / 10)
-        buffer[index &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: pair % 10)
-        magnitude = quotient
-      }
-      if magnitude >= 10 {
-        index -= 2
-        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 10)
-        buffer[index &+ 1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
-      } else {
-        index -= 1
-        buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
-      }
-      let count = raw.count - index
-      pointer.initialize(from: buffer + index, count: count)
-      pointer += count
+    if magnitude >= 10 {
+      pointer[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude / 10)
+      pointer[1] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+    } else {
+      pointer[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude)
     }
+    pointer += count
+  }
+
+  /// The number of decimal digits of `magnitude`, 1 to 20.
+  @inline(__always)
+  private static func digitCount(_ magnitude: UInt) -> Int {
+    var count = 1
+    var threshold: UInt = 10
+    while magnitude >= threshold {
+      count &+= 1
+      if count == 20 { break }
+      threshold &*= 10
+    }
+    return count
   }
 
   /// Writes a hash's 16 hexadecimal digits in quotes.

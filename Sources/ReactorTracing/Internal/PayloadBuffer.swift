@@ -8,8 +8,10 @@
 final class PayloadBuffer<Value> {
   private var storage: UnsafeMutablePointer<Value>
   private var capacity: Int
-  /// How many values the buffer holds.
+  /// How many values were appended since the buffer was last emptied.
   private(set) var count = 0
+  /// The values before it were discarded.
+  private var start = 0
 
   init(capacity: Int) {
     self.capacity = max(1, capacity)
@@ -17,13 +19,13 @@ final class PayloadBuffer<Value> {
   }
 
   deinit {
-    storage.deinitialize(count: count)
+    (storage + start).deinitialize(count: count - start)
     storage.deallocate()
   }
 
   /// The value at `index`, from 0.
   subscript(index: Int) -> Value {
-    precondition(index >= 0 && index < count, "index out of range")
+    precondition(index >= start && index < count, "index out of range")
     return storage[index]
   }
 
@@ -33,16 +35,26 @@ final class PayloadBuffer<Value> {
     count += 1
   }
 
+  /// Releases the values before `end` (already used), keeping their indices: the states of
+  /// the events the writer has written are freed before the rest of the batch is.
+  func discard(upTo end: Int) {
+    guard end > start else { return }
+    precondition(end <= count, "index out of range")
+    (storage + start).deinitialize(count: end - start)
+    start = end
+  }
+
   /// Removes every value, keeping the storage.
   func removeAll() {
-    storage.deinitialize(count: count)
+    (storage + start).deinitialize(count: count - start)
+    start = 0
     count = 0
   }
 
   private func grow() {
     let newCapacity = capacity * 2
     let new = UnsafeMutablePointer<Value>.allocate(capacity: newCapacity)
-    new.moveInitialize(from: storage, count: count)
+    (new + start).moveInitialize(from: storage + start, count: count - start)
     storage.deallocate()
     storage = new
     capacity = newCapacity

@@ -39,9 +39,10 @@ struct PayloadCache: Sendable {
     var high: UInt64 = 0
   }
 
-  /// The most values kept: enough for the cases an app's enums have, small enough to bound
-  /// memory when payloads vary (`setValue(n)`).
-  static var capacity: Int { 256 }
+  /// The most values kept: enough for the cases an app's enums have and payloads that take
+  /// a few thousand values (an index into a list), small enough to bound memory when
+  /// payloads vary without end (`setValue(n)`): an entry takes a few hundred bytes.
+  static var capacity: Int { 4096 }
 
   private var entries: [Key: Entry] = [:]
   /// The last entry found or stored, and its key: a value that repeats (as an action sent

@@ -108,18 +108,24 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   ///   - line: Where the lines go.
   ///   - chunkSize: How many bytes `line` may gather before `drain` is called.
   ///   - drain: Takes the bytes gathered so far and empties `line`; called whenever it holds
-  ///     `chunkSize` bytes or more, so that a long batch is not held in memory whole.
+  ///     `chunkSize` bytes or more, so that a long batch is not held in memory whole, with
+  ///     how many events, actions and mutations those bytes (and earlier ones) hold.
   mutating func writeLines(
     _ events: [CapturedEvent], actions: PayloadBuffer<Action>,
     mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>, to line: inout LineWriter,
-    chunkSize: Int, drain: (inout LineWriter) -> Void
+    chunkSize: Int, drain: (inout LineWriter, _ written: WrittenCount) -> Void
   ) {
     var nextAction = 0
     var nextMutation = 0
     // States go straight to canonical bytes: this batch's working memory for them.
     let canonical = CanonicalJSONEncoder()
-    for event in events {
-      if line.bytes.count >= chunkSize { drain(&line) }
+    var hashes = PendingHashes()
+    defer { hashes.resolve(in: &line) }
+    for (index, event) in events.enumerated() {
+      if line.bytes.count >= chunkSize {
+        hashes.resolve(in: &line)
+        drain(&line, WrittenCount(events: index, actions: nextAction, mutations: nextMutation))
+      }
       switch event.kind {
       case .action(let id, let origin):
         writeAction(actions[nextAction], id: id, origin: origin, of: event, to: &line)
@@ -127,12 +133,20 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       case .mutation(let id, let origin):
         writeMutation(
           mutations[nextMutation], id: id, origin: origin, state: states[nextMutation],
-          of: event, to: &line, canonical: canonical)
+          of: event, to: &line, canonical: canonical, hashes: &hashes)
         nextMutation += 1
       default:
         line.appendLine(encode(StampedEvent<Action, Mutation, State>(event)))
       }
     }
+  }
+
+  /// How many of a batch's events, and of its action and mutation values, have their lines
+  /// written.
+  struct WrittenCount {
+    var events: Int
+    var actions: Int
+    var mutations: Int
   }
 
   // The two lines below write what `TraceEvent.write(to:)` writes, member for member, from
@@ -181,10 +195,18 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   private mutating func writeMutation(
     _ mutation: Mutation, id: Int, origin: Origin, state: State, of event: CapturedEvent,
-    to line: inout LineWriter, canonical: CanonicalJSONEncoder
+    to line: inout LineWriter, canonical: CanonicalJSONEncoder, hashes: inout PendingHashes
   ) {
     let payload = mutationPayload(mutation)
-    let change = serializeStateChange(to: state, canonical: canonical)
+    let change = serializeStateChange(to: state, canonical: canonical, hashesLater: true)
+    defer {
+      // The line ends with the hash in quotes, `}` and a newline; a serialized state's hash
+      // is left to `hashes`, which hashes several states at once.
+      if case .description = change {} else {
+        hashes.append(previousBytes!, hashAt: line.bytes.count - ByteCursor.hashCount - 2)
+        if hashes.isFull { hashes.resolve(in: &line) }
+      }
+    }
     if case .action(let action) = origin {
       // The common line, in one copy.
       let members = payload.members
@@ -312,7 +334,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
 
   private mutating func stateChange(to state: State) -> (TraceEvent.StateChange, TraceHash) {
     let previous = previousTree ?? previousBytes.flatMap { try? JSONValue(parsing: $0) }
-    switch serializeStateChange(to: state, canonical: nil) {
+    switch serializeStateChange(to: state, canonical: nil, hashesLater: false) {
     case .snapshot(let hash):
       return (.snapshot(previousTree!), hash)
     case .diff(let hash):
@@ -328,9 +350,11 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
   /// A diff is chosen when its operations take fewer bytes than the whole state, and at most
   /// `snapshotInterval` mutations after the last snapshot. Given `canonical`, a state of an
   /// Encodable type without redaction goes straight to canonical bytes, without a tree; the
-  /// bytes are the same either way. Diffs are taken between canonical bytes.
+  /// bytes are the same either way. Diffs are taken between canonical bytes. With
+  /// `hashesLater`, a serialized state's hash is left for the caller to compute from
+  /// `previousBytes` (the change holds a placeholder).
   private mutating func serializeStateChange(
-    to state: State, canonical: CanonicalJSONEncoder?
+    to state: State, canonical: CanonicalJSONEncoder?, hashesLater: Bool
   ) -> SerializedStateChange {
     previousTree = nil
     let encoded: Bool
@@ -351,7 +375,7 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       return .description(description, TraceHeader.State.description(description).hash)
     }
     lastStateByteCount = snapshotBytes.count
-    let hash = TraceHash(of: snapshotBytes)
+    let hash = hashesLater ? TraceHash(0) : TraceHash(of: snapshotBytes)
     var change = SerializedStateChange.snapshot(hash)
     if mutationsSinceSnapshot < snapshotInterval, let previous = previousBytes,
       let operationBytes = writeDiff(from: previous), operationBytes < snapshotBytes.count
@@ -462,12 +486,30 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
       return json.map { Self.truncated(Self.render($0)) } ?? TraceRedaction.marker
     }
     let description = String(describing: value)
-    if isEnum, description.contains("Optional("),
+    if isEnum, Self.mentionsOptional(description),
       let readable = Self.caseLabel(value)
     {
       return Self.truncated(readable)
     }
     return Self.truncated(description)
+  }
+
+  /// Whether `description` holds `Optional(`: searched in its UTF-8, which a generic
+  /// substring search took ten times as long to do.
+  private static func mentionsOptional(_ description: String) -> Bool {
+    var description = description
+    return description.withUTF8 { bytes in
+      let pattern: StaticString = "Optional("
+      let count = pattern.utf8CodeUnitCount
+      guard bytes.count >= count else { return false }
+      let characters = pattern.utf8Start
+      for start in 0...(bytes.count - count) where bytes[start] == characters[0] {
+        var offset = 1
+        while offset < count && bytes[start + offset] == characters[offset] { offset += 1 }
+        if offset == count { return true }
+      }
+      return false
+    }
   }
 
   /// An enum case's label with optional payload values unwrapped, as Swift would write the

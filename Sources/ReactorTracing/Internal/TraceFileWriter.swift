@@ -5,8 +5,9 @@ import Foundation
 ///
 /// The reactor's actor only appends captured events to `pending`. The writer thread wakes
 /// when `flushThreshold` events are pending or `flushInterval` has passed, takes them all,
-/// encodes them and writes them with one `write` call per batch. A crash loses at most what
-/// was pending. With a rolling window, each flush instead rewrites the whole window
+/// encodes them and writes them with one `write` call per ``chunkSize`` bytes; the events of
+/// each piece written leave the queue at once, making room for the reactor's next ones. A
+/// crash loses at most what was queued: pending, or taken and not yet written. With a rolling window, each flush instead rewrites the whole window
 /// atomically, so the file is always a complete trace.
 ///
 /// What is queued, pending or taken but not yet written, is bounded by a byte budget
@@ -24,9 +25,10 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   typealias Event = StampedEvent<Action, Mutation, State>
 
   let path: String
-  /// The most encoded bytes held before they are written: a batch that piled up while the
-  /// writer was behind is written in pieces of this size.
-  private static var chunkSize: Int { 1 << 20 }
+  /// The most encoded bytes held before they are written: a batch is written in pieces of
+  /// about this size, and the events of each piece leave the queue as soon as it is written,
+  /// so that the reactor's actor produces the next events while the writer encodes the rest.
+  private static var chunkSize: Int { 256 << 10 }
   /// The bytes of memory a queued state is estimated to take per byte of its canonical JSON:
   /// measured with the drop policy, a queued array of small integers (8 bytes for every 2 or
   /// 3 characters) took about that with the allocator's overhead; most other states less.
@@ -57,7 +59,8 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   /// The most bytes ever queued.
   private var peakBytes = 0
   /// The estimated memory of a queued state: six times the length of the last one's
-  /// canonical JSON.
+  /// canonical JSON. Changed only when the writer takes pending events, so that every state
+  /// of a batch it takes was counted with the same estimate.
   @exclusivity(unchecked) private var stateBytes: Int
   /// Whether the reactor's actor found the queue full: the writer takes what is pending at
   /// once.
@@ -327,6 +330,8 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
         }
       }
       isWriterNeeded = false
+      let stateCost = stateBytes
+      if let measured = encoder.lastStateByteCount { stateBytes = Self.memoryPerByte * measured }
       let takenBytes = pendingBytes
       pendingBytes = 0
       let takenEvents = pending.count
@@ -339,26 +344,50 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       flushWaiters = []
       condition.unlock()
 
-      if !batch.isEmpty { process(batch, actions: actions, mutations: mutations, states: states) }
+      // Written events leave the queue piece by piece, and their states' memory with them;
+      // the rest of what they were counted at (the buffers they are in) only with the batch.
+      var written = TraceEventEncoder<Action, Mutation, State>.WrittenCount(
+        events: 0, actions: 0, mutations: 0)
+      var dequeuedBytes = 0
+      if !batch.isEmpty {
+        process(batch, actions: actions, mutations: mutations, states: states) { now in
+          actions.discard(upTo: now.actions)
+          mutations.discard(upTo: now.mutations)
+          states.discard(upTo: now.mutations)
+          let bytes = min((now.mutations - written.mutations) * stateCost, takenBytes - dequeuedBytes)
+          dequeuedBytes += bytes
+          dequeue(bytes, events: now.events - written.events)
+          written = now
+        }
+      }
       batch.removeAll(keepingCapacity: true)
       actions.removeAll()
       mutations.removeAll()
       states.removeAll()
-      condition.lock()
-      queuedBytes -= takenBytes
-      queuedEvents -= takenEvents
-      if let measured = encoder.lastStateByteCount { stateBytes = Self.memoryPerByte * measured }
-      if isSenderWaiting { condition.broadcast() }
-      condition.unlock()
+      dequeue(takenBytes - dequeuedBytes, events: takenEvents - written.events)
       for waiter in waiters { waiter.resume() }
       if closing { break }
     }
     finish()
   }
 
+  /// Takes written events out of the queue, and wakes the reactor's actor if it waits for
+  /// room.
+  private func dequeue(_ bytes: Int, events: Int) {
+    guard events > 0 || bytes > 0 else { return }
+    condition.lock()
+    queuedBytes -= bytes
+    queuedEvents -= events
+    if isSenderWaiting { condition.broadcast() }
+    condition.unlock()
+  }
+
+  /// Encodes and writes a batch; `didWrite` is told how much of it is written, at every
+  /// piece of about ``chunkSize`` bytes but the last.
   private func process(
     _ batch: [CapturedEvent], actions: PayloadBuffer<Action>,
-    mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>
+    mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>,
+    didWrite: (TraceEventEncoder<Action, Mutation, State>.WrittenCount) -> Void
   ) {
     if var window {
       var nextAction = 0
@@ -390,9 +419,10 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     encoder.writeLines(
       batch, actions: actions, mutations: mutations, states: states, to: &line,
       chunkSize: Self.chunkSize
-    ) { line in
+    ) { line, written in
       write(line.bytes)
       line.bytes.removeAll(keepingCapacity: true)
+      didWrite(written)
     }
     write(line.bytes)
   }

@@ -429,15 +429,21 @@ private final class CanonicalOutput {
 
 extension CanonicalOutput {
   /// Writes `values` as a JSON array of integers.
+  ///
+  /// Through a cursor into memory reserved once for the longest integers: an append per
+  /// integer cost more than formatting it.
   func writeIntegers(_ values: [Int]) {
-    bytes.append(UInt8(ascii: "["))
-    values.withUnsafeBufferPointer { values in
-      for index in values.indices {
-        if index > 0 { bytes.append(UInt8(ascii: ",")) }
-        JSONWriter.writeInteger(Int64(values[index]), to: &bytes)
+    let maximumCount = 2 + values.count * (ByteCursor.maximumIntegerCount + 1)
+    bytes.write(maximumCount: maximumCount) { out in
+      out.write("[")
+      values.withUnsafeBufferPointer { values in
+        for index in values.indices {
+          if index > 0 { out.write(",") }
+          out.write(values[index])
+        }
       }
+      out.write("]")
     }
-    bytes.append(UInt8(ascii: "]"))
   }
 }
 
@@ -679,6 +685,17 @@ struct OutputBytes: JSONByteSink {
     if copied == nil {
       for byte in bytes { append(byte) }
     }
+  }
+
+  /// Appends what `body` writes through a cursor, at most `maximumCount` bytes, in place.
+  mutating func write(maximumCount: Int, _ body: (inout ByteCursor) -> Void) {
+    if capacity - count < maximumCount { grow(toHold: maximumCount) }
+    let start = base + count
+    var cursor = ByteCursor(start)
+    body(&cursor)
+    let written = cursor.pointer - start
+    precondition(written <= maximumCount, "wrote past the bytes reserved")
+    count += written
   }
 
   private mutating func grow(toHold extra: Int) {

@@ -71,6 +71,38 @@ struct FNV1a64: JSONByteSink {
     return value
   }
 
+  /// The hashes of four runs of bytes, computed together: four independent chains of
+  /// multiplications, where one chain waits on each product.
+  static func hash(
+    _ first: [UInt8], _ second: [UInt8], _ third: [UInt8], _ fourth: [UInt8]
+  ) -> (UInt64, UInt64, UInt64, UInt64) {
+    first.withUnsafeBufferPointer { a in
+      second.withUnsafeBufferPointer { b in
+        third.withUnsafeBufferPointer { c in
+          fourth.withUnsafeBufferPointer { d in
+            let common = min(a.count, b.count, c.count, d.count)
+            var (ha, hb, hc, hd) = (offsetBasis, offsetBasis, offsetBasis, offsetBasis)
+            if common > 0 {
+              let (pa, pb, pc, pd) = (a.baseAddress!, b.baseAddress!, c.baseAddress!, d.baseAddress!)
+              for index in 0..<common {
+                ha = step(ha, pa[index])
+                hb = step(hb, pb[index])
+                hc = step(hc, pc[index])
+                hd = step(hd, pd[index])
+              }
+            }
+            return (
+              hash(UnsafeBufferPointer(rebasing: a[common...]), from: ha),
+              hash(UnsafeBufferPointer(rebasing: b[common...]), from: hb),
+              hash(UnsafeBufferPointer(rebasing: c[common...]), from: hc),
+              hash(UnsafeBufferPointer(rebasing: d[common...]), from: hd)
+            )
+          }
+        }
+      }
+    }
+  }
+
   @inline(__always)
   private static func step(_ value: UInt64, _ byte: UInt8) -> UInt64 {
     (value ^ UInt64(byte)) &* 0x0000_0100_0000_01B3

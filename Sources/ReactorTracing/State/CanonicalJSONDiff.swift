@@ -106,8 +106,13 @@ struct CanonicalJSONDiff {
     var isKey = false
     var expectsKey = false
     var keyStart = 0
-    var isArray: [Bool] = []
-    var hasChange: [Bool] = []
+    // The containers the walk is in, a stack of bits from the outermost: whether each is an
+    // array, and whether it holds a change already (no memory to allocate, for a diff that
+    // takes a microsecond). Deeper than 64 levels, the diff gives up.
+    var depth = 0
+    var isArray: UInt64 = 0
+    var hasChange: UInt64 = 0
+    func isInArray() -> Bool { depth > 0 && isArray >> UInt64(depth - 1) & 1 == 1 }
     // Aligned offsets in the old and the new bytes: what precedes them is equal, or changed.
     var oldOffset = 0
     var newOffset = 0
@@ -147,6 +152,13 @@ struct CanonicalJSONDiff {
       else { return fail() }
       // The path to the token, from the bytes before it.
       while position < tokenStart {
+        if !isInString, isInArray() {
+          let commas = Self.skipScalars(in: oldBase, from: &position, to: tokenStart)
+          if commas > 0, case .index(let index) = path[path.count - 1] {
+            path[path.count - 1] = .index(index + commas)
+          }
+          if position == tokenStart { break }
+        }
         let byte = oldBase[position]
         if isInString {
           if byte == UInt8(ascii: "\\") { return fail() }
@@ -168,18 +180,20 @@ struct CanonicalJSONDiff {
           expectsKey = false
           keyStart = position
         case UInt8(ascii: "{"), UInt8(ascii: "["):
-          isArray.append(byte == UInt8(ascii: "["))
-          hasChange.append(false)
+          guard depth < 64 else { return fail() }
+          let bit: UInt64 = 1 << UInt64(depth)
+          if byte == UInt8(ascii: "[") { isArray |= bit } else { isArray &= ~bit }
+          hasChange &= ~bit
+          depth += 1
           path.append(.index(0))
           expectsKey = byte == UInt8(ascii: "{")
         case UInt8(ascii: "}"), UInt8(ascii: "]"):
-          guard !isArray.isEmpty else { return fail() }
-          isArray.removeLast()
-          hasChange.removeLast()
+          guard depth > 0 else { return fail() }
+          depth -= 1
           path.removeLast()
           expectsKey = false
         case UInt8(ascii: ","):
-          if isArray.last == true {
+          if isInArray() {
             if case .index(let index) = path[path.count - 1] {
               path[path.count - 1] = .index(index + 1)
             }
@@ -192,16 +206,15 @@ struct CanonicalJSONDiff {
         position += 1
       }
       let before = oldBase[tokenStart - 1]
-      guard !isInString, let inArray = isArray.last,
-        inArray
+      guard !isInString, depth > 0,
+        isInArray()
           ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
           : before == UInt8(ascii: ":")
       else { return fail() }
       // At most one change in each array, this one's and those around it.
-      for level in isArray.indices where isArray[level] {
-        if hasChange[level] { return fail() }
-        hasChange[level] = true
-      }
+      let arrays = isArray & (depth == 64 ? ~0 : (1 << UInt64(depth)) - 1)
+      if hasChange & arrays != 0 { return fail() }
+      hasChange |= arrays
       writeSet(newValue.lowerBound + newTokenStart..<newValue.lowerBound + newEnd)
       changes += 1
       position = oldEnd
@@ -209,6 +222,47 @@ struct CanonicalJSONDiff {
       newOffset = newEnd
     }
     return changes > 0 || fail()
+  }
+
+  /// Moves `position` over the numbers, literals and commas of an array, up to `end` or the
+  /// next quote, bracket or brace; returns the commas passed: the elements it moved past.
+  ///
+  /// Eight bytes at a time while none of them is a quote, bracket or brace, counting the commas
+  /// among them at once: the walk to an element deep in a large array of numbers.
+  private static func skipScalars(
+    in base: UnsafePointer<UInt8>, from position: inout Int, to end: Int
+  ) -> Int {
+    var commas = 0
+    while position + 8 <= end {
+      let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      let stops =
+        matches(word, UInt8(ascii: "\"")) | matches(word, UInt8(ascii: "[")) | matches(word, UInt8(ascii: "]"))
+        | matches(word, UInt8(ascii: "{")) | matches(word, UInt8(ascii: "}"))
+      if stops != 0 { break }
+      commas += matches(word, UInt8(ascii: ",")).nonzeroBitCount
+      position += 8
+    }
+    while position < end {
+      switch base[position] {
+      case UInt8(ascii: ","): commas += 1
+      case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
+        UInt8(ascii: "}"):
+        return commas
+      default: break
+      }
+      position += 1
+    }
+    return commas
+  }
+
+  /// The high bit of each byte of `word` that equals `byte`, and no other bit.
+  @inline(__always)
+  private static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let difference = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+    // A byte's high bit is set when the byte is zero: neither its low seven bits, carried
+    // into the high one, nor its own high bit.
+    return ~(((difference & lowBits) &+ lowBits) | difference | lowBits)
   }
 
   /// Whether `byte` ends a number or a literal in canonical JSON.

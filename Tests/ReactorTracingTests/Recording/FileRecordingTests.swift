@@ -75,6 +75,32 @@ extension TracingTests {
       }
     }
 
+    @Test func aLongRunOfChangesToALargeArrayIsWrittenAsAnInMemoryRecordingSerializesIt()
+      async throws
+    {
+      try await withExclusiveMainSerialExecutor {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("large.jsonl")
+        // More lines than one piece the writer writes at a time, states hashed several at
+        // once, and more distinct actions than are cached when few.
+        let script = (0..<1_500).map { step in
+          LargeArrayReactor.Action.add(step * 7 % 600, step % 3 == 0 ? -step * 1_001 : step)
+        }
+        let options = TraceOptions(clock: TestClock())
+        let memoryReactor = LargeArrayReactor()
+        let memory = try InMemoryTraceRecorder(recording: memoryReactor, options: options)
+        for action in script { memoryReactor.send(action) }
+        memory.stop()
+        let fileReactor = LargeArrayReactor()
+        let file = try FileTraceRecorder(recording: fileReactor, to: path, options: options)
+        for action in script { fileReactor.send(action) }
+        try await file.stop()
+        let bytes = try contents(of: path)
+        #expect(bytes.count > 256 << 10)
+        #expect(bytes == memory.trace.serialized)
+      }
+    }
+
     @Test func theReadmeExampleRecordsACounterTraceToAFile() async throws {
       let directory = try TemporaryDirectory()
       let path = directory.file("counter.trace.jsonl")
@@ -219,6 +245,32 @@ private final class ShapeReactor: Reactor {
     case .append(let item): state.items.append(item)
     case .truncate(let count): state.items.removeSubrange(count...)
     case .setNote(let note): state.note = note
+    }
+    return state
+  }
+}
+
+/// A reactor whose state is a large array of integers and a count of changes, one element of
+/// the array changing at a time.
+private final class LargeArrayReactor: Reactor {
+  enum Action: Codable, Sendable {
+    case add(Int, Int)
+  }
+
+  struct State: Codable, Sendable {
+    var values = [Int](repeating: 0, count: 600)
+    var changes = 0
+  }
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func reduce(state: State, mutation: Action) -> State {
+    var state = state
+    switch mutation {
+    case .add(let index, let amount):
+      state.values[index] += amount
+      state.changes += 1
     }
     return state
   }
