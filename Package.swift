@@ -148,7 +148,7 @@ let package = Package(
     .target(name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"]),
     .testTarget(
       name: "ReactorInspectorTests",
-      dependencies: ["ReactorInspector", "ReactorTracing", "reactor-trace"]
+      dependencies: ["ReactorInspector", "ReactorDiagrams", "ReactorTracing", "reactor-trace"]
     ),
 
     // The example reactors users know from ReactorKit, with their fakes and text views.

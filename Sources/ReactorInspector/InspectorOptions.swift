@@ -1,20 +1,22 @@
+public import ReactorDiagrams
+
 /// What an ``InspectorPage`` holds and how it draws the transitions diagram.
 public struct InspectorOptions: Sendable, Hashable {
   /// The most events the page holds.
   ///
   /// A longer trace is cut after this many, and the page says so. 1,000,000 unless set.
   public var maximumEvents: Int
-  /// Dotted fields the diagram's states are projected onto, as `render transitions --key`;
-  /// empty for whole states.
-  public var keys: [String]
+  /// How the diagram makes states into nodes, as `render transitions` does; `nil` for the
+  /// state machine inferred from the trace, `render transitions`' default.
+  public var abstraction: StateAbstraction?
 
   /// Creates options.
   ///
   /// - Parameters:
   ///   - maximumEvents: The most events the page holds.
-  ///   - keys: Fields the diagram's states are projected onto.
-  public init(maximumEvents: Int = 1_000_000, keys: [String] = []) {
+  ///   - abstraction: How the diagram makes states into nodes; `nil` to infer it.
+  public init(maximumEvents: Int = 1_000_000, abstraction: StateAbstraction? = nil) {
     self.maximumEvents = maximumEvents
-    self.keys = keys
+    self.abstraction = abstraction
   }
 }

@@ -38,7 +38,7 @@ public struct InspectorPage: Sendable {
   public init(tracePath: String, options: InspectorOptions = InspectorOptions())
     throws(InspectorError)
   {
-    let diagram = TransitionsEmbedding(tracePath: tracePath, keys: options.keys)
+    let diagram = TransitionsEmbedding(tracePath: tracePath, abstraction: options.abstraction)
     let reader: TraceReader
     do {
       reader = try TraceReader(path: tracePath)

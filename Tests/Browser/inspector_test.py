@@ -139,6 +139,17 @@ def state_fields(state):
     return "\n".join(fields)
 
 
+def machine_fields(state):
+    """The node text of GitHubSearch's inferred state machine, `render transitions`' default:
+    isLoadingNextPage as it is, nextPage nil / non-nil, query and repos empty / non-empty."""
+    return "\n".join([
+        "isLoadingNextPage=" + canonical(state["isLoadingNextPage"]),
+        "nextPage=" + ("nil" if state.get("nextPage") is None else "non-nil"),
+        "query=" + ("non-empty" if state["query"] else "empty"),
+        "repos=" + ("non-empty" if state["repos"] else "empty"),
+    ])
+
+
 SCHEMA = {
     "action": {"type": "A", "codable": False, "digest": "0000000000000000"},
     "mutation": {"type": "M", "codable": False, "digest": "0000000000000000"},
@@ -377,15 +388,55 @@ class GitHubSearchInspectorTests(unittest.TestCase):
         self.assertEqual(labels, expected)
 
     def test_the_diagram_highlights_the_node_of_the_current_state(self):
+        nodes = self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node[data-state]")
+        self.assertEqual(len(nodes), 6, "the inferred state machine, as render transitions draws it")
+        legend = self.driver.find_element(By.CSS_SELECTOR, "#diagram g#legend").text
+        self.assertIn("repos: empty / non-empty", legend)
         for seq in (0, 2, 12, 20, 31, self.events[-1]["seq"]):
-            if seq == 0:
-                self.page.press(Keys.HOME)
-            else:
-                self.page.press(Keys.HOME)
+            self.page.press(Keys.HOME)
+            if seq:
                 self.page.press(Keys.ARROW_RIGHT, seq)
             self.assertEqual(self.page.selected_seq(), seq)
             tooltip = self.page.current_node_tooltip()
+            self.assertEqual(tooltip.split("\n", 1)[1], machine_fields(json.loads(self.states[seq])), seq)
+        self.page.press(Keys.HOME)
+        self.page.press(Keys.ARROW_RIGHT, 12)
+        self.assertIn("repos=non-empty", self.page.current_node_tooltip().split("\n"))
+
+    def test_with_whole_state_the_diagram_highlights_the_whole_state(self):
+        html = os.path.join(self.scratch.name, "whole.html")
+        render(GITHUB_TRACE, html, "--whole-state")
+        page = InspectorPage(self.driver, html)
+        for seq in (0, 2, 12, 20, 31, self.events[-1]["seq"]):
+            page.press(Keys.HOME)
+            if seq:
+                page.press(Keys.ARROW_RIGHT, seq)
+            tooltip = page.current_node_tooltip()
             self.assertEqual(tooltip.split("\n", 1)[1], state_fields(json.loads(self.states[seq])), seq)
+
+    def test_pulses_on_edges_leave_one_node_highlighted_and_clickable(self):
+        # Counter's alertMessage is inferred as a pulse: drawn on edges, not in nodes.
+        trace = os.path.join(ROOT, "Traces", "counter.trace.jsonl")
+        header, events = read_trace(trace)
+        states = states_after_events(header, events)
+        html = os.path.join(self.scratch.name, "counter.html")
+        render(trace, html)
+        page = InspectorPage(self.driver, html)
+        self.assertIn("alertMessage: pulse", self.driver.find_element(By.CSS_SELECTOR, "#diagram g#legend").text)
+        page.press(Keys.HOME)
+        for seq in range(1, events[-1]["seq"] + 1):
+            page.press(Keys.ARROW_RIGHT)
+            state = json.loads(states[seq])
+            expected = "isLoading=%s\nvalue=%s" % (canonical(state["isLoading"]), canonical(state["value"]))
+            self.assertEqual(page.current_node_tooltip().split("\n", 1)[1], expected, seq)
+        count = len(self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node[data-state]"))
+        for index in range(count):
+            target = self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node[data-state]")[index]
+            wanted = target.find_element(By.CSS_SELECTOR, "a").get_attribute("xlink:title")
+            self.driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", target)
+            self.assertEqual(page.current_node_tooltip(), wanted, index)
+        errors = [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertEqual(errors, [])
 
     def test_with_a_key_the_diagram_highlights_the_projected_state(self):
         html = os.path.join(self.scratch.name, "projected.html")
@@ -410,7 +461,7 @@ class GitHubSearchInspectorTests(unittest.TestCase):
         wanted = target.find_element(By.CSS_SELECTOR, "a").get_attribute("xlink:title")
         webdriver.ActionChains(self.driver).move_to_element(target.find_element(By.TAG_NAME, "text")).click().perform()
         seq = self.page.selected_seq()
-        self.assertEqual(wanted.split("\n", 1)[1], state_fields(json.loads(self.states[seq])))
+        self.assertEqual(wanted.split("\n", 1)[1], machine_fields(json.loads(self.states[seq])))
         self.assertEqual(self.page.current_node_tooltip(), wanted)
 
     def test_the_page_loads_nothing_and_logs_no_error(self):

@@ -1,4 +1,5 @@
 import Foundation
+import ReactorDiagrams
 import ReactorInspector
 import ReactorTracing
 import Testing
@@ -100,6 +101,36 @@ struct InspectorPageTests {
     #expect(data["events"]?.arrayValue?.count == 48)
     #expect(data["svg"]?.stringValue?.hasPrefix("<svg") == true)
     #expect(data["nodes"]?.arrayValue?.count == 19)
+  }
+
+  @Test(arguments: [nil, StateAbstraction.wholeState, StateAbstraction(keys: ["query"])])
+  func diagramIsTheOneRenderTransitionsDrawsWithTheSameAbstraction(
+    _ chosen: StateAbstraction?
+  ) throws {
+    let path = tracesDirectory + "/github-search.trace.jsonl"
+    let page = try InspectorPage(tracePath: path, options: InspectorOptions(abstraction: chosen))
+    let (_, data) = try pageParts(page)
+    let abstraction = try chosen ?? StateAbstraction.inferred(fromTracesAt: [path])
+    let graph = try TransitionGraph(tracesAt: [path], abstraction: abstraction)
+    let svg = String(
+      decoding: try GraphvizRenderer().render(graph.dotGraph(), engine: .dot, format: .svg),
+      as: UTF8.self)
+    #expect(data["svg"]?.stringValue == String(svg[try #require(svg.range(of: "<svg")).lowerBound...]))
+    #expect(data["nodeNames"]?.arrayValue?.count == graph.states.count)
+  }
+
+  @Test func byDefaultEachStepIsOnTheInferredNodeOfItsState() throws {
+    let path = tracesDirectory + "/github-search.trace.jsonl"
+    let page = try InspectorPage(tracePath: path)
+    let (_, data) = try pageParts(page)
+    let graph = try TransitionGraph(
+      tracesAt: [path], abstraction: try StateAbstraction.inferred(fromTracesAt: [path]))
+    #expect(graph.states.count == 6)
+    let nodes = try #require(data["nodes"]?.arrayValue).map { try #require($0.intValue) }
+    #expect(nodes.count == 19)
+    // The initial state has no query and no repos; the last has both.
+    #expect(graph.states[nodes[0]].text.contains("repos=empty"))
+    #expect(graph.states[try #require(nodes.last)].text.contains("repos=non-empty"))
   }
 
   @Test func textFromTheTraceCannotCloseTheScriptElement() throws {

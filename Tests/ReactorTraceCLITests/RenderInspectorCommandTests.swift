@@ -29,6 +29,49 @@ struct RenderInspectorCommandTests {
     )
   }
 
+  @Test(arguments: [
+    ["--whole-state", "--key", "query"], ["--key", "query", "--field", "repos=count"],
+    ["--field", "repos=sideways"], ["--key", ""],
+  ])
+  func inspectorRefusesTheDiagramOptionsRenderTransitionsRefuses(_ options: [String]) throws {
+    let scratch = try ScratchDirectory()
+    for command in ["transitions", "inspector"] {
+      let result = try runReactorTrace(
+        ["render", command, "Traces/github-search.trace.jsonl", "-o", scratch.file("out.svg")]
+          + options)
+      #expect(result.exitCode == 64, "\(command)")
+      #expect(result.standardError.hasPrefix("Error: --"), "\(command)")
+    }
+    #expect(scratch.contents.isEmpty)
+  }
+
+  @Test(arguments: [["--key", "nosuch"], ["--field", "nosuch=value"]])
+  func inspectorRefusesAFieldTheTraceLacksAsRenderTransitionsDoes(_ options: [String]) throws {
+    let scratch = try ScratchDirectory()
+    var messages: [String] = []
+    for command in ["transitions", "inspector"] {
+      let result = try runReactorTrace(
+        ["render", command, "Traces/github-search.trace.jsonl", "-o", scratch.file("out.svg")]
+          + options)
+      #expect(result.exitCode == 2, "\(command)")
+      messages.append(result.standardError)
+    }
+    #expect(messages[0] == messages[1])
+    #expect(messages[0].contains("nosuch"))
+    #expect(scratch.contents.isEmpty)
+  }
+
+  @Test func inspectorTakesFieldOverridesAndWholeStates() throws {
+    let scratch = try ScratchDirectory()
+    for options in [["--field", "repos=count"], ["--whole-state"]] {
+      let output = scratch.file("run.html")
+      let result = try runReactorTrace(
+        ["render", "inspector", "Traces/github-search.trace.jsonl", "-o", output] + options)
+      #expect(result.exitCode == 0, "\(options)")
+      #expect(result.standardError.isEmpty)
+    }
+  }
+
   @Test func perfettoWritesTraceEvents() throws {
     let scratch = try ScratchDirectory()
     let output = scratch.file("run.json")

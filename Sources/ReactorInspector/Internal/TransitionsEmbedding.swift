@@ -10,16 +10,23 @@ struct TransitionsEmbedding {
   var note: String?
   /// The SVG node names of the graph's states, by state index.
   var nodeNames: [String] = []
-  /// How states become nodes.
-  let abstraction: StateAbstraction
+  /// How states become nodes; `nil` when it could not be inferred.
+  private(set) var abstraction: StateAbstraction?
   private var stateIndex: [String: Int] = [:]
 
-  /// Reads the trace at `tracePath` once more and draws its graph, unless it is too large.
-  init(tracePath: String, keys: [String]) {
-    abstraction = StateAbstraction(keys: keys)
+  /// Reads the trace at `tracePath` once more (twice when the abstraction is inferred) and
+  /// draws its graph, unless it is too large.
+  init(tracePath: String, abstraction: StateAbstraction?) {
     let graph: TransitionGraph
-    do {
-      graph = try TransitionGraph(tracesAt: [tracePath], abstraction: abstraction)
+    do throws(TransitionGraphError) {
+      let chosen: StateAbstraction
+      if let abstraction {
+        chosen = abstraction
+      } else {
+        chosen = try StateAbstraction.inferred(fromTracesAt: [tracePath])
+      }
+      self.abstraction = chosen
+      graph = try TransitionGraph(tracesAt: [tracePath], abstraction: chosen)
     } catch {
       note = "no transitions diagram: \(error.description)"
       return
@@ -51,6 +58,7 @@ struct TransitionsEmbedding {
 
   /// The index of the node of `state`, or -1 when the graph has none.
   func node(of state: TraceHeader.State) -> Int {
+    guard let abstraction else { return -1 }
     let text = abstraction.fields(of: state).map(\.text).joined(separator: "\n")
     return stateIndex[text] ?? -1
   }

@@ -1,4 +1,5 @@
 public import ArgumentParser
+import ReactorDiagrams
 import ReactorInspector
 import ReactorTracing
 
@@ -13,7 +14,8 @@ extension ReactorTraceCommand.Render {
         The page lists the events (filter by kind, by text, or by a state path they changed), \
         travels to the state after any of them (click, or ← → Home End) with what changed \
         highlighted, shows each event's causes and its effect's outcome, and the transitions \
-        diagram with the current state marked. It needs no network and no reactor-trace.
+        diagram with the current state marked, drawn as render transitions draws it with the \
+        same --key, --field or --whole-state. It needs no network and no reactor-trace.
         """
     )
 
@@ -25,13 +27,8 @@ extension ReactorTraceCommand.Render {
     @Option(name: .shortAndLong, help: "The file to write (.html).")
     public var output: String
 
-    /// Fields the diagram's states are projected onto.
-    @Option(
-      name: .customLong("key"),
-      help:
-        "Draw the diagram's states projected onto this field (repeatable), as render transitions does."
-    )
-    public var keys: [String] = []
+    /// How the diagram's states become nodes, as in render transitions.
+    @OptionGroup public var states: StateAbstractionOptions
 
     /// The most events to embed.
     @Option(help: "Embed at most this many events; the page says when the trace was cut.")
@@ -52,8 +49,22 @@ extension ReactorTraceCommand.Render {
     public func run() throws {
       try OutputFiles.refuse([output], ifAnyIs: [trace])
       do {
+        if !states.keys.isEmpty, let reader = try? TraceReader(path: trace),
+          let unknown = states.unknownKey(in: reader.header)
+        {
+          throw CommandFailure.unusableInput(unknown)
+        }
+        let abstraction: StateAbstraction?
+        do {
+          abstraction = try states.abstraction(forTracesAt: [trace])
+        } catch let error as TransitionGraphError {
+          // An unreadable trace is InspectorPage's to report.
+          guard case .unreadableTrace = error else { throw error }
+          abstraction = nil
+        }
         let page = try InspectorPage(
-          tracePath: trace, options: InspectorOptions(maximumEvents: maxEvents, keys: keys))
+          tracePath: trace,
+          options: InspectorOptions(maximumEvents: maxEvents, abstraction: abstraction))
         let warnings = TraceWarningReport(
           path: trace, warnings: page.warnings, eventCount: page.traceEventCount)
         warnings.print(strict: strictness.strict)
@@ -70,6 +81,8 @@ extension ReactorTraceCommand.Render {
         print(summary)
         if let note = page.diagramNote { print(note) }
       } catch let error as InspectorError {
+        throw CommandFailure.unusableInput(error.description)
+      } catch let error as TransitionGraphError {
         throw CommandFailure.unusableInput(error.description)
       } catch let error as AtomicFileError {
         throw CommandFailure.unusableInput(error.description)

@@ -25,21 +25,8 @@ extension ReactorTraceCommand.Render {
     @Argument(help: "Trace files of the same reactor.")
     public var traces: [String]
 
-    /// Fields that states are projected onto.
-    @Option(
-      name: .customLong("key"),
-      help: "Project states onto this field (repeatable): isLoading, user.name.")
-    public var keys: [String] = []
-
-    /// Per-field overrides of the inferred abstraction, `name=how`.
-    @Option(
-      name: .customLong("field"),
-      help: "Draw a field this way (repeatable): NAME=value|case|nil|empty|count|omit|event.")
-    public var fields: [String] = []
-
-    /// Whether every distinct state is its own node.
-    @Flag(help: "Make every distinct whole state a node, as recorded.")
-    public var wholeState = false
+    /// How states become nodes.
+    @OptionGroup public var states: StateAbstractionOptions
 
     /// The least count a transition needs to be drawn.
     @Option(help: "Leave out transitions seen fewer times than this.")
@@ -74,33 +61,8 @@ extension ReactorTraceCommand.Render {
     /// Checks the arguments before anything is read.
     public func validate() throws {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
-      guard !keys.contains(where: \.isEmpty) else {
-        throw ValidationError("--key needs a field name, such as isLoading or user.name.")
-      }
       guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1.") }
       guard hops >= 0 else { throw ValidationError("--hops must be at least 0.") }
-      if wholeState && (!keys.isEmpty || !fields.isEmpty) {
-        throw ValidationError("--whole-state cannot be combined with --key or --field.")
-      }
-      if !keys.isEmpty && !fields.isEmpty {
-        throw ValidationError("--key and --field cannot be combined; --key shows whole values.")
-      }
-      _ = try overrides()
-    }
-
-    /// `--field` as a dictionary, or a usage error naming the bad one.
-    func overrides() throws -> [String: FieldAbstraction] {
-      var result: [String: FieldAbstraction] = [:]
-      for field in fields {
-        let parts = field.split(separator: "=", maxSplits: 1).map(String.init)
-        guard parts.count == 2, !parts[0].isEmpty, let how = FieldAbstraction(rawValue: parts[1])
-        else {
-          let names = FieldAbstraction.allCases.map(\.rawValue).joined(separator: ", ")
-          throw ValidationError("--field \(field): expected NAME=HOW, HOW one of \(names).")
-        }
-        result[parts[0]] = how
-      }
-      return result
     }
 
     /// Builds the graph and writes it.
@@ -112,13 +74,8 @@ extension ReactorTraceCommand.Render {
       let bytes: [UInt8]
       let graph: TransitionGraph
       do {
-        let abstraction =
-          wholeState
-          ? StateAbstraction.wholeState
-          : keys.isEmpty
-            ? try StateAbstraction.inferred(fromTracesAt: traces, overrides: try overrides())
-            : StateAbstraction(keys: keys)
-        var collected = TransitionGraph(abstraction: abstraction)
+        var collected = TransitionGraph(
+          abstraction: try states.abstraction(forTracesAt: traces))
         var warnings: [TraceWarningReport] = []
         for path in traces {
           let reader: TraceReader
@@ -127,7 +84,7 @@ extension ReactorTraceCommand.Render {
           } catch {
             throw CommandFailure.unusableInput(error.description)
           }
-          if warnings.isEmpty, let unknown = StateKeyPaths(reader.header).unknown(keys) {
+          if warnings.isEmpty, let unknown = states.unknownKey(in: reader.header) {
             throw CommandFailure.unusableInput(unknown)
           }
           try collected.add(reader)
