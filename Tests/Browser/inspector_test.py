@@ -475,14 +475,25 @@ class GitHubSearchInspectorTests(unittest.TestCase):
         directory = OPTIONS["screenshots"]
         if not directory:
             self.skipTest("no --screenshots directory")
-        self.driver.set_window_size(1400, 1000)
+        self.driver.set_window_size(1800, 1000)
         self.page.click_row(12)
+        self.center_current_node()
         self.driver.save_screenshot(os.path.join(directory, "inspector.png"))
         search = self.driver.find_element(By.ID, "path-input")
         search.send_keys("isLoadingNextPage", Keys.ENTER)
-        self.page.click_row(20)
-        self.driver.find_element(By.ID, "diagram-fit").click()
+        self.page.click_row(22)
+        self.center_current_node()
         self.driver.save_screenshot(os.path.join(directory, "inspector-path-search.png"))
+
+    def center_current_node(self):
+        """Scrolls the diagram (drawn at its size, wider than its column) to the current node."""
+        self.driver.execute_script("""
+            const area = document.getElementById("diagram");
+            const node = area.querySelector("g.node.current");
+            const frame = area.getBoundingClientRect(), box = node.getBoundingClientRect();
+            area.scrollLeft += box.left + box.width / 2 - (frame.left + frame.width / 2);
+            area.scrollTop += box.top + box.height / 2 - (frame.top + frame.height / 2);
+        """)
 
 
 HOSTILE = [

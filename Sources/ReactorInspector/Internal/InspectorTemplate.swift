@@ -105,7 +105,6 @@ enum InspectorTemplate {
     #diagram.fit svg { max-width:100%; }
     #diagram g.node { cursor:pointer; }
     #diagram g.node.current path, #diagram g.node.current polygon, #diagram g.node.current ellipse { stroke:#dc2626; stroke-width:3px; fill:#fee2e2; }
-    #diagram g.node.current text { font-weight:bold; }
     .muted { color:var(--muted); }
     .hidden { display:none !important; }
     .help { color:var(--muted); font-size:11px; }
