@@ -10,7 +10,7 @@ struct RenderInspectorCommandTests {
       "render", "inspector", "Traces/github-search.trace.jsonl", "-o", output,
     ])
     #expect(result.exitCode == 0)
-    #expect(result.standardOutput == "wrote \(output): 48 events, 1 state snapshots\n")
+    #expect(result.standardOutput == "wrote \(output): 48 events, 1 state snapshot\n")
     #expect(result.standardError.isEmpty)
     let html = try String(contentsOfFile: output, encoding: .utf8)
     #expect(html.hasPrefix("<!DOCTYPE html>"))
@@ -25,7 +25,7 @@ struct RenderInspectorCommandTests {
     ])
     #expect(result.exitCode == 0)
     #expect(
-      result.standardOutput == "wrote \(output): 4 events of 19 (--max-events), 1 state snapshots\n"
+      result.standardOutput == "wrote \(output): 4 events of 19 (--max-events), 1 state snapshot\n"
     )
   }
 

@@ -77,7 +77,7 @@ extension ReactorTraceCommand.Render {
         if page.eventCount < page.traceEventCount {
           summary += " of \(page.traceEventCount) (--max-events)"
         }
-        summary += ", \(page.snapshotCount) state snapshots"
+        summary += ", \(page.snapshotCount) state snapshot\(page.snapshotCount == 1 ? "" : "s")"
         print(summary)
         if let note = page.diagramNote { print(note) }
       } catch let error as InspectorError {
