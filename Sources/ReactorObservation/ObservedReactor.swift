@@ -78,8 +78,12 @@ public final class ObservedReactor<R: Reactor>: Observable {
   }
 
   /// Reads a field and registers the access under the field's own key path.
-  /// - Parameter hasChanged: Whether the field differs between two states; only called for
-  ///   the first read of this key path.
+  ///
+  /// - Parameters:
+  ///   - keyPath: The field in the state.
+  ///   - hasChanged: Whether the field differs between two states; only kept from the first
+  ///     read of this key path.
+  /// - Returns: The field's value in the current state.
   func read<Value>(
     _ keyPath: KeyPath<R.State, Value>, hasChanged: @escaping (R.State, R.State) -> Bool
   ) -> Value {

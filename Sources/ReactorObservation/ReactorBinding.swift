@@ -1,5 +1,5 @@
 #if canImport(SwiftUI)
-  public import SwiftUI
+public import SwiftUI
 #endif
 
 /// A two-way connection between a control and a reactor: reading it reads a state field
@@ -30,14 +30,14 @@ public struct ReactorBinding<Value>: Sendable {
 }
 
 #if canImport(SwiftUI)
-  extension ReactorBinding where Value: Sendable {
-    /// The same binding as a `SwiftUI.Binding`, for controls such as `TextField` and `Toggle`.
-    public var swiftUI: SwiftUI.Binding<Value> {
-      let binding = self
-      return SwiftUI.Binding(
-        get: { MainActor.assumeIsolated { binding.wrappedValue } },
-        set: { newValue in MainActor.assumeIsolated { binding.wrappedValue = newValue } }
-      )
-    }
+extension ReactorBinding where Value: Sendable {
+  /// The same binding as a `SwiftUI.Binding`, for controls such as `TextField` and `Toggle`.
+  public var swiftUI: SwiftUI.Binding<Value> {
+    let binding = self
+    return SwiftUI.Binding(
+      get: { MainActor.assumeIsolated { binding.wrappedValue } },
+      set: { newValue in MainActor.assumeIsolated { binding.wrappedValue = newValue } }
+    )
   }
+}
 #endif

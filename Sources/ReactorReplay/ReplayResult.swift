@@ -14,9 +14,10 @@ public struct ReplayResult: Sendable, Hashable {
   public var stepsChecked: Int
   /// The first difference, or `nil` when the replay matched the trace.
   public var divergence: ReplayDivergence?
-  /// What the trace's reader noticed without failing: a torn last line, a missing end line,
-  /// effects still running when the recording stopped. A match with warnings is a match of
-  /// an incomplete trace.
+  /// What the trace's reader noticed without failing.
+  ///
+  /// A torn last line, a missing end line, effects still running when the recording
+  /// stopped. A match with warnings is a match of an incomplete trace.
   public var warnings: [TraceWarning]
   /// How the reactor's types changed since the recording, in ways this trace survives: a
   /// case added, a case removed that the trace does not use, a field added to `State`.

@@ -29,8 +29,10 @@ public final class StructuralReplay {
   public private(set) var stepCount = 0
   /// The `seq` of the last step read, or `nil` before the first.
   public private(set) var lastSequence: Int?
-  /// What the reader noticed so far without failing: a torn last line, a missing end line,
-  /// effects still running when the recording stopped. Complete once every step was read.
+  /// What the reader noticed so far without failing.
+  ///
+  /// A torn last line, a missing end line, effects still running when the recording
+  /// stopped. Complete once every step was read.
   public var warnings: [TraceWarning] { reader.warnings }
   /// How many events the recorder dropped in the gaps read so far: the trace is incomplete
   /// when it is not 0.

@@ -57,6 +57,7 @@ public struct StateAbstractionOptions: ParsableArguments {
   /// one inferred from the traces with `--field` overriding it.
   ///
   /// - Parameter paths: The traces, read once more when the abstraction is inferred.
+  /// - Returns: How the diagram draws states.
   /// - Throws: ``TransitionGraphError`` when a trace cannot be read or `--field` names no
   ///   field.
   func abstraction(forTracesAt paths: [String]) throws -> StateAbstraction {

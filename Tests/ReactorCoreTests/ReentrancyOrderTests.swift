@@ -7,7 +7,10 @@ import Testing
 /// mutation synchronously; hooks let a test send `.b` from `mutate`, `reduce`, or a hook.
 private final class EnterExitReactor: Reactor {
   enum Action: Equatable { case a, b, c }
-  enum Mutation { case enter(Action), exit(Action) }
+  enum Mutation {
+    case enter(Action)
+    case exit(Action)
+  }
   struct State: Equatable { var log: [String] = [] }
 
   let initialState = State()
@@ -155,8 +158,14 @@ extension CoreTests {
 
 /// A reactor whose action assigns a pulse, then appends a second entry.
 private final class PulsingReactor: Reactor {
-  enum Action { case say(String), sayTwice(String) }
-  enum Mutation { case message(String), log(String) }
+  enum Action {
+    case say(String)
+    case sayTwice(String)
+  }
+  enum Mutation {
+    case message(String)
+    case log(String)
+  }
   struct State {
     @Pulse var message = ""
     var log: [String] = []

@@ -115,7 +115,8 @@ struct InspectorPageTests {
     let svg = String(
       decoding: try GraphvizRenderer().render(graph.dotGraph(), engine: .dot, format: .svg),
       as: UTF8.self)
-    #expect(data["svg"]?.stringValue == String(svg[try #require(svg.range(of: "<svg")).lowerBound...]))
+    #expect(
+      data["svg"]?.stringValue == String(svg[try #require(svg.range(of: "<svg")).lowerBound...]))
     #expect(data["nodeNames"]?.arrayValue?.count == graph.states.count)
   }
 

@@ -1,10 +1,17 @@
-@testable import ReactorCore
 import Testing
+
+@testable import ReactorCore
 
 /// ReactorKit's alert reactor: an alert message pulse and a count.
 private final class AlertReactor: Reactor {
-  enum Action { case showAlert(message: String?), increaseCount }
-  enum Mutation { case setAlertMessage(String?), increaseCount }
+  enum Action {
+    case showAlert(message: String?)
+    case increaseCount
+  }
+  enum Mutation {
+    case setAlertMessage(String?)
+    case increaseCount
+  }
   struct State {
     @Pulse var alertMessage: String?
     var count = 0

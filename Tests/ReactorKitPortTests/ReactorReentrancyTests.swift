@@ -41,7 +41,10 @@ private final class EnterExitReactor: Reactor {
 
 /// A router: `dismiss` clears the route, `present` sets it.
 private final class RouteReactor: Reactor {
-  enum Action { case dismiss, present(String) }
+  enum Action {
+    case dismiss
+    case present(String)
+  }
   enum Mutation { case setRoute(String?) }
   struct State { var route: String? = "initial" }
 

@@ -29,8 +29,16 @@ extension ObservationTests {
         let screen = CounterScreen(model: ObservedReactor(CounterReactor(clock: clock)))
         let spinner = InvalidationFlag()
         let value = InvalidationFlag()
-        withObservationTracking { _ = screen.showsSpinner } onChange: { spinner.fire() }
-        withObservationTracking { _ = screen.valueText } onChange: { value.fire() }
+        withObservationTracking {
+          _ = screen.showsSpinner
+        } onChange: {
+          spinner.fire()
+        }
+        withObservationTracking {
+          _ = screen.valueText
+        } onChange: {
+          value.fire()
+        }
 
         screen.tapIncrease()
         #expect(spinner.hasFired)

@@ -62,7 +62,9 @@ extension ObservationTests {
       // Observation calls onChange before the change (willSet); a view re-reads afterwards.
       let observed = ObservedReactor(FormReactor())
       let seen = Box<[String]>([])
-      withObservationTracking { _ = observed.name } onChange: {
+      withObservationTracking {
+        _ = observed.name
+      } onChange: {
         MainActor.assumeIsolated { seen.value.append(observed.name) }
       }
       observed.send(.setName("Ada"))
@@ -130,7 +132,10 @@ extension ObservationTests {
       do {
         let reactor = FormReactor()
         let observed = ObservedReactor(reactor)
-        withObservationTracking { _ = observed.name } onChange: {}
+        withObservationTracking {
+          _ = observed.name
+        } onChange: {
+        }
         observed.binding(\.name).wrappedValue = "x"
         weakReactor = reactor
         weakObserved = observed

@@ -5,12 +5,17 @@ import ReactorReplayTesting
 import ReactorTracing
 import Testing
 
-/// ReactorExamples.CounterReactor after an edit its committed trace survives: a `reset`
-/// mutation and a `resetCount` field with a default. Only `reduce` matters to this replay.
+/// ReactorExamples.CounterReactor after an edit its committed trace survives.
+///
+/// A `reset` mutation and a `resetCount` field with a default. Only `reduce` matters to
+/// this replay.
 final class ResettableCounterReactor: Reactor {
   enum Action: Codable, Sendable { case increase, decrease, reset }
   enum Mutation: Codable, Sendable {
-    case increaseValue, decreaseValue, setLoading(Bool), setAlert(String), reset
+    case increaseValue, decreaseValue
+    case setLoading(Bool)
+    case setAlert(String)
+    case reset
   }
   struct State: Codable, Sendable {
     var value = 0

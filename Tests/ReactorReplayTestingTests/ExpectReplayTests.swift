@@ -1,8 +1,9 @@
 import ReactorReplay
-@testable import ReactorReplayTesting
 import ReactorTestSupport
 import ReactorTracing
 import Testing
+
+@testable import ReactorReplayTesting
 
 @MainActor
 @Suite struct ExpectReplayTests {

@@ -27,8 +27,9 @@ import Testing
           if case .gap = $0.kind { return false }
           return true
         })
-      #expect(try replay(withoutGap, through: ReplayCounterReactor(clock: ContinuousClock()))
-        .divergence != nil)
+      #expect(
+        try replay(withoutGap, through: ReplayCounterReactor(clock: ContinuousClock()))
+          .divergence != nil)
     }
   }
 

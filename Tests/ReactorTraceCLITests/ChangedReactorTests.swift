@@ -11,8 +11,10 @@ import Testing
 // Test-only copies of ReactorExamples.CounterReactor, changed as the code of an app changes
 // after its traces were recorded.
 
-/// The Counter with a new Mutation case and two new State fields: one with a default, one
-/// optional. `increaseValue` adds `step`, which is 1 by default: the same run.
+/// The Counter with a new Mutation case and two new State fields.
+///
+/// One field has a default, one is optional. `increaseValue` adds `step`, which is 1 by
+/// default: the same run.
 final class EvolvedCounterReactor: Reactor {
   enum Action: Codable, Equatable, Sendable { case increase, decrease }
   enum Mutation: Codable, Equatable, Sendable {

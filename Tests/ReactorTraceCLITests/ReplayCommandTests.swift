@@ -150,7 +150,8 @@ struct ReplayCommandTests {
 
     // The trace recorded `value` as a String; today it is an Int.
     let retyped = try edited("retyped.trace.jsonl") {
-      $0.replacingOccurrences(of: #""isLoading":"Bool","value":"Int""#, with: #""isLoading":"Bool","value":"String""#)
+      $0.replacingOccurrences(
+        of: #""isLoading":"Bool","value":"Int""#, with: #""isLoading":"Bool","value":"String""#)
     }
     let result = try runReactorTrace(["replay", retyped])
     #expect(result.exitCode == 2)

@@ -73,9 +73,10 @@ final class GraphvizRuntime: @unchecked Sendable {
     let renderStatus: Int32
     if isCairo {
       // Graphviz's cairo plugin prints `(null): graph is too large…` with no error level.
-      (renderStatus, printed) = StandardErrorCapture.capturing(
-        lines: { $0.hasPrefix("(null): ") || $0.hasPrefix("Warning: ") }
-      ) {
+      let isGraphvizMessage: (Substring) -> Bool = {
+        $0.hasPrefix("(null): ") || $0.hasPrefix("Warning: ")
+      }
+      (renderStatus, printed) = StandardErrorCapture.capturing(lines: isGraphvizMessage) {
         cgraphviz_render_data(context, graph, format.rawValue, &data, &length)
       }
     } else {

@@ -17,8 +17,14 @@ enum ReplayCheck {
   }
 
   /// Replays the trace at `path` through `reactor`.
-  /// - Parameter strict: Whether a warning about the trace (torn, unfinished, no end line)
-  ///   fails the check.
+  ///
+  /// - Parameters:
+  ///   - path: The trace file.
+  ///   - reactor: The reactor whose `reduce` replays it.
+  ///   - allowingReactorMismatch: Whether a trace of another reactor type may be replayed.
+  ///   - strict: Whether a warning about the trace (torn, unfinished, no end line) fails the
+  ///     check.
+  /// - Returns: The verdict and what to report.
   static func run<R: Reactor>(
     _ path: String, reduces reactor: R, allowingReactorMismatch: Bool, strict: Bool
   ) -> Outcome {

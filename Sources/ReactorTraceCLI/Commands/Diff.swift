@@ -53,9 +53,10 @@ extension ReactorTraceCommand {
       let hasWarnings = warnings.contains { !$0.isEmpty }
       var result = JSONObject()
       if hasWarnings {
-        result["warnings"] = .array(warnings.flatMap { report in
-          report.warnings.map { .string("\(report.path): \($0)") }
-        })
+        result["warnings"] = .array(
+          warnings.flatMap { report in
+            report.warnings.map { .string("\(report.path): \($0)") }
+          })
       }
       if let divergence {
         if json {

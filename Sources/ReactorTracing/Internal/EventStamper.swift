@@ -79,7 +79,9 @@ struct EventStamper {
   }
 
   /// The end event, which no cap drops.
+  ///
   /// - Parameter running: The effects still running, in the order they started.
+  /// - Returns: The end event, stamped with the next sequence number.
   mutating func end(running: [TraceEvent.EffectStart]) -> CapturedEvent {
     sequence += 1
     return CapturedEvent(

@@ -202,7 +202,8 @@ struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>:
     defer {
       // The line ends with the hash in quotes, `}` and a newline; a serialized state's hash
       // is left to `hashes`, which hashes several states at once.
-      if case .description = change {} else {
+      if case .description = change {
+      } else {
         hashes.append(previousBytes!, hashAt: line.bytes.count - ByteCursor.hashCount - 2)
         if hashes.isFull { hashes.resolve(in: &line) }
       }

@@ -58,9 +58,11 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   private let eventCap: Int
   /// The most bytes ever queued.
   private var peakBytes = 0
-  /// The estimated memory of a queued state: six times the length of the last one's
-  /// canonical JSON. Changed only when the writer takes pending events, so that every state
-  /// of a batch it takes was counted with the same estimate.
+  /// The estimated memory of a queued state.
+  ///
+  /// Six times the length of the last one's canonical JSON. Changed only when the writer
+  /// takes pending events, so that every state of a batch it takes was counted with the
+  /// same estimate.
   @exclusivity(unchecked) private var stateBytes: Int
   /// Whether the reactor's actor found the queue full: the writer takes what is pending at
   /// once.
@@ -354,7 +356,8 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
           actions.discard(upTo: now.actions)
           mutations.discard(upTo: now.mutations)
           states.discard(upTo: now.mutations)
-          let bytes = min((now.mutations - written.mutations) * stateCost, takenBytes - dequeuedBytes)
+          let bytes = min(
+            (now.mutations - written.mutations) * stateCost, takenBytes - dequeuedBytes)
           dequeuedBytes += bytes
           dequeue(bytes, events: now.events - written.events)
           written = now

@@ -83,7 +83,9 @@ struct FNV1a64: JSONByteSink {
             let common = min(a.count, b.count, c.count, d.count)
             var (ha, hb, hc, hd) = (offsetBasis, offsetBasis, offsetBasis, offsetBasis)
             if common > 0 {
-              let (pa, pb, pc, pd) = (a.baseAddress!, b.baseAddress!, c.baseAddress!, d.baseAddress!)
+              let (pa, pb, pc, pd) = (
+                a.baseAddress!, b.baseAddress!, c.baseAddress!, d.baseAddress!
+              )
               for index in 0..<common {
                 ha = step(ha, pa[index])
                 hb = step(hb, pb[index])

@@ -236,7 +236,8 @@ struct CanonicalJSONDiff {
     while position + 8 <= end {
       let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
       let stops =
-        matches(word, UInt8(ascii: "\"")) | matches(word, UInt8(ascii: "[")) | matches(word, UInt8(ascii: "]"))
+        matches(word, UInt8(ascii: "\"")) | matches(word, UInt8(ascii: "["))
+        | matches(word, UInt8(ascii: "]"))
         | matches(word, UInt8(ascii: "{")) | matches(word, UInt8(ascii: "}"))
       if stops != 0 { break }
       commas += matches(word, UInt8(ascii: ",")).nonzeroBitCount
