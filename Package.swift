@@ -36,7 +36,8 @@ let package = Package(
     .target(
       name: "ReactorTestSupport",
       dependencies: [
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")
+        "ReactorTracing",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ],
       path: "Tests/ReactorTestSupport"
     ),
@@ -131,7 +132,7 @@ let package = Package(
     .target(name: "ReactorDiagrams", dependencies: ["ReactorTracing", "CGraphviz"]),
     .testTarget(
       name: "ReactorDiagramsTests",
-      dependencies: ["ReactorDiagrams", "ReactorTracing"],
+      dependencies: ["ReactorDiagrams", "ReactorTracing", "ReactorTestSupport"],
       // Golden DOT and Mermaid files, read relative to #filePath.
       exclude: ["Golden"]
     ),

@@ -1,4 +1,5 @@
 import ReactorDiagrams
+import ReactorTestSupport
 import ReactorTracing
 import Testing
 

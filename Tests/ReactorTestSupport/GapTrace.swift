@@ -1,9 +1,9 @@
-import ReactorTracing
+public import ReactorTracing
 
 /// `trace` as a recorder with the drop policy would have written it had it dropped the
 /// events at `positions` (0-based): a gap in their place, the first mutation after it stored
 /// as a snapshot of the state the trace had there, sequence numbers consecutive.
-func droppingEvents(at positions: Range<Int>, from trace: Trace) throws -> Trace {
+public func droppingEvents(at positions: Range<Int>, from trace: Trace) throws -> Trace {
   let reader = try TraceReader(bytes: trace.serialized)
   var events: [TraceEvent] = []
   var states: [TraceHeader.State] = []
