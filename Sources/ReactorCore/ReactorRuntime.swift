@@ -341,16 +341,12 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       body()
       return
     }
-    isEmitting = true
-    if isBusy {
-      body()
-      isEmitting = false
-      return
-    }
+    let isOutermost = !isBusy
     isBusy = true
+    isEmitting = true
     body()
     isEmitting = false
-    endUnit()
+    if isOutermost { endUnit() }
   }
 
   /// Ends the unit of work in progress and, unless the queue is already being drained, runs

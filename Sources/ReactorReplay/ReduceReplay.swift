@@ -88,6 +88,24 @@ public enum ReduceReplay {
     var matched = 0
     var dropped = 0
     var isAfterGap = false
+    // The recorded state after `recorded`, rebuilt from the one before it, which it replaces.
+    func rebuildRecorded(
+      after recorded: TraceEvent.Mutation, sequence: Int
+    ) throws(ReplayError) -> JSONValue {
+      var before = recordedBefore
+      if beforeIsReplayed {
+        do {
+          before = .json(try encodeState(replayedBefore))
+        } catch {
+          throw .undecodable(
+            line: reader.lineNumber, reason: "the replayed state does not encode: \(error)")
+        }
+      }
+      let after = try rebuild(before, after: recorded, sequence: sequence, reader: reader)
+      recordedBefore = .json(after)
+      beforeIsReplayed = false
+      return after
+    }
     while let event = try ReplayChecks.next(reader) {
       switch event.kind {
       case .action(let action):
@@ -97,24 +115,12 @@ public enum ReduceReplay {
         isAfterGap = true
       case .mutation(let recorded) where isAfterGap:
         // The state before this mutation is missing: take the recorded one after it.
-        var before = recordedBefore
-        if beforeIsReplayed {
-          do {
-            before = .json(try encodeState(replayedBefore))
-          } catch {
-            throw .undecodable(
-              line: reader.lineNumber, reason: "the replayed state does not encode: \(error)")
-          }
-        }
-        let recordedState = try rebuild(
-          before, after: recorded, sequence: event.sequence, reader: reader)
+        let recordedState = try rebuildRecorded(after: recorded, sequence: event.sequence)
         do {
           state = try CodableValues.decodeOrThrow(R.State.self, from: recordedState)
         } catch {
           throw .undecodable(line: reader.lineNumber, reason: "recorded state: \(error)")
         }
-        recordedBefore = .json(recordedState)
-        beforeIsReplayed = false
         isAfterGap = false
       case .mutation(let recorded):
         let line = reader.lineNumber
@@ -150,18 +156,7 @@ public enum ReduceReplay {
         } catch {
           throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
         }
-        var before = recordedBefore
-        if beforeIsReplayed {
-          do {
-            before = .json(try encodeState(replayedBefore))
-          } catch {
-            throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
-          }
-        }
-        let recordedState = try rebuild(
-          before, after: recorded, sequence: event.sequence, reader: reader)
-        recordedBefore = .json(recordedState)
-        beforeIsReplayed = false
+        let recordedState = try rebuildRecorded(after: recorded, sequence: event.sequence)
         var compared = replayedJSON
         if let knownState { compared = StateComparison.projecting(compared, onto: knownState) }
         if isRedacted { compared = StateComparison.masking(compared, like: recordedState) }

@@ -15,7 +15,6 @@ enum GoldenCheck {
     let isRecordingFromEnvironment =
       isRecording == nil
       && ProcessInfo.processInfo.environment[GoldenTrace.recordVariable] == "1"
-    let warnings = existed ? goldenWarnings(path) : []
     var fresh: Trace?
     let outcome: GoldenTrace.Outcome
     do {
@@ -49,10 +48,11 @@ enum GoldenCheck {
           + "so \(again)"
       )
     case .diverged(let divergence):
+      // Read again only here: a diverging run leaves the golden file as it was.
       return (
         outcome,
         ([report(divergence, path: path, header: fresh?.header)]
-          + warnings.map { "\(path): warning: \($0)" }).joined(separator: "\n")
+          + goldenWarnings(path).map { "\(path): warning: \($0)" }).joined(separator: "\n")
       )
     }
   }
