@@ -56,16 +56,12 @@ public final class FlightRecorder<R: Reactor>: TraceRecorder {
     options.limit = .unlimited
     (header, encoder) = try reactor.traceHeader(options: options)
     self.window = window
-    let stateBytes: Int
-    switch header.initialState {
-    case .json(let json): stateBytes = 4 * json.serialized.count
-    case .description(let description): stateBytes = 4 * description.utf8.count
-    }
     monitor = RecordingMonitor(
       options: options,
       window: EventWindow(
         capacity: window.events, initialState: reactor.currentState,
-        maximumAge: window.duration, maximumBytes: window.bytes, stateBytes: stateBytes))
+        maximumAge: window.duration, maximumBytes: window.bytes,
+        stateBytes: 4 * header.initialState.length))
     self.reactor = reactor
     reactor.runtime.monitor = monitor
   }
