@@ -68,21 +68,10 @@ public final class FlightRecorder<R: Reactor>: TraceRecorder {
 
   /// The window now, as a complete trace: the kept events and an end line.
   public var trace: Trace {
-    let window = monitor.window!
-    var trace = window.trace(header: header, encoder: encoder)
-    if !monitor.isStopped {
-      let end = monitor.snapshotEnd()
-      if case .end(let observed, let dropped, let running) = end.kind {
-        trace.events.append(
-          TraceEvent(
-            sequence: end.sequence, time: end.time,
-            kind: .end(
-              TraceEvent.End(
-                observedEvents: observed, droppedEvents: dropped + window.evictedCount,
-                runningEffects: running))))
-      }
-    }
-    return trace
+    // Once stopped, the window holds the end line already.
+    monitor.window!.trace(
+      header: header, encoder: encoder,
+      closedBy: monitor.isStopped ? nil : StampedEvent(monitor.snapshotEnd()))
   }
 
   /// Writes the window now to `path`, atomically, and goes on recording.
