@@ -27,9 +27,9 @@ enum ChildProcess {
   }
 
   #if canImport(Darwin)
-  private typealias FileActions = posix_spawn_file_actions_t?
+  typealias FileActions = posix_spawn_file_actions_t?
   #else
-  private typealias FileActions = posix_spawn_file_actions_t
+  typealias FileActions = posix_spawn_file_actions_t
   #endif
 
   /// Runs `executable` with `arguments` and waits for it.
@@ -40,30 +40,22 @@ enum ChildProcess {
     guard pipe(&pipeEnds) == 0 else {
       throw .child(command: command, reason: "pipe failed: \(String(cString: strerror(errno)))")
     }
-    var actions = FileActions()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
-    posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
-
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let environment =
-      ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in environment { free(pointer) }
-    }
 
     let clock = ContinuousClock()
     let start = clock.now
-    var pid = pid_t()
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environment)
-    close(pipeEnds[1])
-    guard spawned == 0 else {
+    let pid: pid_t
+    do {
+      pid = try spawn(executable, arguments) { actions in
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+      }
+    } catch {
+      close(pipeEnds[1])
       close(pipeEnds[0])
-      throw .child(command: command, reason: "cannot start: \(String(cString: strerror(spawned)))")
+      throw error
     }
+    close(pipeEnds[1])
 
     var output: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -98,5 +90,31 @@ enum ChildProcess {
       exitCode: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal,
       output: String(decoding: output, as: UTF8.self), maximumResidentBytes: residentBytes,
       seconds: seconds)
+  }
+
+  /// Starts `executable` with `arguments` in this process's environment, without waiting.
+  /// - Parameters:
+  ///   - executable: The program's path.
+  ///   - arguments: Its arguments, after its name.
+  ///   - fileActions: Sets up the child's file descriptors.
+  /// - Returns: The child's process id.
+  /// - Throws: ``BenchFailure/child(command:reason:)`` when it cannot be started.
+  static func spawn(
+    _ executable: String, _ arguments: [String], fileActions: (inout FileActions) -> Void
+  ) throws(BenchFailure) -> pid_t {
+    var actions = FileActions()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    fileActions(&actions)
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    var pid = pid_t()
+    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    guard spawned == 0 else {
+      throw .child(
+        command: ([executable] + arguments).joined(separator: " "),
+        reason: "cannot start: \(String(cString: strerror(spawned)))")
+    }
+    return pid
   }
 }

@@ -86,7 +86,11 @@ enum CrashLoss {
         unlink(path)
         unlink(counterPath)
       }
-      let pid = try spawn(executable, ["child", "crash-record", name, path, counterPath])
+      let pid = try ChildProcess.spawn(
+        executable, ["child", "crash-record", name, path, counterPath]
+      ) { actions in
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+      }
       usleep(UInt32.random(in: 50_000...450_000))
       kill(pid, SIGKILL)
       var status: Int32 = 0
@@ -134,25 +138,5 @@ enum CrashLoss {
     let seconds = lastTime.seconds
     let rate = seconds > 0 ? Double(events) / seconds : 0
     return Loss(events: lost, milliseconds: rate > 0 ? 1000 * Double(lost) / rate : 0)
-  }
-
-  /// Starts `executable` with `arguments`, its standard output discarded.
-  private static func spawn(_ executable: String, _ arguments: [String]) throws(BenchFailure)
-    -> pid_t
-  {
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-    var pid = pid_t()
-    let result = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-    guard result == 0 else {
-      throw .child(
-        command: ([executable] + arguments).joined(separator: " "),
-        reason: String(cString: strerror(result)))
-    }
-    return pid
   }
 }

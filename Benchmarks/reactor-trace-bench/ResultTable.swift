@@ -41,10 +41,8 @@ struct ResultTable {
       if row.showsMegabytes, let bytes = result.bytesPerSecond {
         throughput += ", \(Formatting.decimal(bytes / 1e6, digits: 1)) MB/s"
       }
-      let losses = result.runs.compactMap { $0.report?.lost }
-      if let worst = result.runs.compactMap(\.report).max(by: { ($0.lost ?? 0) < ($1.lost ?? 0) }),
-        let lost = worst.lost, !losses.isEmpty
-      {
+      let losses = result.runs.compactMap(\.report).filter { $0.lost != nil }
+      if let worst = losses.max(by: { $0.lost! < $1.lost! }), let lost = worst.lost {
         throughput =
           "at most \(Formatting.grouped(Double(lost))) events lost "
           + "(\(Formatting.decimal(worst.lostMilliseconds ?? 0, digits: 1)) ms) "

@@ -75,6 +75,14 @@ public struct TraceHeader: Hashable, Sendable {
     case json(JSONValue)
     /// `String(describing:)` of a state whose type is not Codable.
     case description(String)
+
+    /// The state's length as stored: its canonical JSON or its description, in bytes.
+    var length: Int {
+      switch self {
+      case .json(let json): json.serialized.count
+      case .description(let description): description.utf8.count
+      }
+    }
   }
 
   /// The part of a recording a rolling window kept.

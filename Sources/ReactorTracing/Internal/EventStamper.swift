@@ -83,9 +83,8 @@ struct EventStamper {
   /// - Parameter running: The effects still running, in the order they started.
   /// - Returns: The end event, stamped with the next sequence number.
   mutating func end(running: [TraceEvent.EffectStart]) -> CapturedEvent {
-    sequence += 1
-    return CapturedEvent(
-      sequence: sequence, time: now(),
-      kind: .end(observed: observedCount, dropped: droppedCount, running: running))
+    let end = peekEnd(running: running)
+    sequence = end.sequence
+    return end
   }
 }

@@ -84,18 +84,21 @@ struct EventWindow<Action: Sendable, Mutation: Sendable, State: Sendable>: Senda
   }
 
   /// The trace of the kept events: `header` with the state before the first kept event and,
-  /// if events were evicted, the window they left.
+  /// if events were evicted, the window they left; `end`, when given, follows the kept events
+  /// (the end line of a recording still going on).
   func trace(
-    header: TraceHeader, encoder: TraceEventEncoder<Action, Mutation, State>
+    header: TraceHeader, encoder: TraceEventEncoder<Action, Mutation, State>,
+    closedBy end: Event? = nil
   ) -> Trace {
     var encoder = encoder
     var header = header
     (header.initialState, header.initialStateHash) = encoder.start(from: stateBeforeFirst)
-    let kept = events
+    var kept = events
     if evictedCount > 0 {
       header.window = TraceHeader.Window(
         firstSequence: kept.first?.sequence ?? evictedCount + 1, droppedEvents: evictedCount)
     }
+    if let end { kept.append(end) }
     var traceEvents: [TraceEvent] = []
     traceEvents.reserveCapacity(kept.count)
     for var event in kept {

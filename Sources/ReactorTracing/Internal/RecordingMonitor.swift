@@ -46,7 +46,12 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
 
   /// The end event `stop()` would store now, without stopping.
   func snapshotEnd() -> CapturedEvent {
-    stamper.peekEnd(running: runningEffects.values.sorted { $0.effect < $1.effect })
+    stamper.peekEnd(running: runningInOrder)
+  }
+
+  /// The effects still running, in the order they started, as the end line lists them.
+  private var runningInOrder: [TraceEvent.EffectStart] {
+    runningEffects.values.sorted { $0.effect < $1.effect }
   }
 
   /// Stops recording and stores the end event; later events are ignored.
@@ -54,7 +59,7 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   func stop() -> Bool {
     guard !isStopped else { return false }
     isStopped = true
-    let running = runningEffects.values.sorted { $0.effect < $1.effect }
+    let running = runningInOrder
     resumeIdleWaiters()
     if let writer {
       if unreportedDrops > 0 {

@@ -106,7 +106,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
     budget = options.queueBudget
     policy = options.overflow
     eventCap = options.overflow == .wait ? options.flushThreshold : .max
-    stateBytes = Self.memoryPerByte * Self.length(of: header.initialState)
+    stateBytes = Self.memoryPerByte * header.initialState.length
     self.path = path
     self.header = header
     pendingActions = PayloadBuffer(capacity: options.flushThreshold)
@@ -428,14 +428,6 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       didWrite(written)
     }
     write(line.bytes)
-  }
-
-  /// The length of a state as stored in the header: its canonical JSON or its description.
-  private static func length(of state: TraceHeader.State) -> Int {
-    switch state {
-    case .json(let json): json.serialized.count
-    case .description(let description): description.utf8.count
-    }
   }
 
   private func rewriteWindow() {

@@ -56,37 +56,22 @@ public final class FlightRecorder<R: Reactor>: TraceRecorder {
     options.limit = .unlimited
     (header, encoder) = try reactor.traceHeader(options: options)
     self.window = window
-    let stateBytes: Int
-    switch header.initialState {
-    case .json(let json): stateBytes = 4 * json.serialized.count
-    case .description(let description): stateBytes = 4 * description.utf8.count
-    }
     monitor = RecordingMonitor(
       options: options,
       window: EventWindow(
         capacity: window.events, initialState: reactor.currentState,
-        maximumAge: window.duration, maximumBytes: window.bytes, stateBytes: stateBytes))
+        maximumAge: window.duration, maximumBytes: window.bytes,
+        stateBytes: 4 * header.initialState.length))
     self.reactor = reactor
     reactor.runtime.monitor = monitor
   }
 
   /// The window now, as a complete trace: the kept events and an end line.
   public var trace: Trace {
-    let window = monitor.window!
-    var trace = window.trace(header: header, encoder: encoder)
-    if !monitor.isStopped {
-      let end = monitor.snapshotEnd()
-      if case .end(let observed, let dropped, let running) = end.kind {
-        trace.events.append(
-          TraceEvent(
-            sequence: end.sequence, time: end.time,
-            kind: .end(
-              TraceEvent.End(
-                observedEvents: observed, droppedEvents: dropped + window.evictedCount,
-                runningEffects: running))))
-      }
-    }
-    return trace
+    // Once stopped, the window holds the end line already.
+    monitor.window!.trace(
+      header: header, encoder: encoder,
+      closedBy: monitor.isStopped ? nil : StampedEvent(monitor.snapshotEnd()))
   }
 
   /// Writes the window now to `path`, atomically, and goes on recording.
