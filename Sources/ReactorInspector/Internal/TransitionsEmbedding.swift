@@ -56,6 +56,11 @@ struct TransitionsEmbedding {
   /// Whether states are mapped to nodes.
   var hasDiagram: Bool { svg != nil }
 
+  /// Whether a mutation stored as `change` certainly leaves the state in the same node.
+  func keepsNode(through change: TraceEvent.StateChange) -> Bool {
+    abstraction?.keepsFields(through: change) ?? false
+  }
+
   /// The index of the node of `state`, or -1 when the graph has none.
   func node(of state: TraceHeader.State) -> Int {
     guard let abstraction else { return -1 }
