@@ -50,9 +50,7 @@ final class GraphvizRuntime: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     let isCairo = !Self.formatsWithoutTextShaping.contains(format.rawValue)
-    let context = preparedContext(
-      estimatingText: textMeasurement == .estimated
-        && Self.formatsWithoutTextShaping.contains(format.rawValue))
+    let context = preparedContext(estimatingText: textMeasurement == .estimated && !isCairo)
     guard let graph = dot.withCString({ cgraphviz_read($0) }) else {
       throw .invalidDOT(message: takeMessages(orIfNone: "the text contains no graph"))
     }

@@ -26,29 +26,9 @@ public enum DiagramFile {
     return output.warnings
   }
 
-  /// The bytes of `graph` in `format`: rendered by Graphviz, or its DOT text for
-  /// ``DiagramFormat/dot``.
-  ///
-  /// - Parameters:
-  ///   - graph: The diagram.
-  ///   - format: `.dot`, `.svg`, `.png` or `.pdf`.
-  ///   - engine: The layout engine.
-  ///   - textMeasurement: How Graphviz measures labels.
-  /// - Returns: The file's contents.
-  /// - Throws: ``DiagramFileError/renderingFailed(_:)`` or
-  ///   ``DiagramFileError/unsupportedFormat(_:reason:)``.
-  public static func render(
-    _ graph: DOTGraph, format: DiagramFormat, engine: LayoutEngine,
-    textMeasurement: TextMeasurement = .shaped
-  ) throws(DiagramFileError) -> [UInt8] {
-    try renderReportingWarnings(
-      graph, format: format, engine: engine, textMeasurement: textMeasurement
-    ).bytes
-  }
-
-  /// The bytes of `graph` in `format`, like ``render(_:format:engine:textMeasurement:)``,
-  /// and Graphviz's warnings (a PNG scaled down because it was too large, for example), one
-  /// line each.
+  /// The bytes of `graph` in `format` (rendered by Graphviz, or its DOT text for
+  /// ``DiagramFormat/dot``) and Graphviz's warnings (a PNG scaled down because it was too
+  /// large, for example), one line each.
   ///
   /// - Parameters:
   ///   - graph: The diagram.

@@ -57,11 +57,15 @@ extension StateAbstraction {
           statistics[name]!.note(object[name], cap: distinctValueLimit)
         }
       }
-      noteAll(reader.header.initialState)
-      for name in schemas.keys where statistics[name] == nil {
+      // A field that appears later (or only in the schema) was missing until then.
+      func addMissingField(_ name: String) {
         names.append(name)
         statistics[name] = FieldStatistics(schema: schemas[name])
         statistics[name]!.note(nil, cap: distinctValueLimit)
+      }
+      noteAll(reader.header.initialState)
+      for name in schemas.keys where statistics[name] == nil {
+        addMissingField(name)
       }
       do {
         while let event = try reader.next() {
@@ -81,11 +85,7 @@ extension StateAbstraction {
             touched.insert(name)
           }
           for name in touched {
-            if statistics[name] == nil {
-              names.append(name)
-              statistics[name] = FieldStatistics(schema: schemas[name])
-              statistics[name]!.note(nil, cap: distinctValueLimit)
-            }
+            if statistics[name] == nil { addMissingField(name) }
             statistics[name]!.note(object[name], cap: distinctValueLimit)
           }
         }

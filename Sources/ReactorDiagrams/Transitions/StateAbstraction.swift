@@ -115,7 +115,10 @@ extension StateAbstraction {
   ///
   /// True for a diff none of whose operations touches a kept field (for the whole state, an
   /// empty diff); false for snapshots and descriptions, which are compared in full.
-  func keepsFields(through change: TraceEvent.StateChange) -> Bool {
+  ///
+  /// - Parameter change: How the trace stored the mutation's new state.
+  /// - Returns: Whether ``fields(of:)`` certainly gives the same fields after the mutation.
+  public func keepsFields(through change: TraceEvent.StateChange) -> Bool {
     guard case .diff(let operations) = change else { return false }
     guard !isWholeState else { return operations.isEmpty }
     return !operations.contains { operation in

@@ -27,9 +27,7 @@ public struct TransitionGraph: Sendable, Hashable {
     public var isInitial: Bool
 
     /// The state's full text: one field per line; names the state in a ``TransitionFilter``.
-    public var text: String {
-      fields.map(\.text).joined(separator: "\n")
-    }
+    public var text: String { TransitionGraph.key(of: fields) }
   }
 
   /// An edge: a transition seen at least once.
@@ -212,11 +210,25 @@ public struct TransitionGraph: Sendable, Hashable {
     return node
   }
 
+  /// The index in ``states`` of the node `state` falls in under the graph's abstraction, or
+  /// `nil` when no trace reached that node.
+  ///
+  /// - Parameter state: A state rebuilt by ``TraceReader``.
+  /// - Returns: The node's index, or `nil`.
+  public func stateIndex(of state: TraceHeader.State) -> Int? {
+    stateIndex[Self.key(of: abstraction.fields(of: state))]
+  }
+
+  /// The key of a node in `stateIndex`: its ``State/text``.
+  private static func key(of fields: [StateField]) -> String {
+    fields.map(\.text).joined(separator: "\n")
+  }
+
   private mutating func node(
     for state: TraceHeader.State
   ) throws(TransitionGraphError) -> Int {
     let fields = abstraction.fields(of: state)
-    let key = fields.map(\.text).joined(separator: "\n")
+    let key = Self.key(of: fields)
     if let index = stateIndex[key] { return index }
     let index = states.count
     guard index < collectionLimit.maximumNodes else {

@@ -126,10 +126,8 @@ struct PageDataWriter {
       Self.write(string: stream, to: &events)
       events.append(UInt8(ascii: ","))
     }
-    var isUnchanged = false
     switch mutation.state {
     case .diff(let operations):
-      isUnchanged = operations.isEmpty
       JSONValue.array(operations.map(\.json)).write(to: &events)
     case .snapshot(let value):
       events.append(contentsOf: #"[{"p":[],"v":"#.utf8)
@@ -143,7 +141,8 @@ struct PageDataWriter {
     mutationCount += 1
     mutationsSinceSnapshot += 1
     if diagram.hasDiagram {
-      if !isUnchanged { lastNode = diagram.node(of: state) }
+      // Most mutations leave the fields the diagram shows alone: their diff says so.
+      if !diagram.keepsNode(through: mutation.state) { lastNode = diagram.node(of: state) }
       nodes.append(contentsOf: ",\(lastNode)".utf8)
     }
     if mutationsSinceSnapshot >= Self.snapshotInterval && bytesSinceSnapshot >= lastSnapshotSize {

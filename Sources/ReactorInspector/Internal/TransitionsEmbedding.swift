@@ -10,9 +10,8 @@ struct TransitionsEmbedding {
   var note: String?
   /// The SVG node names of the graph's states, by state index.
   var nodeNames: [String] = []
-  /// How states become nodes; `nil` when it could not be inferred.
-  private(set) var abstraction: StateAbstraction?
-  private var stateIndex: [String: Int] = [:]
+  /// The graph drawn, to find the node of a state; `nil` when there is no diagram.
+  private var graph: TransitionGraph?
 
   /// Reads the trace at `tracePath` once more (twice when the abstraction is inferred) and
   /// draws its graph, unless it is too large.
@@ -25,7 +24,6 @@ struct TransitionsEmbedding {
       } else {
         chosen = try StateAbstraction.inferred(fromTracesAt: [tracePath])
       }
-      self.abstraction = chosen
       graph = try TransitionGraph(tracesAt: [tracePath], abstraction: chosen)
     } catch {
       note = "no transitions diagram: \(error.description)"
@@ -50,16 +48,19 @@ struct TransitionsEmbedding {
     let text = bytes[start...].filter { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     svg = String(decoding: text, as: UTF8.self)
     nodeNames = graph.states.indices.map { graph.dotNodeName(ofState: $0) }
-    for (index, state) in graph.states.enumerated() { stateIndex[state.text] = index }
+    self.graph = graph
   }
 
   /// Whether states are mapped to nodes.
   var hasDiagram: Bool { svg != nil }
 
+  /// Whether a mutation stored as `change` certainly leaves the state in the same node.
+  func keepsNode(through change: TraceEvent.StateChange) -> Bool {
+    graph?.abstraction.keepsFields(through: change) ?? false
+  }
+
   /// The index of the node of `state`, or -1 when the graph has none.
   func node(of state: TraceHeader.State) -> Int {
-    guard let abstraction else { return -1 }
-    let text = abstraction.fields(of: state).map(\.text).joined(separator: "\n")
-    return stateIndex[text] ?? -1
+    graph?.stateIndex(of: state) ?? -1
   }
 }

@@ -19,7 +19,7 @@ enum StateChanges {
       for operation in operations where lines.count < limit {
         let path = operation.path
         if case .key("valueUpdatedCount")? = path.last { continue }
-        let name = Self.name(of: path)
+        let name = path.isEmpty ? "" : path.dottedDescription
         let previous = Self.value(at: path, in: before)
         switch operation {
         case .set(_, let value): compare(previous, value, name, into: &lines)
@@ -78,18 +78,6 @@ enum StateChanges {
         (name.isEmpty ? "state" : name) + ": " + ValueText.short(old, budget: budget) + " → "
           + ValueText.short(new, budget: budget))
     }
-  }
-
-  /// `tasks[2].isDone`.
-  private static func name(of path: [JSONPathComponent]) -> String {
-    var name = ""
-    for component in path {
-      switch component {
-      case .key(let key): name += name.isEmpty ? key : "." + key
-      case .index(let index): name += "[\(index)]"
-      }
-    }
-    return name
   }
 
   private static func value(at path: [JSONPathComponent], in json: JSONValue) -> JSONValue? {
