@@ -339,8 +339,7 @@ extension PerfettoTrace {
 
     /// Microseconds, exact: whole ones as integers, the rest with the nanoseconds as decimals.
     static func microseconds(_ duration: Duration) -> JSONValue {
-      let (seconds, attoseconds) = duration.components
-      let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+      let nanoseconds = duration.traceNanoseconds
       if nanoseconds % 1_000 == 0 { return .int(nanoseconds / 1_000) }
       return .double(Double(nanoseconds) / 1_000)
     }

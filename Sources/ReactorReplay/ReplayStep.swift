@@ -62,8 +62,7 @@ extension ReplayStep {
     var object = JSONObject()
     object["seq"] = .int(Int64(sequence))
     object["line"] = .int(Int64(line))
-    let (seconds, attoseconds) = time.components
-    object["t"] = .int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    object["t"] = .int(time.traceNanoseconds)
     object["kind"] = .string(kind)
     object["label"] = .string(label)
     if let cause { object["cause"] = .string(cause) }

@@ -60,10 +60,7 @@ struct PageDataWriter {
     let start = events.count
     events.append(contentsOf: eventCount == 0 ? "\n[".utf8 : ",\n[".utf8)
     eventCount += 1
-    let (seconds, attoseconds) = event.time.components
-    events.append(
-      contentsOf: "\(event.sequence),\(seconds * 1_000_000_000 + attoseconds / 1_000_000_000),".utf8
-    )
+    events.append(contentsOf: "\(event.sequence),\(event.time.traceNanoseconds),".utf8)
     switch event.kind {
     case .action(let action):
       events.append(contentsOf: "\"a\",\(action.id),".utf8)

@@ -212,8 +212,9 @@ enum TraceEventDecoding {
 }
 
 extension Duration {
-  /// The duration in whole nanoseconds, as traces store times.
-  var traceNanoseconds: Int64 {
+  /// The duration in whole nanoseconds, as traces store times (`t`), and as exports and
+  /// JSON reports of a trace write them.
+  public var traceNanoseconds: Int64 {
     let (seconds, attoseconds) = components
     return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
   }
