@@ -15,9 +15,7 @@ enum ExplorationRun {
       throw CommandFailure.unusableInput("no reactor to explore: pass --reactor")
     }
     guard let entry = registry.entry(named: reactor) else {
-      throw CommandFailure.unusableInput(
-        "unknown reactor '\(reactor)'; registered: "
-          + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
+      throw CommandFailure.unusableInput(registry.unknownReactorMessage(reactor))
     }
     guard !inputs.alphabet.isEmpty else {
       throw CommandFailure.unusableInput(

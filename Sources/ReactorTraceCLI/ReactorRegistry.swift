@@ -178,6 +178,13 @@ public struct ReactorRegistry: Sendable {
     registeredName(matching: name).flatMap { entries[$0] }
   }
 
+  /// The error line for a name no registered reactor matches:
+  /// `unknown reactor 'Foo'; registered: ReactorExamples.CounterReactor, …`.
+  func unknownReactorMessage(_ name: String) -> String {
+    "unknown reactor '\(name)'; registered: "
+      + (names.isEmpty ? "none" : names.joined(separator: ", "))
+  }
+
   /// The registered type name that `name` stands for.
   ///
   /// Besides the full name (`ReactorExamples.CounterReactor`), a name that picks out one

@@ -1,3 +1,4 @@
+import ArgumentParser
 import ReactorTracing
 
 /// What a trace's reader noticed without failing, reported the same way by every command: one
@@ -25,6 +26,17 @@ struct TraceWarningReport: Sendable {
   /// Writes ``lines(strict:)`` to standard error.
   func print(strict: Bool) {
     for line in lines(strict: strict) { CommandFailure.printError(line) }
+  }
+
+  /// Writes each report's ``lines(strict:)`` to standard error and, under `--strict`, fails
+  /// with exit code 3 when any of them has a warning.
+  static func print(_ reports: [TraceWarningReport], failingIfStrict strict: Bool)
+    throws(ExitCode)
+  {
+    for report in reports { report.print(strict: strict) }
+    if strict, reports.contains(where: { !$0.isEmpty }) {
+      throw ExitCode(CommandFailure.strictWarningsCode)
+    }
   }
 
   /// The warnings for JSON output: each one's text.

@@ -99,9 +99,7 @@ struct RecordRequest: Sendable {
         return 2
       }
       guard let entry = registry.entry(named: name) else {
-        CommandFailure.printError(
-          "unknown reactor '\(name)'; registered: "
-            + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
+        CommandFailure.printError(registry.unknownReactorMessage(name))
         return 2
       }
       var metadata = script.metadata.merging(self.metadata) { _, option in option }

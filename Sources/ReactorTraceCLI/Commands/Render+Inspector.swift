@@ -67,10 +67,7 @@ extension ReactorTraceCommand.Render {
           options: InspectorOptions(maximumEvents: maxEvents, abstraction: abstraction))
         let warnings = TraceWarningReport(
           path: trace, warnings: page.warnings, eventCount: page.traceEventCount)
-        warnings.print(strict: strictness.strict)
-        if strictness.strict, !warnings.isEmpty {
-          throw ExitCode(CommandFailure.strictWarningsCode)
-        }
+        try TraceWarningReport.print([warnings], failingIfStrict: strictness.strict)
         try OutputFiles.write(page.html, to: output, inputs: [trace])
         if output == OutputFiles.standardOutput { return }
         var summary = "wrote \(output): \(page.eventCount) events"

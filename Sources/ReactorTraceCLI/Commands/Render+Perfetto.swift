@@ -39,10 +39,7 @@ extension ReactorTraceCommand.Render {
         let export = try PerfettoTrace(reader: reader)
         let warnings = TraceWarningReport(
           path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-        warnings.print(strict: strictness.strict)
-        if strictness.strict, !warnings.isEmpty {
-          throw ExitCode(CommandFailure.strictWarningsCode)
-        }
+        try TraceWarningReport.print([warnings], failingIfStrict: strictness.strict)
         try OutputFiles.write(export.serialized, to: output, inputs: [trace])
         if output == OutputFiles.standardOutput { return }
         print("wrote \(output): \(export.eventCount) trace events")

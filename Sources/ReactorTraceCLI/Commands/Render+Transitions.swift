@@ -92,10 +92,7 @@ extension ReactorTraceCommand.Render {
             TraceWarningReport(
               path: path, warnings: reader.warnings, eventCount: reader.eventCount))
         }
-        for report in warnings { report.print(strict: diagram.strictness.strict) }
-        if diagram.strictness.strict, warnings.contains(where: { !$0.isEmpty }) {
-          throw ExitCode(CommandFailure.strictWarningsCode)
-        }
+        try TraceWarningReport.print(warnings, failingIfStrict: diagram.strictness.strict)
         graph = try collected.filtered(
           by: TransitionFilter(
             minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops))

@@ -128,9 +128,7 @@ struct ReplayRun {
       let name = command.reactor ?? header.reactor
       let entry = registry.entry(named: name)
       if command.reactor != nil, entry == nil {
-        return fail(
-          "unknown reactor '\(name)'; registered: "
-            + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
+        return fail(registry.unknownReactorMessage(name))
       }
       if command.mode == .reduce || command.mode == .mutate, entry == nil {
         return fail(

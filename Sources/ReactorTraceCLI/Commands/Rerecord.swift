@@ -90,9 +90,7 @@ struct RerecordRequest: Sendable {
       let script = try ActionScript(trace: trace)
       let name = reactor ?? script.reactor ?? old.header.reactor
       guard let entry = registry.entry(named: name) else {
-        CommandFailure.printError(
-          "unknown reactor '\(name)'; registered: "
-            + (registry.names.isEmpty ? "none" : registry.names.joined(separator: ", ")))
+        CommandFailure.printError(registry.unknownReactorMessage(name))
         return 2
       }
       var metadata = script.metadata
