@@ -103,6 +103,7 @@ let package = Package(
       name: "ReactorReplayTests",
       dependencies: [
         "ReactorReplay",
+        "ReactorExamples",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
