@@ -147,7 +147,11 @@ let package = Package(
 
     // The offline inspector: one self-contained HTML page per trace, with the transitions
     // diagram embedded. Its browser tests (Tests/Browser) run from ReactorInspectorTests.
-    .target(name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"]),
+    // Its page is made of the files in Page/, embedded as Swift by the generator in its tests.
+    .target(
+      name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"],
+      exclude: ["Page"]
+    ),
     .testTarget(
       name: "ReactorInspectorTests",
       dependencies: ["ReactorInspector", "ReactorDiagrams", "ReactorTracing", "reactor-trace"]
