@@ -105,10 +105,7 @@ extension ReactorTraceCommand {
       } catch {
         throw CommandFailure.unusableInput(error.description)
       }
-      guard let output else {
-        print(source, terminator: "")
-        return
-      }
+      let output = output ?? OutputFiles.standardOutput
       try OutputFiles.write(Array(source.utf8), to: output, inputs: traces)
       if output == OutputFiles.standardOutput { return }
       print("wrote \(output): \(traces.count) test\(traces.count == 1 ? "" : "s")")
