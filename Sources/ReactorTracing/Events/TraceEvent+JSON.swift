@@ -8,10 +8,14 @@ extension TraceEvent {
   }
 
   /// Appends the event's line, without a newline, to `line`.
-  func write(to line: inout LineWriter) {
+  /// - Parameters:
+  ///   - line: The line being written.
+  ///   - reactor: In a session, the id of the reactor whose event it is, written after `t`.
+  func write(to line: inout LineWriter, reactor: Int? = nil) {
     line.begin()
     line.member("seq", sequence)
     line.member("t", time.traceNanoseconds)
+    if let reactor { line.member("reactor", reactor) }
     switch kind {
     case .action(let action):
       line.member("kind", "action")
@@ -25,6 +29,7 @@ extension TraceEvent {
         line.member("source", "stream")
         line.member("stream", name)
       }
+      if let from = action.from { line.member("from", from.json) }
     case .effectStarted(let start):
       line.member("kind", "effectStart")
       line.member("effect", start.effect)
@@ -46,7 +51,7 @@ extension TraceEvent {
       line.member("label", mutation.label)
       if let value = mutation.value { line.member("value", value) }
       line.key("cause")
-      mutation.cause.write(to: &line)
+      mutation.cause.write(to: &line, from: mutation.from)
       switch mutation.state {
       case .snapshot(let state):
         line.member("snapshot", state)
@@ -104,7 +109,10 @@ extension TraceEvent {
       kind = .action(
         Action(
           id: try fields.integer("id", minimum: 1), label: try fields.string("label"),
-          value: fields.optionalValue("value"), source: source))
+          value: fields.optionalValue("value"), source: source,
+          from: try fields.optionalValue("from").map { json throws(TraceFormatError) in
+            try ReactorOrigin(json: json)
+          }))
     case "effectStart":
       kind = .effectStarted(
         EffectStart(
@@ -131,6 +139,9 @@ extension TraceEvent {
       } else {
         cause = .action(try causeFields.integer("action", minimum: 1))
       }
+      let from = try causeFields.optionalValue("from").map { json throws(TraceFormatError) in
+        try ReactorOrigin(json: json)
+      }
       let state: StateChange
       if let snapshot = fields.optionalValue("snapshot") {
         state = .snapshot(snapshot)
@@ -154,7 +165,8 @@ extension TraceEvent {
       kind = .mutation(
         Mutation(
           id: try fields.integer("id", minimum: 1), label: try fields.string("label"),
-          value: fields.optionalValue("value"), cause: cause, state: state, stateHash: hash))
+          value: fields.optionalValue("value"), cause: cause, state: state, stateHash: hash,
+          from: from))
     case "streamEnd":
       kind = .streamEnded(
         StreamEnd(stream: try fields.string("stream"), error: try fields.optionalString("error")))
@@ -188,7 +200,10 @@ extension TraceEvent {
 
 extension TraceEvent.Cause {
   /// Appends the cause as a JSON object to `line`.
-  func write(to line: inout LineWriter) {
+  /// - Parameters:
+  ///   - line: The line being written.
+  ///   - from: The origin in another reactor of a session, written as the cause's `from`.
+  func write(to line: inout LineWriter, from: TraceEvent.ReactorOrigin? = nil) {
     line.begin()
     switch self {
     case .action(let action):
@@ -199,6 +214,7 @@ extension TraceEvent.Cause {
     case .stream(let name):
       line.member("stream", name)
     }
+    if let from { line.member("from", from.json) }
     line.end()
   }
 }

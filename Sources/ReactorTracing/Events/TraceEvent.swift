@@ -49,13 +49,20 @@ public struct TraceEvent: Hashable, Sendable {
     public var value: JSONValue?
     /// Where it came from.
     public var source: Source
+    /// In a session, the reactor, action and effect that were running when another reactor
+    /// sent it, or sent the stream element it was made from; `nil` for an action the user sent
+    /// and in a trace of one reactor.
+    public var from: ReactorOrigin?
 
     /// An action event.
-    public init(id: Int, label: String, value: JSONValue?, source: Source) {
+    public init(
+      id: Int, label: String, value: JSONValue?, source: Source, from: ReactorOrigin? = nil
+    ) {
       self.id = id
       self.label = label
       self.value = value
       self.source = source
+      self.from = from
     }
   }
 
@@ -124,11 +131,15 @@ public struct TraceEvent: Hashable, Sendable {
     /// The hash of the resulting state's canonical JSON (of its description when the State
     /// type is not Codable).
     public var stateHash: TraceHash
+    /// In a session, for a mutation made from a stream element: the reactor, action and
+    /// effect that were running when the element was published (`cause.from` in the file);
+    /// `nil` otherwise.
+    public var from: ReactorOrigin?
 
     /// A mutation event.
     public init(
       id: Int, label: String, value: JSONValue?, cause: Cause, state: StateChange,
-      stateHash: TraceHash
+      stateHash: TraceHash, from: ReactorOrigin? = nil
     ) {
       self.id = id
       self.label = label
@@ -136,6 +147,7 @@ public struct TraceEvent: Hashable, Sendable {
       self.cause = cause
       self.state = state
       self.stateHash = stateHash
+      self.from = from
     }
   }
 

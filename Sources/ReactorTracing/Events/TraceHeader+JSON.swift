@@ -7,16 +7,9 @@ extension TraceHeader {
     line.member("version", version.description)
     line.member("reactor", reactor)
     if let recorder { line.member("recorder", recorder) }
-    var clockObject = JSONObject()
-    clockObject["name"] = .string(clock.name)
-    if let origin = clock.origin { clockObject["origin"] = .string(origin) }
-    line.member("clock", .object(clockObject))
+    line.member("clock", clock.json)
     line.member("schema", schema.json)
-    switch initialState {
-    case .json(let state): line.member("initialState", state)
-    case .description(let description): line.member("initialStateDescription", description)
-    }
-    line.member("initialStateHash", initialStateHash.description)
+    Self.write(initialState: initialState, hash: initialStateHash, to: &line)
     line.member("metadata", .object(JSONObject(metadata.map { ($0.key, .string($0.value)) })))
     if !redactions.isEmpty { line.member("redactions", .array(redactions.map { .string($0) })) }
     if let window {
@@ -34,47 +27,16 @@ extension TraceHeader {
   /// Reads a header from the parsed first line of a file, checking the format and version.
   /// - Throws: ``TraceHeaderProblem`` saying why the line is not a header this reader reads.
   static func decode(_ json: JSONValue) throws(TraceHeaderProblem) -> TraceHeader {
-    guard case .object(let object) = json, case .string(let format)? = object["format"] else {
-      throw .notATrace("its first line has no \"format\" member")
-    }
-    guard format == TraceHeader.formatName else { throw .unknownFormat(format) }
-    guard case .string(let versionText)? = object["version"],
-      let version = TraceFormatVersion(versionText)
-    else { throw .malformed("'version' must be a string like \"1.0\"") }
+    let version = try formatVersion(json)
     guard version.major <= TraceHeader.currentVersion.major else {
       throw .unsupportedVersion(version)
     }
     do throws(TraceFormatError) {
       let fields = try JSONFields(json, what: "the header")
-      let clockFields = try JSONFields(try fields.value("clock"), what: "'clock'")
-      let initialState: State
-      if let state = fields.optionalValue("initialState") {
-        initialState = .json(state)
-      } else if let description = try fields.optionalString("initialStateDescription") {
-        initialState = .description(description)
-      } else {
-        throw TraceFormatError("missing field 'initialState'")
-      }
-      let hashText = try fields.string("initialStateHash")
-      guard let hash = TraceHash(hex: hashText) else {
-        throw TraceFormatError("'initialStateHash' must be 16 hexadecimal digits")
-      }
-      var metadata: [String: String] = [:]
-      if let metadataValue = fields.optionalValue("metadata") {
-        guard case .object(let members) = metadataValue else {
-          throw TraceFormatError("'metadata' must be an object")
-        }
-        for (key, value) in members.members {
-          metadata[key] = value.stringValue ?? value.serializedString
-        }
-      }
-      var redactions: [String] = []
-      if let redactionValue = fields.optionalValue("redactions") {
-        guard case .array(let rules) = redactionValue,
-          rules.allSatisfy({ $0.stringValue != nil })
-        else { throw TraceFormatError("'redactions' must be an array of strings") }
-        redactions = rules.compactMap(\.stringValue)
-      }
+      let clock = try Clock(json: try fields.value("clock"))
+      let (initialState, hash) = try Self.initialState(fields)
+      let metadata = try Self.metadata(fields)
+      let redactions = try Self.redactions(fields)
       var window: Window?
       if let windowValue = fields.optionalValue("window") {
         let windowFields = try JSONFields(windowValue, what: "'window'")
@@ -92,13 +54,93 @@ extension TraceHeader {
       return TraceHeader(
         version: version, reactor: try fields.string("reactor"),
         recorder: try fields.optionalString("recorder"),
-        clock: Clock(
-          name: try clockFields.string("name"), origin: try clockFields.optionalString("origin")),
-        schema: schema, initialState: initialState, initialStateHash: hash,
+        clock: clock, schema: schema, initialState: initialState, initialStateHash: hash,
         metadata: metadata, redactions: redactions, window: window)
     } catch {
       throw .malformed(error.description)
     }
+  }
+}
+
+extension TraceHeader {
+  /// The version a first line declares, after checking that it declares this format.
+  /// - Throws: ``TraceHeaderProblem`` when the line is not a header of this format.
+  static func formatVersion(_ json: JSONValue) throws(TraceHeaderProblem) -> TraceFormatVersion {
+    guard case .object(let object) = json, case .string(let format)? = object["format"] else {
+      throw .notATrace("its first line has no \"format\" member")
+    }
+    guard format == TraceHeader.formatName else { throw .unknownFormat(format) }
+    guard case .string(let versionText)? = object["version"],
+      let version = TraceFormatVersion(versionText)
+    else { throw .malformed("'version' must be a string like \"1.0\"") }
+    return version
+  }
+
+  /// A header's `metadata`: its string members, others as their JSON text.
+  static func metadata(_ fields: JSONFields) throws(TraceFormatError) -> [String: String] {
+    var metadata: [String: String] = [:]
+    if let metadataValue = fields.optionalValue("metadata") {
+      guard case .object(let members) = metadataValue else {
+        throw TraceFormatError("'metadata' must be an object")
+      }
+      for (key, value) in members.members {
+        metadata[key] = value.stringValue ?? value.serializedString
+      }
+    }
+    return metadata
+  }
+
+  /// A header's `redactions`.
+  static func redactions(_ fields: JSONFields) throws(TraceFormatError) -> [String] {
+    guard let redactionValue = fields.optionalValue("redactions") else { return [] }
+    guard case .array(let rules) = redactionValue, rules.allSatisfy({ $0.stringValue != nil })
+    else { throw TraceFormatError("'redactions' must be an array of strings") }
+    return rules.compactMap(\.stringValue)
+  }
+
+  /// The state members of a header or a reactor introduction: `initialState` or
+  /// `initialStateDescription`, and `initialStateHash`.
+  static func initialState(
+    _ fields: JSONFields
+  ) throws(TraceFormatError) -> (State, TraceHash) {
+    let initialState: State
+    if let state = fields.optionalValue("initialState") {
+      initialState = .json(state)
+    } else if let description = try fields.optionalString("initialStateDescription") {
+      initialState = .description(description)
+    } else {
+      throw TraceFormatError("missing field 'initialState'")
+    }
+    let hashText = try fields.string("initialStateHash")
+    guard let hash = TraceHash(hex: hashText) else {
+      throw TraceFormatError("'initialStateHash' must be 16 hexadecimal digits")
+    }
+    return (initialState, hash)
+  }
+
+  /// Appends the state members of a header or an introduction to `line`.
+  static func write(initialState: State, hash: TraceHash, to line: inout LineWriter) {
+    switch initialState {
+    case .json(let state): line.member("initialState", state)
+    case .description(let description): line.member("initialStateDescription", description)
+    }
+    line.member("initialStateHash", hash.description)
+  }
+}
+
+extension TraceHeader.Clock {
+  /// The clock as its JSON object.
+  var json: JSONValue {
+    var object = JSONObject()
+    object["name"] = .string(name)
+    if let origin { object["origin"] = .string(origin) }
+    return .object(object)
+  }
+
+  /// Reads a header's `clock`.
+  init(json: JSONValue) throws(TraceFormatError) {
+    let fields = try JSONFields(json, what: "'clock'")
+    self.init(name: try fields.string("name"), origin: try fields.optionalString("origin"))
   }
 }
 

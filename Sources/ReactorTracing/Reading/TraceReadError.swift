@@ -38,9 +38,14 @@ extension TraceReadError: CustomStringConvertible {
       "'\(path)' is not a reactor-trace file: \(reason)"
     case .unknownFormat(let path, let format):
       "'\(path)' is a '\(format)' file, not a reactor-trace file"
+    case .unsupportedVersion(let path, let version)
+    where version.major == SessionHeader.currentVersion.major:
+      "'\(path)' is a session trace (format \(version), several reactors in one file), "
+        + "not the trace of one reactor; read it as a session (SessionReader)"
     case .unsupportedVersion(let path, let version):
       "'\(path)' uses trace format \(version), newer than this reader "
-        + "(\(TraceHeader.currentVersion.major).x); update reactor-trace to read it"
+        + "(\(TraceHeader.currentVersion.major).x traces, "
+        + "\(SessionHeader.currentVersion.major).x sessions); update reactor-trace to read it"
     case .malformedHeader(let path, let reason):
       "\(path):1: malformed trace header: \(reason)"
     case .malformedLine(let path, let line, let reason):

@@ -293,7 +293,7 @@ public final class TraceReader {
     }
   }
 
-  private static func parse(
+  static func parse(
     _ buffer: [UInt8], _ range: Range<Int>, with parser: inout JSONParser
   ) throws(JSONParseError) -> JSONValue {
     try buffer.withUnsafeBytes { bytes in
@@ -303,7 +303,7 @@ public final class TraceReader {
     }.get()
   }
 
-  private static func isBlank(_ buffer: [UInt8], _ range: Range<Int>) -> Bool {
+  static func isBlank(_ buffer: [UInt8], _ range: Range<Int>) -> Bool {
     buffer[range].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
   }
 }

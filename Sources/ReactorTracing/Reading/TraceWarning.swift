@@ -15,6 +15,9 @@ public enum TraceWarning: Hashable, Sendable {
   /// The recorder dropped `count` events at this line to stay within its memory budget
   /// (a ``TraceEvent/Gap``): the trace is incomplete from here on.
   case eventsDropped(count: Int, line: Int)
+  /// The recorded session was not finished: these effects, of these reactors, had started and
+  /// not ended when the session ends, at `time` on line `line`.
+  case unfinishedSessionEffects(line: Int, time: Duration, effects: [SessionEvent.RunningEffect])
 }
 
 extension TraceWarning: CustomStringConvertible {
@@ -34,6 +37,13 @@ extension TraceWarning: CustomStringConvertible {
         + effects.map { effect in
           "effect \(effect.effect)" + (effect.name.map { " '\($0)'" } ?? "")
             + " of action \(effect.action)"
+        }.joined(separator: ", ") + ")"
+    case .unfinishedSessionEffects(let line, let time, let effects):
+      "line \(line): the run was not finished: the session ends at \(time.traceSeconds) with "
+        + (effects.count == 1 ? "1 effect" : "\(effects.count) effects") + " still running ("
+        + effects.map { running in
+          "effect \(running.start.effect)" + (running.start.name.map { " '\($0)'" } ?? "")
+            + " of action \(running.start.action) of reactor \(running.reactor)"
         }.joined(separator: ", ") + ")"
     case .eventsDropped(let count, let line):
       "the recorder dropped \(count) event\(count == 1 ? "" : "s") at line \(line) to stay "

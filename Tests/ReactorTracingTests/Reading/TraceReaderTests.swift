@@ -164,8 +164,13 @@ extension TracingTests {
       newer[0] = newer[0].replacingOccurrences(of: #""version":"1.1""#, with: #""version":"2.0""#)
       #expect(
         error(reading: bytes(newer))
-          == "'trace' uses trace format 2.0, newer than this reader (1.x); update reactor-trace to read it"
-      )
+          == "'trace' is a session trace (format 2.0, several reactors in one file), "
+          + "not the trace of one reactor; read it as a session (SessionReader)")
+      newer[0] = newer[0].replacingOccurrences(of: #""version":"2.0""#, with: #""version":"3.0""#)
+      #expect(
+        error(reading: bytes(newer))
+          == "'trace' uses trace format 3.0, newer than this reader (1.x traces, 2.x sessions); "
+          + "update reactor-trace to read it")
 
       var minor = lines(try sampleTrace())
       minor[0] = minor[0].replacingOccurrences(of: #""version":"1.1""#, with: #""version":"1.7""#)

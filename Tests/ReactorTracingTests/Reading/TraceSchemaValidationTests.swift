@@ -65,6 +65,38 @@ extension TracingTests {
         "not exercised: \(expected.subtracting(features).sorted())")
     }
 
+    @Test func sessionLinesValidateAndEachReachesItsBranchOfTheSchema() throws {
+      let bytes = SessionFixture.session().serialized
+      let session = try SessionTrace(bytes: bytes)
+      #expect(validateTrace(bytes, named: "session") == session.events.count + 1)
+      let features = try Self.features(of: bytes)
+      for feature in ["reactor", "release", "end", "action.sent", "cause.stream", "cause.from"] {
+        #expect(features.contains(feature), "\(feature)")
+      }
+      // Session lines are not lines of a trace of one reactor, and the other way round.
+      let lines = bytes.split(separator: UInt8(ascii: "\n"))
+      #expect(!validator.validate(try JSONValue(parsing: lines[0]), against: "#/$defs/header").isEmpty)
+      let header = try JSONValue(parsing: Array(try recordedCounterHeader()))
+      #expect(!validator.validate(header, against: "#/$defs/sessionHeader").isEmpty)
+      let withoutReactor = validAction
+      #expect(!validator.validate(withoutReactor, against: "#/$defs/sessionEvent").isEmpty)
+      #expect(
+        validator.validate(validAction.setting("reactor", 2), against: "#/$defs/sessionEvent")
+          .isEmpty)
+      let badOrigin = validAction.setting("reactor", 2).setting("from", ["action": 1])
+      #expect(
+        validator.validate(badOrigin, against: "#/$defs/sessionEvent").flatMap(\.flattened)
+          .contains { $0.description == #"/from: required: "reactor" is missing"# })
+    }
+
+    /// The header line of a freshly recorded counter trace.
+    private func recordedCounterHeader() throws -> [UInt8] {
+      let reactor = CounterReactor(clock: ContinuousClock(), limit: 1)
+      let recorder = try InMemoryTraceRecorder(recording: reactor)
+      recorder.stop()
+      return recorder.trace.header.serializedLine
+    }
+
     @Test(arguments: rejectedLines)
     func theValidatorRejectsAMalformedLineForTheRightReason(_ example: RejectedLine) {
       let errors = validator.validate(example.line, against: example.definition)
@@ -146,9 +178,19 @@ extension TracingTests {
       _ bytes: [UInt8], named name: String, sourceLocation: SourceLocation = #_sourceLocation
     ) -> Int {
       let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      // A session (version 2.x) has definitions of its own.
+      let isSession =
+        (try? JSONValue(parsing: lines.first ?? []))?["version"]?.stringValue?.hasPrefix("2.")
+        == true
       var checked = 0
       for (index, line) in lines.enumerated() where index == 0 || !Self.isBlank(line) {
-        let definition = index == 0 ? "#/$defs/header" : "#/$defs/event"
+        let definition =
+          switch (index == 0, isSession) {
+          case (true, false): "#/$defs/header"
+          case (false, false): "#/$defs/event"
+          case (true, true): "#/$defs/sessionHeader"
+          case (false, true): "#/$defs/sessionEvent"
+          }
         do {
           let errors = validator.validate(try JSONValue(parsing: line), against: definition)
           #expect(
