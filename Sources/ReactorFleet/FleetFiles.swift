@@ -125,8 +125,7 @@ public enum FleetFiles {
     return count == 2 && Gzip.isCompressed(magic)
   }
 
-  private static func files(under directory: String, endingWith extensions: [String]) -> [String]
-  {
+  private static func files(under directory: String, endingWith extensions: [String]) -> [String] {
     guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
     var found: [String] = []
     while let relative = enumerator.nextObject() as? String {

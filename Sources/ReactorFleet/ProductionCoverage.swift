@@ -95,7 +95,8 @@ public struct ProductionCoverage: Sendable {
       goldenStates.insert(summarizer.text(of: reader.header.initialState))
       for line in try summarizer.summarize(reader) {
         goldenEdges.insert(
-          Edge(from: line.key.from, action: line.key.action, mutation: line.key.mutation,
+          Edge(
+            from: line.key.from, action: line.key.action, mutation: line.key.mutation,
             to: line.key.to))
         goldenStates.insert(line.key.from)
         goldenStates.insert(line.key.to)

@@ -71,7 +71,8 @@ public struct ProductionGraph: Sendable {
         throw .mixedSummaries(
           "no summary line of \(wanted)"
             + (selection.appVersion.map { " at app version \($0)" } ?? "")
-            + "; the lines hold: " + (reactors.isEmpty ? "nothing" : reactors.joined(separator: ", ")))
+            + "; the lines hold: "
+            + (reactors.isEmpty ? "nothing" : reactors.joined(separator: ", ")))
       }
       reactor = wanted
     } else {

@@ -12,10 +12,12 @@ extension StateAbstraction {
   public var summaryText: String {
     if isWholeState { return "whole" }
     if rules.isEmpty {
-      return "key:" + keyPaths.map { $0.map(Self.escape).joined(separator: ".") }
+      return "key:"
+        + keyPaths.map { $0.map(Self.escape).joined(separator: ".") }
         .joined(separator: ",")
     }
-    return "fields:" + rules.map { Self.escape($0.name) + "=" + $0.abstraction.rawValue }
+    return "fields:"
+      + rules.map { Self.escape($0.name) + "=" + $0.abstraction.rawValue }
       .joined(separator: ",")
   }
 

@@ -97,8 +97,10 @@ extension TransitionSummary {
       cancelled: Int(try integer("cancelled", in: counts, minimum: 0)),
       failed: Int(try integer("failed", in: counts, minimum: 0)),
       running: Int(try integer("running", in: counts, minimum: 0)))
-    let parts = [outcomes.sync, outcomes.finished, outcomes.cancelled, outcomes.failed,
-      outcomes.running]
+    let parts = [
+      outcomes.sync, outcomes.finished, outcomes.cancelled, outcomes.failed,
+      outcomes.running,
+    ]
     var total = 0
     for part in parts {
       let (sum, overflow) = total.addingReportingOverflow(part)

@@ -82,9 +82,10 @@ public struct TransitionSummary: Sendable, Hashable {
     public var running = 0
 
     /// Creates counts.
-    public init(sync: Int = 0, finished: Int = 0, cancelled: Int = 0, failed: Int = 0,
-      running: Int = 0)
-    {
+    public init(
+      sync: Int = 0, finished: Int = 0, cancelled: Int = 0, failed: Int = 0,
+      running: Int = 0
+    ) {
       self.sync = sync
       self.finished = finished
       self.cancelled = cancelled

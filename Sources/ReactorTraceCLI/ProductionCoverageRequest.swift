@@ -22,7 +22,9 @@ struct ProductionCoverageRequest: Sendable {
       do throws(FleetError) {
         let paths = try FleetFiles.expand(
           production,
-          extensions: [".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz"])
+          extensions: [
+            ".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz",
+          ])
         var set = SummarySet()
         for path in paths { try set.add(contentsOf: path) }
         let golden = try FleetFiles.expand(
@@ -50,12 +52,14 @@ struct ProductionCoverageRequest: Sendable {
   }
 
   private func report(_ coverage: ProductionCoverage, registered: Bool) {
-    let golden = "\(coverage.goldenTraceCount) golden trace"
+    let golden =
+      "\(coverage.goldenTraceCount) golden trace"
       + (coverage.goldenTraceCount == 1 ? "" : "s")
     print(
       "\(coverage.reactor): production made \(coverage.productionCount) transitions "
         + "(\(coverage.productionTransitionCount) distinct, \(coverage.productionStateCount) "
-        + "states); \(golden) exercise\(coverage.goldenTraceCount == 1 ? "s" : "") \(Self.percent(coverage.exercisedShare)) of them")
+        + "states); \(golden) exercise\(coverage.goldenTraceCount == 1 ? "s" : "") \(Self.percent(coverage.exercisedShare)) of them"
+    )
     print("abstraction: \(coverage.abstraction.summaryText)")
     if !registered {
       print("(\(coverage.reactor) is not registered here: no scripts)")

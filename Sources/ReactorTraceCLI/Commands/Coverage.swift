@@ -73,7 +73,8 @@ extension ReactorTraceCommand {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
       guard limit >= 0 else { throw ValidationError("--limit must be at least 0.") }
       if !production.isEmpty && (min != nil || graph != nil || savedExploration != nil) {
-        throw ValidationError("--production cannot be combined with --min, --graph or --exploration.")
+        throw ValidationError(
+          "--production cannot be combined with --min, --graph or --exploration.")
       }
       if let min, !(0...100).contains(min) {
         throw ValidationError("--min is a percentage from 0 to 100.")

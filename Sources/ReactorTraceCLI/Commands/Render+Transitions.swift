@@ -80,8 +80,7 @@ extension ReactorTraceCommand.Render {
       guard traces.isEmpty != summary.isEmpty else {
         throw ValidationError("Give trace files or --summary files (not both).")
       }
-      if !summary.isEmpty && (states.wholeState || !states.keys.isEmpty || !states.fields.isEmpty)
-      {
+      if !summary.isEmpty && (states.wholeState || !states.keys.isEmpty || !states.fields.isEmpty) {
         throw ValidationError("--summary draws states as the summaries abstracted them.")
       }
       if summary.isEmpty && (reactor != nil || appVersion != nil) {
@@ -100,7 +99,8 @@ extension ReactorTraceCommand.Render {
         minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops)
       if !summary.isEmpty {
         let request = ProductionDiagramRequest(
-          summaries: summary, selection: ProductionGraph.Selection(
+          summaries: summary,
+          selection: ProductionGraph.Selection(
             reactor: reactor, appVersion: appVersion),
           filter: filter, format: format, engine: engine, output: diagram.output)
         let code = request.execute()
@@ -174,7 +174,9 @@ struct ProductionDiagramRequest: Sendable {
       do throws(FleetError) {
         paths = try FleetFiles.expand(
           summaries,
-          extensions: [".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz"])
+          extensions: [
+            ".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz",
+          ])
         var set = SummarySet()
         for path in paths { try set.add(contentsOf: path) }
         var graph = try ProductionGraph(summaries: set.summaries, selection: selection)
@@ -185,7 +187,8 @@ struct ProductionDiagramRequest: Sendable {
           bytes = Array(try Self.mermaid(production).utf8)
         } else {
           do {
-            let output = try DiagramFile.renderReportingWarnings(dot, format: format, engine: engine)
+            let output = try DiagramFile.renderReportingWarnings(
+              dot, format: format, engine: engine)
             bytes = output.bytes
             for warning in output.warnings {
               CommandFailure.printError("warning: \(self.output): \(warning)")

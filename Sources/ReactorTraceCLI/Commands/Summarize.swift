@@ -100,7 +100,8 @@ struct SummarizeRequest: Sendable {
     do throws(ExitCode) {
       let extensions =
         [".trace.jsonl", ".trace.jsonl.gz"]
-        + (merge ? [".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz"] : [])
+        + (merge
+          ? [".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz"] : [])
       let paths: [String]
       var run = Summarization(choice: choice, metadataKeys: metadataKeys)
       let result: Summarization.Result
@@ -129,7 +130,8 @@ struct SummarizeRequest: Sendable {
         var what = "\(result.traceCount) trace\(result.traceCount == 1 ? "" : "s")"
         what += " (\(result.eventCount) events)"
         if result.summaryFileCount > 0 {
-          what += " and \(result.summaryFileCount) summar"
+          what +=
+            " and \(result.summaryFileCount) summar"
             + (result.summaryFileCount == 1 ? "y" : "ies")
         }
         print(
