@@ -46,4 +46,45 @@ public protocol ReactorMonitor<Action, Mutation, State>: AnyObject {
   ///   - name: The stream's name.
   ///   - error: The description of the error it threw, or `nil` if it finished.
   func reactorStreamDidEnd(_ name: String, error: String?)
+
+  /// An action reached `mutate(action:)` in a reactor a session records
+  /// (``ReactorRuntime/sessionID`` set), with the activity of another reactor that caused it.
+  ///
+  /// The default calls ``reactorDidReceive(action:id:origin:)``, dropping `from`.
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - id: Its sequence number in this reactor.
+  ///   - origin: ``Origin/sent``, or the external stream it came from.
+  ///   - from: What ran when the action was sent or the stream element published; `nil`
+  ///     for an action from outside every recorded reactor.
+  func reactorDidReceive(action: Action, id: Int, origin: Origin, from: ReactorActivity?)
+
+  /// `reduce` applied a mutation in a reactor a session records, with the activity that
+  /// published the stream element it was made from.
+  ///
+  /// The default calls ``reactorDidReduce(mutation:id:origin:state:)``, dropping `from`.
+  /// - Parameters:
+  ///   - mutation: The mutation.
+  ///   - id: Its sequence number in this reactor.
+  ///   - origin: The action or effect that emitted it, or the external stream.
+  ///   - state: The state `reduce` returned.
+  ///   - from: For a stream's mutation, what ran when the element was published.
+  func reactorDidReduce(
+    mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?)
+}
+
+extension ReactorMonitor {
+  /// Calls ``reactorDidReceive(action:id:origin:)``.
+  public func reactorDidReceive(
+    action: Action, id: Int, origin: Origin, from: ReactorActivity?
+  ) {
+    reactorDidReceive(action: action, id: id, origin: origin)
+  }
+
+  /// Calls ``reactorDidReduce(mutation:id:origin:state:)``.
+  public func reactorDidReduce(
+    mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
+  ) {
+    reactorDidReduce(mutation: mutation, id: id, origin: origin, state: state)
+  }
 }

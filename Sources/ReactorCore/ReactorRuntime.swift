@@ -10,12 +10,34 @@
 @MainActor
 public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: Sendable> {
   /// Creates an empty runtime; the pipeline is built on first use.
-  public init() {}
+  ///
+  /// While a ``ReactorSessionObserver`` is installed, it remembers what ran when it was
+  /// created (the parent reactor a session records).
+  public init() {
+    if ReactorSessionObservation.observer != nil { creator = ReactorActivity.currentReactor }
+  }
 
   /// Watches the pipeline; set it to record a trace.
   ///
   /// `nil` by default. Attach it before the first action to see the whole run.
   @exclusivity(unchecked) public var monitor: (any ReactorMonitor<Action, Mutation, State>)?
+
+  /// The reactor's id in a recorded session; set by a session recorder.
+  ///
+  /// While it is set, the runtime keeps ``ReactorActivity`` up to date around `mutate`,
+  /// `reduce`, observers and effect bodies, and hands its monitor the activity of another
+  /// reactor that caused an action or a stream's mutation. `nil` by default: the runtime then
+  /// checks one flag and does nothing more.
+  public var sessionID: Int? {
+    didSet { tracksActivity = sessionID != nil }
+  }
+
+  /// Whether ``sessionID`` is set.
+  @usableFromInline @exclusivity(unchecked) var tracksActivity = false
+
+  /// The recorded reactor whose code ran when the runtime was created, while a session
+  /// observer was installed.
+  @usableFromInline var creator: Int?
 
   // Exclusivity: the properties read or written on every action are marked
   // `@exclusivity(unchecked)`, which drops the runtime's dynamic exclusivity check (a
@@ -126,6 +148,9 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     guard !isBuilt else { return }
     isBuilt = true
     attach(reactor)
+    if let observer = ReactorSessionObservation.observer {
+      observer.reactorWillStart(reactor, createdBy: creator)
+    }
     // Captured unowned(unsafe), not through `Unmanaged._withUnsafeGuaranteedRef`: a closure
     // handed to the standard library (built in Swift 5 mode) is checked for main-actor
     // isolation on every call.
@@ -196,8 +221,24 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// behind the unit in progress.
   @inlinable
   func send(_ action: Action) {
+    if tracksActivity {
+      sendRecordingOrigin(action)
+      return
+    }
+    dispatch(action)
+  }
+
+  /// ``send(_:)`` in a recorded session: the action's origin is what runs now.
+  @usableFromInline
+  func sendRecordingOrigin(_ action: Action) {
+    ReactorActivity.delivering(ReactorActivity.current) { dispatch(action) }
+  }
+
+  /// Runs an action as a unit of work, or queues it behind the unit in progress.
+  @inlinable
+  func dispatch(_ action: Action) {
     if isBusy {
-      enqueue { [unowned(unsafe) self] in send(action) }
+      enqueue { [unowned(unsafe) self] in dispatch(action) }
       return
     }
     isBusy = true
@@ -218,7 +259,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   @inlinable
   func send<R: Reactor>(_ action: Action, to reactor: R)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    guard passesActionsThrough, passesMutationsThrough, isBuilt, !isBusy, !isStubEnabled
+    guard passesActionsThrough, passesMutationsThrough, isBuilt, !isBusy, !isStubEnabled,
+      !tracksActivity
     else {
       send(action)
       return
@@ -258,11 +300,29 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     isBusy = true
     lastActionID += 1
     let id = lastActionID
-    monitor?.reactorDidReceive(action: action, id: id, origin: origin)
     isHandlingAction = true
-    start(mutateFunction(action), action: id)
+    if tracksActivity {
+      receiveRecordingOrigin(action, id: id, origin: origin, mutate: mutateFunction)
+    } else {
+      monitor?.reactorDidReceive(action: action, id: id, origin: origin)
+      start(mutateFunction(action), action: id)
+    }
     isHandlingAction = false
     if isOutermost { endUnit() }
+  }
+
+  /// The body of ``receive(_:origin:)`` in a recorded session: the action's origin goes to
+  /// the monitor, and the action runs as this reactor's activity.
+  @usableFromInline
+  func receiveRecordingOrigin(
+    _ action: Action, id: Int, origin: Origin, mutate: (Action) -> Effect<Mutation>
+  ) {
+    monitor?.reactorDidReceive(
+      action: action, id: id, origin: origin, from: ReactorActivity.delivered)
+    let reactor = sessionID ?? 0
+    ReactorActivity.whileRunning(ReactorActivity(reactor: reactor, action: id), in: reactor) {
+      start(mutate(action), action: id)
+    }
   }
 
   // MARK: Mutations
@@ -297,6 +357,10 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       enqueue { [unowned(unsafe) self] in apply(mutation, origin: origin) }
       return
     }
+    if tracksActivity {
+      applyRecordingOrigin(mutation, origin: origin, to: previous, reducing: reduce)
+      return
+    }
     // One emission, written out rather than through `withEmission`: this is the path of
     // every mutation, and the closure kept it from being inlined.
     let isOutermost = !isBusy
@@ -311,6 +375,51 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       notify(state)
     } else {
       for entry in stateEntries { entry(state, origin) }
+    }
+    isEmitting = false
+    if isOutermost { endUnit() }
+  }
+
+  /// The body of ``apply(_:origin:reducing:)`` in a recorded session: the mutation is
+  /// reduced and delivered as the activity that caused it, which goes to the monitor for a
+  /// stream's mutation.
+  @usableFromInline
+  func applyRecordingOrigin(
+    _ mutation: Mutation, origin: Origin, to previous: State,
+    reducing reduce: @MainActor (State, Mutation) -> State
+  ) {
+    let reactor = sessionID ?? 0
+    let from: ReactorActivity?
+    let activity: ReactorActivity?
+    switch origin {
+    case .action(let action):
+      from = nil
+      activity = ReactorActivity(reactor: reactor, action: action)
+    case .effect(let effect, let action):
+      from = nil
+      activity = ReactorActivity(reactor: reactor, action: action, effect: effect)
+    case .stream:
+      // What the element's publisher ran is what this mutation's observers run for.
+      from = ReactorActivity.delivered
+      activity = from
+    case .sent:
+      from = nil
+      activity = nil
+    }
+    let isOutermost = !isBusy
+    isBusy = true
+    isEmitting = true
+    ReactorActivity.whileRunning(activity, in: reactor) {
+      let state = reduce(previous, mutation)
+      reduced = state
+      lastMutationID += 1
+      monitor?.reactorDidReduce(
+        mutation: mutation, id: lastMutationID, origin: origin, state: state, from: from)
+      if passesStatesThrough {
+        notify(state)
+      } else {
+        for entry in stateEntries { entry(state, origin) }
+      }
     }
     isEmitting = false
     if isOutermost { endUnit() }
@@ -359,7 +468,19 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   @inlinable
   func enqueue(_ work: @escaping @MainActor () -> Void) {
+    if tracksActivity {
+      enqueueRecordingOrigin(work)
+      return
+    }
     pending.append(work)
+  }
+
+  /// ``enqueue(_:)`` in a recorded session: the work runs later with the origin of the
+  /// value it delivers.
+  @usableFromInline
+  func enqueueRecordingOrigin(_ work: @escaping @MainActor () -> Void) {
+    let origin = ReactorActivity.delivered
+    pending.append { ReactorActivity.delivering(origin, work) }
   }
 
   /// Runs the queued work first-in first-out, each item as a unit of its own, until the queue
@@ -456,7 +577,28 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       guard !effect.isCancelled else { return }
       lifeline?.withRuntime { $0.emit(mutation, origin: origin) }
     }
-    let body = run.body
+    var body = run.body
+    var activity: ReactorActivity?
+    if tracksActivity {
+      let running = ReactorActivity(reactor: sessionID ?? 0, action: action, effect: effectID)
+      activity = running
+      let unbound = body
+      body = { send in
+        try await ReactorActivity.$ofEffect.withValue(running) { try await unbound(send) }
+      }
+    }
+    let outerActivity = ReactorActivity.running
+    let outerReactor = ReactorActivity.runningReactor
+    if let activity {
+      ReactorActivity.running = activity
+      ReactorActivity.runningReactor = activity.reactor
+    }
+    defer {
+      if activity != nil {
+        ReactorActivity.running = outerActivity
+        ReactorActivity.runningReactor = outerReactor
+      }
+    }
     let task = Task.immediate { @MainActor in
       let outcome: EffectOutcome
       do {

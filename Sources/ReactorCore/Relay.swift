@@ -24,9 +24,14 @@ public final class Relay<Element: Sendable> {
   public init() {}
 
   /// Delivers `element` to every current subscriber, in subscription order, before returning.
+  ///
+  /// In a recorded session, what runs now (``ReactorActivity/current``) is the element's
+  /// origin: a reactor that receives it records it as `from`.
   /// - Parameter element: The event to publish.
   public func accept(_ element: Element) {
-    for subscriber in subscribers { subscriber.handler(element) }
+    ReactorActivity.delivering(ReactorActivity.current) {
+      for subscriber in subscribers { subscriber.handler(element) }
+    }
   }
 
   /// A flow of the events accepted from now on, attributed to `name` in traces.

@@ -1,0 +1,110 @@
+/// What a reactor of a recorded session is doing: the reactor, the action it handles and the
+/// async effect of that action that runs. The origin a session records for what one reactor
+/// causes in another.
+///
+/// The runtime of a reactor that a session recorder records (``ReactorRuntime/sessionID``
+/// set) keeps it up to date: synchronously around `mutate`, `reduce` and the state observers,
+/// and inside effect bodies across `await` (a task-local, inherited by child tasks). An
+/// action sent to another reactor and an element accepted on a ``Relay`` (and so any ``Flow``
+/// derived from it) carry the activity that was ``current`` then, and the receiving reactor's
+/// recorder writes it as `from`.
+///
+/// A service built on something other than a relay (a callback list, an `AsyncStream`, a
+/// Combine subject) carries the origin by hand: capture ``current`` when the work is accepted,
+/// and deliver the result inside ``delivering(_:_:)``:
+///
+/// ```swift
+/// func save(_ task: TaskItem) {
+///   let origin = ReactorActivity.current
+///   Task { @MainActor in
+///     let saved = try await api.save(task)
+///     ReactorActivity.delivering(origin) { listeners.forEach { $0(.saved(saved)) } }
+///   }
+/// }
+/// ```
+///
+/// Reactors that no session records keep none of this: their runtime checks one flag.
+public struct ReactorActivity: Hashable, Sendable {
+  /// The reactor's id in the session (its runtime's ``ReactorRuntime/sessionID``).
+  public var reactor: Int
+  /// The id of the action it handles, in that reactor; `nil` outside any action (a stream's
+  /// mutation).
+  public var action: Int?
+  /// The id of the async effect of that action that runs, if any.
+  public var effect: Int?
+
+  /// An activity.
+  /// - Parameters:
+  ///   - reactor: The reactor's id in the session.
+  ///   - action: The action it handles.
+  ///   - effect: The async effect of that action that runs.
+  public init(reactor: Int, action: Int? = nil, effect: Int? = nil) {
+    self.reactor = reactor
+    self.action = action
+    self.effect = effect
+  }
+
+  /// The activity of the effect body running in the current task, bound across `await`.
+  @TaskLocal static var ofEffect: ReactorActivity?
+
+  /// What a recorded reactor runs synchronously now on the main actor, if anything.
+  @MainActor @usableFromInline static var running: ReactorActivity?
+
+  /// The session id of the recorded reactor whose code runs synchronously now.
+  ///
+  /// Unlike ``running`` it is never another reactor's activity (a stream's mutation runs as
+  /// the activity of the element's publisher).
+  @MainActor @usableFromInline static var runningReactor: Int?
+
+  /// The origin of the value being delivered into a reactor now: an element a relay
+  /// accepted, an action another reactor sent.
+  @MainActor @usableFromInline static var delivered: ReactorActivity?
+
+  /// What runs now: the `mutate`, `reduce` or observer of a recorded reactor on the main
+  /// actor, or else the effect body of the current task; `nil` outside every recorded
+  /// reactor (a user's tap, a timer, a test).
+  @MainActor public static var current: ReactorActivity? {
+    running ?? ofEffect
+  }
+
+  /// The session id of the recorded reactor whose code runs now: its `mutate`, `reduce` or an
+  /// observer on the main actor, or else the effect body of the current task. A reactor
+  /// created now is a child of it.
+  @MainActor public static var currentReactor: Int? {
+    runningReactor ?? ofEffect?.reactor
+  }
+
+  /// Runs `body` as the delivery of values that `origin` caused: what a reactor receives
+  /// meanwhile records `origin` as its `from`.
+  ///
+  /// ``Relay/accept(_:)`` does this with ``current``; services that deliver some other way
+  /// call it with the activity they captured when the work was accepted.
+  /// - Parameters:
+  ///   - origin: The activity that caused the values, or `nil` for an external source.
+  ///   - body: Delivers the values.
+  /// - Returns: What `body` returns.
+  @MainActor public static func delivering<T, Failure: Error>(
+    _ origin: ReactorActivity?, _ body: () throws(Failure) -> T
+  ) throws(Failure) -> T {
+    let outer = delivered
+    delivered = origin
+    defer { delivered = outer }
+    return try body()
+  }
+
+  /// Runs `body` as the code of reactor `reactor` with `activity` running, restoring what
+  /// ran before.
+  @MainActor @usableFromInline @discardableResult static func whileRunning<T>(
+    _ activity: ReactorActivity?, in reactor: Int, _ body: () -> T
+  ) -> T {
+    let outer = running
+    let outerReactor = runningReactor
+    running = activity
+    runningReactor = reactor
+    defer {
+      running = outer
+      runningReactor = outerReactor
+    }
+    return body()
+  }
+}

@@ -1,0 +1,91 @@
+import ReactorCore
+
+/// The monitor a session recorder attaches to one reactor: it encodes each event on the main
+/// actor, as it happens, into the session's log.
+///
+/// Encoding at once keeps no action, mutation or state value alive (a state that holds other
+/// reactors must not keep them alive), and never reaches into a reactor off the main actor.
+/// When the reactor is released, its runtime releases this monitor, whose deinit ends the
+/// reactor's lane.
+@MainActor
+final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
+  typealias Action = R.Action
+  typealias Mutation = R.Mutation
+  typealias State = R.State
+
+  let id: Int
+  private let log: SessionLog
+  private var encoder: TraceEventEncoder<Action, Mutation, State>
+  private weak var reactor: R?
+
+  init(id: Int, reactor: R, log: SessionLog, encoder: TraceEventEncoder<Action, Mutation, State>) {
+    self.id = id
+    self.log = log
+    self.encoder = encoder
+    self.reactor = reactor
+  }
+
+  isolated deinit {
+    log.release(id)
+  }
+
+  func detach() {
+    guard let reactor, reactor.runtime.monitor === self else { return }
+    reactor.runtime.monitor = nil
+    reactor.runtime.sessionID = nil
+  }
+
+  /// An origin in another live reactor of this session, as a trace records it.
+  private func origin(_ activity: ReactorActivity?) -> TraceEvent.ReactorOrigin? {
+    guard let activity, log.isLive(activity.reactor) else { return nil }
+    return TraceEvent.ReactorOrigin(
+      reactor: activity.reactor, action: activity.action,
+      effect: activity.action == nil ? nil : activity.effect)
+  }
+
+  private func record(_ raw: StampedEvent<Action, Mutation, State>.Raw, from: ReactorActivity?) {
+    guard let (sequence, time) = log.stamp() else { return }
+    var event = encoder.encode(StampedEvent(sequence: sequence, time: time, event: raw))
+    switch event.kind {
+    case .action(var action):
+      action.from = origin(from)
+      event.kind = .action(action)
+    case .mutation(var mutation):
+      mutation.from = origin(from)
+      event.kind = .mutation(mutation)
+    default:
+      break
+    }
+    log.append(SessionEvent(sequence: sequence, time: time, kind: .reactor(id, event.kind)))
+  }
+
+  func reactorDidReceive(action: Action, id: Int, origin: Origin) {
+    record(.action(action, id: id, origin: origin), from: nil)
+  }
+
+  func reactorDidReceive(action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
+    record(.action(action, id: id, origin: origin), from: from)
+  }
+
+  func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
+    record(.effectStarted(effect, action: action, name: name), from: nil)
+  }
+
+  func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
+    record(.effectEnded(effect, outcome), from: nil)
+  }
+
+  func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
+    record(.mutation(mutation, id: id, origin: origin, state: state), from: nil)
+  }
+
+  func reactorDidReduce(
+    mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
+  ) {
+    record(.mutation(mutation, id: id, origin: origin, state: state), from: from)
+  }
+
+  func reactorStreamDidEnd(_ name: String, error: String?) {
+    record(.streamEnded(name, error: error), from: nil)
+  }
+}

@@ -1,0 +1,131 @@
+import ReactorCore
+
+/// The events of a session being recorded in memory, numbered and timed across all its
+/// reactors, and what the session knows of each reactor's lane.
+@MainActor
+final class SessionLog {
+  /// What the log knows of one reactor it records.
+  struct Lane {
+    /// The lane's monitor, to detach it when the recording stops; weak, so that nothing the
+    /// log holds keeps a reactor (or its monitor) alive.
+    weak var control: (any SessionLaneControl)?
+    /// The `seq` of the reactor's last event.
+    var lastSequence: Int
+    /// Its effects started and not yet ended, by id.
+    var running: [Int: TraceEvent.EffectStart] = [:]
+  }
+
+  let header: SessionHeader
+  private(set) var events: [SessionEvent] = []
+  private(set) var lanes: [Int: Lane] = [:]
+  private(set) var lastReactorID = 0
+  private(set) var isStopped = false
+  private var stamper: EventStamper
+  private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+  init(header: SessionHeader, options: TraceOptions) {
+    self.header = header
+    stamper = EventStamper(limit: options.limit, clock: options.clock)
+  }
+
+  /// A new reactor id.
+  func nextReactorID() -> Int {
+    lastReactorID += 1
+    return lastReactorID
+  }
+
+  /// The `seq` and time of the next event of a live reactor, or `nil` when the recording
+  /// stopped or a limit drops it.
+  func stamp() -> (sequence: Int, time: Duration)? {
+    guard !isStopped else { return nil }
+    return stamper.next()
+  }
+
+  /// Appends an event stamped by ``stamp()``.
+  func append(_ event: SessionEvent) {
+    events.append(event)
+    guard let reactor = event.reactor, lanes[reactor] != nil else { return }
+    lanes[reactor]?.lastSequence = event.sequence
+    guard case .reactor(_, let kind) = event.kind else { return }
+    switch kind {
+    case .effectStarted(let start):
+      lanes[reactor]?.running[start.effect] = start
+    case .effectEnded(let end):
+      lanes[reactor]?.running[end.effect] = nil
+      if isIdle { resumeIdleWaiters() }
+    default:
+      break
+    }
+  }
+
+  /// Introduces a reactor; its lane starts.
+  func introduce(
+    _ introduction: ReactorIntroduction, control: any SessionLaneControl
+  ) {
+    guard let (sequence, time) = stamp() else { return }
+    lanes[introduction.reactor] = Lane(control: control, lastSequence: sequence)
+    events.append(SessionEvent(sequence: sequence, time: time, kind: .introduced(introduction)))
+  }
+
+  /// Ends the lane of a released reactor.
+  func release(_ reactor: Int) {
+    guard lanes.removeValue(forKey: reactor) != nil else { return }
+    if isIdle { resumeIdleWaiters() }
+    guard let (sequence, time) = stamp() else { return }
+    events.append(SessionEvent(sequence: sequence, time: time, kind: .released(reactor: reactor)))
+  }
+
+  /// Whether `origin` names a live reactor of this session: only such origins are recorded.
+  func isLive(_ reactor: Int) -> Bool {
+    lanes[reactor] != nil
+  }
+
+  /// The `seq` of the last event of a live reactor.
+  func lastSequence(of reactor: Int) -> Int? {
+    lanes[reactor]?.lastSequence
+  }
+
+  /// Whether no effect of any live reactor is running.
+  var isIdle: Bool { lanes.values.allSatisfy(\.running.isEmpty) }
+
+  /// Returns once no effect is running (at once when none is), or when recording stops.
+  func waitUntilIdle() async {
+    guard !isStopped, !isIdle else { return }
+    await withCheckedContinuation { idleWaiters.append($0) }
+  }
+
+  /// Detaches every lane and appends the end line, listing the effects still running.
+  func stop() {
+    guard !isStopped else { return }
+    let running = lanes.sorted { $0.key < $1.key }.flatMap { reactor, lane in
+      lane.running.values.sorted { $0.effect < $1.effect }.map {
+        SessionEvent.RunningEffect(reactor: reactor, start: $0)
+      }
+    }
+    // Stopped first: a lane detached here may be released at once, and is then no event.
+    isStopped = true
+    for lane in lanes.values { lane.control?.detach() }
+    let end = stamper.end(running: [])
+    guard case .end(let observed, let dropped, _) = end.kind else { return }
+    events.append(
+      SessionEvent(
+        sequence: end.sequence, time: end.time,
+        kind: .end(
+          SessionEvent.End(
+            observedEvents: observed, droppedEvents: dropped, runningEffects: running))))
+    resumeIdleWaiters()
+  }
+
+  private func resumeIdleWaiters() {
+    let waiters = idleWaiters
+    idleWaiters.removeAll()
+    for waiter in waiters { waiter.resume() }
+  }
+}
+
+/// A lane's monitor, as the log detaches it.
+@MainActor
+protocol SessionLaneControl: AnyObject {
+  /// Stops recording the reactor: the monitor leaves its runtime.
+  func detach()
+}

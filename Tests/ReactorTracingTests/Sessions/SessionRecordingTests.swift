@@ -1,0 +1,168 @@
+import Clocks
+import ReactorCore
+import ReactorExamples
+import ReactorTestSupport
+import ReactorTracing
+import Testing
+
+extension TracingTests {
+  /// Recording many reactors into one session: lanes, parents, releases, and the origins
+  /// of what one reactor causes in another.
+  @MainActor
+  @Suite struct SessionRecording {
+    @Test func aStreamElementPublishedByAnotherReactorsEffectRecordsThatEffectAsItsOrigin()
+      async throws
+    {
+      try await withExclusiveMainSerialExecutor {
+        let clock = TestClock()
+        let service = TaskService(tasks: [], clock: clock)
+        let editing = TaskListReactor(service: service)
+        let showing = TaskListReactor(service: service)
+        // Other suites' reactors may start while this test waits for its clock.
+        let recorder = try SessionRecorder.recordingEveryReactor(
+          options: TraceOptions(clock: clock), including: { $0 === editing || $0 === showing })
+        _ = showing.state
+        editing.send(.add(title: "milk"))
+        await clock.advance(by: .milliseconds(100))
+        await recorder.waitUntilIdle()
+        recorder.stop()
+        #expect(showing.currentState.tasks.map(\.title) == ["milk"])
+        #expect(editing.runtime.sessionID == nil && editing.runtime.monitor == nil)
+
+        let session = try SessionTrace(bytes: recorder.session.serialized)
+        #expect(session.reactors.map(\.reactor) == [1, 2])
+        #expect(session.reactors.map(\.type) == Array(repeating: "ReactorExamples.TaskListReactor", count: 2))
+        let inserts = session.events.compactMap { event -> (Int, TraceEvent.Mutation)? in
+          guard case .reactor(let reactor, .mutation(let mutation)) = event.kind,
+            mutation.label.hasPrefix("insertTask")
+          else { return nil }
+          return (reactor, mutation)
+        }
+        // Both lists, in the order they subscribed, the editing one included, made the
+        // mutation from reactor 2's effect.
+        #expect(inserts.map(\.0) == [1, 2])
+        let origin = TraceEvent.ReactorOrigin(reactor: 2, action: 1, effect: 1)
+        #expect(inserts.allSatisfy { $0.1.cause == .stream("taskService") && $0.1.from == origin })
+      }
+    }
+
+    @Test func anActionSentFromAnotherReactorsMutateRecordsItsOriginAndChildrenTheirParent()
+      async throws
+    {
+      try await withExclusiveMainSerialExecutor {
+        let recorder = try SessionRecorder.recordingEveryReactor(including: {
+          $0 is SpawningReactor || $0 is SpawnedReactor
+        })
+        let parent = SpawningReactor()
+        parent.send(.spawn)
+        parent.send(.spawn)
+        parent.send(.releaseChildren)
+        parent.send(.spawn)
+        recorder.stop()
+        let session = recorder.session
+        #expect(session.reactors.map(\.reactor) == [1, 2, 3, 4])
+        #expect(session.reactors.map(\.parent) == [nil, 1, 1, 1])
+        // Each child was created during its parent's `spawn` action.
+        let spawns = session.events.filter {
+          if case .reactor(1, .action(let action)) = $0.kind { return action.label == "spawn" }
+          return false
+        }.map(\.sequence)
+        #expect(session.reactors.dropFirst().map(\.createdDuring) == spawns)
+        // The children the parent let go of ended their lanes, and nothing kept them alive.
+        let releases = session.events.compactMap { event -> Int? in
+          if case .released(let reactor) = event.kind { return reactor }
+          return nil
+        }
+        #expect(releases == [2, 3])
+        let sent = session.events.compactMap { event -> TraceEvent.Action? in
+          if case .reactor(let reactor, .action(let action)) = event.kind, reactor > 1 {
+            return action
+          }
+          return nil
+        }
+        #expect(sent.count == 3)
+        #expect(sent.map(\.from?.reactor) == [1, 1, 1])
+        #expect(sent.map(\.from?.action) == [1, 2, 4])
+
+        // It reads back, every state checked against its hash.
+        #expect(try SessionTrace(bytes: session.serialized).events == session.events)
+      }
+    }
+
+    @Test func aUserActionHasNoOriginAndAReactorNotRecordedCausesNothingToBeRecorded()
+      async throws
+    {
+      try await withExclusiveMainSerialExecutor {
+        let recorder = try SessionRecorder()
+        let parent = SpawningReactor()
+        #expect(recorder.record(parent, name: "parent") == 1)
+        #expect(recorder.record(parent, name: "again") == 1)
+        parent.send(.spawn)
+        recorder.stop()
+        let session = recorder.session
+        // Only the parent was chosen: its child is not in the session.
+        #expect(session.reactors.map(\.name) == ["parent"])
+        guard case .reactor(1, .action(let action)) = session.events[1].kind else {
+          Issue.record("no action")
+          return
+        }
+        #expect(action.from == nil)
+        #expect(parent.runtime.sessionID == nil)
+      }
+    }
+  }
+}
+
+/// A reactor that creates a child reactor in `mutate` and sends it an action there.
+@MainActor
+private final class SpawningReactor: Reactor {
+  enum Action: Codable, Sendable {
+    case spawn
+    case releaseChildren
+  }
+
+  struct State: Codable, Sendable {
+    var spawned = 0
+  }
+
+  let initialState = State()
+  let runtime = Runtime()
+  private var children: [SpawnedReactor] = []
+
+  func mutate(action: Action) -> Effect<Action> {
+    switch action {
+    case .spawn:
+      let child = SpawnedReactor()
+      children.append(child)
+      child.send(.hello)
+    case .releaseChildren:
+      children.removeAll()
+    }
+    return .just(action)
+  }
+
+  func reduce(state: State, mutation: Action) -> State {
+    var state = state
+    if case .spawn = mutation { state.spawned += 1 }
+    return state
+  }
+}
+
+/// The child of ``SpawningReactor``.
+@MainActor
+private final class SpawnedReactor: Reactor {
+  enum Action: Codable, Sendable {
+    case hello
+  }
+
+  struct State: Codable, Sendable {
+    var greeted = false
+  }
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func reduce(state: State, mutation: Action) -> State {
+    State(greeted: true)
+  }
+}
