@@ -190,7 +190,7 @@ let package = Package(
       name: "ReactorTestGenerationTests",
       dependencies: [
         "ReactorTestGeneration", "ReactorExamples", "ReactorCore", "ReactorReplayTesting",
-        "ReactorTestSupport",
+        "ReactorTestSupport", "ReactorExampleRegistry", "ReactorTraceCLI",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
@@ -234,7 +234,12 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
-    .executableTarget(name: "reactor-trace", dependencies: ["ReactorTraceCLI", "ReactorExamples"]),
+    // The shipped binary's registry: the example reactors, with their test factories.
+    .target(
+      name: "ReactorExampleRegistry",
+      dependencies: ["ReactorTraceCLI", "ReactorExamples", "ReactorTestGeneration"]
+    ),
+    .executableTarget(name: "reactor-trace", dependencies: ["ReactorExampleRegistry"]),
     .testTarget(
       name: "ReactorTraceCLITests",
       dependencies: [

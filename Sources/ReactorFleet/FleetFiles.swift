@@ -11,6 +11,14 @@ import Darwin
 
 /// The files a fleet command reads: names, globs and directories expanded, `.gz` inflated.
 public enum FleetFiles {
+  /// What the names of summary files found in a directory end with.
+  public static let summaryExtensions = [
+    ".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz",
+  ]
+
+  /// What the names of trace files found in a directory end with.
+  public static let traceExtensions = [".trace.jsonl", ".trace.jsonl.gz"]
+
   /// The most bytes a `.gz` file may inflate to: 4 GiB.
   public static let inflatedLimit = 4 << 30
 

@@ -4,7 +4,7 @@ import ReactorFleet
 import ReactorTracing
 
 /// What `coverage --production` was asked to do: production summaries against golden traces.
-struct ProductionCoverageRequest: Sendable {
+struct ProductionCoverageRequest: CommandRequest {
   var production: [String]
   var traces: [String]
   var reactor: String?
@@ -13,79 +13,67 @@ struct ProductionCoverageRequest: Sendable {
   /// How many missed states and transitions to list (all with `nil`).
   var limit: Int?
 
-  /// Compares, explores for scripts when the reactor is registered, reports, and returns the
-  /// exit code.
+  /// Compares, explores for scripts when the reactor is registered, reports to `output`,
+  /// and returns the exit code.
   @MainActor
-  func execute() async -> Int32 {
-    do throws(ExitCode) {
-      var coverage: ProductionCoverage
-      do throws(FleetError) {
-        let paths = try FleetFiles.expand(
-          production,
-          extensions: [
-            ".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz",
-          ])
-        var set = SummarySet()
-        for path in paths { try set.add(contentsOf: path) }
-        let golden = try FleetFiles.expand(
-          traces, extensions: [".trace.jsonl", ".trace.jsonl.gz"])
-        coverage = try ProductionCoverage(
-          production: set.summaries, reactor: reactor, goldenTracesAt: golden)
-      } catch {
-        throw CommandFailure.unusableInput(error.description)
-      }
-      let registered = ReactorRegistry.current.entry(named: coverage.reactor) != nil
-      if registered {
-        let (exploration, _) = try await ExplorationRun.explore(
-          reactor: coverage.reactor, arguments: arguments, extraTraces: traces)
-        coverage.addScripts(from: exploration)
-      }
-      if json {
-        print(Self.json(coverage).serializedString)
-      } else {
-        report(coverage, registered: registered)
-      }
-      return 0
-    } catch {
-      return error.rawValue
+  func run(output: any TextOutput) async throws -> ExitCode {
+    let paths = try FleetFiles.expand(production, extensions: FleetFiles.summaryExtensions)
+    var set = SummarySet()
+    for path in paths { try set.add(contentsOf: path) }
+    let golden = try FleetFiles.expand(traces, extensions: FleetFiles.traceExtensions)
+    var coverage = try ProductionCoverage(
+      production: set.summaries, reactor: reactor, goldenTracesAt: golden)
+    let registered = ReactorRegistry.current.entry(named: coverage.reactor) != nil
+    if registered {
+      let (exploration, _) = try await ExplorationRun.explore(
+        reactor: coverage.reactor, arguments: arguments, extraTraces: golden)
+      coverage.addScripts(from: exploration)
     }
+    if json {
+      output.write(Self.json(coverage).serializedString)
+    } else {
+      report(coverage, registered: registered, to: output)
+    }
+    return .success
   }
 
-  private func report(_ coverage: ProductionCoverage, registered: Bool) {
+  private func report(
+    _ coverage: ProductionCoverage, registered: Bool, to output: any TextOutput
+  ) {
     let golden =
       "\(coverage.goldenTraceCount) golden trace"
       + (coverage.goldenTraceCount == 1 ? "" : "s")
-    print(
+    output.write(
       "\(coverage.reactor): production made \(coverage.productionCount) transitions "
         + "(\(coverage.productionTransitionCount) distinct, \(coverage.productionStateCount) "
         + "states); \(golden) exercise\(coverage.goldenTraceCount == 1 ? "s" : "") \(Self.percent(coverage.exercisedShare)) of them"
     )
-    print("abstraction: \(coverage.abstraction.summaryText)")
+    output.write("abstraction: \(coverage.abstraction.summaryText)")
     if !registered {
-      print("(\(coverage.reactor) is not registered here: no scripts)")
+      output.write("(\(coverage.reactor) is not registered here: no scripts)")
     }
     let states = limit.map { Array(coverage.missedStates.prefix($0)) } ?? coverage.missedStates
-    print("states production reaches that no golden trace does: \(coverage.missedStates.count)")
+    output.write("states production reaches that no golden trace does: \(coverage.missedStates.count)")
     for missed in states {
-      print("  \(missed.count)×  \(Self.oneLine(missed.state))")
-      if registered { print("      script: \(Self.script(missed.script))") }
+      output.write("  \(missed.count)×  \(Self.oneLine(missed.state))")
+      if registered { output.write("      script: \(Self.script(missed.script))") }
     }
     let transitions =
       limit.map { Array(coverage.missedTransitions.prefix($0)) } ?? coverage.missedTransitions
-    print(
+    output.write(
       "transitions production makes that no golden trace does: "
         + "\(coverage.missedTransitions.count)")
     for missed in transitions {
-      print(
+      output.write(
         "  \(missed.count)×  \(Self.oneLine(missed.from)) → \(Self.oneLine(missed.to))  "
           + "\(missed.mutation) ← \(missed.action)  (\(missed.traces) traces; app "
           + missed.appVersions.map { $0.isEmpty ? "(none)" : $0 }.joined(separator: ", ") + ")")
-      if registered { print("      script: \(Self.script(missed.script))") }
+      if registered { output.write("      script: \(Self.script(missed.script))") }
     }
     let hidden =
       coverage.missedStates.count - states.count + coverage.missedTransitions.count
       - transitions.count
-    if hidden > 0 { print("(\(hidden) more; --limit 0 lists all)") }
+    if hidden > 0 { output.write("(\(hidden) more; --limit 0 lists all)") }
   }
 
   private static func oneLine(_ state: String) -> String {

@@ -1,13 +1,13 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorDiagrams
 import ReactorFleet
 import ReactorTracing
 
 extension ReactorTraceCommand {
   /// `reactor-trace summarize`: per-trace transition summaries for a fleet's engines.
-  public struct Summarize: ParsableCommand {
+  struct Summarize: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Summarize traces as counted transitions, one JSON line per transition.",
       discussion: """
         For each trace and reactor, one line per distinct transition (state before, action \
@@ -26,14 +26,14 @@ extension ReactorTraceCommand {
 
     /// The traces (and summaries, with `--merge`).
     @Argument(help: "Trace files, globs or directories (and summary files with --merge).")
-    public var inputs: [String]
+    var inputs: [String]
 
     /// Where the lines go.
     @Option(name: .shortAndLong, help: "The summary file (.jsonl, .jsonl.gz, - for stdout).")
-    public var output: String = "-"
+    var output: String = "-"
 
     /// How states are abstracted.
-    @OptionGroup public var states: StateAbstractionOptions
+    @OptionGroup var states: StateAbstractionOptions
 
     /// The file the abstraction is read from or saved to.
     @Option(
@@ -41,27 +41,27 @@ extension ReactorTraceCommand {
         Read each reactor's abstraction from this file, inferring and adding the ones it \
         lacks; it is created when missing.
         """)
-    public var abstraction: String?
+    var abstraction: String?
 
     /// Metadata kept for grouping.
     @Option(
       name: .customLong("metadata"),
       help: "Keep this metadata key in every line and group by it (repeatable; appVersion always).")
-    public var metadataKeys: [String] = []
+    var metadataKeys: [String] = []
 
     /// Whether to merge lines.
     @Flag(help: "Merge everything (traces and summary files) into one line per transition.")
-    public var merge = false
+    var merge = false
 
     /// Whether trace warnings fail the command.
     @Flag(help: "Exit 3 when a trace has warnings (torn, unfinished, gaps).")
-    public var strict = false
+    var strict = false
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       guard !inputs.isEmpty else { throw ValidationError("Give at least one trace.") }
       if abstraction != nil && (states.wholeState || !states.keys.isEmpty) {
         throw ValidationError("--abstraction cannot be combined with --key or --whole-state.")
@@ -69,12 +69,11 @@ extension ReactorTraceCommand {
     }
 
     /// Summarizes and writes.
-    public func run() throws {
-      let request = SummarizeRequest(
+    func run() async throws {
+      try await SummarizeRequest(
         inputs: inputs, output: output, choice: try choice(), abstractionFile: abstraction,
-        metadataKeys: Set(metadataKeys), merge: merge, strict: strict)
-      let code = request.execute()
-      if code != 0 { throw ExitCode(code) }
+        metadataKeys: Set(metadataKeys), merge: merge, strict: strict
+      ).exit()
     }
 
     private func choice() throws -> Summarization.Choice {
@@ -86,7 +85,7 @@ extension ReactorTraceCommand {
 }
 
 /// What `summarize` was asked to do.
-struct SummarizeRequest: Sendable {
+struct SummarizeRequest: CommandRequest {
   var inputs: [String]
   var output: String
   var choice: Summarization.Choice
@@ -95,52 +94,39 @@ struct SummarizeRequest: Sendable {
   var merge: Bool
   var strict: Bool
 
-  /// Summarizes, writes the lines (and the abstraction file) and returns the exit code.
-  func execute() -> Int32 {
-    do throws(ExitCode) {
-      let extensions =
-        [".trace.jsonl", ".trace.jsonl.gz"]
-        + (merge
-          ? [".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz"] : [])
-      let paths: [String]
-      var run = Summarization(choice: choice, metadataKeys: metadataKeys)
-      let result: Summarization.Result
-      do throws(FleetError) {
-        paths = try FleetFiles.expand(inputs, extensions: extensions)
-        if let abstractionFile, FleetFiles.isRegularFile(abstractionFile) {
-          run.saved = try AbstractionFile(
-            bytes: try FleetFiles.contents(of: abstractionFile), path: abstractionFile)
-        }
-        result = try run.summarize(paths, merging: merge)
-      } catch {
-        throw CommandFailure.unusableInput(error.description)
-      }
-      try OutputFiles.refuse(
-        [output] + (abstractionFile.map { [$0] } ?? []), ifAnyIs: paths)
-      for warning in result.warnings {
-        CommandFailure.printError("warning: \(warning)")
-      }
-      if strict && !result.warnings.isEmpty { return CommandFailure.strictWarningsCode }
-      let lines = SummarySet.jsonLines(result.summaries)
-      if let abstractionFile, result.abstractions != run.saved {
-        try OutputFiles.write(result.abstractions.bytes, to: abstractionFile, inputs: paths)
-      }
-      try OutputFiles.write(FleetFiles.encoded(lines, for: output), to: output, inputs: paths)
-      if output != OutputFiles.standardOutput {
-        var what = "\(result.traceCount) trace\(result.traceCount == 1 ? "" : "s")"
-        what += " (\(result.eventCount) events)"
-        if result.summaryFileCount > 0 {
-          what +=
-            " and \(result.summaryFileCount) summar"
-            + (result.summaryFileCount == 1 ? "y" : "ies")
-        }
-        print(
-          "wrote \(output): \(result.summaries.count) transition line"
-            + "\(result.summaries.count == 1 ? "" : "s") from \(what)")
-      }
-      return 0
-    } catch {
-      return error.rawValue
+  /// Summarizes, writes the lines (and the abstraction file), reports to `report`, and
+  /// returns the exit code.
+  @MainActor
+  func run(output report: any TextOutput) async throws -> ExitCode {
+    let extensions = FleetFiles.traceExtensions + (merge ? FleetFiles.summaryExtensions : [])
+    let paths = try FleetFiles.expand(inputs, extensions: extensions)
+    try OutputFiles.refuse([output] + (abstractionFile.map { [$0] } ?? []), ifAnyIs: paths)
+    var run = Summarization(choice: choice, metadataKeys: metadataKeys)
+    if let abstractionFile, FleetFiles.isRegularFile(abstractionFile) {
+      run.saved = try AbstractionFile(
+        bytes: try FleetFiles.contents(of: abstractionFile), path: abstractionFile)
     }
+    let result = try run.summarize(paths, merging: merge)
+    for warning in result.warnings {
+      CommandFailure.printError((strict ? "error: " : "warning: ") + warning)
+    }
+    if strict && !result.warnings.isEmpty { throw CommandFailure.strictWarnings }
+    if let abstractionFile, result.abstractions != run.saved {
+      try OutputFiles.write(result.abstractions.bytes, to: abstractionFile, inputs: paths)
+    }
+    let lines = SummarySet.jsonLines(result.summaries)
+    try OutputFiles.write(FleetFiles.encoded(lines, for: output), to: output, inputs: paths)
+    if output != OutputFiles.standardOutput {
+      var what = "\(result.traceCount) trace\(result.traceCount == 1 ? "" : "s")"
+      what += " (\(result.eventCount) events)"
+      if result.summaryFileCount > 0 {
+        what += " and \(result.summaryFileCount) summar"
+        what += result.summaryFileCount == 1 ? "y" : "ies"
+      }
+      report.write(
+        "wrote \(output): \(result.summaries.count) transition line"
+          + "\(result.summaries.count == 1 ? "" : "s") from \(what)")
+    }
+    return .success
   }
 }
