@@ -19,7 +19,9 @@ extension ReactorTraceCommand {
         played back from the trace (--effects recorded): their bodies do not run, the \
         mutations the trace recorded for them arrive at their recorded times, and each \
         action's effects and cancellations are compared too. --mode structural stops \
-        after the first check. A trace cut off by a crash, without an end line, or whose \
+        after the first check. A session (many reactors, format 2.0) replays structurally, \
+        every cause across reactors checked, and with --reactor-id N one reactor through \
+        reduce. A trace cut off by a crash, without an end line, or whose \
         recording stopped with effects still running is replayed as far as it goes, with a \
         warning on standard error per problem; --strict makes them failures. Types changed \
         compatibly since the recording (a case added, an unused case removed, a State field \
@@ -76,6 +78,12 @@ extension ReactorTraceCommand {
     @Option(help: "Replay against this registered reactor type instead of the trace's.")
     var reactor: String?
 
+    /// The reactor of a session to replay through `reduce`.
+    @Option(
+      name: .customLong("reactor-id"),
+      help: "For a session: replay this reactor (its id in the session) through reduce.")
+    var reactorID: Int?
+
     /// Whether to print every step.
     @Flag(
       help: """
@@ -125,7 +133,7 @@ extension ReactorTraceCommand {
       try await ReplayRequest(
         trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
         stateAt: stateAt, json: json, strict: strictness.strict,
-        effects: effects?.replayEffects ?? .run
+        effects: effects?.replayEffects ?? .run, reactorID: reactorID
       ).exit()
     }
   }
@@ -144,6 +152,8 @@ struct ReplayRequest: CommandRequest {
   var strict = false
   /// What mutate replay does with effects.
   var effects = ReplayEffects.run
+  /// For a session: the reactor to replay through `reduce`.
+  var reactorID: Int? = nil
 
   /// Replays, reports to `output`, and returns the exit code.
   @MainActor
@@ -159,6 +169,12 @@ private struct ReplayRun {
   let output: any TextOutput
 
   func run() async throws -> ExitCode {
+    if SessionReplayRun.isSession(command.trace) {
+      return try await SessionReplayRun(command: command, output: output).run()
+    }
+    if command.reactorID != nil {
+      throw CommandFailure.unusableInput("--reactor-id applies to a session, not to a trace of one reactor")
+    }
     let registry = ReactorRegistry.current
     do {
       let structural = try StructuralReplay(path: command.trace)
