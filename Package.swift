@@ -18,7 +18,10 @@ let package = Package(
     .library(name: "ReactorExploration", targets: ["ReactorExploration"]),
     .library(name: "ReactorTestGeneration", targets: ["ReactorTestGeneration"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
+    .library(name: "ReactorLiveRecording", targets: ["ReactorLiveRecording"]),
+    .library(name: "ReactorLiveServer", targets: ["ReactorLiveServer"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
+    .executable(name: "reactor-trace-live-example", targets: ["reactor-trace-live-example"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +31,8 @@ let package = Package(
     // links libcurl and 30 more libraries into every process that replays (+7 MiB resident
     // at start, measured with the benchmark).
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3", traits: []),
+    // The live server's HTTP and WebSocket: small, dependency-free, Swift 6 (issue 31).
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     // The runtime: ReactorKit's model on Swift Concurrency. Depends on nothing.
@@ -204,13 +209,40 @@ let package = Package(
       ]
     ),
 
+    // Live: an app streams its recording to `reactor-trace serve` (issue 31). The recorder
+    // side links no server library, no Graphviz and no FoundationNetworking: plain sockets.
+    .target(name: "ReactorLiveRecording", dependencies: ["ReactorCore", "ReactorTracing"]),
+    // The server: takes apps' streams, keeps each on disk as a trace, serves the live page.
+    .target(
+      name: "ReactorLiveServer",
+      dependencies: [
+        "ReactorTracing", "ReactorLiveRecording",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ]
+    ),
+    // An app that streams a run of the Counter example live: the end-to-end tests' app
+    // process and the demo's. It links no server library and no Graphviz.
+    .executableTarget(
+      name: "reactor-trace-live-example",
+      dependencies: ["ReactorCore", "ReactorTracing", "ReactorExamples", "ReactorLiveRecording"]
+    ),
+    .testTarget(
+      name: "ReactorLiveTests",
+      dependencies: [
+        "ReactorLiveRecording", "ReactorLiveServer", "ReactorTracing", "ReactorCore",
+        "ReactorExamples", "reactor-trace", "reactor-trace-live-example",
+      ]
+    ),
+
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.
     .target(
       name: "ReactorTraceCLI",
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExploration",
-        "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
+        "ReactorTestGeneration", "ReactorExport", "ReactorInspector", "ReactorLiveServer",
+        "ReactorLiveRecording",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

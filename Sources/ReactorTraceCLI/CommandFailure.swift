@@ -26,6 +26,11 @@ enum CommandFailure {
 
   /// Writes `reactor-trace: message` and a newline to standard error.
   static func printError(_ message: String) {
+    printLog(message)
+  }
+
+  /// Writes `reactor-trace: line` and a newline to standard error: a server's log line.
+  static func printLog(_ message: String) {
     let line = Array("reactor-trace: \(message)\n".utf8)
     line.withUnsafeBytes { buffer in
       var offset = 0
