@@ -96,7 +96,7 @@ public final class LiveServer: Sendable {
     let task = Task { try await server.run() }
     do {
       try await withTaskCancellationHandler {
-        try await server.waitUntilListening()
+        try await server.waitUntilListening(timeout: 60)
         guard case .some(let listening) = await server.listeningAddress else {
           throw LiveServerError.cannotListen(address: "\(host):\(configuration.port)", reason: "no address")
         }

@@ -16,7 +16,7 @@ import Darwin
 /// caller connects again.
 final class HTTPSocket {
   /// A response's status code and body.
-  struct Response {
+  struct Response: Sendable {
     var status: Int
     var body: [UInt8]
   }
@@ -128,10 +128,12 @@ final class HTTPSocket {
   /// Sends a request and reads its response.
   /// - Parameters:
   ///   - head: The request line and headers, without `Content-Length` and the blank line.
-  ///   - body: The body's pieces, sent one after the other.
+  ///   - body: The body's pieces, sent one after the other; none for a request without a
+  ///     body.
   func exchange(head: String, body: [ArraySlice<UInt8>]) throws(Failure) -> Response {
     let length = body.reduce(0) { $0 + $1.count }
-    try send(Array((head + "Content-Length: \(length)\r\n\r\n").utf8)[...])
+    let framing = body.isEmpty ? "\r\n" : "Content-Length: \(length)\r\n\r\n"
+    try send(Array((head + framing).utf8)[...])
     for piece in body { try send(piece) }
     return try readResponse()
   }
