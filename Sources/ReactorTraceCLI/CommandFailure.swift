@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReactorTracing
 
 #if canImport(Glibc)
 import Glibc
@@ -8,30 +9,57 @@ import Musl
 import Darwin
 #endif
 
-/// Ends a command: prints one line to standard error and exits with a documented code.
-enum CommandFailure {
-  /// Exit code 2: the input or the output could not be used.
-  static func unusableInput(_ message: String) -> ExitCode {
-    printError(message)
-    return ExitCode(2)
+/// Why a command stopped: its exit code and the line it prints on standard error.
+///
+/// Commands throw it, or let their libraries' errors propagate; ``CommandRequest/execute(output:)``
+/// is the one place that turns either into a line on standard error and an exit code.
+struct CommandFailure: Error, Sendable {
+  /// The exit code.
+  var code: ExitCode
+  /// The line for standard error, or `nil` when the command already said why.
+  var message: String?
+
+  /// Exit code 2 with `message`: the input or the output could not be used.
+  static func unusableInput(_ message: String) -> CommandFailure {
+    CommandFailure(code: .unusableInput, message: message)
   }
 
-  /// Exit code 3: `--strict` was given and a trace had warnings.
-  static let strictWarningsCode: Int32 = 3
+  /// Exit code 3: the warnings were printed as errors under `--strict`.
+  static let strictWarnings = CommandFailure(code: .strictWarnings, message: nil)
 
-  /// Exit code 1: the trace diverged.
-  static func divergence() -> ExitCode {
-    ExitCode(1)
+  /// The failure for any error: itself if it is one, else exit code 2 with the error's text.
+  init(_ error: any Error) {
+    if let failure = error as? CommandFailure {
+      self = failure
+    } else {
+      self.init(code: .unusableInput, message: "\(error)")
+    }
   }
 
-  /// Writes `reactor-trace: message` and a newline to standard error.
+  /// A failure with its code and line.
+  init(code: ExitCode, message: String?) {
+    self.code = code
+    self.message = message
+  }
+
+  /// Writes ``message`` (if any) on one line to standard error.
+  func report() {
+    guard let message else { return }
+    // One line, even for a report that lists several schema changes.
+    let lines = message.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
+    Self.printError(lines.joined(separator: lines.count > 2 ? "; " : " "))
+  }
+
+  /// The most characters of a message ``printError(_:)`` writes; the rest is cut, saying
+  /// how long it was.
+  static let messageLimit = 2_000
+
+  /// Writes `reactor-trace: message` and a newline to standard error, as one line: control
+  /// characters in it shown as escapes by ``TerminalText/line(_:)`` and a message longer than
+  /// ``messageLimit`` cut.
   static func printError(_ message: String) {
-    printLog(message)
-  }
-
-  /// Writes `reactor-trace: line` and a newline to standard error: a server's log line.
-  static func printLog(_ message: String) {
-    let line = Array("reactor-trace: \(message)\n".utf8)
+    let safe = TerminalText.line(TerminalText.cut(message, limit: messageLimit))
+    let line = Array("reactor-trace: \(safe)\n".utf8)
     line.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {

@@ -19,7 +19,7 @@ enum OutputFiles {
 
   /// Exits with code 2 if any of `outputs` is the same file (device and inode) as one of
   /// `inputs`, following symbolic links.
-  static func refuse(_ outputs: [String], ifAnyIs inputs: [String]) throws(ExitCode) {
+  static func refuse(_ outputs: [String], ifAnyIs inputs: [String]) throws(CommandFailure) {
     let inputIdentities = inputs.map { (path: $0, identity: identity(of: $0)) }
     for output in outputs {
       guard let identity = identity(of: output) else { continue }
@@ -30,9 +30,20 @@ enum OutputFiles {
     }
   }
 
+  /// Exits with code 2 if `path` names something other than a regular file (following
+  /// symbolic links): outputs named after it, such as `NAME-1.svg` pages, need a file to be
+  /// named after, not a device, FIFO or socket.
+  static func refuseSpecialFile(_ path: String, for what: String) throws(CommandFailure) {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return }
+    throw CommandFailure.unusableInput(
+      "\(what) are written to files named after -o, and '\(path)' is not a regular file; "
+        + "give -o a file name")
+  }
+
   /// Writes one output, after checking that it is none of `inputs`.
   /// - Throws: Exit code 2 with one line on standard error.
-  static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(ExitCode) {
+  static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(CommandFailure) {
     try refuse([path], ifAnyIs: inputs)
     if path == standardOutput {
       guard writeToStandardOutput(bytes) else {
@@ -57,7 +68,7 @@ enum OutputFiles {
     }
 
     /// Writes `bytes` to the temporary file of `path`.
-    func add(_ bytes: [UInt8], to path: String) throws(ExitCode) {
+    func add(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
       try refuse([path], ifAnyIs: inputs)
       do {
         try files.add(bytes, to: path)
@@ -67,7 +78,7 @@ enum OutputFiles {
     }
 
     /// Puts every file in place.
-    func commit() throws(ExitCode) {
+    func commit() throws(CommandFailure) {
       do {
         try files.commit()
       } catch {

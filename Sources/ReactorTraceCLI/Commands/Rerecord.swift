@@ -1,13 +1,13 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import ReactorReplay
 import ReactorTracing
 
 extension ReactorTraceCommand {
   /// `reactor-trace rerecord`: records a trace again through today's reactor.
-  public struct Rerecord: AsyncParsableCommand {
+  struct Rerecord: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Record a trace again through today's reactor and show what changed.",
       discussion: """
         Re-sends the trace's recorded actions, at their recorded times, and hands its scripted \
@@ -20,98 +20,97 @@ extension ReactorTraceCommand {
 
     /// The trace to record again.
     @Argument(help: "The trace file.")
-    public var trace: String
+    var trace: String
 
     /// Where the new trace goes.
     @Option(name: .shortAndLong, help: "The new trace file.")
-    public var output: String?
+    var output: String?
 
     /// Whether to replace the trace.
     @Flag(help: "Replace the trace with the new recording.")
-    public var inPlace = false
+    var inPlace = false
 
     /// The registered reactor to record with, instead of the trace's own.
     @Option(help: "Record with this registered reactor type instead of the trace's.")
-    public var reactor: String?
+    var reactor: String?
 
     /// How long effects may run after the last step.
     @Option(
       help: "The most virtual milliseconds to wait after the last step for effects to finish.")
-    public var settle = 10_000
+    var settle = 10_000
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       switch (output, inPlace) {
       case (nil, false):
         throw ValidationError("Give -o OUTPUT, or --in-place to replace the trace.")
       case (_?, true): throw ValidationError("Give -o OUTPUT or --in-place, not both.")
-      case (let output?, false):
-        if Self.isSameFile(output, trace) {
-          throw ValidationError("-o names the trace itself; use --in-place to replace it.")
-        }
-      case (nil, true): break
+      case (_?, false), (nil, true): break
       }
       guard settle >= 0 else { throw ValidationError("--settle must not be negative.") }
     }
 
     /// Records and writes the new trace.
-    public func run() async throws {
-      let request = RerecordRequest(
-        trace: trace, output: output ?? trace, reactor: reactor, settle: .milliseconds(settle))
-      let code = await request.execute(output: StandardOutput())
-      if code != 0 { throw ExitCode(code) }
-    }
-
-    private static func isSameFile(_ a: String, _ b: String) -> Bool {
-      func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-      }
-      return resolved(a) == resolved(b)
+    func run() async throws {
+      try await RerecordRequest(
+        trace: trace, output: output ?? trace, isInPlace: inPlace, reactor: reactor,
+        settle: .milliseconds(settle)
+      ).exit()
     }
   }
 }
 
 /// What `rerecord` was asked to do.
-struct RerecordRequest: Sendable {
+struct RerecordRequest: CommandRequest {
   var trace: String
+  /// The new trace's path: `-` for standard output, the trace itself with `--in-place`.
   var output: String
+  /// Whether `output` is the trace, to be replaced.
+  var isInPlace = false
   var reactor: String?
   var settle: Duration
 
   /// Records the trace again, writes it, reports to `output`, and returns the exit code.
   @MainActor
-  func execute(output report: any TextOutput) async -> Int32 {
+  func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
-    do {
-      let old = try Self.load(trace)
-      let script = try ActionScript(trace: trace)
-      let name = reactor ?? script.reactor ?? old.header.reactor
-      guard let entry = registry.entry(named: name) else {
-        CommandFailure.printError(registry.unknownReactorMessage(name))
-        return 2
-      }
-      var metadata = script.metadata
-      metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
-      let (new, _) = try await entry.record(script, metadata, settle)
-      do {
-        try new.write(to: output)
-      } catch {
-        CommandFailure.printError(error.description)
-        return 2
-      }
-      let changes = try TraceChanges(from: old, to: new)
-      report.write(
-        "wrote \(output): \(new.events.count) events from \(script.actionCount) "
-          + (script.actionCount == 1 ? "action" : "actions") + " re-sent to \(name)")
-      report.write(changes.description)
-      return 0
-    } catch {
-      CommandFailure.printError("\(error)")
-      return 2
+    let old = try Self.load(trace)
+    let script = try ActionScript(trace: trace)
+    let name = reactor ?? script.reactor ?? old.header.reactor
+    guard let entry = registry.entry(named: name) else {
+      throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
     }
+    var metadata = script.metadata
+    metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
+    if !isInPlace { try OutputFiles.refuse([output], ifAnyIs: [trace]) }
+    let (new, _) = try await entry.record(script, metadata, settle)
+    // Everything is checked before anything is replaced: with --in-place, the trace.
+    if let late = new.events.first(where: { TraceTime.nanoseconds($0.time) == nil }) {
+      throw CommandFailure.unusableInput(
+        "the new recording of \(trace) runs past the latest time a trace holds "
+          + "(\(Int64.max) ns) at event \(late.sequence); nothing was written")
+    }
+    let bytes = new.serialized
+    do {
+      let check = try TraceReader(bytes: bytes, name: output)
+      while try check.next() != nil {}
+    } catch {
+      throw CommandFailure.unusableInput(
+        "the new recording of \(trace) does not read back as a trace (\(error)); "
+          + "nothing was written")
+    }
+    let changes = try TraceChanges(from: old, to: new)
+    try OutputFiles.write(bytes, to: output, inputs: isInPlace ? [] : [trace])
+    SignalCleanup.outputIsComplete()
+    if output == OutputFiles.standardOutput { return .success }
+    report.write(
+      "wrote \(output): \(new.events.count) events from \(script.actionCount) "
+        + (script.actionCount == 1 ? "action" : "actions") + " re-sent to \(name)")
+    report.write(changes.description)
+    return .success
   }
 
   /// The whole trace at `path`, with its warnings printed.

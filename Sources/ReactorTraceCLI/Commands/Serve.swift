@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorLiveServer
 
 #if canImport(Glibc)
@@ -11,9 +11,9 @@ import Darwin
 
 extension ReactorTraceCommand {
   /// `reactor-trace serve`: the live server apps stream to and the live page.
-  public struct Serve: AsyncParsableCommand {
+  struct Serve: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Serve the live page and take live streams from apps.",
       discussion: """
         Listens on 127.0.0.1 (loopback only) unless --host says otherwise, prints the live \
@@ -29,54 +29,47 @@ extension ReactorTraceCommand {
 
     /// The address to listen on.
     @Option(help: "The address to listen on; 0.0.0.0 accepts devices on the network.")
-    public var host = "127.0.0.1"
+    var host = "127.0.0.1"
 
     /// The port.
     @Option(help: "The port to listen on (0 picks a free one).")
-    public var port = 7878
+    var port = 7878
 
     /// Where streams are kept.
     @Option(help: "The directory the streams are kept in.")
-    public var directory = "live-traces"
+    var directory = "live-traces"
 
     /// The token, when not the kept one.
     @Option(help: "The token apps present (default: the one kept in the directory, or a new one).")
-    public var token: String?
-
-    /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    var token: String?
 
     /// Serves until interrupted.
-    public func run() async throws {
-      let request = ServeRequest(
+    func run() async throws {
+      try await ServeRequest(
         configuration: LiveServerConfiguration(
-          host: host, port: port, directory: directory, token: token))
-      let code = await request.execute()
-      if code != 0 { throw ExitCode(code) }
+          host: host, port: port, directory: directory, token: token)
+      ).exit()
     }
   }
 }
 
 /// What `serve` was asked to do.
-struct ServeRequest: Sendable {
+struct ServeRequest: CommandRequest {
   var configuration: LiveServerConfiguration
 
-  /// Serves until the process is interrupted; returns the exit code when it cannot start.
-  func execute() async -> Int32 {
-    do {
-      let server = try await LiveServer(
-        configuration: configuration, log: { CommandFailure.printLog($0) })
-      try await server.run { endpoint in
-        // On standard output, flushed at once: scripts and tests wait for these lines.
-        print("live page: \(endpoint.pageURL)")
-        print("apps: host \(endpoint.host), port \(endpoint.port), token \(endpoint.token)")
-        print("streams kept in \(configuration.directory)")
-        fflush(nil)
-      }
-      return 0
-    } catch {
-      CommandFailure.printError("\(error)")
-      return 2
+  /// Serves until the process is interrupted; fails (exit code 2) when it cannot start.
+  @MainActor
+  func run(output: any TextOutput) async throws -> ExitCode {
+    let server = try await LiveServer(
+      configuration: configuration, log: { CommandFailure.printError($0) })
+    let directory = configuration.directory
+    try await server.run { endpoint in
+      output.write("live page: \(endpoint.pageURL)")
+      output.write("apps: host \(endpoint.host), port \(endpoint.port), token \(endpoint.token)")
+      output.write("streams kept in \(directory)")
+      // Scripts and tests wait for these lines: out at once, not when a buffer fills.
+      fflush(nil)
     }
+    return .success
   }
 }
