@@ -236,7 +236,7 @@ let package = Package(
       name: "ReactorLiveTests",
       dependencies: [
         "ReactorLiveRecording", "ReactorLiveServer", "ReactorTracing", "ReactorCore",
-        "ReactorExamples", "reactor-trace", "reactor-trace-live-example",
+        "ReactorExamples", "ReactorTestSupport", "reactor-trace", "reactor-trace-live-example",
       ]
     ),
 

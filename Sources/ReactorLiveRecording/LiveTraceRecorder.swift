@@ -38,6 +38,7 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
   private let writer: TraceFileWriter<R.Action, R.Mutation, R.State>
   private let monitor: RecordingMonitor<R.Action, R.Mutation, R.State>
   private weak var reactor: R?
+  private var isStopping = false
 
   /// Starts recording `reactor` and streaming it to the server `live` names, replacing any
   /// monitor the reactor had. It returns at once; the first connection is made in the
@@ -109,9 +110,15 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
   ///
   /// Later calls do nothing.
   public func stop() async {
+    guard !isStopping else { return }
+    isStopping = true
     if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
-    guard monitor.stop() else { return }
+    // From here the sender gives up after the drain timeout, so nothing below waits longer.
     stream.beginStopping()
+    // Empty the queue first (awaiting, never blocking the actor): the end line below is
+    // queued without waiting for room, as the monitor queues it with room guaranteed.
+    await writer.flush()
+    guard monitor.stop() else { return }
     _ = await writer.close()
     await stream.waitUntilDone()
   }

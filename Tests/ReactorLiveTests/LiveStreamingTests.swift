@@ -3,6 +3,7 @@ import ReactorCore
 import ReactorExamples
 import ReactorLiveRecording
 import ReactorLiveServer
+import ReactorTestSupport
 import ReactorTracing
 import Testing
 
@@ -20,132 +21,140 @@ import Testing
   }
 
   @Test func aStreamIsKeptOnTheServerByteForByteAsTheFileRecorderWritesTheSameRun() async throws {
-    let directory = try ScratchDirectory()
-    defer { directory.remove() }
-    let server = try await RunningServer.start(directory: directory.file("streams"))
-    defer { Task { await server.stop() } }
+    try await withoutSerialExecutorTests {
+      let directory = try ScratchDirectory()
+      defer { directory.remove() }
+      let server = try await RunningServer.start(directory: directory.file("streams"))
+      defer { Task { await server.stop() } }
 
-    // The same run twice, on a test clock so that times match: to a file, and live.
-    let fileReactor = CounterReactor(limit: 0)
-    let fileOptions = TraceOptions(metadata: ["app": "tests"], overflow: .drop, clock: FrozenClock())
-    let file = try FileTraceRecorder(
-      recording: fileReactor, to: directory.file("file.trace.jsonl"), options: fileOptions)
-    for action in Self.script { fileReactor.send(action) }
-    try await file.stop()
+      // The same run twice, on a test clock so that times match: to a file, and live.
+      let fileReactor = CounterReactor(limit: 0)
+      let fileOptions = TraceOptions(metadata: ["app": "tests"], overflow: .drop, clock: FrozenClock())
+      let file = try FileTraceRecorder(
+        recording: fileReactor, to: directory.file("file.trace.jsonl"), options: fileOptions)
+      for action in Self.script { fileReactor.send(action) }
+      try await file.stop()
 
-    let liveReactor = CounterReactor(limit: 0)
-    let live = try LiveTraceRecorder(
-      recording: liveReactor,
-      live: LiveOptions(port: server.endpoint.port, token: server.endpoint.token, streamID: "same"),
-      options: fileOptions)
-    for action in Self.script { liveReactor.send(action) }
-    await live.stop()
+      let liveReactor = CounterReactor(limit: 0)
+      let live = try LiveTraceRecorder(
+        recording: liveReactor,
+        live: LiveOptions(port: server.endpoint.port, token: server.endpoint.token, streamID: "same"),
+        options: fileOptions)
+      for action in Self.script { liveReactor.send(action) }
+      await live.stop()
 
-    #expect(live.status.lostEvents == 0)
-    #expect(live.status.acknowledgedSequence == live.observedEventCount + 1)
-    let kept = try Data(contentsOf: URL(fileURLWithPath: directory.file("streams/same.trace.jsonl")))
-    let written = try Data(contentsOf: URL(fileURLWithPath: directory.file("file.trace.jsonl")))
-    #expect(kept == written)
+      #expect(live.status.lostEvents == 0)
+      #expect(live.status.acknowledgedSequence == live.observedEventCount + 1)
+      let kept = try Data(contentsOf: URL(fileURLWithPath: directory.file("streams/same.trace.jsonl")))
+      let written = try Data(contentsOf: URL(fileURLWithPath: directory.file("file.trace.jsonl")))
+      #expect(kept == written)
+    }
   }
 
   @Test func anOutageThatFitsTheRingLosesNothing() async throws {
-    let directory = try ScratchDirectory()
-    defer { directory.remove() }
-    // A port nobody listens on until the server starts on it.
-    let first = try await RunningServer.start(directory: directory.file("streams"))
-    let port = first.endpoint.port
-    let token = first.endpoint.token
-    await first.stop()
+    try await withoutSerialExecutorTests {
+      let directory = try ScratchDirectory()
+      defer { directory.remove() }
+      // A port nobody listens on until the server starts on it.
+      let first = try await RunningServer.start(directory: directory.file("streams"))
+      let port = first.endpoint.port
+      let token = first.endpoint.token
+      await first.stop()
 
-    let reactor = CounterReactor(limit: 0)
-    let recorder = try LiveTraceRecorder(
-      recording: reactor,
-      live: LiveOptions(
-        port: port, token: token, streamID: "outage", reconnectDelay: .milliseconds(5),
-        maximumReconnectDelay: .milliseconds(20)),
-      options: options())
-    for _ in 0..<250 { reactor.send(.decrease) }
-    // The sender has tried and failed while the server was down.
-    try await eventually("a failed connection") { recorder.status.lastFailure != nil }
+      let reactor = CounterReactor(limit: 0)
+      let recorder = try LiveTraceRecorder(
+        recording: reactor,
+        live: LiveOptions(
+          port: port, token: token, streamID: "outage", reconnectDelay: .milliseconds(5),
+          maximumReconnectDelay: .milliseconds(20)),
+        options: options())
+      for _ in 0..<250 { reactor.send(.decrease) }
+      // The sender has tried and failed while the server was down.
+      try await eventually("a failed connection") { recorder.status.lastFailure != nil }
 
-    let second = try await RunningServer.start(directory: directory.file("streams"), port: port)
-    defer { Task { await second.stop() } }
-    await recorder.stop()
+      let second = try await RunningServer.start(directory: directory.file("streams"), port: port)
+      defer { Task { await second.stop() } }
+      await recorder.stop()
 
-    #expect(recorder.droppedEventCount == 0)
-    #expect(recorder.status.lostEvents == 0)
-    let trace = try Trace(contentsOf: directory.file("streams/outage.trace.jsonl"))
-    #expect(trace.events.count == 1_000 + 1)
-    #expect(trace.events.map(\.sequence) == Array(1...1_001))
-    #expect(trace.warnings.isEmpty)
+      #expect(recorder.droppedEventCount == 0)
+      #expect(recorder.status.lostEvents == 0)
+      let trace = try Trace(contentsOf: directory.file("streams/outage.trace.jsonl"))
+      #expect(trace.events.count == 1_000 + 1)
+      #expect(trace.events.map(\.sequence) == Array(1...1_001))
+      #expect(trace.warnings.isEmpty)
+    }
   }
 
   @Test func anOutageLongerThanTheRingRecordsAGapAndTheKeptTraceStillReads() async throws {
-    let directory = try ScratchDirectory()
-    defer { directory.remove() }
-    let first = try await RunningServer.start(directory: directory.file("streams"))
-    let port = first.endpoint.port
-    let token = first.endpoint.token
-    await first.stop()
+    try await withoutSerialExecutorTests {
+      let directory = try ScratchDirectory()
+      defer { directory.remove() }
+      let first = try await RunningServer.start(directory: directory.file("streams"))
+      let port = first.endpoint.port
+      let token = first.endpoint.token
+      await first.stop()
 
-    let reactor = CounterReactor(limit: 0)
-    let recorder = try LiveTraceRecorder(
-      recording: reactor,
-      live: LiveOptions(
-        port: port, token: token, streamID: "overflow", ringEvents: 16, queueBudget: 4 << 10,
-        reconnectDelay: .milliseconds(5), maximumReconnectDelay: .milliseconds(20)),
-      options: options())
-    for _ in 0..<2_000 { reactor.send(.decrease) }
-    #expect(recorder.droppedEventCount > 0)
-    #expect(recorder.status.heldEvents <= 16)
+      let reactor = CounterReactor(limit: 0)
+      let recorder = try LiveTraceRecorder(
+        recording: reactor,
+        live: LiveOptions(
+          port: port, token: token, streamID: "overflow", ringEvents: 16, queueBudget: 4 << 10,
+          reconnectDelay: .milliseconds(5), maximumReconnectDelay: .milliseconds(20)),
+        options: options())
+      for _ in 0..<2_000 { reactor.send(.decrease) }
+      #expect(recorder.droppedEventCount > 0)
+      #expect(recorder.status.heldEvents <= 16)
 
-    let second = try await RunningServer.start(directory: directory.file("streams"), port: port)
-    defer { Task { await second.stop() } }
-    await recorder.stop()
+      let second = try await RunningServer.start(directory: directory.file("streams"), port: port)
+      defer { Task { await second.stop() } }
+      await recorder.stop()
 
-    #expect(recorder.status.lostEvents == 0)
-    let trace = try Trace(contentsOf: directory.file("streams/overflow.trace.jsonl"))
-    let gaps = trace.events.compactMap { event -> Int? in
-      if case .gap(let gap) = event.kind { return gap.droppedEvents }
-      return nil
+      #expect(recorder.status.lostEvents == 0)
+      let trace = try Trace(contentsOf: directory.file("streams/overflow.trace.jsonl"))
+      let gaps = trace.events.compactMap { event -> Int? in
+        if case .gap(let gap) = event.kind { return gap.droppedEvents }
+        return nil
+      }
+      #expect(!gaps.isEmpty)
+      #expect(gaps.reduce(0, +) == recorder.droppedEventCount)
+      #expect(trace.events.map(\.sequence) == Array(1...trace.events.count))
+      #expect(trace.warnings.contains { "\($0)".contains("dropped") })
     }
-    #expect(!gaps.isEmpty)
-    #expect(gaps.reduce(0, +) == recorder.droppedEventCount)
-    #expect(trace.events.map(\.sequence) == Array(1...trace.events.count))
-    #expect(trace.warnings.contains { "\($0)".contains("dropped") })
   }
 
   @Test func aServerStartedAgainOnItsDirectoryResumesTheStreamWithEveryEventOnce() async throws {
-    let directory = try ScratchDirectory()
-    defer { directory.remove() }
-    let first = try await RunningServer.start(directory: directory.file("streams"))
-    let port = first.endpoint.port
+    try await withoutSerialExecutorTests {
+      let directory = try ScratchDirectory()
+      defer { directory.remove() }
+      let first = try await RunningServer.start(directory: directory.file("streams"))
+      let port = first.endpoint.port
 
-    let reactor = CounterReactor(limit: 0)
-    let recorder = try LiveTraceRecorder(
-      recording: reactor,
-      live: LiveOptions(
-        port: port, token: first.endpoint.token, streamID: "restart",
-        reconnectDelay: .milliseconds(5), maximumReconnectDelay: .milliseconds(20)),
-      options: options())
-    for _ in 0..<50 { reactor.send(.decrease) }
-    try await eventually("the first 200 events acknowledged") {
-      recorder.status.acknowledgedSequence >= 200
+      let reactor = CounterReactor(limit: 0)
+      let recorder = try LiveTraceRecorder(
+        recording: reactor,
+        live: LiveOptions(
+          port: port, token: first.endpoint.token, streamID: "restart",
+          reconnectDelay: .milliseconds(5), maximumReconnectDelay: .milliseconds(20)),
+        options: options())
+      for _ in 0..<50 { reactor.send(.decrease) }
+      try await eventually("the first 200 events acknowledged") {
+        recorder.status.acknowledgedSequence >= 200
+      }
+      await first.stop()
+      for _ in 0..<50 { reactor.send(.decrease) }
+
+      // The token kept in the directory lets the app in again.
+      let second = try await RunningServer.start(directory: directory.file("streams"), port: port)
+      defer { Task { await second.stop() } }
+      #expect(second.endpoint.token == first.endpoint.token)
+      await recorder.stop()
+
+      #expect(recorder.status.lostEvents == 0)
+      #expect(recorder.status.connections >= 2)
+      let trace = try Trace(contentsOf: directory.file("streams/restart.trace.jsonl"))
+      #expect(trace.events.map(\.sequence) == Array(1...401))
+      #expect(trace.warnings.isEmpty)
     }
-    await first.stop()
-    for _ in 0..<50 { reactor.send(.decrease) }
-
-    // The token kept in the directory lets the app in again.
-    let second = try await RunningServer.start(directory: directory.file("streams"), port: port)
-    defer { Task { await second.stop() } }
-    #expect(second.endpoint.token == first.endpoint.token)
-    await recorder.stop()
-
-    #expect(recorder.status.lostEvents == 0)
-    #expect(recorder.status.connections >= 2)
-    let trace = try Trace(contentsOf: directory.file("streams/restart.trace.jsonl"))
-    #expect(trace.events.map(\.sequence) == Array(1...401))
-    #expect(trace.warnings.isEmpty)
   }
 }
 

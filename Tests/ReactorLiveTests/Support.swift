@@ -1,5 +1,6 @@
 import Foundation
 import ReactorLiveServer
+import ReactorTestSupport
 import Synchronization
 
 /// A fresh directory under the system's temporary directory, removed by `remove()`.
@@ -103,4 +104,19 @@ func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async thr
   try await withCheckedThrowingContinuation { continuation in
     Thread { continuation.resume(with: Result { try work() }) }.start()
   }
+}
+
+/// Runs a test that serves in this process alone among the tests that switch the process to
+/// the main serial executor: while one of those runs, every task (the server's too) waits for
+/// it to drive the main queue, so the two must not overlap.
+@MainActor
+func withoutSerialExecutorTests(_ body: () async throws -> Void) async throws {
+  await SerialExecutorGate.shared.enter()
+  do {
+    try await body()
+  } catch {
+    await SerialExecutorGate.shared.leave()
+    throw error
+  }
+  await SerialExecutorGate.shared.leave()
 }

@@ -83,6 +83,10 @@ enum LivePage {
       let pendingRender = false;
       let socket = null;
       const held = []; // lines that arrived while paused
+      // Milliseconds from each event's time in the app (its clock's wall-clock origin plus
+      // its `t`) to its arrival here, for events that arrived live (not from history): the
+      // latency the benchmark reports. The last 100,000 are kept.
+      const latencies = [];
 
       function fresh(id) {
         return { id, lines: [], header: null, events: [], states: new Map(), current: null, partial: "" };
@@ -223,11 +227,19 @@ enum LivePage {
         if (!pendingRender) { pendingRender = true; requestAnimationFrame(render); }
       }
 
-      function receiveLines(text) {
+      function receiveLines(text, isLive) {
+        const arrival = Date.now();
         const before = stream.events.length;
         const parts = (stream.partial + text).split("\n");
         stream.partial = parts.pop();
         for (const line of parts) take(line);
+        const origin = stream.header && stream.header.clock && Date.parse(stream.header.clock.origin);
+        if (isLive && origin) {
+          for (let i = before; i < stream.events.length; i++) {
+            latencies.push(arrival - (origin + stream.events[i].t / 1e6));
+          }
+          if (latencies.length > 100000) latencies.splice(0, latencies.length - 100000);
+        }
         appendRows(before);
         scheduleRender();
       }
@@ -240,7 +252,7 @@ enum LivePage {
         if (control.type === "notice") { ui.status.textContent = control.text; return; }
         if (control.type === "lines" && control.stream === watching) {
           if (control.reset) { stream = fresh(watching); ui.events.textContent = ""; held.length = 0; }
-          if (paused) held.push(body); else receiveLines(body);
+          if (paused) held.push(body); else receiveLines(body, !control.history);
         }
       }
 
@@ -294,7 +306,7 @@ enum LivePage {
       ui.pause.addEventListener("click", () => {
         paused = !paused;
         ui.pause.textContent = paused ? "Resume" : "Pause";
-        if (!paused) { for (const text of held.splice(0)) receiveLines(text); }
+        if (!paused) { for (const text of held.splice(0)) receiveLines(text, false); }
       });
       ui.filter.addEventListener("input", rebuildRows);
       ui.path.addEventListener("input", rebuildRows);
@@ -317,7 +329,12 @@ enum LivePage {
         link.click();
         link.remove();
       });
-      window.reactorTraceLive = { stateAt: (seq) => stream && stateAt(seq), select: (seq) => select(seq, true), get events() { return stream ? stream.events.length : 0; } };
+      window.reactorTraceLive = {
+        stateAt: (seq) => stream && stateAt(seq),
+        select: (seq) => select(seq, true),
+        get events() { return stream ? stream.events.length : 0; },
+        latencies,
+      };
       connect();
     })();
     """#

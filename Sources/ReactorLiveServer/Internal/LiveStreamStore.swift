@@ -132,7 +132,9 @@ actor LiveStreamStore {
         piece = stream.contents(from: offset, count: stream.length - offset)
       }
       offset += piece.count
-      if !send(piece, of: id, isReset: isFirst, to: entry.outbox, page: page) { return }
+      if !send(piece, of: id, isReset: isFirst, isHistory: true, to: entry.outbox, page: page) {
+        return
+      }
       isFirst = false
       if piece.isEmpty { break }
     }
@@ -140,15 +142,19 @@ actor LiveStreamStore {
 
   private func deliver(_ lines: [UInt8], of id: String, isReset: Bool) {
     for (number, entry) in pages where entry.watching == id {
-      _ = send(lines, of: id, isReset: isReset, to: entry.outbox, page: number)
+      _ = send(lines, of: id, isReset: isReset, isHistory: false, to: entry.outbox, page: number)
     }
   }
 
+  /// Sends lines to a page: `reset` starts the stream over, `history` marks lines read back
+  /// from the file rather than just arrived.
   private func send(
-    _ lines: [UInt8], of id: String, isReset: Bool, to outbox: PageOutbox, page: Int
+    _ lines: [UInt8], of id: String, isReset: Bool, isHistory: Bool, to outbox: PageOutbox,
+    page: Int
   ) -> Bool {
     let head = Self.control([
       "type": "lines", "stream": .string(id), "reset": .bool(isReset),
+      "history": .bool(isHistory),
     ])
     if outbox.send(head + "\n" + String(decoding: lines, as: UTF8.self)) { return true }
     log("page \(page) fell more than \(pageBudget) bytes behind; closed its socket (it reconnects)")
