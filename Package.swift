@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "ReactorLiveServer", targets: ["ReactorLiveServer"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
     .executable(name: "reactor-trace-live-example", targets: ["reactor-trace-live-example"]),
+    .executable(name: "reactor-trace-serve", targets: ["reactor-trace-serve"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -226,6 +227,14 @@ let package = Package(
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
     ),
+    // `reactor-trace serve` runs it: an executable of its own, so that reactor-trace (every
+    // replay) links no server library (FlyingFox brings FoundationNetworking and libcurl).
+    .executableTarget(
+      name: "reactor-trace-serve",
+      dependencies: [
+        "ReactorLiveServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     // An app that streams a run of the Counter example live: the end-to-end tests' app
     // process and the demo's. It links no server library and no Graphviz.
     .executableTarget(
@@ -237,6 +246,7 @@ let package = Package(
       dependencies: [
         "ReactorLiveRecording", "ReactorLiveServer", "ReactorTracing", "ReactorCore",
         "ReactorExamples", "ReactorTestSupport", "reactor-trace", "reactor-trace-live-example",
+        "reactor-trace-serve",
       ]
     ),
 
@@ -246,8 +256,7 @@ let package = Package(
       name: "ReactorTraceCLI",
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExploration",
-        "ReactorTestGeneration", "ReactorExport", "ReactorInspector", "ReactorLiveServer",
-        "ReactorLiveRecording",
+        "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

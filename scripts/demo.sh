@@ -80,6 +80,7 @@ done
 echo
 echo "== live (reactor-trace serve + reactor-trace-live-example)"
 swift build --product reactor-trace-live-example
+swift build --product reactor-trace-serve
 app="$(swift build --product reactor-trace-live-example --show-bin-path)/reactor-trace-live-example"
 "$bin" serve --port 0 --directory out/live >out/live-serve.out 2>out/live-serve.log &
 serve_pid=$!

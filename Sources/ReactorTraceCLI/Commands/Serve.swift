@@ -1,5 +1,4 @@
 import ArgumentParser
-import ReactorLiveServer
 
 #if canImport(Glibc)
 import Glibc
@@ -10,7 +9,11 @@ import Darwin
 #endif
 
 extension ReactorTraceCommand {
-  /// `reactor-trace serve`: the live server apps stream to and the live page.
+  /// `reactor-trace serve`: runs `reactor-trace-serve`, built next to `reactor-trace`, with
+  /// the same options.
+  ///
+  /// The server is an executable of its own so that `reactor-trace` links no server library
+  /// (on Linux, FlyingFox brings FoundationNetworking and libcurl into the process).
   struct Serve: AsyncParsableCommand {
     /// The command's help.
     static let configuration = CommandConfiguration(
@@ -22,8 +25,10 @@ extension ReactorTraceCommand {
         other. Started again on the same directory, it resumes the streams and the token \
         kept there, so apps reconnect and go on without losing or repeating an event. Each \
         refused request (wrong token, a page from another origin, a Host that is not this \
-        server's address) is one line on standard error. Runs until interrupted. Exit codes: \
-        2 an unusable directory, token, address or port.
+        server's address) is one line on standard error. Runs until interrupted; the server \
+        is reactor-trace-serve, built next to reactor-trace (swift build --product \
+        reactor-trace-serve). Exit codes: 2 an unusable directory, token, address or port, \
+        or no reactor-trace-serve.
         """
     )
 
@@ -43,33 +48,45 @@ extension ReactorTraceCommand {
     @Option(help: "The token apps present (default: the one kept in the directory, or a new one).")
     var token: String?
 
-    /// Serves until interrupted.
+    /// Replaces this process with the server.
     func run() async throws {
-      try await ServeRequest(
-        configuration: LiveServerConfiguration(
-          host: host, port: port, directory: directory, token: token)
-      ).exit()
+      var arguments = ["--host", host, "--port", String(port), "--directory", directory]
+      if let token { arguments += ["--token", token] }
+      try await ServeRequest(arguments: arguments).exit()
     }
   }
 }
 
-/// What `serve` was asked to do.
+/// What `serve` was asked to do: the server's arguments.
 struct ServeRequest: CommandRequest {
-  var configuration: LiveServerConfiguration
+  var arguments: [String]
 
-  /// Serves until the process is interrupted; fails (exit code 2) when it cannot start.
+  /// Runs `reactor-trace-serve` in place of this process; returns only when it cannot.
   @MainActor
   func run(output: any TextOutput) async throws -> ExitCode {
-    let server = try await LiveServer(
-      configuration: configuration, log: { CommandFailure.printError($0) })
-    let directory = configuration.directory
-    try await server.run { endpoint in
-      output.write("live page: \(endpoint.pageURL)")
-      output.write("apps: host \(endpoint.host), port \(endpoint.port), token \(endpoint.token)")
-      output.write("streams kept in \(directory)")
-      // Scripts and tests wait for these lines: out at once, not when a buffer fills.
-      fflush(nil)
+    let server = Self.serverPath()
+    guard access(server, X_OK) == 0 else {
+      throw CommandFailure.unusableInput(
+        "serve runs reactor-trace-serve, which is not built next to reactor-trace (\(server)): "
+          + "swift build --product reactor-trace-serve")
     }
-    return .success
+    let argv = ([server] + arguments).map { strdup($0) } + [nil]
+    execv(server, argv)
+    throw CommandFailure.unusableInput(
+      "cannot run \(server): \(String(cString: strerror(errno)))")
+  }
+
+  /// `reactor-trace-serve` in the directory of the running executable.
+  private static func serverPath() -> String {
+    var executable = CommandLine.arguments[0]
+    #if os(Linux)
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    if count > 0 {
+      executable = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+    #endif
+    guard let slash = executable.lastIndex(of: "/") else { return "./reactor-trace-serve" }
+    return String(executable[...slash]) + "reactor-trace-serve"
   }
 }
