@@ -184,12 +184,6 @@ final class StoredStream {
   private static func errorText() -> String { String(cString: strerror(errno)) }
 }
 
-/// Why a stream refused a batch or could not be opened, in one line.
-struct StreamFailure: Error, CustomStringConvertible {
-  var description: String
-  init(_ description: String) { self.description = description }
-}
-
 private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
   #if canImport(Darwin)
   Darwin.write(descriptor, bytes, count)
