@@ -27,4 +27,9 @@ registry.register(GitHubSearchReactor.self, view: GitHubSearchView.bound(to:)) {
     service: FakeGitHubSearchService(
       clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300)))
 }
+registry.register(ItemListReactor.self, events: ItemStore.Event.self) { context in
+  let store = ItemStore(
+    clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
+  return (ItemListReactor(store: store), store.apply)
+}
 await ReactorTraceCommand.runFromCommandLine(registry: registry)
