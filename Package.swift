@@ -103,6 +103,7 @@ let package = Package(
       name: "ReactorReplayTests",
       dependencies: [
         "ReactorReplay",
+        "ReactorExamples",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
@@ -146,7 +147,11 @@ let package = Package(
 
     // The offline inspector: one self-contained HTML page per trace, with the transitions
     // diagram embedded. Its browser tests (Tests/Browser) run from ReactorInspectorTests.
-    .target(name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"]),
+    // Its page is made of the files in Page/, embedded as Swift by the generator in its tests.
+    .target(
+      name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"],
+      exclude: ["Page"]
+    ),
     .testTarget(
       name: "ReactorInspectorTests",
       dependencies: ["ReactorInspector", "ReactorDiagrams", "ReactorTracing", "reactor-trace"]
@@ -189,7 +194,7 @@ let package = Package(
       name: "ReactorTestGenerationTests",
       dependencies: [
         "ReactorTestGeneration", "ReactorExamples", "ReactorCore", "ReactorReplayTesting",
-        "ReactorTestSupport",
+        "ReactorTestSupport", "ReactorExampleRegistry", "ReactorTraceCLI",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
@@ -216,7 +221,12 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
-    .executableTarget(name: "reactor-trace", dependencies: ["ReactorTraceCLI", "ReactorExamples"]),
+    // The shipped binary's registry: the example reactors, with their test factories.
+    .target(
+      name: "ReactorExampleRegistry",
+      dependencies: ["ReactorTraceCLI", "ReactorExamples", "ReactorTestGeneration"]
+    ),
+    .executableTarget(name: "reactor-trace", dependencies: ["ReactorExampleRegistry"]),
     .testTarget(
       name: "ReactorTraceCLITests",
       dependencies: [

@@ -18,8 +18,9 @@ public import ReactorTracing
 /// they differ no further action is sent — a reactor whose state has already left the
 /// recorded path may well trap on the next one (an index into a list that is not there).
 ///
-/// A flight-recorder window (a trace whose header has a `window`: it starts from a snapshot
-/// of the state, not from the reactor's initial state) is refused with
+/// A flight-recorder window that dropped the start of the run (a trace whose header has a
+/// `window` with dropped events: it starts from a snapshot of the state, not from the
+/// reactor's initial state) is refused with
 /// ``ReplayError/windowed(firstSequence:droppedEvents:)``: a fresh reactor starts from its
 /// initial state, and the effects running at the window's start cannot be restarted, so
 /// re-sending the window's actions would compare against a run the reactor never had. Reduce
@@ -122,7 +123,7 @@ public enum MutateReplay {
     willSend: ((_ sequence: Int, _ label: String) -> Void)?
   ) async throws(ReplayError) -> ReplayResult {
     let header = reader.header
-    if let window = header.window {
+    if let window = header.window, window.droppedEvents > 0 {
       throw .windowed(firstSequence: window.firstSequence, droppedEvents: window.droppedEvents)
     }
     let evolution = try ReplayChecks.check(

@@ -30,6 +30,8 @@ public enum ReplayError: Error, Sendable, Hashable {
   /// The trace is a flight-recorder window, which starts from a snapshot at `firstSequence`
   /// after `droppedEvents` events: mutate replay needs the recording's start.
   case windowed(firstSequence: Int, droppedEvents: Int)
+  /// A session has no reactor with this id (or none of the type asked for).
+  case noSuchReactor(String, reactors: [Int])
 }
 
 extension ReplayError: CustomStringConvertible {
@@ -61,6 +63,9 @@ extension ReplayError: CustomStringConvertible {
         + "\(firstSequence) (\(droppedEvents) earlier events dropped); mutate replay re-sends "
         + "actions from the reactor's initial state, so it needs the recording's start: use "
         + "--mode reduce or --mode structural, which start from the snapshot"
+    case .noSuchReactor(let reactor, let reactors):
+      "the session has no \(reactor); its reactors: "
+        + (reactors.isEmpty ? "none" : reactors.map(String.init).joined(separator: ", "))
     }
   }
 }

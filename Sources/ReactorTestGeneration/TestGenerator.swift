@@ -12,7 +12,7 @@ import ReactorTracing
 /// ```swift
 /// let generator = TestGenerator(options: TestGenerationOptions(suiteName: "CounterTraceTests"))
 /// let source = try generator.source(for: ["Traces/counter.trace.jsonl"]) { reactor, metadata in
-///   ReactorFactory.example(reactor, metadata: metadata)
+///   ReactorFactory(expression: "CounterReactor(clock: clock, limit: 2)", imports: ["MyApp"])
 /// }
 /// ```
 public struct TestGenerator: Sendable {

@@ -8,20 +8,45 @@ import Musl
 import Darwin
 #endif
 
-/// Ends a command: prints one line to standard error and exits with a documented code.
-enum CommandFailure {
-  /// Exit code 2: the input or the output could not be used.
-  static func unusableInput(_ message: String) -> ExitCode {
-    printError(message)
-    return ExitCode(2)
+/// Why a command stopped: its exit code and the line it prints on standard error.
+///
+/// Commands throw it, or let their libraries' errors propagate; ``CommandRequest/execute(output:)``
+/// is the one place that turns either into a line on standard error and an exit code.
+struct CommandFailure: Error, Sendable {
+  /// The exit code.
+  var code: ExitCode
+  /// The line for standard error, or `nil` when the command already said why.
+  var message: String?
+
+  /// Exit code 2 with `message`: the input or the output could not be used.
+  static func unusableInput(_ message: String) -> CommandFailure {
+    CommandFailure(code: .unusableInput, message: message)
   }
 
-  /// Exit code 3: `--strict` was given and a trace had warnings.
-  static let strictWarningsCode: Int32 = 3
+  /// Exit code 3: the warnings were printed as errors under `--strict`.
+  static let strictWarnings = CommandFailure(code: .strictWarnings, message: nil)
 
-  /// Exit code 1: the trace diverged.
-  static func divergence() -> ExitCode {
-    ExitCode(1)
+  /// The failure for any error: itself if it is one, else exit code 2 with the error's text.
+  init(_ error: any Error) {
+    if let failure = error as? CommandFailure {
+      self = failure
+    } else {
+      self.init(code: .unusableInput, message: "\(error)")
+    }
+  }
+
+  /// A failure with its code and line.
+  init(code: ExitCode, message: String?) {
+    self.code = code
+    self.message = message
+  }
+
+  /// Writes ``message`` (if any) on one line to standard error.
+  func report() {
+    guard let message else { return }
+    // One line, even for a report that lists several schema changes.
+    let lines = message.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
+    Self.printError(lines.joined(separator: lines.count > 2 ? "; " : " "))
   }
 
   /// Writes `reactor-trace: message` and a newline to standard error.

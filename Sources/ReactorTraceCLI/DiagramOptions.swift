@@ -1,28 +1,28 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorDiagrams
 
 /// Where a diagram goes and how it is laid out: shared by the `render` subcommands, which
 /// each take `--format` with the formats they accept.
-public struct DiagramOptions: ParsableArguments {
+struct DiagramOptions: ParsableArguments, Sendable {
   /// The output file.
   @Option(name: .shortAndLong, help: "The file to write.")
-  public var output: String
+  var output: String
 
   /// The Graphviz layout engine, or `nil` for the diagram's own default.
   @Option(help: "The Graphviz layout engine: dot, neato, fdp, sfdp, circo, twopi, osage, nop.")
-  public var engine: String?
+  var engine: String?
 
   /// Whether warnings about a trace fail the command.
-  @OptionGroup public var strictness: StrictOption
+  @OptionGroup var strictness: StrictOption
 
   /// Creates the options; ArgumentParser fills them in.
-  public init() {}
+  init() {}
 
   /// The format asked for with `format`, or else the output's extension's, among
   /// `accepted`; or an exit with code 2 naming the problem and the accepted formats.
   func resolvedFormat(
     _ format: String?, accepting accepted: [DiagramFormat], for diagram: String
-  ) throws(ExitCode) -> DiagramFormat {
+  ) throws(CommandFailure) -> DiagramFormat {
     let names = accepted.map(\.rawValue)
     let list = names.dropLast().joined(separator: ", ") + " or " + names.last!
     let resolved: DiagramFormat
@@ -48,7 +48,7 @@ public struct DiagramOptions: ParsableArguments {
   }
 
   /// The engine asked for, or `fallback`.
-  func resolvedEngine(default fallback: LayoutEngine) throws(ExitCode) -> LayoutEngine {
+  func resolvedEngine(default fallback: LayoutEngine) throws(CommandFailure) -> LayoutEngine {
     guard let engine else { return fallback }
     let known = LayoutEngine.all.map(\.rawValue)
     guard known.contains(engine) else {

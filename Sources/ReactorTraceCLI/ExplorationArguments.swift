@@ -1,27 +1,27 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorExploration
 import ReactorTracing
 
 /// The alphabet, bounds and state identity of an exploration: shared by `explore` and
 /// `coverage`.
-public struct ExplorationArguments: ParsableArguments, Sendable {
+struct ExplorationArguments: ParsableArguments, Sendable {
   /// A script whose actions form the alphabet.
   @Option(
     name: .customLong("actions"),
     help: "A script (as record --actions takes) whose distinct actions form the alphabet.")
-  public var script: String?
+  var script: String?
 
   /// Traces whose actions form the alphabet.
   @Option(
     name: .customLong("actions-from"),
     help: "A trace whose distinct actions join the alphabet (repeatable).")
-  public var actionTraces: [String] = []
+  var actionTraces: [String] = []
 
   /// Metadata handed to the reactor's factory.
   @Option(
     name: .customLong("meta"), help: "Metadata for the reactor's factory as key=value (repeatable)."
   )
-  public var metadata: [String] = []
+  var metadata: [String] = []
 
   /// Fields that identify a state.
   @Option(
@@ -30,29 +30,29 @@ public struct ExplorationArguments: ParsableArguments, Sendable {
       Identify states by this field (repeatable): isLoading, user.name. Default: the whole \
       state, pulse counters left out.
       """)
-  public var keys: [String] = []
+  var keys: [String] = []
 
   /// The depth bound.
   @Option(help: "The most actions on a path from the initial state.")
-  public var maxDepth: Int?
+  var maxDepth: Int?
 
   /// The state bound.
   @Option(help: "Stop after this many states.")
-  public var maxStates = 10_000
+  var maxStates = 10_000
 
   /// The time bound.
   @Option(help: "Stop after this many seconds of wall-clock time.")
-  public var timeLimit: Double?
+  var timeLimit: Double?
 
   /// How long effects may run after each action.
   @Option(help: "The most virtual milliseconds effects may run after each action.")
-  public var settle = 10_000
+  var settle = 10_000
 
   /// Creates the arguments; ArgumentParser fills them in.
-  public init() {}
+  init() {}
 
   /// Checks the numbers.
-  public func validate() throws {
+  func validate() throws {
     for pair in metadata where !pair.contains("=") {
       throw ValidationError("--meta takes key=value, not '\(pair)'.")
     }
@@ -66,7 +66,7 @@ public struct ExplorationArguments: ParsableArguments, Sendable {
 
   /// Fails when an output would overwrite the script, a trace read for the alphabet, or one
   /// of `inputs`.
-  func refuseToOverwrite(inputs: [String], with outputs: [String?]) throws(ExitCode) {
+  func refuseToOverwrite(inputs: [String], with outputs: [String?]) throws(CommandFailure) {
     try OutputFiles.refuse(
       outputs.compactMap(\.self), ifAnyIs: inputs + actionTraces + (script.map { [$0] } ?? []))
   }

@@ -6,7 +6,7 @@ import ReactorTracing
 /// Writes an exploration's transition graph.
 enum ExplorationGraphOutput {
   /// What `--graph` and `--format` ask for: a diagram format, or `nil` for JSON.
-  static func format(path: String, format: String?) throws(ExitCode) -> DiagramFormat? {
+  static func format(path: String, format: String?) throws(CommandFailure) -> DiagramFormat? {
     if let format {
       if format.lowercased() == "json" { return nil }
       guard let resolved = DiagramFormat(rawValue: format.lowercased()) else {
@@ -25,30 +25,21 @@ enum ExplorationGraphOutput {
   }
 
   /// Writes the graph in `format` (JSON when `nil`).
+  /// - Throws: The graph's, the renderer's or the file's error.
   static func write(
     _ exploration: Exploration, format: DiagramFormat?, to path: String
-  ) throws(ExitCode) {
-    do {
-      guard let format else {
-        try AtomicFile.write(Array((exploration.json.serializedString + "\n").utf8), to: path)
-        return
-      }
-      let graph = try ExploredGraph.graph(of: exploration)
-      if format == .mermaid {
-        try DiagramFile.write(mermaid: try graph.mermaid(), to: path)
-      } else {
-        var dot = try graph.dotGraph()
-        dot.label = .text(ExploredGraph.title(of: exploration))
-        try DiagramFile.write(dot, format: format, engine: .dot, to: path)
-      }
-    } catch let error as TransitionGraphError {
-      throw CommandFailure.unusableInput(error.description)
-    } catch let error as DiagramFileError {
-      throw CommandFailure.unusableInput(error.description)
-    } catch let error as AtomicFileError {
-      throw CommandFailure.unusableInput(error.description)
-    } catch {
-      throw CommandFailure.unusableInput("\(error)")
+  ) throws {
+    guard let format else {
+      try AtomicFile.write(Array((exploration.json.serializedString + "\n").utf8), to: path)
+      return
+    }
+    let graph = try ExploredGraph.graph(of: exploration)
+    if format == .mermaid {
+      try DiagramFile.write(mermaid: try graph.mermaid(), to: path)
+    } else {
+      var dot = try graph.dotGraph()
+      dot.label = .text(ExploredGraph.title(of: exploration))
+      try DiagramFile.write(dot, format: format, engine: .dot, to: path)
     }
   }
 }

@@ -10,21 +10,18 @@ struct ExplorationInputs {
 
   /// Reads the script and traces of `arguments`, plus `extraTraces`.
   ///
+  /// - Throws: The script's or a trace's error.
+  ///
   /// The alphabet is their distinct actions in order of first appearance. Without a script, the
   /// first trace's header gives the metadata and the reactor.
-  init(_ arguments: ExplorationArguments, extraTraces: [String] = []) throws(ExitCode) {
+  init(_ arguments: ExplorationArguments, extraTraces: [String] = []) throws {
     var seen: Set<JSONValue> = []
     func add(_ value: JSONValue) {
       if seen.insert(Self.expanded(value)).inserted { alphabet.append(value) }
     }
     var base: [String: String] = [:]
     if let path = arguments.script {
-      let script: ActionScript
-      do {
-        script = try ActionScript(path: path)
-      } catch {
-        throw CommandFailure.unusableInput(error.description)
-      }
+      let script = try ActionScript(path: path)
       reactor = script.reactor
       base = script.metadata
       for step in script.steps {
@@ -32,21 +29,17 @@ struct ExplorationInputs {
       }
     }
     for path in arguments.actionTraces + extraTraces {
-      do {
-        let reader = try TraceReader(path: path, verifyingStates: false)
-        if reactor == nil {
-          reactor = reader.header.reactor
-          base = reader.header.metadata.filter { $0.key != ScriptedEvents.metadataKey }
+      let reader = try TraceReader(path: path, verifyingStates: false)
+      if reactor == nil {
+        reactor = reader.header.reactor
+        base = reader.header.metadata.filter { $0.key != ScriptedEvents.metadataKey }
+      }
+      while let event = try reader.next() {
+        if case .action(let action) = event.kind, case .sent = action.source,
+          let value = action.value
+        {
+          add(value)
         }
-        while let event = try reader.next() {
-          if case .action(let action) = event.kind, case .sent = action.source,
-            let value = action.value
-          {
-            add(value)
-          }
-        }
-      } catch {
-        throw CommandFailure.unusableInput(error.description)
       }
     }
     metadata = arguments.metadata(over: base)

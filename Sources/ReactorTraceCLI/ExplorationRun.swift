@@ -6,10 +6,13 @@ import ReactorTracing
 @MainActor
 enum ExplorationRun {
   /// Reads the inputs, looks the reactor up and explores it.
+  ///
+  /// With neither a script nor traces, the alphabet is the cases of the reactor's `Action`
+  /// that carry no payload, and a note on standard error says so.
   static func explore(
     reactor: String?, arguments: ExplorationArguments, extraTraces: [String] = []
-  ) async throws(ExitCode) -> (Exploration, metadata: [String: String]) {
-    let inputs = try ExplorationInputs(arguments, extraTraces: extraTraces)
+  ) async throws -> (Exploration, metadata: [String: String]) {
+    var inputs = try ExplorationInputs(arguments, extraTraces: extraTraces)
     let registry = ReactorRegistry.current
     guard let reactor = reactor ?? inputs.reactor else {
       throw CommandFailure.unusableInput("no reactor to explore: pass --reactor")
@@ -17,27 +20,32 @@ enum ExplorationRun {
     guard let entry = registry.entry(named: reactor) else {
       throw CommandFailure.unusableInput(registry.unknownReactorMessage(reactor))
     }
+    if inputs.alphabet.isEmpty, arguments.script == nil,
+      (arguments.actionTraces + extraTraces).isEmpty
+    {
+      inputs.alphabet = entry.payloadFreeActions
+      if !inputs.alphabet.isEmpty {
+        CommandFailure.printError(
+          "note: no --actions or --actions-from: exploring the cases of the Action without "
+            + "payload: " + inputs.alphabet.map(\.serializedString).joined(separator: ", "))
+      }
+    }
     guard !inputs.alphabet.isEmpty else {
       throw CommandFailure.unusableInput(
-        "no actions to explore: give a script with --actions or traces with --actions-from")
+        "no actions to explore: give a script with --actions or traces with --actions-from "
+          + "(the Action has no case without payload)")
     }
     defer { ReactorTrap.clear() }
-    do {
-      return (
-        try await entry.explore(inputs.alphabet, inputs.metadata, arguments.options) {
-          script in
-          // Breadth first: the first script that traps is a shortest one.
-          ReactorTrap.running(
-            crashReport(
-              script, reactor: registry.registeredName(matching: reactor) ?? reactor,
-              metadata: inputs.metadata),
-            exitCode: ReactorTrap.exitCode)
-        },
-        inputs.metadata
-      )
-    } catch {
-      throw CommandFailure.unusableInput(error.description)
-    }
+    let name = registry.registeredName(matching: reactor) ?? reactor
+    return (
+      try await entry.explore(inputs.alphabet, inputs.metadata, arguments.options) { script in
+        // Breadth first: the first script that traps is a shortest one.
+        ReactorTrap.running(
+          crashReport(script, reactor: name, metadata: inputs.metadata),
+          exitCode: ReactorTrap.exitCode)
+      },
+      inputs.metadata
+    )
   }
 
   /// What `explore` and `coverage` print when `script` traps the reactor: a finding written
@@ -59,22 +67,14 @@ enum ExplorationRun {
   /// Records `script` through the registry, as `record` would, and writes the trace.
   static func record(
     _ script: ExplorationScript, reactor: String, metadata: [String: String], to path: String
-  ) async throws(ExitCode) {
+  ) async throws {
     guard let entry = ReactorRegistry.current.entry(named: reactor) else { return }
     let actions = ActionScript(
       name: "explored script", reactor: reactor, metadata: metadata,
       steps: script.steps.enumerated().map { index, step in
         ActionScript.Step(time: step.time, input: .action(step.action.value), line: index + 2)
       })
-    do {
-      let (trace, _) = try await entry.record(actions, metadata, .seconds(10))
-      try trace.write(to: path)
-    } catch let error as ScriptError {
-      throw CommandFailure.unusableInput(error.description)
-    } catch let error as AtomicFileError {
-      throw CommandFailure.unusableInput(error.description)
-    } catch {
-      throw CommandFailure.unusableInput("\(error)")
-    }
+    let (trace, _) = try await entry.record(actions, metadata, .seconds(10))
+    try trace.write(to: path)
   }
 }

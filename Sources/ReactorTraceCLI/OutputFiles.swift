@@ -19,7 +19,7 @@ enum OutputFiles {
 
   /// Exits with code 2 if any of `outputs` is the same file (device and inode) as one of
   /// `inputs`, following symbolic links.
-  static func refuse(_ outputs: [String], ifAnyIs inputs: [String]) throws(ExitCode) {
+  static func refuse(_ outputs: [String], ifAnyIs inputs: [String]) throws(CommandFailure) {
     let inputIdentities = inputs.map { (path: $0, identity: identity(of: $0)) }
     for output in outputs {
       guard let identity = identity(of: output) else { continue }
@@ -32,7 +32,7 @@ enum OutputFiles {
 
   /// Writes one output, after checking that it is none of `inputs`.
   /// - Throws: Exit code 2 with one line on standard error.
-  static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(ExitCode) {
+  static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(CommandFailure) {
     try refuse([path], ifAnyIs: inputs)
     if path == standardOutput {
       guard writeToStandardOutput(bytes) else {
@@ -57,7 +57,7 @@ enum OutputFiles {
     }
 
     /// Writes `bytes` to the temporary file of `path`.
-    func add(_ bytes: [UInt8], to path: String) throws(ExitCode) {
+    func add(_ bytes: [UInt8], to path: String) throws(CommandFailure) {
       try refuse([path], ifAnyIs: inputs)
       do {
         try files.add(bytes, to: path)
@@ -67,7 +67,7 @@ enum OutputFiles {
     }
 
     /// Puts every file in place.
-    func commit() throws(ExitCode) {
+    func commit() throws(CommandFailure) {
       do {
         try files.commit()
       } catch {

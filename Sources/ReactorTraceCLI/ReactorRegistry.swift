@@ -3,6 +3,7 @@ import Clocks
 public import ReactorCore
 import ReactorExploration
 import ReactorReplay
+public import ReactorTestGeneration
 import ReactorTracing
 
 /// The reactors a `reactor-trace` binary can replay traces against, by type name.
@@ -15,7 +16,10 @@ import ReactorTracing
 /// import ReactorTraceCLI
 ///
 /// var registry = ReactorRegistry()
-/// registry.register(ProfileReactor.self) { context in
+/// registry.register(
+///   ProfileReactor.self,
+///   test: { _ in ReactorFactory(expression: "ProfileReactor(api: FakeUserAPI(), clock: clock)") }
+/// ) { context in
 ///   ProfileReactor(api: FakeUserAPI(), clock: context.clock)
 /// }
 /// await ReactorTraceCommand.runFromCommandLine(registry: registry)
@@ -41,14 +45,17 @@ public struct ReactorRegistry: Sendable {
   ///     view's text; `record` prints it at the end, showing what the screen shows.
   ///   - invariants: Named properties every state must have, which `explore` checks in
   ///     every state it reaches: `["value within limit": { $0.value <= 10 }]`.
+  ///   - test: How a test that `generate-test` writes builds the reactor, given a trace's
+  ///     metadata: the same reactor as `make`, spelled as Swift source.
   ///   - make: Builds a fresh reactor with fakes for its dependencies, on the given clock.
   ///     The trace's metadata says how the recorded one was configured.
   public mutating func register<R: Reactor>(
     _ type: R.Type, view: (@MainActor @Sendable (R) -> @MainActor () -> String)? = nil,
     invariants: KeyValuePairs<String, @Sendable (R.State) -> Bool> = [:],
+    test: (@Sendable (ReactorContext.Metadata) -> ReactorFactory)? = nil,
     make: @escaping @MainActor @Sendable (ReactorContext) -> R
   ) {
-    add(type, events: NoEvent.self, view: view, invariants: invariants) { context in
+    add(type, events: NoEvent.self, view: view, invariants: invariants, test: test) { context in
       (make(context), nil)
     }
   }
@@ -72,14 +79,17 @@ public struct ReactorRegistry: Sendable {
   ///   - view: Binds a view to a reactor that `record` drives and returns how to read the
   ///     view's text.
   ///   - invariants: Named properties every state must have, checked by `explore`.
+  ///   - test: How a test that `generate-test` writes builds the reactor and hands it
+  ///     events, given a trace's metadata.
   ///   - make: Builds a fresh reactor and the function that hands an event to its fakes.
   public mutating func register<R: Reactor, Event: Decodable>(
     _ type: R.Type, events: Event.Type,
     view: (@MainActor @Sendable (R) -> @MainActor () -> String)? = nil,
     invariants: KeyValuePairs<String, @Sendable (R.State) -> Bool> = [:],
+    test: (@Sendable (ReactorContext.Metadata) -> ReactorFactory)? = nil,
     make: @escaping @MainActor @Sendable (ReactorContext) -> (R, @MainActor (Event) -> Void)
   ) {
-    add(type, events: events, view: view, invariants: invariants) { context in
+    add(type, events: events, view: view, invariants: invariants, test: test) { context in
       let (reactor, deliver) = make(context)
       return (reactor, deliver)
     }
@@ -89,11 +99,18 @@ public struct ReactorRegistry: Sendable {
     _ type: R.Type, events: Event.Type,
     view: (@MainActor @Sendable (R) -> @MainActor () -> String)?,
     invariants: KeyValuePairs<String, @Sendable (R.State) -> Bool>,
+    test: (@Sendable (ReactorContext.Metadata) -> ReactorFactory)?,
     make: @escaping @MainActor @Sendable (ReactorContext) -> (R, (@MainActor (Event) -> Void)?)
   ) {
     let name = String(reflecting: R.self)
     let invariants = invariants.map { ExplorationInvariant<R.State>($0.key, holds: $0.value) }
+    var testFactory: (@Sendable ([String: String]) -> ReactorFactory)?
+    if let test {
+      testFactory = { metadata in test(ReactorContext.Metadata(metadata)) }
+    }
     entries[name] = Entry(
+      testFactory: testFactory,
+      payloadFreeActions: Self.payloadFreeCases(of: R.Action.self),
       record: { script, metadata, settle throws(ScriptError) in
         let clock = TestClock()
         let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
@@ -167,12 +184,28 @@ public struct ReactorRegistry: Sendable {
     return events
   }
 
+  /// The encodings of the cases of `Action` that carry no payload, as scripts spell them
+  /// (`"increase"`, or the raw value of a raw-value enum), in the schema's order.
+  private static func payloadFreeCases<Action>(of type: Action.Type) -> [JSONValue] {
+    guard case .enumeration(_, let rawValue, let cases, _) = TypeFingerprint(of: type).shape
+    else { return [] }
+    return cases.filter(\.fields.isEmpty).compactMap { item in
+      rawValue == nil ? .string(item.name) : item.rawValue
+    }
+  }
+
   /// The event type of a reactor registered without events.
   private enum NoEvent: Decodable {
     init(from decoder: any Decoder) throws {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(codingPath: [], debugDescription: "the reactor takes no events"))
     }
+  }
+
+  /// The test factory `reactor` is registered with, for a trace's `metadata`; `nil` for a
+  /// reactor registered without one, or not registered.
+  func testFactory(for reactor: String, metadata: [String: String]) -> ReactorFactory? {
+    entry(named: reactor)?.testFactory?(metadata)
   }
 
   /// The replays for a registered type name (see ``registeredName(matching:)``).
@@ -206,6 +239,10 @@ public struct ReactorRegistry: Sendable {
 
   /// How to record and replay traces of one registered reactor type.
   struct Entry: Sendable {
+    /// How a generated test builds the reactor, given a trace's metadata.
+    let testFactory: (@Sendable ([String: String]) -> ReactorFactory)?
+    /// The `Action` cases without payload: the alphabet `explore` tries when given none.
+    let payloadFreeActions: [JSONValue]
     let record:
       @MainActor @Sendable (ActionScript, [String: String], Duration) async throws(ScriptError) ->
         (trace: Trace, screen: String?)
@@ -237,7 +274,27 @@ public struct ReactorContext: Sendable {
 
   /// The metadata value for `key` as an integer, or `nil` when it is absent or not one.
   public func integer(_ key: String) -> Int? {
-    metadata[key].flatMap { Int(String($0.filter { !$0.isWhitespace })) }
+    Metadata(metadata).integer(key)
+  }
+
+  /// A trace's metadata, as a registered reactor's test factory gets it.
+  public struct Metadata: Sendable {
+    /// The trace header's metadata.
+    public var values: [String: String]
+
+    /// The metadata `values`.
+    public init(_ values: [String: String]) {
+      self.values = values
+    }
+
+    /// The value for `key`, or `nil`.
+    public subscript(key: String) -> String? { values[key] }
+
+    /// The value for `key` as an integer (spaces ignored), or `nil` when it is absent or not
+    /// one.
+    public func integer(_ key: String) -> Int? {
+      values[key].flatMap { Int(String($0.filter { !$0.isWhitespace })) }
+    }
   }
 }
 

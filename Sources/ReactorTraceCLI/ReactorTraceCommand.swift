@@ -30,12 +30,3 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
   /// Creates the command; ArgumentParser fills in the options.
   public init() {}
 }
-
-extension ReactorTraceCommand {
-  /// Parses the process's arguments, runs the command they name, and exits with its code:
-  /// the whole body of a `reactor-trace` executable.
-  public static func runFromCommandLine() async {
-    SignalCleanup.install()
-    await main()
-  }
-}

@@ -1,31 +1,31 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorDiagrams
 import ReactorTracing
 
 /// `--key`, `--field` and `--whole-state`: how a transitions diagram makes states into nodes,
 /// shared by `render transitions` and `render inspector`.
-public struct StateAbstractionOptions: ParsableArguments {
+struct StateAbstractionOptions: ParsableArguments, Sendable {
   /// Fields that states are projected onto.
   @Option(
     name: .customLong("key"),
     help: "Project states onto this field (repeatable): isLoading, user.name.")
-  public var keys: [String] = []
+  var keys: [String] = []
 
   /// Per-field overrides of the inferred abstraction, `name=how`.
   @Option(
     name: .customLong("field"),
     help: "Draw a field this way (repeatable): NAME=value|case|nil|empty|count|omit|event.")
-  public var fields: [String] = []
+  var fields: [String] = []
 
   /// Whether every distinct state is its own node.
   @Flag(help: "Make every distinct whole state a node, as recorded.")
-  public var wholeState = false
+  var wholeState = false
 
   /// Creates the options; ArgumentParser fills them in.
-  public init() {}
+  init() {}
 
   /// Checks the options before anything is read.
-  public func validate() throws {
+  func validate() throws {
     guard !keys.contains(where: \.isEmpty) else {
       throw ValidationError("--key needs a field name, such as isLoading or user.name.")
     }

@@ -1,15 +1,15 @@
-public import ArgumentParser
+import ArgumentParser
 
 /// `--strict`: shared by every command that reads traces.
-public struct StrictOption: ParsableArguments {
+struct StrictOption: ParsableArguments, Sendable {
   /// Whether a trace warning fails the command.
   @Flag(
     help: """
       Fail with exit code 3 when a trace has warnings: a torn last line, no end line, \
       effects still running when the recording stopped.
       """)
-  public var strict = false
+  var strict = false
 
   /// Creates the option; ArgumentParser fills it in.
-  public init() {}
+  init() {}
 }

@@ -1,5 +1,5 @@
 /// Where a command writes its report, one line at a time.
-protocol TextOutput {
+protocol TextOutput: Sendable {
   /// Writes `line` and a newline.
   func write(_ line: String)
 }

@@ -31,11 +31,11 @@ struct TraceWarningReport: Sendable {
   /// Writes each report's ``lines(strict:)`` to standard error and, under `--strict`, fails
   /// with exit code 3 when any of them has a warning.
   static func print(_ reports: [TraceWarningReport], failingIfStrict strict: Bool)
-    throws(ExitCode)
+    throws(CommandFailure)
   {
     for report in reports { report.print(strict: strict) }
     if strict, reports.contains(where: { !$0.isEmpty }) {
-      throw ExitCode(CommandFailure.strictWarningsCode)
+      throw .strictWarnings
     }
   }
 

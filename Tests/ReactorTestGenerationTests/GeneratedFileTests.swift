@@ -1,6 +1,9 @@
 import Foundation
+import ReactorExampleRegistry
 import ReactorTestGeneration
 import Testing
+
+@testable import ReactorTraceCLI
 
 @Suite struct GeneratedFileTests {
   /// Set to rewrite the committed files from the traces, on purpose.
@@ -28,13 +31,13 @@ import Testing
   @Test func finalStateAndKeysLimitTheChecks() throws {
     let trace = GeneratedFiles.root + "/Traces/counter.trace.jsonl"
     let final = try TestGenerator(options: TestGenerationOptions(expectations: .finalState))
-      .source(for: [trace]) { ReactorFactory.example($0, metadata: $1) }
+      .source(for: [trace]) { ReactorRegistry.examples.testFactory(for: $0, metadata: $1) }
     #expect(final.components(separatedBy: "#expect(").count - 1 == 4)
     #expect(
       final.contains(
         #"#expect(field("value") == "1", "after decrease (action 4), at the end (1500 ms)")"#))
     let keys = try TestGenerator(options: TestGenerationOptions(expectations: .keys(["value"])))
-      .source(for: [trace]) { ReactorFactory.example($0, metadata: $1) }
+      .source(for: [trace]) { ReactorRegistry.examples.testFactory(for: $0, metadata: $1) }
     #expect(!keys.contains(#"field("isLoading")"#))
     #expect(keys.components(separatedBy: "#expect(").count - 1 == 3)
   }
@@ -43,7 +46,7 @@ import Testing
     let trace = GeneratedFiles.root + "/Traces/counter.trace.jsonl"
     let source = try TestGenerator(
       options: TestGenerationOptions(framework: .xctest, suiteName: "CounterTraceTests")
-    ).source(for: [trace]) { ReactorFactory.example($0, metadata: $1) }
+    ).source(for: [trace]) { ReactorRegistry.examples.testFactory(for: $0, metadata: $1) }
     #expect(source.contains("final class CounterTraceTests: XCTestCase {"))
     #expect(source.contains("func testCounter() async throws {"))
     #expect(

@@ -1,4 +1,7 @@
+import ReactorExampleRegistry
 import ReactorTestGeneration
+
+@testable import ReactorTraceCLI
 
 /// The generated test files committed in this package, and how each is generated.
 enum GeneratedFiles {
@@ -53,7 +56,8 @@ enum GeneratedFiles {
   /// The text the generator writes for `file` now.
   static func generate(_ file: File) throws -> String {
     try TestGenerator(options: file.options).source(for: [root + "/" + file.trace]) {
-      reactor, metadata in file.factory ?? ReactorFactory.example(reactor, metadata: metadata)
+      reactor, metadata in
+      file.factory ?? ReactorRegistry.examples.testFactory(for: reactor, metadata: metadata)
     }
   }
 }

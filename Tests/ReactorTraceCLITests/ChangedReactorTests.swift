@@ -157,12 +157,10 @@ struct ChangedReactorTests {
   ) async -> (code: Int32, output: [String]) {
     let output = CapturedOutput()
     let code = await ReactorRegistry.$current.withValue(registry) {
-      await ReplayRun(
-        command: ReplayRequest(
-          trace: path, mode: mode, reactor: String(reflecting: reactor), steps: false,
-          stateAt: nil, json: false),
-        output: output
-      ).execute()
+      await ReplayRequest(
+        trace: path, mode: mode, reactor: String(reflecting: reactor), steps: false,
+        stateAt: nil, json: false
+      ).execute(output: output)
     }
     return (code, output.all)
   }
@@ -245,11 +243,9 @@ struct ChangedReactorTests {
 
     let replayed = CapturedOutput()
     let replayCode = await ReactorRegistry.$current.withValue(registry) {
-      await ReplayRun(
-        command: ReplayRequest(
-          trace: output, mode: .auto, reactor: nil, steps: false, stateAt: nil, json: false),
-        output: replayed
-      ).execute()
+      await ReplayRequest(
+        trace: output, mode: .auto, reactor: nil, steps: false, stateAt: nil, json: false
+      ).execute(output: replayed)
     }
     #expect(replayCode == 0)
     #expect(replayed.all.last?.hasPrefix("match: 8 mutations replayed through \(name)") == true)

@@ -61,6 +61,13 @@ struct CustomRegistryTests {
     #expect(try await run(["replay", path, "--mode", "reduce"], registry: registry) == 0)
   }
 
+  @Test func exploreWithoutAnAlphabetRefusesAnActionWhoseCasesAllCarryPayloads() async throws {
+    var registry = ReactorRegistry()
+    registry.register(TallyReactor.self) { _ in TallyReactor() }
+    let name = String(reflecting: TallyReactor.self)
+    #expect(try await run(["explore", name], registry: registry) == 2)
+  }
+
   @Test func anUnregisteredReactorCannotBeReplayedThroughReduce() async throws {
     let scratch = try ScratchDirectory()
     let path = try recordTally(in: scratch)

@@ -80,12 +80,26 @@ struct ExploreCommandTests {
     #expect(try JSONValue(parsing: printed.standardOutput) == json)
   }
 
+  @Test func exploreWithoutAnAlphabetTriesTheActionsCasesWithoutPayloadAndSaysSo() throws {
+    let result = try runReactorTrace([
+      "explore", "ReactorExamples.CounterReactor", "--meta", "limit=2", "--max-depth", "4",
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(
+      result.standardError
+        == "reactor-trace: note: no --actions or --actions-from: exploring the cases of the "
+        + "Action without payload: \"decrease\", \"increase\"\n")
+    #expect(
+      result.standardOutput.hasPrefix(
+        "explored ReactorExamples.CounterReactor: 18 states (9 resting), 38 transitions, "
+          + "14 runs\nalphabet: decrease, increase\n"))
+  }
+
   @Test func badExploreInputExitsWith2NamingTheProblem() throws {
     let scratch = try ScratchDirectory()
     let path = try alphabet(in: scratch)
     let cases: [([String], String)] = [
       (["explore", "Nope", "--actions", path], "unknown reactor 'Nope'"),
-      (["explore", "ReactorExamples.CounterReactor"], "no actions to explore"),
       (
         ["explore", "ReactorExamples.CounterReactor", "--actions", path, "--path-to", "value"],
         "malformed state condition 'value'"

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import ReactorDiagrams
 import ReactorExploration
@@ -6,9 +6,9 @@ import ReactorTracing
 
 extension ReactorTraceCommand {
   /// `reactor-trace coverage`: how much of a reactor's reachable graph traces exercise.
-  public struct Coverage: AsyncParsableCommand {
+  struct Coverage: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Measure which reachable states and transitions a set of traces exercises.",
       discussion: """
         Explores the reactor (as explore does; the alphabet is the traces' actions plus \
@@ -20,40 +20,40 @@ extension ReactorTraceCommand {
 
     /// The traces, such as a test suite's goldens.
     @Argument(help: "Trace files of the same reactor.")
-    public var traces: [String]
+    var traces: [String]
 
     /// The reactor type.
     @Option(help: "The registered reactor type (default: the first trace's).")
-    public var reactor: String?
+    var reactor: String?
 
     /// The alphabet, bounds and identity.
-    @OptionGroup public var exploration: ExplorationArguments
+    @OptionGroup var exploration: ExplorationArguments
 
     /// The least transition coverage that passes, in percent.
     @Option(help: "Exit 4 when fewer than this percentage of transitions are exercised.")
-    public var min: Double?
+    var min: Double?
 
     /// A saved exploration to measure against instead of exploring.
     @Option(
       name: .customLong("exploration"),
       help:
         "Measure against this saved exploration (explore --graph FILE.json) instead of exploring.")
-    public var savedExploration: String?
+    var savedExploration: String?
 
     /// Whether to print JSON.
     @Flag(help: "Print the coverage as JSON.")
-    public var json = false
+    var json = false
 
     /// Where the coverage diagram goes.
     @Option(
       help: "Write the explored graph, exercised part solid, the rest dashed: .svg .png .dot .pdf.")
-    public var graph: String?
+    var graph: String?
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
       if let min, !(0...100).contains(min) {
         throw ValidationError("--min is a percentage from 0 to 100.")
@@ -61,18 +61,17 @@ extension ReactorTraceCommand {
     }
 
     /// Explores, matches and reports.
-    public func run() async throws {
-      let request = CoverageRequest(
+    func run() async throws {
+      try await CoverageRequest(
         traces: traces, reactor: reactor, arguments: exploration,
-        savedExploration: savedExploration, minimum: min, json: json, graph: graph)
-      let code = await request.execute()
-      if code != 0 { throw ExitCode(code) }
+        savedExploration: savedExploration, minimum: min, json: json, graph: graph
+      ).exit()
     }
   }
 }
 
 /// What `coverage` was asked to do.
-struct CoverageRequest: Sendable {
+struct CoverageRequest: CommandRequest {
   var traces: [String]
   var reactor: String?
   var arguments: ExplorationArguments
@@ -81,72 +80,68 @@ struct CoverageRequest: Sendable {
   var json: Bool
   var graph: String?
 
-  /// Computes the coverage, writes what was asked and returns the exit code.
+  /// Computes the coverage, writes what was asked, reports to `output`, and returns the exit
+  /// code.
   @MainActor
-  func execute() async -> Int32 {
-    do throws(ExitCode) {
-      try arguments.refuseToOverwrite(
-        inputs: traces + (savedExploration.map { [$0] } ?? []), with: [graph])
-      var format: DiagramFormat?
-      if let graph {
-        guard let resolved = DiagramFormat(path: graph), resolved != .mermaid else {
-          throw CommandFailure.unusableInput(
-            "cannot tell the format of '\(graph)' from its extension; use .dot, .svg, .png or .pdf")
-        }
-        format = resolved
+  func run(output: any TextOutput) async throws -> ExitCode {
+    try arguments.refuseToOverwrite(
+      inputs: traces + (savedExploration.map { [$0] } ?? []), with: [graph])
+    var format: DiagramFormat?
+    if let graph {
+      guard let resolved = DiagramFormat(path: graph), resolved != .mermaid else {
+        throw CommandFailure.unusableInput(
+          "cannot tell the format of '\(graph)' from its extension; use .dot, .svg, .png or .pdf")
       }
-      let exploration: Exploration
-      if let savedExploration {
-        exploration = try Self.read(savedExploration)
-        try checkReactors(expected: exploration.reactor)
-      } else {
-        try checkReactors(
-          expected: reactor.map { ReactorRegistry.current.registeredName(matching: $0) ?? $0 })
-        (exploration, _) = try await ExplorationRun.explore(
-          reactor: reactor, arguments: arguments, extraTraces: traces)
-      }
-      let coverage: ExplorationCoverage
-      do {
-        coverage = try ExplorationCoverage(of: exploration, tracesAt: traces)
-      } catch {
-        throw CommandFailure.unusableInput(error.description)
-      }
-      if let graph, let format { try write(coverage, format: format, to: graph) }
-      if json {
-        print(coverage.json.serializedString)
-      } else {
-        report(coverage)
-      }
-      if let minimum, coverage.transitionShare * 100 < minimum {
-        if !json {
-          CommandFailure.printError(
-            "transition coverage \(Self.percent(coverage.transitionShare)) is below --min "
-              + "\(Self.number(minimum))%")
-        }
-        return 4
-      }
-      return 0
-    } catch {
-      return error.rawValue
+      format = resolved
     }
+    let exploration: Exploration
+    if let savedExploration {
+      exploration = try Self.read(savedExploration)
+      try checkReactors(expected: exploration.reactor)
+    } else {
+      try checkReactors(
+        expected: reactor.map { ReactorRegistry.current.registeredName(matching: $0) ?? $0 })
+      (exploration, _) = try await ExplorationRun.explore(
+        reactor: reactor, arguments: arguments, extraTraces: traces)
+    }
+    let coverage = try ExplorationCoverage(of: exploration, tracesAt: traces)
+    if let graph, let format { try write(coverage, format: format, to: graph) }
+    if json {
+      output.write(coverage.json.serializedString)
+    } else {
+      report(coverage, to: output)
+    }
+    if let minimum, coverage.transitionShare * 100 < minimum {
+      throw CommandFailure(
+        code: .belowMinimum,
+        message: json
+          ? nil
+          : "transition coverage \(Self.percent(coverage.transitionShare)) is below --min "
+            + "\(Self.number(minimum))%")
+    }
+    return .success
   }
 
   /// A saved exploration.
-  private static func read(_ path: String) throws(ExitCode) -> Exploration {
+  private static func read(_ path: String) throws(CommandFailure) -> Exploration {
     guard let data = FileManager.default.contents(atPath: path) else {
       throw CommandFailure.unusableInput("cannot read exploration '\(path)': no such readable file")
     }
+    let json: JSONValue
     do {
-      return try Exploration(json: try JSONValue(parsing: String(decoding: data, as: UTF8.self)))
-    } catch let error as ExplorationError {
-      throw CommandFailure.unusableInput("\(path): \(error.description)")
+      json = try JSONValue(parsing: String(decoding: data, as: UTF8.self))
     } catch {
       throw CommandFailure.unusableInput("\(path): not JSON: \(error)")
+    }
+    do {
+      return try Exploration(json: json)
+    } catch {
+      throw CommandFailure.unusableInput("\(path): \(error.description)")
     }
   }
 
   /// Fails unless every trace records the same reactor (`expected`, when given).
-  private func checkReactors(expected: String?) throws(ExitCode) {
+  private func checkReactors(expected: String?) throws(CommandFailure) {
     var expected = expected
     for path in traces {
       let recorded: String
@@ -162,58 +157,50 @@ struct CoverageRequest: Sendable {
     }
   }
 
-  private func report(_ coverage: ExplorationCoverage) {
+  private func report(_ coverage: ExplorationCoverage, to output: any TextOutput) {
     let exploration = coverage.exploration
-    print(
+    output.write(
       "\(exploration.reactor): \(coverage.traceCount) trace\(coverage.traceCount == 1 ? "" : "s") "
         + "against \(exploration.states.count) reachable states (stopped by "
         + "\(exploration.stopReason))")
-    print(
+    output.write(
       "states:      \(coverage.exercisedStates.count) of \(exploration.states.count) "
         + "exercised (\(Self.percent(coverage.stateShare)))")
-    print(
+    output.write(
       "transitions: \(coverage.exercisedTransitions.count) of \(exploration.transitions.count) "
         + "exercised (\(Self.percent(coverage.transitionShare)))")
     if coverage.unexploredTransitionCount > 0 {
-      print(
+      output.write(
         "the traces also make \(coverage.unexploredTransitionCount) transitions the exploration "
           + "did not reach (actions sent while effects ran, or beyond its bounds)")
     }
     let missed = coverage.missedTransitions
-    if !missed.isEmpty { print("never exercised:") }
+    if !missed.isEmpty { output.write("never exercised:") }
     for index in missed {
       let transition = exploration.transitions[index]
-      print(
+      output.write(
         "  s\(transition.source) → s\(transition.target)  \(transition.mutation) ← "
           + "\(exploration.alphabet[transition.action].label)   script: "
           + exploration.script(forTransition: index).summary)
     }
-    if let graph { print("wrote \(graph)") }
+    if let graph { output.write("wrote \(graph)") }
   }
 
   private func write(
     _ coverage: ExplorationCoverage, format: DiagramFormat, to path: String
-  ) throws(ExitCode) {
+  ) throws {
     let exploration = coverage.exploration
-    do {
-      let graph = try ExploredGraph.graph(of: exploration)
-      var dot = try graph.dotGraph(
-        dashedTransitions: Set(coverage.missedTransitions),
-        dashedStates: Set(exploration.states.indices).subtracting(coverage.exercisedStates))
-      dot.label = .text(
-        "\(exploration.reactor)\ncoverage of \(coverage.traceCount) trace"
-          + "\(coverage.traceCount == 1 ? "" : "s"): "
-          + "\(coverage.exercisedStates.count)/\(exploration.states.count) states, "
-          + "\(coverage.exercisedTransitions.count)/\(exploration.transitions.count) "
-          + "transitions (dashed: never exercised)")
-      try DiagramFile.write(dot, format: format, engine: .dot, to: path)
-    } catch let error as TransitionGraphError {
-      throw CommandFailure.unusableInput(error.description)
-    } catch let error as DiagramFileError {
-      throw CommandFailure.unusableInput(error.description)
-    } catch {
-      throw CommandFailure.unusableInput("\(error)")
-    }
+    let graph = try ExploredGraph.graph(of: exploration)
+    var dot = try graph.dotGraph(
+      dashedTransitions: Set(coverage.missedTransitions),
+      dashedStates: Set(exploration.states.indices).subtracting(coverage.exercisedStates))
+    dot.label = .text(
+      "\(exploration.reactor)\ncoverage of \(coverage.traceCount) trace"
+        + "\(coverage.traceCount == 1 ? "" : "s"): "
+        + "\(coverage.exercisedStates.count)/\(exploration.states.count) states, "
+        + "\(coverage.exercisedTransitions.count)/\(exploration.transitions.count) "
+        + "transitions (dashed: never exercised)")
+    try DiagramFile.write(dot, format: format, engine: .dot, to: path)
   }
 
   private static func percent(_ share: Double) -> String {

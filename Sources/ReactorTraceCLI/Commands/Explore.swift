@@ -1,13 +1,13 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorDiagrams
 import ReactorExploration
 import ReactorTracing
 
 extension ReactorTraceCommand {
   /// `reactor-trace explore`: the states a registered reactor reaches, breadth first.
-  public struct Explore: AsyncParsableCommand {
+  struct Explore: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Explore the states a registered reactor reaches from its initial state.",
       discussion: """
         Every action of the alphabet (--actions SCRIPT and/or --actions-from TRACE) is tried \
@@ -22,18 +22,18 @@ extension ReactorTraceCommand {
 
     /// The reactor type.
     @Argument(help: "The registered reactor type, e.g. ReactorExamples.CounterReactor.")
-    public var reactor: String
+    var reactor: String
 
     /// The alphabet, bounds and identity.
-    @OptionGroup public var exploration: ExplorationArguments
+    @OptionGroup var exploration: ExplorationArguments
 
     /// A condition on the state to reach.
     @Option(help: "Print the shortest script to a state matching path=value,path=value.")
-    public var pathTo: String?
+    var pathTo: String?
 
     /// Where the transition graph goes.
     @Option(help: "Write the transition graph: .dot .svg .png .pdf .mmd, or .json.")
-    public var graph: String?
+    var graph: String?
 
     /// The graph's format.
     @Option(
@@ -41,37 +41,36 @@ extension ReactorTraceCommand {
         The graph's format: dot, svg, png, pdf, mermaid or json (default: from --graph); \
         json without --graph prints the exploration as JSON instead of the report.
         """)
-    public var format: String?
+    var format: String?
 
     /// Where the trace of the script found goes.
     @Option(
       name: .shortAndLong,
       help: "Record the script found (--path-to, or the first broken invariant) as this trace.")
-    public var output: String?
+    var output: String?
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       if let format, graph == nil, format.lowercased() != "json" {
         throw ValidationError("--format \(format) needs --graph; only json prints to the terminal.")
       }
     }
 
     /// Explores and reports.
-    public func run() async throws {
-      let request = ExploreRequest(
+    func run() async throws {
+      try await ExploreRequest(
         reactor: reactor, arguments: exploration, pathTo: pathTo, graph: graph, format: format,
-        output: output)
-      let code = await request.execute()
-      if code != 0 { throw ExitCode(code) }
+        output: output
+      ).exit()
     }
   }
 }
 
 /// What `explore` was asked to do.
-struct ExploreRequest: Sendable {
+struct ExploreRequest: CommandRequest {
   var reactor: String
   var arguments: ExplorationArguments
   var pathTo: String?
@@ -79,80 +78,69 @@ struct ExploreRequest: Sendable {
   var format: String?
   var output: String?
 
-  /// Explores, writes what was asked, and returns the exit code.
+  /// Explores, writes what was asked, reports to `report`, and returns the exit code.
   @MainActor
-  func execute() async -> Int32 {
-    do throws(ExitCode) {
-      try arguments.refuseToOverwrite(inputs: [], with: [graph, output])
-      var condition: StateCondition?
-      if let pathTo {
-        do {
-          condition = try StateCondition(parsing: pathTo)
-        } catch {
-          throw CommandFailure.unusableInput(error.description)
-        }
+  func run(output report: any TextOutput) async throws -> ExitCode {
+    try arguments.refuseToOverwrite(inputs: [], with: [graph, output])
+    let condition = try pathTo.map(StateCondition.init(parsing:))
+    var graphFormat: DiagramFormat??
+    if let graph { graphFormat = try ExplorationGraphOutput.format(path: graph, format: format) }
+    let (exploration, metadata) = try await ExplorationRun.explore(
+      reactor: reactor, arguments: arguments)
+    if let graph, let graphFormat {
+      try ExplorationGraphOutput.write(exploration, format: graphFormat, to: graph)
+    }
+    if let condition {
+      guard let state = exploration.firstState(matching: condition) else {
+        throw CommandFailure(
+          code: .divergence,
+          message: "no explored state matches '\(condition)' (\(exploration.states.count) "
+            + "states; stopped by \(exploration.stopReason))")
       }
-      var graphFormat: DiagramFormat??
-      if let graph { graphFormat = try ExplorationGraphOutput.format(path: graph, format: format) }
-      let (exploration, metadata) = try await ExplorationRun.explore(
-        reactor: reactor, arguments: arguments)
-      if let graph, let graphFormat {
-        try ExplorationGraphOutput.write(exploration, format: graphFormat, to: graph)
-      }
-      if let condition {
-        guard let state = exploration.firstState(matching: condition) else {
-          CommandFailure.printError(
-            "no explored state matches '\(condition)' (\(exploration.states.count) states; "
-              + "stopped by \(exploration.stopReason))")
-          return 1
-        }
-        let script = exploration.script(to: state)
-        for line in script.lines(reactor: reactor, metadata: metadata) { print(line) }
-        if let output {
-          try await ExplorationRun.record(
-            script, reactor: reactor, metadata: metadata, to: output)
-        }
-        return 0
-      }
-      if graph == nil, format?.lowercased() == "json" {
-        print(exploration.json.serializedString)
-        return exploration.violations.isEmpty ? 0 : 1
-      }
-      print(
-        "explored \(reactor): \(exploration.states.count) states "
-          + "(\(exploration.states.count(where: \.isSettled)) resting), "
-          + "\(exploration.transitions.count) transitions, \(exploration.runCount) runs")
-      print("alphabet: " + exploration.alphabet.map(\.label).joined(separator: ", "))
-      print("stopped by: \(exploration.stopReason)")
-      if exploration.unsettledRunCount > 0 {
-        print(
-          "warning: \(exploration.unsettledRunCount) runs still had effects running after "
-            + "--settle \(arguments.settle) ms")
-      }
-      if let graph { print("wrote \(graph)") }
-      guard let first = exploration.violations.first else {
-        print(
-          exploration.invariants.isEmpty
-            ? "invariants: none registered"
-            : "invariants: \(exploration.invariants.count) checked in every state, none broken")
-        return 0
-      }
-      for violation in exploration.violations {
-        let script = exploration.script(to: violation.state)
-        print(
-          "invariant '\(violation.invariant)' broken in "
-            + "\(exploration.states[violation.state].value.serializedString) after "
-            + "\(script.steps.count) action\(script.steps.count == 1 ? "" : "s"): "
-            + script.summary)
-        for line in script.lines(reactor: reactor, metadata: metadata) { print("  " + line) }
-      }
+      let script = exploration.script(to: state)
+      for line in script.lines(reactor: reactor, metadata: metadata) { report.write(line) }
       if let output {
         try await ExplorationRun.record(
-          exploration.script(to: first.state), reactor: reactor, metadata: metadata, to: output)
+          script, reactor: reactor, metadata: metadata, to: output)
       }
-      return 1
-    } catch {
-      return error.rawValue
+      return .success
     }
+    if graph == nil, format?.lowercased() == "json" {
+      report.write(exploration.json.serializedString)
+      return exploration.violations.isEmpty ? .success : .divergence
+    }
+    report.write(
+      "explored \(reactor): \(exploration.states.count) states "
+        + "(\(exploration.states.count(where: \.isSettled)) resting), "
+        + "\(exploration.transitions.count) transitions, \(exploration.runCount) runs")
+    report.write("alphabet: " + exploration.alphabet.map(\.label).joined(separator: ", "))
+    report.write("stopped by: \(exploration.stopReason)")
+    if exploration.unsettledRunCount > 0 {
+      report.write(
+        "warning: \(exploration.unsettledRunCount) runs still had effects running after "
+          + "--settle \(arguments.settle) ms")
+    }
+    if let graph { report.write("wrote \(graph)") }
+    guard let first = exploration.violations.first else {
+      report.write(
+        exploration.invariants.isEmpty
+          ? "invariants: none registered"
+          : "invariants: \(exploration.invariants.count) checked in every state, none broken")
+      return .success
+    }
+    for violation in exploration.violations {
+      let script = exploration.script(to: violation.state)
+      report.write(
+        "invariant '\(violation.invariant)' broken in "
+          + "\(exploration.states[violation.state].value.serializedString) after "
+          + "\(script.steps.count) action\(script.steps.count == 1 ? "" : "s"): "
+          + script.summary)
+      for line in script.lines(reactor: reactor, metadata: metadata) { report.write("  " + line) }
+    }
+    if let output {
+      try await ExplorationRun.record(
+        exploration.script(to: first.state), reactor: reactor, metadata: metadata, to: output)
+    }
+    return .divergence
   }
 }

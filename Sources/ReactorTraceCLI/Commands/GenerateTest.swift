@@ -1,77 +1,77 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorTestGeneration
 import ReactorTracing
 
 extension ReactorTraceCommand {
   /// `reactor-trace generate-test`: a Swift test that drives recorded runs again.
-  public struct GenerateTest: ParsableCommand {
+  struct GenerateTest: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       commandName: "generate-test",
       abstract: "Write a Swift test that drives recorded runs again and checks their states.",
       discussion: """
-        One test per trace: the reactor is built on a TestClock (with --factory, or the \
-        known factory of an example), each recorded action is sent at its time, scripted \
-        events are handed to the fakes, and after each action the fields that changed are \
-        checked (--final-state: only the final state; --keys: only those fields).
+        One test per trace: the reactor is built on a TestClock (with --factory, or the test \
+        factory the reactor is registered with), each recorded action is sent at its time, \
+        scripted events are handed to the fakes, and after each action the fields that \
+        changed are checked (--final-state: only the final state; --keys: only those fields).
         """
     )
 
     /// The traces.
     @Argument(help: "Trace files of the same reactor; each becomes one test.")
-    public var traces: [String]
+    var traces: [String]
 
     /// Where the source goes.
     @Option(name: .shortAndLong, help: "The Swift file to write (default: standard output).")
-    public var output: String?
+    var output: String?
 
     /// Whether to write XCTest.
     @Flag(help: "Write an XCTestCase instead of a Swift Testing suite.")
-    public var xctest = false
+    var xctest = false
 
     /// Whether to check only the final state.
     @Flag(help: "Check every field of the final state, once, at the end.")
-    public var finalState = false
+    var finalState = false
 
     /// Fields to check.
     @Option(
       parsing: .upToNextOption,
       help: "Check only these fields (dotted paths, or comma separated), wherever they change.")
-    public var keys: [String] = []
+    var keys: [String] = []
 
     /// How the test builds its reactor.
     @Option(
       help: """
         A Swift expression that makes the reactor on `clock`, or a function name called as \
-        name(clock: clock) (default: the known factory of the example reactors).
+        name(clock: clock) (default: the test factory the reactor is registered with).
         """)
-    public var factory: String?
+    var factory: String?
 
     /// How scripted events reach the fakes.
     @Option(help: "With --factory: a function expression that takes a scripted event.")
-    public var deliver: String?
+    var deliver: String?
 
     /// The suite's name.
     @Option(help: "The suite's (or XCTestCase's) name (default: from the first trace's name).")
-    public var suiteName: String?
+    var suiteName: String?
 
     /// Modules to import.
     @Option(name: .customLong("import"), help: "A module to import (repeatable).")
-    public var imports: [String] = []
+    var imports: [String] = []
 
     /// The serial-executor function.
     @Option(help: "The function that runs each test on the main serial executor.")
-    public var serialExecutor = "withMainSerialExecutor"
+    var serialExecutor = "withMainSerialExecutor"
 
     /// Traits for each test.
     @Option(name: .customLong("trait"), help: "A Swift Testing trait for every test (repeatable).")
-    public var traits: [String] = []
+    var traits: [String] = []
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
       guard !(finalState && !keys.isEmpty) else {
         throw ValidationError("--final-state and --keys do not go together.")
@@ -82,7 +82,7 @@ extension ReactorTraceCommand {
     }
 
     /// Generates and writes the test.
-    public func run() throws {
+    func run() async throws {
       let keyList = keys.flatMap { $0.split(separator: ",").map(String.init) }
       let first = traces[0].split(separator: "/").last.map(String.init) ?? traces[0]
       let stem = first.split(separator: ".").first.map(String.init) ?? "Recorded"
@@ -90,28 +90,43 @@ extension ReactorTraceCommand {
         suiteName
         ?? stem.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
         .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "TraceTests"
-      let generator = TestGenerator(
+      try await GenerateTestRequest(
+        traces: traces, output: output,
+        factory: factory.map { ReactorFactory(expression: $0, deliver: deliver) },
         options: TestGenerationOptions(
           framework: xctest ? .xctest : .swiftTesting,
           expectations: finalState ? .finalState : keyList.isEmpty ? .exhaustive : .keys(keyList),
           suiteName: suite.first?.isLetter == true ? suite : "Recorded" + suite,
-          serialExecutor: serialExecutor, imports: imports, traits: traits))
-      let source: String
-      do {
-        source = try generator.source(for: traces) { reactor, metadata in
-          if let factory { return ReactorFactory(expression: factory, deliver: deliver) }
-          return ReactorFactory.example(reactor, metadata: metadata)
-        }
-      } catch {
-        throw CommandFailure.unusableInput(error.description)
-      }
-      guard let output else {
-        print(source, terminator: "")
-        return
-      }
-      try OutputFiles.write(Array(source.utf8), to: output, inputs: traces)
-      if output == OutputFiles.standardOutput { return }
-      print("wrote \(output): \(traces.count) test\(traces.count == 1 ? "" : "s")")
+          serialExecutor: serialExecutor, imports: imports, traits: traits)
+      ).exit()
     }
+  }
+}
+
+/// What `generate-test` was asked to do.
+struct GenerateTestRequest: CommandRequest {
+  var traces: [String]
+  /// The Swift file to write, or `nil` for `output`.
+  var output: String?
+  /// How the test builds its reactor, or `nil` for the registered reactor's test factory.
+  var factory: ReactorFactory?
+  var options: TestGenerationOptions
+
+  /// Generates the test, writes it, and returns the exit code.
+  @MainActor
+  func run(output report: any TextOutput) async throws -> ExitCode {
+    let registry = ReactorRegistry.current
+    let source = try TestGenerator(options: options).source(for: traces) { reactor, metadata in
+      factory ?? registry.testFactory(for: reactor, metadata: metadata)
+    }
+    guard let output else {
+      // The source ends with a newline, which `write` adds back.
+      report.write(String(source.dropLast()))
+      return .success
+    }
+    try OutputFiles.write(Array(source.utf8), to: output, inputs: traces)
+    if output == OutputFiles.standardOutput { return .success }
+    report.write("wrote \(output): \(traces.count) test\(traces.count == 1 ? "" : "s")")
+    return .success
   }
 }

@@ -1,11 +1,11 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorTracing
 
 extension ReactorTraceCommand {
   /// `reactor-trace record`: drives a registered reactor with a script and records its trace.
-  public struct Record: AsyncParsableCommand {
+  struct Record: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Record a registered reactor driven by a script of timed actions.",
       discussion: """
         The script is JSON Lines. An optional first line names the reactor and the header \
@@ -25,35 +25,35 @@ extension ReactorTraceCommand {
     @Option(
       help:
         "The registered reactor type, e.g. ReactorExamples.CounterReactor (default: the script's).")
-    public var reactor: String?
+    var reactor: String?
 
     /// The script.
     @Option(help: "The script of timed actions (JSON Lines).")
-    public var actions: String
+    var actions: String
 
     /// Where the trace goes.
     @Option(name: .shortAndLong, help: "The trace file to write.")
-    public var output: String
+    var output: String
 
     /// Metadata for the header, also handed to the reactor's factory.
     @Option(
       name: .customLong("meta"),
       help: "Header metadata as key=value (repeatable; overrides the script's).")
-    public var metadata: [String] = []
+    var metadata: [String] = []
 
     /// How long effects may run after the last step.
     @Option(
       help: "The most virtual milliseconds to wait after the last step for effects to finish.")
-    public var settle = 10_000
+    var settle = 10_000
 
     /// Whether a recording with effects still running is a failure.
-    @OptionGroup public var strictness: StrictOption
+    @OptionGroup var strictness: StrictOption
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       for pair in metadata where !pair.contains("=") {
         throw ValidationError("--meta takes key=value, not '\(pair)'.")
       }
@@ -61,23 +61,22 @@ extension ReactorTraceCommand {
     }
 
     /// Records and writes the trace.
-    public func run() async throws {
-      let request = RecordRequest(
+    func run() async throws {
+      try await RecordRequest(
         reactor: reactor, actions: actions, output: output,
         metadata: Dictionary(
           metadata.map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1)
             return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
           }, uniquingKeysWith: { _, last in last }),
-        settle: .milliseconds(settle), strict: strictness.strict)
-      let code = await request.execute()
-      if code != 0 { throw ExitCode(code) }
+        settle: .milliseconds(settle), strict: strictness.strict
+      ).exit()
     }
   }
 }
 
 /// What `record` was asked to do.
-struct RecordRequest: Sendable {
+struct RecordRequest: CommandRequest {
   var reactor: String?
   var actions: String
   var output: String
@@ -85,47 +84,37 @@ struct RecordRequest: Sendable {
   var settle: Duration
   var strict = false
 
-  /// Records and returns the exit code.
+  /// Records, writes the trace, reports to `output`, and returns the exit code.
   @MainActor
-  func execute() async -> Int32 {
+  func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
-    do {
-      try OutputFiles.refuse([output], ifAnyIs: [actions])
-      let script = try ActionScript(path: actions)
-      guard let name = reactor ?? script.reactor else {
-        CommandFailure.printError(
-          "no reactor to record: pass --reactor or name it in the script's first line, "
-            + #"{"reactor": "ReactorExamples.CounterReactor"}"#)
-        return 2
-      }
-      guard let entry = registry.entry(named: name) else {
-        CommandFailure.printError(registry.unknownReactorMessage(name))
-        return 2
-      }
-      var metadata = script.metadata.merging(self.metadata) { _, option in option }
-      metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
-      let (trace, screen) = try await entry.record(script, metadata, settle)
-      // The check a reader makes: effects still running when --settle ran out.
-      let reader = try TraceReader(bytes: trace.serialized, name: output)
-      while try reader.next() != nil {}
-      let warnings = TraceWarningReport(
-        path: output, warnings: reader.warnings, eventCount: reader.eventCount)
-      warnings.print(strict: strict)
-      if strict, !warnings.isEmpty { return CommandFailure.strictWarningsCode }
-      try OutputFiles.write(trace.serialized, to: output, inputs: [actions])
-      if output == OutputFiles.standardOutput { return 0 }
-      let events = script.steps.count - script.actionCount
-      print(
-        "wrote \(output): \(trace.events.count) events from \(script.actionCount) "
-          + (script.actionCount == 1 ? "action" : "actions")
-          + (events > 0 ? " and \(events) scripted event\(events == 1 ? "" : "s")" : ""))
-      if let screen { print("screen: \(screen)") }
-      return 0
-    } catch let error as ExitCode {
-      return error.rawValue
-    } catch {
-      CommandFailure.printError("\(error)")
-      return 2
+    try OutputFiles.refuse([output], ifAnyIs: [actions])
+    let script = try ActionScript(path: actions)
+    guard let name = reactor ?? script.reactor else {
+      throw CommandFailure.unusableInput(
+        "no reactor to record: pass --reactor or name it in the script's first line, "
+          + #"{"reactor": "ReactorExamples.CounterReactor"}"#)
     }
+    guard let entry = registry.entry(named: name) else {
+      throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
+    }
+    var metadata = script.metadata.merging(self.metadata) { _, option in option }
+    metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
+    let (trace, screen) = try await entry.record(script, metadata, settle)
+    // The check a reader makes: effects still running when --settle ran out.
+    let reader = try TraceReader(bytes: trace.serialized, name: output)
+    while try reader.next() != nil {}
+    let warnings = TraceWarningReport(
+      path: output, warnings: reader.warnings, eventCount: reader.eventCount)
+    try TraceWarningReport.print([warnings], failingIfStrict: strict)
+    try OutputFiles.write(trace.serialized, to: output, inputs: [actions])
+    if output == OutputFiles.standardOutput { return .success }
+    let events = script.steps.count - script.actionCount
+    report.write(
+      "wrote \(output): \(trace.events.count) events from \(script.actionCount) "
+        + (script.actionCount == 1 ? "action" : "actions")
+        + (events > 0 ? " and \(events) scripted event\(events == 1 ? "" : "s")" : ""))
+    if let screen { report.write("screen: \(screen)") }
+    return .success
   }
 }

@@ -1,4 +1,4 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorDiagrams
 import ReactorInspector
 import ReactorTracing
@@ -6,9 +6,9 @@ import ReactorTracing
 extension ReactorTraceCommand.Render {
   /// `reactor-trace render inspector`: one self-contained HTML page for stepping through a
   /// trace.
-  public struct Inspector: ParsableCommand {
+  struct Inspector: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Write an offline inspector for a trace: one self-contained HTML file.",
       discussion: """
         The page lists the events (filter by kind, by text, or by a state path they changed), \
@@ -21,69 +21,79 @@ extension ReactorTraceCommand.Render {
 
     /// The trace to inspect.
     @Argument(help: "A trace file.")
-    public var trace: String
+    var trace: String
 
     /// The output file.
     @Option(name: .shortAndLong, help: "The file to write (.html).")
-    public var output: String
+    var output: String
 
     /// How the diagram's states become nodes, as in render transitions.
-    @OptionGroup public var states: StateAbstractionOptions
+    @OptionGroup var states: StateAbstractionOptions
 
     /// The most events to embed.
     @Option(help: "Embed at most this many events; the page says when the trace was cut.")
-    public var maxEvents = 1_000_000
+    var maxEvents = 1_000_000
 
     /// `--strict`.
-    @OptionGroup public var strictness: StrictOption
+    @OptionGroup var strictness: StrictOption
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       guard maxEvents >= 1 else { throw ValidationError("--max-events must be at least 1.") }
     }
 
     /// Makes the page and writes it.
-    public func run() throws {
-      try OutputFiles.refuse([output], ifAnyIs: [trace])
-      do {
-        if !states.keys.isEmpty, let reader = try? TraceReader(path: trace),
-          let unknown = states.unknownKey(in: reader.header)
-        {
-          throw CommandFailure.unusableInput(unknown)
-        }
-        let abstraction: StateAbstraction?
-        do {
-          abstraction = try states.abstraction(forTracesAt: [trace])
-        } catch let error as TransitionGraphError {
-          // An unreadable trace is InspectorPage's to report.
-          guard case .unreadableTrace = error else { throw error }
-          abstraction = nil
-        }
-        let page = try InspectorPage(
-          tracePath: trace,
-          options: InspectorOptions(maximumEvents: maxEvents, abstraction: abstraction))
-        let warnings = TraceWarningReport(
-          path: trace, warnings: page.warnings, eventCount: page.traceEventCount)
-        try TraceWarningReport.print([warnings], failingIfStrict: strictness.strict)
-        try OutputFiles.write(page.html, to: output, inputs: [trace])
-        if output == OutputFiles.standardOutput { return }
-        var summary = "wrote \(output): \(page.eventCount) events"
-        if page.eventCount < page.traceEventCount {
-          summary += " of \(page.traceEventCount) (--max-events)"
-        }
-        summary += ", \(page.snapshotCount) state snapshot\(page.snapshotCount == 1 ? "" : "s")"
-        print(summary)
-        if let note = page.diagramNote { print(note) }
-      } catch let error as InspectorError {
-        throw CommandFailure.unusableInput(error.description)
-      } catch let error as TransitionGraphError {
-        throw CommandFailure.unusableInput(error.description)
-      } catch let error as AtomicFileError {
-        throw CommandFailure.unusableInput(error.description)
-      }
+    func run() async throws {
+      try await InspectorRequest(
+        trace: trace, output: output, states: states, maxEvents: maxEvents,
+        strict: strictness.strict
+      ).exit()
     }
+  }
+}
+
+/// What `render inspector` was asked to do.
+struct InspectorRequest: CommandRequest {
+  var trace: String
+  var output: String
+  var states: StateAbstractionOptions
+  var maxEvents: Int
+  var strict: Bool
+
+  /// Makes the page, writes it, reports to `report`, and returns the exit code.
+  @MainActor
+  func run(output report: any TextOutput) async throws -> ExitCode {
+    try OutputFiles.refuse([output], ifAnyIs: [trace])
+    if !states.keys.isEmpty, let reader = try? TraceReader(path: trace),
+      let unknown = states.unknownKey(in: reader.header)
+    {
+      throw CommandFailure.unusableInput(unknown)
+    }
+    let abstraction: StateAbstraction?
+    do {
+      abstraction = try states.abstraction(forTracesAt: [trace])
+    } catch TransitionGraphError.unreadableTrace {
+      // An unreadable trace is InspectorPage's to report.
+      abstraction = nil
+    }
+    let page = try InspectorPage(
+      tracePath: trace,
+      options: InspectorOptions(maximumEvents: maxEvents, abstraction: abstraction))
+    let warnings = TraceWarningReport(
+      path: trace, warnings: page.warnings, eventCount: page.traceEventCount)
+    try TraceWarningReport.print([warnings], failingIfStrict: strict)
+    try OutputFiles.write(page.html, to: output, inputs: [trace])
+    if output == OutputFiles.standardOutput { return .success }
+    var summary = "wrote \(output): \(page.eventCount) events"
+    if page.eventCount < page.traceEventCount {
+      summary += " of \(page.traceEventCount) (--max-events)"
+    }
+    summary += ", \(page.snapshotCount) state snapshot\(page.snapshotCount == 1 ? "" : "s")"
+    report.write(summary)
+    if let note = page.diagramNote { report.write(note) }
+    return .success
   }
 }

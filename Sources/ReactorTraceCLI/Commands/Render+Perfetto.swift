@@ -1,13 +1,13 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorExport
 import ReactorTracing
 
 extension ReactorTraceCommand.Render {
   /// `reactor-trace render perfetto`: the trace as Chrome JSON trace events, for
   /// ui.perfetto.dev.
-  public struct Perfetto: ParsableCommand {
+  struct Perfetto: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Export a trace as Chrome JSON trace events, to open in ui.perfetto.dev.",
       discussion: """
         The reactor is a process: actions and mutations are instants on tracks of their own \
@@ -19,35 +19,43 @@ extension ReactorTraceCommand.Render {
 
     /// The trace to export.
     @Argument(help: "A trace file.")
-    public var trace: String
+    var trace: String
 
     /// The output file.
     @Option(name: .shortAndLong, help: "The file to write (.json).")
-    public var output: String
+    var output: String
 
     /// `--strict`.
-    @OptionGroup public var strictness: StrictOption
+    @OptionGroup var strictness: StrictOption
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Converts the trace and writes it.
-    public func run() throws {
-      try OutputFiles.refuse([output], ifAnyIs: [trace])
-      do {
-        let reader = try TraceReader(path: trace)
-        let export = try PerfettoTrace(reader: reader)
-        let warnings = TraceWarningReport(
-          path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-        try TraceWarningReport.print([warnings], failingIfStrict: strictness.strict)
-        try OutputFiles.write(export.serialized, to: output, inputs: [trace])
-        if output == OutputFiles.standardOutput { return }
-        print("wrote \(output): \(export.eventCount) trace events")
-      } catch let error as TraceReadError {
-        throw CommandFailure.unusableInput(error.description)
-      } catch let error as AtomicFileError {
-        throw CommandFailure.unusableInput(error.description)
-      }
+    func run() async throws {
+      try await PerfettoRequest(trace: trace, output: output, strict: strictness.strict).exit()
     }
+  }
+}
+
+/// What `render perfetto` was asked to do.
+struct PerfettoRequest: CommandRequest {
+  var trace: String
+  var output: String
+  var strict: Bool
+
+  /// Converts the trace, writes it, reports to `report`, and returns the exit code.
+  @MainActor
+  func run(output report: any TextOutput) async throws -> ExitCode {
+    try OutputFiles.refuse([output], ifAnyIs: [trace])
+    let reader = try TraceReader(path: trace)
+    let export = try PerfettoTrace(reader: reader)
+    let warnings = TraceWarningReport(
+      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
+    try TraceWarningReport.print([warnings], failingIfStrict: strict)
+    try OutputFiles.write(export.serialized, to: output, inputs: [trace])
+    if output == OutputFiles.standardOutput { return .success }
+    report.write("wrote \(output): \(export.eventCount) trace events")
+    return .success
   }
 }

@@ -1,13 +1,13 @@
-public import ArgumentParser
+import ArgumentParser
 import ReactorDiagrams
 import ReactorTracing
 
 extension ReactorTraceCommand.Render {
   /// `reactor-trace render timeline`: actions, effect lifetimes, mutations and states over
   /// time.
-  public struct Timeline: ParsableCommand {
+  struct Timeline: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Draw a timeline of actions, effects, mutations and state changes.",
       discussion: """
         Time flows left to right: a lane for actions, one per concurrent effect (finished, \
@@ -22,33 +22,33 @@ extension ReactorTraceCommand.Render {
 
     /// The trace to draw.
     @Argument(help: "A trace file.")
-    public var trace: String
+    var trace: String
 
     /// The first event to draw.
     @Option(help: "The first event (seq) to draw.")
-    public var from: Int?
+    var from: Int?
 
     /// The last event to draw.
     @Option(help: "The last event (seq) to draw.")
-    public var to: Int?
+    var to: Int?
 
     /// Events per page, or `nil` for one page.
     @Option(help: "Split into pages of this many events: OUTPUT-1.svg, OUTPUT-2.svg, …")
-    public var pageSize: Int?
+    var pageSize: Int?
 
     /// The format, or `nil` to take it from the output file's extension.
     @Option(
       help: "dot, svg, png or pdf (default: from the output's extension: .dot .svg .png .pdf).")
-    public var format: String?
+    var format: String?
 
     /// The output.
-    @OptionGroup public var diagram: DiagramOptions
+    @OptionGroup var diagram: DiagramOptions
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
       if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
       if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1.") }
@@ -58,82 +58,10 @@ extension ReactorTraceCommand.Render {
     }
 
     /// Lays out the timeline and writes it, one file per page.
-    public func run() throws {
-      let format = try diagram.resolvedFormat(
-        format, accepting: [.dot, .svg, .png, .pdf], for: "timeline")
-      let engine = try diagram.resolvedEngine(default: .nop)
-      try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
-      let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
-      let timeline: TimelineDiagram
-      var written: [String] = []
-      var note = ""
-      do {
-        let reader = try TraceReader(path: trace)
-        timeline = try TimelineDiagram(reader: reader, sequences: range)
-        // The rest of the trace, for what the reader notices at its end.
-        while try reader.next() != nil {}
-        let warnings = TraceWarningReport(
-          path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-        warnings.print(strict: diagram.strictness.strict)
-        if range != nil, timeline.eventCount == 0 {
-          let first = reader.header.window?.firstSequence ?? 1
-          throw CommandFailure.unusableInput(
-            "no event of the trace is in "
-              + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
-              .joined(separator: " ")
-              + ": its events are \(first) to \(first + reader.eventCount - 1)")
-        }
-        if diagram.strictness.strict, !warnings.isEmpty {
-          throw ExitCode(CommandFailure.strictWarningsCode)
-        }
-        try timeline.checkSize(eventsPerPage: pageSize)
-        let pages: [DOTGraph]
-        if format == .png {
-          let widest = timeline.width(eventsPerPage: pageSize)
-          if let pageSize, widest > Self.widestPNG {
-            throw CommandFailure.unusableInput(
-              "a page of \(pageSize) events would be \(Int(widest * 4 / 3)) pixels wide, more "
-                + "than a PNG holds (32,767); use a smaller --page-size, or write SVG")
-          }
-          if pageSize == nil && widest > Self.widestPNG {
-            pages = timeline.pages(maximumWidth: Self.widestPNG)
-            note = " (split into \(pages.count) pages: a PNG holds at most 32,767 pixels a side)"
-          } else {
-            pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
-          }
-        } else {
-          pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
-        }
-        // Every page goes to its temporary file first: all of them are put in place, or none.
-        let batch = OutputFiles.Batch(inputs: [trace])
-        for (index, page) in pages.enumerated() {
-          let path = pages.count == 1 ? diagram.output : Self.path(diagram.output, page: index + 1)
-          // Every node of a timeline has a fixed size and position: measuring its labels
-          // with Pango would only cost time.
-          let output = try DiagramFile.renderReportingWarnings(
-            page, format: format, engine: engine, textMeasurement: .estimated)
-          for warning in output.warnings {
-            CommandFailure.printError("warning: \(path): \(warning)")
-          }
-          let bytes = output.bytes
-          if pages.count == 1 {
-            try OutputFiles.write(bytes, to: path, inputs: [trace])
-          } else {
-            try batch.add(bytes, to: path)
-          }
-          written.append(path)
-        }
-        try batch.commit()
-      } catch let error as TraceReadError {
-        throw CommandFailure.unusableInput(error.description)
-      } catch let error as TimelineDiagramError {
-        throw CommandFailure.unusableInput(error.description)
-      } catch let error as DiagramFileError {
-        throw CommandFailure.unusableInput(error.description)
-      }
-      if diagram.output != OutputFiles.standardOutput {
-        print("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events" + note)
-      }
+    func run() async throws {
+      try await TimelineRequest(
+        trace: trace, from: from, to: to, pageSize: pageSize, format: format, diagram: diagram
+      ).exit()
     }
 
     /// The widest PNG page in points: 32,767 pixels at Graphviz's 96 pixels per inch, less a
@@ -148,5 +76,87 @@ extension ReactorTraceCommand.Render {
       }
       return "\(path[..<dot])-\(page)\(path[dot...])"
     }
+  }
+}
+
+/// What `render timeline` was asked to do.
+struct TimelineRequest: CommandRequest {
+  var trace: String
+  var from: Int?
+  var to: Int?
+  var pageSize: Int?
+  var format: String?
+  var diagram: DiagramOptions
+
+  /// Lays out the timeline, writes its pages, reports to `report`, and returns the exit code.
+  @MainActor
+  func run(output report: any TextOutput) async throws -> ExitCode {
+    let widestPNG = ReactorTraceCommand.Render.Timeline.widestPNG
+    let format = try diagram.resolvedFormat(
+      format, accepting: [.dot, .svg, .png, .pdf], for: "timeline")
+    let engine = try diagram.resolvedEngine(default: .nop)
+    try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
+    let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
+    var written: [String] = []
+    var note = ""
+    let reader = try TraceReader(path: trace)
+    let timeline = try TimelineDiagram(reader: reader, sequences: range)
+    // The rest of the trace, for what the reader notices at its end.
+    while try reader.next() != nil {}
+    let warnings = TraceWarningReport(
+      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
+    warnings.print(strict: diagram.strictness.strict)
+    if range != nil, timeline.eventCount == 0 {
+      let first = reader.header.window?.firstSequence ?? 1
+      throw CommandFailure.unusableInput(
+        "no event of the trace is in "
+          + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
+          .joined(separator: " ")
+          + ": its events are \(first) to \(first + reader.eventCount - 1)")
+    }
+    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
+    try timeline.checkSize(eventsPerPage: pageSize)
+    let pages: [DOTGraph]
+    if format == .png {
+      let widest = timeline.width(eventsPerPage: pageSize)
+      if let pageSize, widest > widestPNG {
+        throw CommandFailure.unusableInput(
+          "a page of \(pageSize) events would be \(Int(widest * 4 / 3)) pixels wide, more "
+            + "than a PNG holds (32,767); use a smaller --page-size, or write SVG")
+      }
+      if pageSize == nil && widest > widestPNG {
+        pages = timeline.pages(maximumWidth: widestPNG)
+        note = " (split into \(pages.count) pages: a PNG holds at most 32,767 pixels a side)"
+      } else {
+        pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
+      }
+    } else {
+      pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
+    }
+    // Every page goes to its temporary file first: all of them are put in place, or none.
+    let batch = OutputFiles.Batch(inputs: [trace])
+    for (index, page) in pages.enumerated() {
+      let path =
+        pages.count == 1
+        ? diagram.output : ReactorTraceCommand.Render.Timeline.path(diagram.output, page: index + 1)
+      // Every node of a timeline has a fixed size and position: measuring its labels with
+      // Pango would only cost time.
+      let output = try DiagramFile.renderReportingWarnings(
+        page, format: format, engine: engine, textMeasurement: .estimated)
+      for warning in output.warnings {
+        CommandFailure.printError("warning: \(path): \(warning)")
+      }
+      if pages.count == 1 {
+        try OutputFiles.write(output.bytes, to: path, inputs: [trace])
+      } else {
+        try batch.add(output.bytes, to: path)
+      }
+      written.append(path)
+    }
+    try batch.commit()
+    if diagram.output != OutputFiles.standardOutput {
+      report.write("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events" + note)
+    }
+    return .success
   }
 }

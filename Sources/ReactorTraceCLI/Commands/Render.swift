@@ -1,15 +1,15 @@
-public import ArgumentParser
+import ArgumentParser
 
 extension ReactorTraceCommand {
   /// `reactor-trace render`: diagrams of traces.
-  public struct Render: ParsableCommand {
+  struct Render: ParsableCommand {
     /// The command's help and subcommands.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Render traces as diagrams, an HTML inspector or a Perfetto trace.",
       subcommands: [Transitions.self, Timeline.self, Inspector.self, Perfetto.self]
     )
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
   }
 }

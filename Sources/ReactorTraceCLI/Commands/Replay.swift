@@ -1,13 +1,13 @@
-public import ArgumentParser
+import ArgumentParser
 import ConcurrencyExtras
 import ReactorReplay
 import ReactorTracing
 
 extension ReactorTraceCommand {
   /// `reactor-trace replay`: checks a trace against itself and against today's reactor code.
-  public struct Replay: AsyncParsableCommand {
+  struct Replay: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Replay a trace and stop at the first divergence.",
       discussion: """
         Every replay first rebuilds each recorded state from its snapshot or diff, checks it \
@@ -25,7 +25,7 @@ extension ReactorTraceCommand {
     )
 
     /// How far to replay.
-    public enum Mode: String, ExpressibleByArgument, CaseIterable, Sendable {
+    enum Mode: String, ExpressibleByArgument, CaseIterable, Sendable {
       /// Structural, then reduce if the reactor is registered.
       case auto
       /// Structural, then through `reduce`.
@@ -38,15 +38,15 @@ extension ReactorTraceCommand {
 
     /// The trace.
     @Argument(help: "The trace file.")
-    public var trace: String
+    var trace: String
 
     /// How far to replay.
     @Option(help: "auto, reduce, mutate or structural.")
-    public var mode: Mode = .auto
+    var mode: Mode = .auto
 
     /// The registered reactor to replay against, instead of the trace's own.
     @Option(help: "Replay against this registered reactor type instead of the trace's.")
-    public var reactor: String?
+    var reactor: String?
 
     /// Whether to print every step.
     @Flag(
@@ -54,22 +54,22 @@ extension ReactorTraceCommand {
         Print every step: action, effect, mutation, and what changed in the state (from \
         --from to --to when given).
         """)
-    public var steps = false
+    var steps = false
 
     /// The first step to print.
     @Option(help: "Print the steps from this seq.")
-    public var from: Int?
+    var from: Int?
 
     /// The last step to print.
     @Option(help: "Print the steps up to this seq.")
-    public var to: Int?
+    var to: Int?
 
     /// Whether warnings fail the replay.
-    @OptionGroup public var strictness: StrictOption
+    @OptionGroup var strictness: StrictOption
 
     /// A step whose state to print.
     @Option(help: "Print the state after this seq (0: the initial state).")
-    public var stateAt: Int?
+    var stateAt: Int?
 
     /// Whether to print JSON Lines instead of text.
     @Flag(
@@ -77,31 +77,30 @@ extension ReactorTraceCommand {
         Print JSON Lines for tools: one object per step, then a result object (with \
         'warnings' and 'schemaChanges' when there are any).
         """)
-    public var json = false
+    var json = false
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
       if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
       if let stateAt, stateAt < 0 { throw ValidationError("--state-at must be at least 0.") }
     }
 
     /// Replays and reports.
-    public func run() async throws {
-      let request = ReplayRequest(
+    func run() async throws {
+      try await ReplayRequest(
         trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
-        stateAt: stateAt, json: json, strict: strictness.strict)
-      let code = await ReplayRun(command: request, output: StandardOutput()).execute()
-      if code != 0 { throw ExitCode(code) }
+        stateAt: stateAt, json: json, strict: strictness.strict
+      ).exit()
     }
   }
 }
 
 /// What `replay` was asked to do.
-struct ReplayRequest: Sendable {
+struct ReplayRequest: CommandRequest {
   var trace: String
   var mode: ReactorTraceCommand.Replay.Mode
   var reactor: String?
@@ -111,16 +110,21 @@ struct ReplayRequest: Sendable {
   var stateAt: Int?
   var json: Bool
   var strict = false
+
+  /// Replays, reports to `output`, and returns the exit code.
+  @MainActor
+  func run(output: any TextOutput) async throws -> ExitCode {
+    try await ReplayRun(command: self, output: output).run()
+  }
 }
 
-/// One `replay` run, separate from argument parsing so it can write to any output.
+/// One `replay` run: the request and where its report goes.
 @MainActor
-struct ReplayRun {
+private struct ReplayRun {
   let command: ReplayRequest
-  let output: any TextOutput & Sendable
+  let output: any TextOutput
 
-  /// Runs the replay and returns the exit code.
-  func execute() async -> Int32 {
+  func run() async throws -> ExitCode {
     let registry = ReactorRegistry.current
     do {
       let structural = try StructuralReplay(path: command.trace)
@@ -128,10 +132,10 @@ struct ReplayRun {
       let name = command.reactor ?? header.reactor
       let entry = registry.entry(named: name)
       if command.reactor != nil, entry == nil {
-        return fail(registry.unknownReactorMessage(name))
+        throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
       }
       if command.mode == .reduce || command.mode == .mutate, entry == nil {
-        return fail(
+        throw CommandFailure.unusableInput(
           "the trace's reactor '\(name)' is not registered, so it cannot be replayed through "
             + "\(command.mode.rawValue); use --mode structural or a reactor-trace built with it")
       }
@@ -156,14 +160,14 @@ struct ReplayRun {
         path: command.trace, warnings: structural.warnings, eventCount: structural.stepCount)
       if let range, command.from != nil || command.to != nil, printedSteps == 0 {
         warnings.print(strict: false)
-        return fail(
+        throw CommandFailure.unusableInput(
           "no event of the trace is in \(windowText(range)): "
             + (structural.lastSequence.map { "its events end at \($0)" } ?? "it has no events"))
       }
       if let stateAt = command.stateAt {
         guard let stateAtStep else {
           warnings.print(strict: false)
-          return fail(
+          throw CommandFailure.unusableInput(
             "the trace has no event \(stateAt): "
               + (structural.lastSequence.map { "its events end at \($0)" } ?? "it has no events"))
         }
@@ -175,7 +179,7 @@ struct ReplayRun {
         report(
           divergence: divergence.description, sequence: divergence.sequence, mode: "structural",
           steps: structural.stepCount, warnings: warnings)
-        return 1
+        return .divergence
       }
       let shouldReplayCode = command.mode != .structural && entry != nil
       guard shouldReplayCode, let entry else {
@@ -211,26 +215,27 @@ struct ReplayRun {
           divergence: divergence.description, sequence: divergence.sequence,
           mode: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked,
           warnings: warnings)
-        return 1
+        return .divergence
       }
       report(
         match: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked,
         reactor: name, registered: true, warnings: warnings, schemaChanges: result.schemaChanges)
       return verdict(warnings)
-    } catch {
-      if case .trace(let readError) = error, case .stateMismatch = readError {
-        report(
-          divergence: readError.description, sequence: nil, mode: "structural", steps: 0,
-          warnings: TraceWarningReport(path: command.trace, warnings: [], eventCount: 0))
-        return 1
+    } catch let error as ReplayError {
+      // A state that does not match its hash is a divergence, not unusable input.
+      guard case .trace(let readError) = error, case .stateMismatch = readError else {
+        throw error
       }
-      return fail(error.description)
+      report(
+        divergence: readError.description, sequence: nil, mode: "structural", steps: 0,
+        warnings: TraceWarningReport(path: command.trace, warnings: [], eventCount: 0))
+      return .divergence
     }
   }
 
   /// The exit code of a match: 3 when `--strict` and the trace had warnings.
-  private func verdict(_ warnings: TraceWarningReport) -> Int32 {
-    command.strict && !warnings.isEmpty ? CommandFailure.strictWarningsCode : 0
+  private func verdict(_ warnings: TraceWarningReport) -> ExitCode {
+    command.strict && !warnings.isEmpty ? .strictWarnings : .success
   }
 
   private var printedRange: ClosedRange<Int>? {
@@ -245,13 +250,6 @@ struct ReplayRun {
     case (nil, let to?): "--to \(to)"
     case (nil, nil): "\(range.lowerBound)…"
     }
-  }
-
-  private func fail(_ message: String) -> Int32 {
-    // One line on standard error, even for a report that lists several schema changes.
-    let lines = message.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
-    CommandFailure.printError(lines.joined(separator: lines.count > 2 ? "; " : " "))
-    return 2
   }
 
   private func report(

@@ -1,13 +1,13 @@
-public import ArgumentParser
+import ArgumentParser
 import Foundation
 import ReactorReplay
 import ReactorTracing
 
 extension ReactorTraceCommand {
   /// `reactor-trace rerecord`: records a trace again through today's reactor.
-  public struct Rerecord: AsyncParsableCommand {
+  struct Rerecord: AsyncParsableCommand {
     /// The command's help.
-    public static let configuration = CommandConfiguration(
+    static let configuration = CommandConfiguration(
       abstract: "Record a trace again through today's reactor and show what changed.",
       discussion: """
         Re-sends the trace's recorded actions, at their recorded times, and hands its scripted \
@@ -20,30 +20,30 @@ extension ReactorTraceCommand {
 
     /// The trace to record again.
     @Argument(help: "The trace file.")
-    public var trace: String
+    var trace: String
 
     /// Where the new trace goes.
     @Option(name: .shortAndLong, help: "The new trace file.")
-    public var output: String?
+    var output: String?
 
     /// Whether to replace the trace.
     @Flag(help: "Replace the trace with the new recording.")
-    public var inPlace = false
+    var inPlace = false
 
     /// The registered reactor to record with, instead of the trace's own.
     @Option(help: "Record with this registered reactor type instead of the trace's.")
-    public var reactor: String?
+    var reactor: String?
 
     /// How long effects may run after the last step.
     @Option(
       help: "The most virtual milliseconds to wait after the last step for effects to finish.")
-    public var settle = 10_000
+    var settle = 10_000
 
     /// Creates the command; ArgumentParser fills in the options.
-    public init() {}
+    init() {}
 
     /// Checks the arguments before anything is read.
-    public func validate() throws {
+    func validate() throws {
       switch (output, inPlace) {
       case (nil, false):
         throw ValidationError("Give -o OUTPUT, or --in-place to replace the trace.")
@@ -58,11 +58,10 @@ extension ReactorTraceCommand {
     }
 
     /// Records and writes the new trace.
-    public func run() async throws {
-      let request = RerecordRequest(
-        trace: trace, output: output ?? trace, reactor: reactor, settle: .milliseconds(settle))
-      let code = await request.execute(output: StandardOutput())
-      if code != 0 { throw ExitCode(code) }
+    func run() async throws {
+      try await RerecordRequest(
+        trace: trace, output: output ?? trace, reactor: reactor, settle: .milliseconds(settle)
+      ).exit()
     }
 
     private static func isSameFile(_ a: String, _ b: String) -> Bool {
@@ -75,7 +74,7 @@ extension ReactorTraceCommand {
 }
 
 /// What `rerecord` was asked to do.
-struct RerecordRequest: Sendable {
+struct RerecordRequest: CommandRequest {
   var trace: String
   var output: String
   var reactor: String?
@@ -83,35 +82,24 @@ struct RerecordRequest: Sendable {
 
   /// Records the trace again, writes it, reports to `output`, and returns the exit code.
   @MainActor
-  func execute(output report: any TextOutput) async -> Int32 {
+  func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
-    do {
-      let old = try Self.load(trace)
-      let script = try ActionScript(trace: trace)
-      let name = reactor ?? script.reactor ?? old.header.reactor
-      guard let entry = registry.entry(named: name) else {
-        CommandFailure.printError(registry.unknownReactorMessage(name))
-        return 2
-      }
-      var metadata = script.metadata
-      metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
-      let (new, _) = try await entry.record(script, metadata, settle)
-      do {
-        try new.write(to: output)
-      } catch {
-        CommandFailure.printError(error.description)
-        return 2
-      }
-      let changes = try TraceChanges(from: old, to: new)
-      report.write(
-        "wrote \(output): \(new.events.count) events from \(script.actionCount) "
-          + (script.actionCount == 1 ? "action" : "actions") + " re-sent to \(name)")
-      report.write(changes.description)
-      return 0
-    } catch {
-      CommandFailure.printError("\(error)")
-      return 2
+    let old = try Self.load(trace)
+    let script = try ActionScript(trace: trace)
+    let name = reactor ?? script.reactor ?? old.header.reactor
+    guard let entry = registry.entry(named: name) else {
+      throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
     }
+    var metadata = script.metadata
+    metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
+    let (new, _) = try await entry.record(script, metadata, settle)
+    try new.write(to: output)
+    let changes = try TraceChanges(from: old, to: new)
+    report.write(
+      "wrote \(output): \(new.events.count) events from \(script.actionCount) "
+        + (script.actionCount == 1 ? "action" : "actions") + " re-sent to \(name)")
+    report.write(changes.description)
+    return .success
   }
 
   /// The whole trace at `path`, with its warnings printed.

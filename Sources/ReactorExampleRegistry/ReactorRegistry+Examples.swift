@@ -1,0 +1,97 @@
+import ReactorExamples
+import ReactorTestGeneration
+public import ReactorTraceCLI
+
+extension ReactorRegistry {
+  /// The example reactors, as the shipped `reactor-trace` registers them: each built with
+  /// fakes on the clock it is given, and spelled once more as Swift source for the tests
+  /// `generate-test` writes.
+  ///
+  /// Options come from the trace's metadata: `limit` for the Counter, `failingRequests`
+  /// (e.g. `3,5`) for the Profile, and `latency` (milliseconds) for the fakes of Profile,
+  /// TaskList, GitHubSearch and ItemList.
+  public static var examples: ReactorRegistry {
+    var registry = ReactorRegistry()
+    let imports = ["ReactorExamples"]
+    registry.register(
+      CounterReactor.self, view: CounterView.bound(to:),
+      test: { metadata in
+        ReactorFactory(
+          expression: "CounterReactor(clock: clock, limit: \(metadata.integer("limit") ?? 10))",
+          imports: imports)
+      }
+    ) { context in
+      CounterReactor(clock: context.clock, limit: context.integer("limit") ?? 10)
+    }
+    registry.register(
+      ProfileReactor.self, view: ProfileView.bound(to:),
+      test: { metadata in
+        let failing = failingRequests(metadata).sorted()
+        return ReactorFactory(
+          setup: [
+            "let api = FakeUserAPI(",
+            "  clock: clock, latency: .milliseconds(\(metadata.integer("latency") ?? 300)), "
+              + "failing: [\(failing.map(String.init).joined(separator: ", "))])",
+            "let reactor = ProfileReactor(api: api)",
+          ], imports: imports)
+      }
+    ) { context in
+      ProfileReactor(
+        api: FakeUserAPI(
+          clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300),
+          failing: Set(failingRequests(ReactorContext.Metadata(context.metadata)))))
+    }
+    registry.register(
+      TaskListReactor.self, events: TaskEdit.self, view: TaskListView.bound(to:),
+      test: { metadata in
+        ReactorFactory(
+          setup: [
+            "let service = TaskService(clock: clock, latency: "
+              + ".milliseconds(\(metadata.integer("latency") ?? 100)))",
+            "let reactor = TaskListReactor(service: service)",
+          ], deliver: "service.apply", imports: imports)
+      }
+    ) { context in
+      let service = TaskService(
+        clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
+      return (TaskListReactor(service: service), service.apply)
+    }
+    registry.register(
+      GitHubSearchReactor.self, view: GitHubSearchView.bound(to:),
+      test: { metadata in
+        ReactorFactory(
+          setup: [
+            "let service = FakeGitHubSearchService(",
+            "  clock: clock, latency: .milliseconds(\(metadata.integer("latency") ?? 300)))",
+            "let reactor = GitHubSearchReactor(service: service)",
+          ], imports: imports)
+      }
+    ) { context in
+      GitHubSearchReactor(
+        service: FakeGitHubSearchService(
+          clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300)))
+    }
+    registry.register(
+      ItemListReactor.self, events: ItemStore.Event.self,
+      test: { metadata in
+        ReactorFactory(
+          setup: [
+            "let store = ItemStore(clock: clock, latency: "
+              + ".milliseconds(\(metadata.integer("latency") ?? 100)))",
+            "let reactor = ItemListReactor(store: store)",
+          ], deliver: "store.apply", imports: imports)
+      }
+    ) { context in
+      let store = ItemStore(
+        clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
+      return (ItemListReactor(store: store), store.apply)
+    }
+    return registry
+  }
+
+  /// The Profile's `failingRequests` (`3,5`): the requests its fake API fails.
+  private static func failingRequests(_ metadata: ReactorContext.Metadata) -> [Int] {
+    (metadata["failingRequests"] ?? "").split(separator: ",")
+      .compactMap { Int(String($0.filter { !$0.isWhitespace })) }
+  }
+}
