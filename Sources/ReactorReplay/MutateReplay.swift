@@ -23,8 +23,9 @@ public import ReactorTracing
 /// reactor's initial state) is refused with
 /// ``ReplayError/windowed(firstSequence:droppedEvents:)``: a fresh reactor starts from its
 /// initial state, and the effects running at the window's start cannot be restarted, so
-/// re-sending the window's actions would compare against a run the reactor never had. Reduce
-/// replay and structural replay start from the snapshot.
+/// re-sending the window's actions would compare against a run the reactor never had. With
+/// effects played back from the recording (``ReplayEffects/recorded``), and in reduce and
+/// structural replay, a window starts from its snapshot.
 ///
 /// A trace with a gap (``TraceEvent/Gap``) is replayed up to its first gap: the actions
 /// dropped there cannot be sent again, so what follows is not compared, and the result
@@ -32,6 +33,14 @@ public import ReactorTracing
 ///
 /// The reactor must be built fresh, with its dependencies injected as fakes driven by the
 /// same test clock, so that its effects run when the clock is advanced and not in real time.
+/// With `effects: .recorded`, the bodies of async effects do not run: the mutations the trace
+/// recorded for each effect are delivered at their recorded times and its recorded end is
+/// reproduced, so the reactor needs no fakes that answer (services that fail if called will
+/// do), and a flight recorder's window replays from the state it starts with. Each sent
+/// action's effects (how many, and their names) and the cancellations it makes (by id, or by a
+/// run with `cancelInFlight`) are then compared with the recording as well, and every state
+/// `reduce` returns; ``ReplayResult/playedEffects`` lists the effects played back.
+///
 /// In tests, run the replay on the main serial executor so effects run deterministically:
 ///
 /// ```swift
@@ -56,6 +65,8 @@ public enum MutateReplay {
   ///     `{ await clock.advance(by: $0) }`.
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
   ///     type.
+  ///   - effects: Whether the effects `mutate` starts run (``ReplayEffects/run``, against
+  ///     fakes) or are played back from the recording (``ReplayEffects/recorded``).
   ///   - willSend: Called before each recorded action is sent (after the clock reached its
   ///     time and what came before it matched), with its `seq` and label: a tool names the
   ///     action that was running when the reactor trapped.
@@ -65,14 +76,16 @@ public enum MutateReplay {
   public static func run<R: Reactor>(
     _ trace: Trace, through reactor: R, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false,
+    effects: ReplayEffects = .run,
     willSend: ((_ sequence: Int, _ label: String) -> Void)? = nil
   ) async throws(ReplayError) -> ReplayResult {
     try await run(
       ReplayChecks.open(trace), through: reactor, clock: clock, advance: advance,
-      allowingReactorMismatch: allowingReactorMismatch, willSend: willSend)
+      allowingReactorMismatch: allowingReactorMismatch, effects: effects, willSend: willSend)
   }
 
-  /// Replays the trace file at `path` like ``run(_:through:clock:advance:allowingReactorMismatch:)``.
+  /// Replays the trace file at `path` like
+  /// ``run(_:through:clock:advance:allowingReactorMismatch:effects:)``.
   /// - Parameters:
   ///   - path: The trace file.
   ///   - reactor: A fresh reactor whose dependencies are fakes driven by `clock`.
@@ -80,17 +93,19 @@ public enum MutateReplay {
   ///   - advance: Advances the test clock by a duration.
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
   ///     type.
+  ///   - effects: Whether effects run or are played back from the recording.
   ///   - willSend: Called before each recorded action is replayed, with its `seq` and label.
   /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError`` when the trace cannot be replayed.
   public static func run<R: Reactor>(
     path: String, through reactor: R, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false,
+    effects: ReplayEffects = .run,
     willSend: ((_ sequence: Int, _ label: String) -> Void)? = nil
   ) async throws(ReplayError) -> ReplayResult {
     try await run(
       ReplayChecks.open(path), through: reactor, clock: clock, advance: advance,
-      allowingReactorMismatch: allowingReactorMismatch, willSend: willSend)
+      allowingReactorMismatch: allowingReactorMismatch, effects: effects, willSend: willSend)
   }
 
   private struct SentAction {
@@ -119,9 +134,14 @@ public enum MutateReplay {
 
   private static func run<R: Reactor>(
     _ reader: TraceReader, through reactor: R, clock: any Clock<Duration>,
-    advance: (Duration) async -> Void, allowingReactorMismatch: Bool,
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool, effects: ReplayEffects,
     willSend: ((_ sequence: Int, _ label: String) -> Void)?
   ) async throws(ReplayError) -> ReplayResult {
+    if effects == .recorded {
+      return try await RecordedEffectsReplay.run(
+        reader, through: reactor, clock: clock, advance: advance,
+        allowingReactorMismatch: allowingReactorMismatch)
+    }
     let header = reader.header
     if let window = header.window, window.droppedEvents > 0 {
       throw .windowed(firstSequence: window.firstSequence, droppedEvents: window.droppedEvents)

@@ -62,7 +62,8 @@ extension ReplayError: CustomStringConvertible {
       "the trace is a flight-recorder window that starts from a snapshot at event "
         + "\(firstSequence) (\(droppedEvents) earlier events dropped); mutate replay re-sends "
         + "actions from the reactor's initial state, so it needs the recording's start: use "
-        + "--mode reduce or --mode structural, which start from the snapshot"
+        + "--effects recorded, --mode reduce or --mode structural, which start from the "
+        + "snapshot"
     case .noSuchReactor(let reactor, let reactors):
       "the session has no \(reactor); its reactors: "
         + (reactors.isEmpty ? "none" : reactors.map(String.init).joined(separator: ", "))

@@ -124,9 +124,16 @@ public struct ReactorRegistry: Sendable {
           path: path, through: reactor, allowingReactorMismatch: true,
           willReduce: { ReactorTrap.at(sequence: $0) })
       },
-      mutate: { path, metadata, willSend throws(ReplayError) in
+      mutate: { path, metadata, effects, willSend throws(ReplayError) in
         let clock = TestClock()
         let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
+        if effects == .recorded {
+          // The trace's stream mutations are delivered from it: the scripted events that
+          // made them are not handed to the fakes again.
+          return try await MutateReplay.run(
+            path: path, through: reactor, clock: clock, advance: { await clock.advance(by: $0) },
+            allowingReactorMismatch: true, effects: .recorded)
+        }
         let feed = ScriptedEventFeed(
           events: try Self.decodeEvents(Event.self, from: metadata, accepted: deliver != nil),
           clock: clock, deliver: deliver ?? { _ in })
@@ -248,7 +255,7 @@ public struct ReactorRegistry: Sendable {
         (trace: Trace, screen: String?)
     let reduce: @MainActor @Sendable (String, [String: String]) throws(ReplayError) -> ReplayResult
     let mutate:
-      @MainActor @Sendable (String, [String: String], ((Int, String) -> Void)?)
+      @MainActor @Sendable (String, [String: String], ReplayEffects, ((Int, String) -> Void)?)
         async throws(ReplayError) -> ReplayResult
     let explore:
       @MainActor @Sendable (
