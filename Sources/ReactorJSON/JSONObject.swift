@@ -27,7 +27,7 @@ public struct JSONObject: Sendable, Hashable {
   /// An object from members already sorted by key with no key repeated.
   ///
   /// The fast path for the encoder and the parser.
-  init(sortedUniqueMembers members: [(key: String, value: JSONValue)]) {
+  package init(sortedUniqueMembers members: [(key: String, value: JSONValue)]) {
     self.members = members
   }
 
@@ -86,7 +86,7 @@ public struct JSONObject: Sendable, Hashable {
   }
 
   /// Whether `a` sorts before `b` in member order.
-  static func keyPrecedes(_ a: String, _ b: String) -> Bool {
+  package static func keyPrecedes(_ a: String, _ b: String) -> Bool {
     var a = a
     var b = b
     return a.withUTF8 { a in b.withUTF8 { b in keyPrecedes(a, b) } }
@@ -94,7 +94,7 @@ public struct JSONObject: Sendable, Hashable {
 
   /// Whether the key whose UTF-8 is `a` sorts before the one whose UTF-8 is `b`.
   @inline(__always)
-  static func keyPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
+  package static func keyPrecedes(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>)
     -> Bool
   {
     let common = min(a.count, b.count)

@@ -4,7 +4,7 @@
 /// ``maximumDepth`` are rejected with ``JSONParseError/tooDeep(column:limit:)`` instead of
 /// overflowing anything. Keep one parser to parse many documents (the lines of a trace): its
 /// working storage is reused from one ``parse(_:)`` to the next.
-struct JSONParser: ~Copyable {
+package struct JSONParser: ~Copyable {
   /// How deeply arrays and objects may nest.
   static let maximumDepth = 512
 
@@ -90,7 +90,7 @@ struct JSONParser: ~Copyable {
   private var memberCapacity = 0
 
   /// A parser with empty working storage.
-  init() {}
+  package init() {}
 
   deinit {
     stringCache?.deinitialize(count: Self.stringCacheSize)
@@ -102,7 +102,7 @@ struct JSONParser: ~Copyable {
   }
 
   /// Parses `buffer` as one JSON document: a value with optional whitespace around it.
-  mutating func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
+  package mutating func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
     base = buffer.baseAddress
     end = buffer.baseAddress == nil ? 0 : buffer.count
     offset = 0
@@ -125,7 +125,7 @@ struct JSONParser: ~Copyable {
   /// returns it with the offset just after it, ignoring what follows.
   ///
   /// For decoders that walk a document of known shape and parse only the values in it.
-  mutating func parseValue(in buffer: UnsafeRawBufferPointer, at start: Int)
+  package mutating func parseValue(in buffer: UnsafeRawBufferPointer, at start: Int)
     throws(JSONParseError) -> (value: JSONValue, end: Int)
   {
     base = buffer.baseAddress

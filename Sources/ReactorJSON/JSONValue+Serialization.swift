@@ -26,16 +26,18 @@ extension JSONValue {
 }
 
 /// Where ``JSONWriter`` puts bytes.
-protocol JSONByteSink {
+package protocol JSONByteSink {
+  /// Appends one byte.
   mutating func append(_ byte: UInt8)
+  /// Appends bytes.
   mutating func append<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes)
 }
 
 extension Array: JSONByteSink where Element == UInt8 {}
 
 /// Writes canonical JSON into a sink: a byte array, or a hasher.
-enum JSONWriter {
-  static func write<Sink: JSONByteSink>(_ value: JSONValue, to sink: inout Sink) {
+package enum JSONWriter {
+  package static func write<Sink: JSONByteSink>(_ value: JSONValue, to sink: inout Sink) {
     switch value {
     case .null: sink.append(contentsOf: "null".utf8)
     case .bool(let value): sink.append(contentsOf: value ? "true".utf8 : "false".utf8)
@@ -66,7 +68,7 @@ enum JSONWriter {
     }
   }
 
-  static func writeInteger<Sink: JSONByteSink>(_ value: Int64, to sink: inout Sink) {
+  package static func writeInteger<Sink: JSONByteSink>(_ value: Int64, to sink: inout Sink) {
     if value >= 0 && value < 10 {
       sink.append(UInt8(ascii: "0") &+ UInt8(value))
       return
@@ -117,7 +119,7 @@ enum JSONWriter {
     sink.append(contentsOf: ECMAScriptNumber.format(value).utf8)
   }
 
-  static func writeString<Sink: JSONByteSink>(_ string: String, to sink: inout Sink) {
+  package static func writeString<Sink: JSONByteSink>(_ string: String, to sink: inout Sink) {
     sink.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { utf8 in

@@ -318,7 +318,7 @@ private final class EncodingState {
 }
 
 /// ``JSONObject/keyPrecedes(_:_:)``, comparing the keys' UTF-8 in place.
-func keyPrecedes(_ key1: String, _ key2: String) -> Bool {
+package func keyPrecedes(_ key1: String, _ key2: String) -> Bool {
   var key1 = key1
   var key2 = key2
   return key1.withUTF8 { bytes1 in

@@ -22,7 +22,7 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// Appends the 16 lowercase hexadecimal digits of ``description``.
-  func write(to bytes: inout [UInt8]) {
+  package func write(to bytes: inout [UInt8]) {
     // Into a stack buffer, then appended in one copy.
     var digits: (UInt64, UInt64) = (0, 0)
     withUnsafeMutableBytes(of: &digits) { raw in
@@ -43,17 +43,17 @@ public struct TraceHash: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The 64-bit FNV-1a hash, fed byte by byte.
-struct FNV1a64: JSONByteSink {
+package struct FNV1a64: JSONByteSink {
   /// The hash of no bytes.
   static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
 
   private(set) var value = offsetBasis
 
-  mutating func append(_ byte: UInt8) {
+  package mutating func append(_ byte: UInt8) {
     value = Self.step(value, byte)
   }
 
-  mutating func append<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes) {
+  package mutating func append<Bytes: Collection<UInt8>>(contentsOf bytes: Bytes) {
     value = Self.hash(bytes, from: value)
   }
 
@@ -73,7 +73,7 @@ struct FNV1a64: JSONByteSink {
 
   /// The hashes of four runs of bytes, computed together: four independent chains of
   /// multiplications, where one chain waits on each product.
-  static func hash(
+  package static func hash(
     _ first: [UInt8], _ second: [UInt8], _ third: [UInt8], _ fourth: [UInt8]
   ) -> (UInt64, UInt64, UInt64, UInt64) {
     first.withUnsafeBufferPointer { a in

@@ -1,3 +1,5 @@
+public import ReactorJSON
+
 /// One difference between the schema a trace recorded and the current one, found by
 /// ``TraceSchema/changes(from:)``.
 ///

@@ -1,3 +1,5 @@
+public import ReactorJSON
+
 /// How today's types relate to the ones a trace recorded: which changes keep every trace
 /// replayable, which matter only to events that use a changed case, and which break every
 /// trace.

@@ -1,3 +1,5 @@
+public import ReactorJSON
+
 extension TraceSchema {
   /// The schema as JSON: `{"action": fingerprint, "mutation": fingerprint,
   /// "state": fingerprint}`, each as ``TypeFingerprint/json``.

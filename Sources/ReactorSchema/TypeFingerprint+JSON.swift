@@ -1,3 +1,5 @@
+public import ReactorJSON
+
 extension TypeFingerprint {
   /// The fingerprint as JSON:
   /// `{"type": "CounterReactor.Action", "codable": true, "digest": "16 hex digits",

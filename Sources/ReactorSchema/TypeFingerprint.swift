@@ -1,3 +1,5 @@
+public import ReactorJSON
+
 /// What a trace records about one of a reactor's types: its name, whether it is `Codable`,
 /// its ``TypeSchema`` and a digest of that schema.
 ///

@@ -1,3 +1,5 @@
+public import ReactorJSON
+
 extension TypeSchema {
   /// The schema as JSON, the form trace headers carry.
   ///

@@ -1,3 +1,5 @@
+public import ReactorJSON
+
 /// The shape of a `Decodable` type as its `init(from:)` decodes it: the fields of a struct,
 /// the cases of an enum and their payloads, down to the primitives.
 ///

@@ -1,7 +1,12 @@
 import Foundation
 import ReactorExamples
+import ReactorJSON
 import ReactorTracing
 import Testing
+
+/// The repository's root, found from this file's path.
+private let repositoryRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
 @Suite("Encoding straight to canonical JSON bytes")
 struct CanonicalJSONEncoderTests {

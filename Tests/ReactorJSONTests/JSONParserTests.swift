@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReactorTracing
+@testable import ReactorJSON
 
 @Suite("JSON parsing")
 struct JSONParserTests {

@@ -1,4 +1,4 @@
-import ReactorTracing
+import ReactorJSON
 import Testing
 
 @Suite("Decoding from JSON values")

@@ -1,4 +1,4 @@
-import ReactorTracing
+import ReactorJSON
 import Testing
 
 @Suite("Encoding to JSON values")

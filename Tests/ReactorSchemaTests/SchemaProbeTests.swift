@@ -1,5 +1,6 @@
 import Foundation
-import ReactorTracing
+import ReactorJSON
+import ReactorSchema
 import Testing
 
 /// The shapes the probe finds, as canonical JSON (members sorted by key).

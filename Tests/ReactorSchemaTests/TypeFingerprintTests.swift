@@ -1,4 +1,5 @@
-import ReactorTracing
+import ReactorJSON
+import ReactorSchema
 import Testing
 
 @Suite struct TypeFingerprintTests {

@@ -2,7 +2,7 @@ import Foundation
 import ReactorCore
 import Testing
 
-@testable import ReactorTracing
+@testable import ReactorSchema
 
 @Suite struct TypeMetadataTests {
   @Test func structFieldNamesMatchMirror() throws {

@@ -18,7 +18,7 @@ import Darwin
 /// Keys are compared by their bytes between the quotes, which order as their UTF-8 does only
 /// when they hold no escape; at the first key with one, the diff gives up (`nil`) and the
 /// caller diffs the trees.
-struct CanonicalJSONDiff {
+package struct CanonicalJSONDiff {
   /// A step of the path to a value: a member's key as written (quotes included), or an index.
   private enum Component {
     case key(UnsafeBufferPointer<UInt8>)
@@ -56,7 +56,7 @@ struct CanonicalJSONDiff {
   ///   - bytes: Where the operations go.
   /// - Returns: The bytes the operations take, without the commas; `nil`, with `bytes` as it
   ///   was, when a key holds an escape.
-  static func write(
+  package static func write(
     from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
     into bytes: inout [UInt8]
   ) -> Int? {

@@ -14,7 +14,7 @@ extension JSONValue {
   /// Appends the operations of ``diff(to:)`` to `bytes`, serialized and separated by
   /// commas, without building them.
   /// - Returns: The bytes the operations take, without the commas.
-  func writeDiff(to new: JSONValue, into bytes: inout [UInt8]) -> Int {
+  package func writeDiff(to new: JSONValue, into bytes: inout [UInt8]) -> Int {
     var output = DiffBytes(bytes: bytes)
     bytes = []  // Lets `output` change the bytes in place.
     var path: [JSONPathComponent] = []

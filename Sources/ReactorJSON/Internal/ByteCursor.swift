@@ -1,27 +1,27 @@
 /// Writes bytes through a pointer into memory the caller sized beforehand: how the file
 /// writer builds an action or mutation line with one copy into its buffer, instead of a dozen
 /// array appends each checking capacity and uniqueness.
-struct ByteCursor {
+package struct ByteCursor {
   /// The most bytes ``write(_:)-(Int)`` writes: 19 digits and a sign.
-  static var maximumIntegerCount: Int { 20 }
+  package static var maximumIntegerCount: Int { 20 }
   /// The bytes ``write(_:)-(TraceHash)`` writes, quotes included.
-  static var hashCount: Int { 18 }
+  package static var hashCount: Int { 18 }
 
-  private(set) var pointer: UnsafeMutablePointer<UInt8>
+  @usableFromInline package private(set) var pointer: UnsafeMutablePointer<UInt8>
 
-  init(_ pointer: UnsafeMutablePointer<UInt8>) {
+  @inlinable package init(_ pointer: UnsafeMutablePointer<UInt8>) {
     self.pointer = pointer
   }
 
-  @inline(__always)
-  mutating func write(_ text: StaticString) {
+  @inlinable @inline(__always)
+  package mutating func write(_ text: StaticString) {
     let count = text.utf8CodeUnitCount
     pointer.initialize(from: text.utf8Start, count: count)
     pointer += count
   }
 
-  @inline(__always)
-  mutating func write(_ bytes: [UInt8]) {
+  @inlinable @inline(__always)
+  package mutating func write(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { buffer in
       guard let base = buffer.baseAddress else { return }
       pointer.initialize(from: base, count: buffer.count)
@@ -33,8 +33,8 @@ struct ByteCursor {
   ///
   /// Its digits are counted first and written in place from the last, two at a time: a copy
   /// from a scratch buffer cost a `memmove` call per integer.
-  @inline(__always)
-  mutating func write(_ integer: Int) {
+  @inlinable @inline(__always)
+  package mutating func write(_ integer: Int) {
     if integer < 0 {
       pointer.pointee = UInt8(ascii: "-")
       pointer += 1
@@ -60,7 +60,7 @@ struct ByteCursor {
 
   /// The number of decimal digits of `magnitude`, 1 to 20.
   @inline(__always)
-  private static func digitCount(_ magnitude: UInt) -> Int {
+  @inlinable static func digitCount(_ magnitude: UInt) -> Int {
     var count = 1
     var threshold: UInt = 10
     while magnitude >= threshold {
@@ -72,7 +72,7 @@ struct ByteCursor {
   }
 
   /// Writes a hash's 16 hexadecimal digits in quotes.
-  mutating func write(_ hash: TraceHash) {
+  @inlinable package mutating func write(_ hash: TraceHash) {
     pointer.pointee = UInt8(ascii: "\"")
     for index in 0..<16 {
       let digit = UInt8(truncatingIfNeeded: hash.value >> UInt64(60 - 4 * index)) & 0xF
@@ -81,21 +81,5 @@ struct ByteCursor {
     }
     pointer[17] = UInt8(ascii: "\"")
     pointer += 18
-  }
-}
-
-extension LineWriter {
-  /// Appends bytes written through a cursor, at most `maximumCount` of them, in one copy.
-  ///
-  /// The caller keeps track of commas, as with ``raw(_:)-(StaticString)``.
-  mutating func raw(maximumCount: Int, _ body: (inout ByteCursor) -> Void) {
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCount) { buffer in
-      let start = buffer.baseAddress!
-      var cursor = ByteCursor(start)
-      body(&cursor)
-      let count = cursor.pointer - start
-      precondition(count <= maximumCount, "wrote past the bytes reserved")
-      raw(UnsafeBufferPointer(start: start, count: count))
-    }
   }
 }

@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// What the containers of one `init(from:)` call were asked for: keyed fields, unkeyed
 /// elements or a single value, with nested containers as records of their own.
 final class ProbeRecord {

@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Reading schema JSON with errors that say where: typed accessors that throw
 /// ``TraceSchemaError`` with the JSON path, and the path notation itself.
 enum SchemaJSON {

@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Describes `Decodable` types by what their `init(from:)` asks a decoder for.
 ///
 /// The probe calls `init(from:)` with a ``ProbeDecoder`` that makes up values and records

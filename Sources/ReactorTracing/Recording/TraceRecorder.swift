@@ -1,4 +1,5 @@
 import ReactorCore
+import ReactorSchema
 
 /// Something that records a reactor's trace: ``InMemoryTraceRecorder`` for tests,
 /// ``FileTraceRecorder`` for real runs.

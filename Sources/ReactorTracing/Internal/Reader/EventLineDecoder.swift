@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Decodes the action and mutation lines the Swift recorder writes without building a JSON
 /// tree for the line: the fast path of ``TraceReader``.
 ///

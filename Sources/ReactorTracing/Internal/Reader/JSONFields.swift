@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Reads the members of a JSON object that a trace line must have, with errors that name the
 /// member and what was wrong.
 struct JSONFields {

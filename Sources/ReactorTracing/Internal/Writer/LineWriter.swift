@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Writes one compact JSON object at a time in a fixed member order: how trace lines are
 /// produced without building a JSON tree for the line itself.
 struct LineWriter {

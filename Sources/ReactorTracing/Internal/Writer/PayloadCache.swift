@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// The encodings and labels of action or mutation values already met, so that a value that
 /// recurs (`increase`, `setLoading(true)`) is encoded and described once per recording.
 ///

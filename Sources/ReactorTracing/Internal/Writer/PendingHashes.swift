@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// States whose hashes a batch's lines still need: hashed four at a time, then written over
 /// the placeholders their lines hold.
 ///

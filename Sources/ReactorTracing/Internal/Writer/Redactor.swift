@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Applies the redaction rules for one payload kind to encoded values.
 struct Redactor: Sendable {
   /// The paths that apply to this kind; empty when nothing is redacted.

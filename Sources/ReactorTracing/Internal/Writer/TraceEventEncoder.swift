@@ -1,4 +1,5 @@
 import ReactorCore
+import ReactorJSON
 
 /// Turns captured events into trace events: encodes payloads, makes labels, applies
 /// redaction, and stores each state as a snapshot or a diff from the previous one.
