@@ -124,6 +124,7 @@ let package = Package(
       name: "ReactorReplayTests",
       dependencies: [
         "ReactorReplay",
+        "ReactorExamples",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]

@@ -77,14 +77,14 @@ struct ActionScript: Sendable {
         try readHeader(object, line: line)
         continue
       }
-      let milliseconds: Double
-      switch object["t"] {
-      case .int(let value)?: milliseconds = Double(value)
-      case .double(let value)?: milliseconds = value
-      case nil:
+      guard let milliseconds = object["t"] else {
         throw .malformed(path: path, line: line, reason: "missing field 't' (milliseconds)")
-      default:
-        throw .malformed(path: path, line: line, reason: "'t' (milliseconds) must be a number")
+      }
+      guard let time = TraceTime.duration(milliseconds: milliseconds) else {
+        throw .malformed(
+          path: path, line: line,
+          reason: "'t' must be \(TraceTime.millisecondsRange), not "
+            + TerminalText.quoted(milliseconds.serializedString))
       }
       let input: Step.Input
       switch (object["action"], object["event"]) {
@@ -96,10 +96,10 @@ struct ActionScript: Sendable {
         throw .malformed(
           path: path, line: line, reason: "a step has an 'action' or an 'event', not both")
       }
-      let time = Duration.nanoseconds(Int64((milliseconds * 1_000_000).rounded()))
-      guard milliseconds >= 0, time >= last else {
+      guard time >= last else {
         throw .malformed(
-          path: path, line: line, reason: "'t' must not go back in time (\(milliseconds) ms)")
+          path: path, line: line,
+          reason: "'t' must not go back in time (\(TraceTime.millisecondsText(time) ?? "?") ms)")
       }
       last = time
       steps.append(Step(time: time, input: input, line: line))

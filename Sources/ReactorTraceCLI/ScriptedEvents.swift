@@ -36,7 +36,7 @@ struct ScriptedEvents: Sendable {
     }
     events = try items.map { item throws(ReplayMetadataError) in
       guard case .object(let object) = item, let value = object["event"],
-        let time = object["t"].flatMap(Self.time(milliseconds:))
+        let time = object["t"].flatMap(TraceTime.duration(milliseconds:))
       else {
         throw ReplayMetadataError(
           reason:
@@ -46,24 +46,15 @@ struct ScriptedEvents: Sendable {
     }
   }
 
-  private static func time(milliseconds: JSONValue) -> Duration? {
-    switch milliseconds {
-    case .int(let value) where value >= 0: .milliseconds(value)
-    case .double(let value) where value >= 0:
-      .nanoseconds(Int64((value * 1_000_000).rounded()))
-    default: nil
-    }
-  }
-
   /// The metadata value, or `nil` when there are no events.
   var metadataValue: String? {
     guard !events.isEmpty else { return nil }
     let items = events.map { event in
-      let nanoseconds = event.time / .nanoseconds(1)
-      let milliseconds: JSONValue =
-        nanoseconds.truncatingRemainder(dividingBy: 1_000_000) == 0
-        ? .int(Int64(nanoseconds / 1_000_000)) : .double(nanoseconds / 1_000_000)
-      return JSONValue.object(JSONObject([("t", milliseconds), ("event", event.value)]))
+      // Exact: the milliseconds' decimal text, read back by ``TraceTime``.
+      let milliseconds = TraceTime.millisecondsText(event.time).flatMap {
+        try? JSONValue(parsing: $0)
+      }
+      return JSONValue.object(JSONObject([("t", milliseconds ?? .null), ("event", event.value)]))
     }
     return JSONValue.array(items).serializedString
   }

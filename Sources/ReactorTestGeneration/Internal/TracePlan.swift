@@ -147,10 +147,7 @@ struct TracePlan {
 
   /// `500 ms`, or `1.5 ms` for a fraction.
   static func text(_ time: Duration) -> String {
-    let nanoseconds = time / .nanoseconds(1)
-    let milliseconds = nanoseconds / 1_000_000
-    return milliseconds == milliseconds.rounded()
-      ? "\(Int64(milliseconds)) ms" : "\(milliseconds) ms"
+    (TraceTime.millisecondsText(time) ?? "\(time)") + " ms"
   }
 
   private static func json(_ state: TraceHeader.State) -> JSONValue {
@@ -210,21 +207,12 @@ struct TracePlan {
     }
     return try items.map { item throws(TestGenerationError) in
       guard let event = item["event"], let milliseconds = item["t"],
-        let time = Self.time(milliseconds: milliseconds)
+        let time = TraceTime.duration(milliseconds: milliseconds)
       else {
         throw .unusableEvents(
           path: path, reason: "\(item.serializedString) is not {\"t\": ms, \"event\": …}")
       }
       return (time, event)
-    }
-  }
-
-  private static func time(milliseconds: JSONValue) -> Duration? {
-    switch milliseconds {
-    case .int(let value) where value >= 0: .milliseconds(value)
-    case .double(let value) where value >= 0 && value.isFinite:
-      .nanoseconds(Int64((value * 1_000_000).rounded()))
-    default: nil
     }
   }
 }
