@@ -74,6 +74,33 @@ for script in Traces/*.actions.jsonl; do
     "$name" "$events" "$same" "" "${results[0]}" "${results[1]}" "" "$screen" "" "${diagrams[*]}")")
 done
 
+# The task app's session (many reactors in one trace, Traces/taskapp.session.jsonl, recorded
+# by its test): replayed structurally (every cause across reactors checked), its edit screen
+# and a row through reduce, and compared with itself.
+session="Traces/taskapp.session.jsonl"
+echo
+echo "== taskapp session ($session)"
+session_results=()
+for arguments in "" "--reactor-id 2" "--reactor-id 3"; do
+  # shellcheck disable=SC2086
+  if output="$("$bin" replay "$session" $arguments 2>&1)"; then
+    session_results+=("match")
+  else
+    session_results+=("DIVERGED")
+    failures=$((failures + 1))
+  fi
+  echo "replay ${arguments:-(structural)}: $output"
+done
+if output="$("$bin" diff "$session" "$session" 2>&1)"; then
+  echo "diff: $output"
+else
+  echo "diff: $output"
+  failures=$((failures + 1))
+fi
+summary+=("$(printf '  %-14s %s reactors, %s events\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s' \
+  "taskapp" "$(grep -c '"kind":"reactor"' "$session")" "$(grep -c '"seq"' "$session")" "" \
+  "${session_results[0]}" "${session_results[1]}" "${session_results[2]}")")
+
 echo
 echo "Summary: each example's script in Traces/ recorded into out/traces/, the trace replayed"
 echo "through reduce and through mutate (its actions re-sent on a test clock), the final screen"
