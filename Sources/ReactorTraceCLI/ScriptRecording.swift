@@ -79,7 +79,16 @@ enum ScriptRecording {
     let screen = view?(reactor)
     uncheckedUseMainSerialExecutor = true
     var now = Duration.zero
-    for (time, input) in inputs {
+    defer { ReactorTrap.clear() }
+    for (index, (time, input)) in inputs.enumerated() {
+      // What was running when the reactor trapped: this step, or what the ones before it
+      // started, up to its time.
+      ReactorTrap.running(
+        "the reactor trapped (Swift's message is on standard error) at step \(index + 1) of \(inputs.count) "
+          + "of the script, t=\(Self.milliseconds(time)) ms: "
+          + (input.isAction ? "the action " : "the event ") + Self.text(of: input)
+          + (index == 0 ? "" : ", or in what the steps before it started"),
+        exitCode: ReactorTrap.exitCode)
       await clock.advance(by: time - now)
       now = time
       switch input {
@@ -87,6 +96,10 @@ enum ScriptRecording {
       case .event(let event): deliver?(event as! Event)
       }
     }
+    ReactorTrap.running(
+      "the reactor trapped (Swift's message is on standard error) after the last step of the script, in the "
+        + "effects still running",
+      exitCode: ReactorTrap.exitCode)
     var waited = Duration.zero
     while waited < settle, (try? await clock.checkSuspension()) == nil {
       await clock.advance(by: .milliseconds(1))
@@ -94,6 +107,23 @@ enum ScriptRecording {
     }
     recorder.stop()
     return (recorder.trace, screen?())
+  }
+
+  /// A step's value as the reactor describes it, cut to 200 characters.
+  private static func text(of input: Input) -> String {
+    let value: Any
+    switch input {
+    case .action(let action): value = action
+    case .event(let event): value = event
+    }
+    let text = String(describing: value)
+    return text.count > 200 ? String(text.prefix(199)) + "…" : text
+  }
+
+  /// `duration` in whole or fractional milliseconds.
+  private static func milliseconds(_ duration: Duration) -> String {
+    let milliseconds = duration / .milliseconds(1)
+    return milliseconds == milliseconds.rounded() ? String(Int64(milliseconds)) : "\(milliseconds)"
   }
 
   /// Why `json` is not a value of the enum `type`, in its cases' terms: the case it names is

@@ -239,10 +239,21 @@ private struct ReplayRun {
         return verdict(warnings)
       }
       let result: ReplayResult
+      defer { ReactorTrap.clear() }
       if command.mode == .mutate {
         uncheckedUseMainSerialExecutor = true
-        result = try await entry.mutate(command.trace, header.metadata, command.effects)
+        result = try await entry.mutate(command.trace, header.metadata, command.effects) {
+          sequence, label in
+          ReactorTrap.running(
+            "divergence (mutate replay): the reactor trapped (Swift's message is on standard "
+              + "error) at event \(sequence), the action \(label), or in what it started",
+            exitCode: ReactorTrap.exitCode)
+        }
       } else {
+        ReactorTrap.running(
+          "divergence (reduce replay): the reactor trapped (Swift's message is on standard error) in reduce at "
+            + "event ", then: " (replay --steps --from and --to that event show its mutation)",
+          exitCode: ReactorTrap.exitCode)
         result = try entry.reduce(command.trace, header.metadata)
       }
       if !result.schemaChanges.isEmpty, !command.json {
