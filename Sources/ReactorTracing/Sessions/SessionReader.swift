@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Reads a session trace (many reactors in one file) one event at a time, in memory that
 /// grows with the reactors alive at once, not with the length of the session.
 ///
