@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the trace reader and structural replay with libFuzzer for SECONDS (default 60),
+# Fuzzes the trace reader, structural replay, the Perfetto writer and the test generator's
+# string literal writer with libFuzzer for SECONDS (default 60),
 # starting from the sample traces in Traces/. Exits non-zero on any finding (a crash, trap,
 # sanitizer report, leak or timeout), whose input is left in .build-fuzz/findings/.
 #
@@ -29,9 +30,9 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -pa
   -enable-upcoming-feature MemberImportVisibility
   -I "$out/modules" -I "$deps/Modules")
 
-echo "fuzz: compiling ReactorCore, ReactorTracing, ReactorReplay and the fuzz target"
+echo "fuzz: compiling ReactorCore, ReactorTracing, ReactorReplay, ReactorExport, ReactorTestGeneration and the fuzz target"
 libraries=()
-for module in ReactorCore ReactorTracing ReactorReplay; do
+for module in ReactorCore ReactorTracing ReactorReplay ReactorExport ReactorTestGeneration; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name "$module" -emit-library -static \
     -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
