@@ -30,9 +30,9 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -pa
   -enable-upcoming-feature MemberImportVisibility
   -I "$out/modules" -I "$deps/Modules")
 
-echo "fuzz: compiling ReactorCore, ReactorTracing, ReactorReplay, ReactorExport, ReactorTestGeneration and the fuzz target"
+echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorTestGeneration and the fuzz target"
 libraries=()
-for module in ReactorCore ReactorTracing ReactorReplay ReactorExport ReactorTestGeneration; do
+for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport ReactorTestGeneration; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name "$module" -emit-library -static \
     -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
