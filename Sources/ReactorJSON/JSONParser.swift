@@ -102,7 +102,8 @@ package struct JSONParser: ~Copyable {
   }
 
   /// Parses `buffer` as one JSON document: a value with optional whitespace around it.
-  package mutating func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue {
+  package mutating func parse(_ buffer: UnsafeRawBufferPointer) throws(JSONParseError) -> JSONValue
+  {
     base = buffer.baseAddress
     end = buffer.baseAddress == nil ? 0 : buffer.count
     offset = 0

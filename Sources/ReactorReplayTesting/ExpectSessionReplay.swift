@@ -1,7 +1,7 @@
 public import ReactorCore
 public import ReactorReplay
-public import Testing
 internal import ReactorTracing
+public import Testing
 
 /// Replays one reactor of the session at `sessionPath` through `reactor`'s `reduce` and
 /// records a Swift Testing issue when it diverges or cannot run.
@@ -37,7 +37,8 @@ public func expectReplay<R: Reactor>(
     let session = try SessionTrace(contentsOf: sessionPath)
     result = try SessionReduceReplay.run(session, reactor: reactorID, through: reactor)
   } catch {
-    Issue.record(Comment(rawValue: "\(what): replay failed: \(error)"), sourceLocation: sourceLocation)
+    Issue.record(
+      Comment(rawValue: "\(what): replay failed: \(error)"), sourceLocation: sourceLocation)
     return nil
   }
   if let message = result.failureMessage {

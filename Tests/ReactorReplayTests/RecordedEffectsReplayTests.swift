@@ -39,7 +39,8 @@ import Testing
       #expect(profile.stepsChecked == 15)
 
       let tasks = try await replay(
-        example("tasklist"), through: TaskListReactor(service: TaskService(clock: UncallableClock())))
+        example("tasklist"),
+        through: TaskListReactor(service: TaskService(clock: UncallableClock())))
       #expect(tasks.failureMessage == nil)
       #expect(tasks.stepsChecked == 9)
 

@@ -173,7 +173,8 @@ private struct ReplayRun {
       return try await SessionReplayRun(command: command, output: output).run()
     }
     if command.reactorID != nil {
-      throw CommandFailure.unusableInput("--reactor-id applies to a session, not to a trace of one reactor")
+      throw CommandFailure.unusableInput(
+        "--reactor-id applies to a session, not to a trace of one reactor")
     }
     let registry = ReactorRegistry.current
     do {
