@@ -21,7 +21,7 @@ extension ReactorTraceCommand.Render {
     )
 
     /// The trace to export.
-    @Argument(help: "A trace file .")
+    @Argument(help: "A trace file.")
     var trace: String
 
     /// The output file.
