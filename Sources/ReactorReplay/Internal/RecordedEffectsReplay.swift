@@ -38,13 +38,9 @@ enum RecordedEffectsReplay {
     startsFromRecordedState: Bool = false
   ) async throws(ReplayError) -> ReplayResult {
     let header = reader.header
-    let evolution = try ReplayChecks.check(
-      header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
-      using: [.action, .mutation])
-    guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
-    guard CodableValues.isCodable(R.Mutation.self) else { throw .notCodable("Mutation") }
-    let timeline = try RecordedTimeline(reader)
-
+    let (player, evolution) = try Self.player(
+      reader, for: reactor, allowingReactorMismatch: allowingReactorMismatch, isInSession: false)
+    let timeline = player.timeline
     var actions: [R.Action] = []
     for action in timeline.actions {
       actions.append(
@@ -53,23 +49,8 @@ enum RecordedEffectsReplay {
           sequence: action.sequence, label: action.label
         ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) })
     }
-    // The mutations the replay delivers itself: those of effects and streams.
-    var mutations: [Int: R.Mutation] = [:]
-    for (index, line) in timeline.lines.enumerated() {
-      guard case .mutation(let mutation) = line.event.kind else { continue }
-      if case .action = mutation.cause { continue }
-      guard let value = mutation.value else {
-        throw .missingValue(line: line.line, what: "mutation")
-      }
-      mutations[index] = try ReplayChecks.decode(
-        R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line.line,
-        sequence: line.event.sequence, label: mutation.label
-      ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
-    }
     if header.window != nil || startsFromRecordedState { try start(reactor, from: header) }
 
-    let player = RecordedEffectPlayer<R.Action, R.Mutation, R.State>(
-      timeline: timeline, mutations: mutations, runtime: reactor.runtime)
     reactor.runtime.effectRunner = player
     defer { reactor.runtime.effectRunner = nil }
     let recorder: InMemoryTraceRecorder<R>
@@ -95,23 +76,9 @@ enum RecordedEffectsReplay {
         player.currentPosition = position
         reactor.send(actions[position])
         player.currentPosition = nil
-      case .mutation(let mutation):
-        switch mutation.cause {
-        case .effect(let effect, _):
-          if timeline.effects[effect]?.prefix.contains(index) != true {
-            player.deliver(index, of: effect)
-          }
-        case .stream(let name):
-          player.deliverStream(index, name: name)
-        case .action:
-          break
-        }
-      case .effectEnded(let end):
-        player.end(end.effect, outcome: end.outcome)
-        // What waits for the effect (the next step of a `concat`) goes on now.
-        await advance(.zero)
       default:
-        break
+        // What waits for an effect that ended (the next step of a `concat`) goes on now.
+        if player.play(index) { await advance(.zero) }
       }
     }
     await advance(timeline.endTime > elapsed ? timeline.endTime - elapsed : .zero)
@@ -122,13 +89,48 @@ enum RecordedEffectsReplay {
     result.warnings = reader.warnings
     result.schemaChanges = evolution.changes
     result.droppedEventCount = timeline.dropped
-    result.playedEffects = timeline.effectOrder.compactMap { id in
-      guard let effect = timeline.effects[id],
-        effect.isCarriedOver || player.playingEffect[id] != nil
-      else { return nil }
-      return PlayedEffect(effect: id, name: effect.name, isCarriedOver: effect.isCarriedOver)
-    }
+    result.playedEffects = player.playedEffects(reactor: nil)
     return result
+  }
+
+  /// Reads `reader` (a trace of `R`, or a reactor's lane of a session) and makes the player
+  /// of its effects for `reactor`'s runtime, not attached yet.
+  /// - Parameters:
+  ///   - reader: The trace.
+  ///   - reactor: The reactor the replay runs.
+  ///   - allowingReactorMismatch: Whether the trace may have been recorded from another type.
+  ///   - isInSession: Whether the reactor runs with the session's other reactors.
+  /// - Returns: The player, and how the reactor's types changed since the recording.
+  /// - Throws: ``ReplayError`` when the trace does not replay through `R`, or a mutation the
+  ///   player delivers does not decode.
+  static func player<R: Reactor>(
+    _ reader: TraceReader, for reactor: R, allowingReactorMismatch: Bool, isInSession: Bool
+  ) throws(ReplayError) -> (
+    player: RecordedEffectPlayer<R.Action, R.Mutation, R.State>, evolution: SchemaEvolution
+  ) {
+    let evolution = try ReplayChecks.check(
+      reader.header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
+      using: [.action, .mutation])
+    guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
+    guard CodableValues.isCodable(R.Mutation.self) else { throw .notCodable("Mutation") }
+    let timeline = try RecordedTimeline(reader)
+    // The mutations the replay delivers itself: those of effects and streams.
+    var mutations: [Int: R.Mutation] = [:]
+    for (index, line) in timeline.lines.enumerated() {
+      guard case .mutation(let mutation) = line.event.kind else { continue }
+      if case .action = mutation.cause { continue }
+      guard let value = mutation.value else {
+        throw .missingValue(line: line.line, what: "mutation")
+      }
+      mutations[index] = try ReplayChecks.decode(
+        R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line.line,
+        sequence: line.event.sequence, label: mutation.label
+      ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
+    }
+    let player = RecordedEffectPlayer<R.Action, R.Mutation, R.State>(
+      timeline: timeline, mutations: mutations, runtime: reactor.runtime,
+      isInSession: isInSession)
+    return (player, evolution)
   }
 
   /// Makes `reactor` start from the state a windowed trace starts with.
