@@ -178,6 +178,7 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
 
   /// The effects played back rather than run, in the trace's order.
   /// - Parameter reactor: The reactor's id in a session, or `nil` for a trace of one reactor.
+  /// - Returns: The recorded effects a body of today's played, and those already running.
   func playedEffects(reactor: Int?) -> [PlayedEffect] {
     timeline.effectOrder.compactMap { id in
       guard let effect = timeline.effects[id], effect.isCarriedOver || playingEffect[id] != nil
