@@ -1,6 +1,7 @@
 import ReactorExamples
 import ReactorTestGeneration
 public import ReactorTraceCLI
+import ReactorTracing
 
 extension ReactorRegistry {
   /// The example reactors, as the shipped `reactor-trace` registers them: each built with
@@ -94,6 +95,14 @@ extension ReactorRegistry {
     }
     registry.register(TaskEditReactor.self) { context in
       TaskEditReactor(service: TaskAppService(clock: context.clock))
+    }
+    // The whole task app, for replays of its sessions through mutate.
+    registry.registerSession(app: "TaskApp") { context, recorder in
+      let app = TaskApp(clock: context.clock)
+      recorder.record(app.list, name: "list")
+      recorder.record(app.edit, name: "edit")
+      app.bindViews()
+      return app
     }
     return registry
   }

@@ -4,7 +4,7 @@ public import ReactorCore
 import ReactorExploration
 import ReactorReplay
 public import ReactorTestGeneration
-import ReactorTracing
+public import ReactorTracing
 
 /// The reactors a `reactor-trace` binary can replay traces against, by type name.
 ///
@@ -29,12 +29,65 @@ public struct ReactorRegistry: Sendable {
   @TaskLocal public static var current = ReactorRegistry()
 
   private var entries: [String: Entry] = [:]
+  private var sessionEntries: [String: SessionEntry] = [:]
 
   /// An empty registry.
   public init() {}
 
   /// The registered type names, sorted: `ReactorExamples.CounterReactor`.
   public var names: [String] { entries.keys.sorted() }
+
+  /// The registered apps whose sessions replay whole, sorted: `TaskApp`.
+  public var sessionApps: [String] { sessionEntries.keys.sorted() }
+
+  /// Registers an app whose sessions `replay --mode mutate` replays whole: every reactor,
+  /// wired as the app wires them, with the user's actions sent again.
+  ///
+  /// A session names its app in its header's metadata (`"app": "TaskApp"`, as the app's
+  /// recorder set it). The factory builds the app with the recorder installed, as in
+  /// ``ReactorReplay/SessionMutateReplay/run(_:clock:advance:including:effects:factory:)``:
+  ///
+  /// ```swift
+  /// registry.registerSession(app: "TaskApp") { context, recorder in
+  ///   let app = TaskApp(clock: context.clock)
+  ///   recorder.record(app.list, name: "list")
+  ///   recorder.record(app.edit, name: "edit")
+  ///   app.bindViews()
+  ///   return app
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - app: The app's name, as the session's metadata `app` spells it.
+  ///   - including: Which reactors the replay records (all by default).
+  ///   - make: Builds the app on the given clock (the test clock the replay advances; with
+  ///     recorded effects its services are never called) with the recorder installed, and
+  ///     returns what must stay alive for the run.
+  public mutating func registerSession(
+    app: String, including: @escaping @MainActor @Sendable (AnyObject) -> Bool = { _ in true },
+    make: @escaping @MainActor @Sendable (ReactorContext, SessionRecorder) -> AnyObject
+  ) {
+    sessionEntries[app] = SessionEntry { session, effects throws(ReplayError) in
+      let clock = TestClock()
+      let context = ReactorContext(clock: clock, metadata: session.header.metadata)
+      return try await SessionMutateReplay.run(
+        session, clock: clock, advance: { await clock.advance(by: $0) }, including: including,
+        effects: effects
+      ) { recorder in make(context, recorder) }
+    }
+  }
+
+  /// How to replay the sessions of the app `app`, or `nil` when it is not registered.
+  func sessionEntry(app: String) -> SessionEntry? {
+    sessionEntries[app]
+  }
+
+  /// How to replay whole sessions of one registered app.
+  struct SessionEntry: Sendable {
+    /// Replays a session through the app's reactors, effects run or played back.
+    let replay:
+      @MainActor @Sendable (SessionTrace, ReplayEffects) async throws(ReplayError) ->
+        SessionMutateReplay.Result
+  }
 
   /// Registers a reactor type under its module-qualified name, as traces record it.
   ///
@@ -140,6 +193,13 @@ public struct ReactorRegistry: Sendable {
         return try await MutateReplay.run(
           path: path, through: reactor, clock: clock, advance: { await feed.advance(by: $0) },
           allowingReactorMismatch: true, willSend: willSend)
+      },
+      mutateLane: { session, id throws(ReplayError) in
+        let clock = TestClock()
+        let (reactor, _) = make(ReactorContext(clock: clock, metadata: session.header.metadata))
+        return try await SessionMutateReplay.runWithRecordedEffects(
+          session, reactor: id, through: reactor, clock: clock,
+          advance: { await clock.advance(by: $0) })
       },
       explore: { values, metadata, options, willRun throws(ExplorationError) in
         guard let decodable = R.Action.self as? any Decodable.Type else {
@@ -257,6 +317,9 @@ public struct ReactorRegistry: Sendable {
     let mutate:
       @MainActor @Sendable (String, [String: String], ReplayEffects, ((Int, String) -> Void)?)
         async throws(ReplayError) -> ReplayResult
+    /// Replays one reactor of a session through `mutate`, its effects played back.
+    let mutateLane:
+      @MainActor @Sendable (SessionTrace, Int) async throws(ReplayError) -> ReplayResult
     let explore:
       @MainActor @Sendable (
         [JSONValue], [String: String], ExplorationOptions,
