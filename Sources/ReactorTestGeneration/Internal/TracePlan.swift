@@ -1,3 +1,4 @@
+import ReactorScript
 import ReactorTracing
 
 /// A trace turned into the steps of a test: when to advance the clock, what to send or hand
@@ -97,14 +98,17 @@ struct TracePlan {
       throw .unreadableTrace("\(error)")
     }
     close(at: nil, isAction: true)
-    for (time, event) in try Self.scriptedEvents(metadata, path: path) {
-      inputs.append((time, .event(event)))
+    let events: ScriptedEvents
+    do {
+      events = try ScriptedEvents(metadata: metadata)
+    } catch {
+      throw .unusableEvents(path: path, reason: error.description)
     }
-    // As `record` orders them: by time, events before actions, then in order.
-    inputs = inputs.enumerated().sorted { lhs, rhs in
-      (lhs.element.time, lhs.element.input.isAction ? 1 : 0, lhs.offset)
-        < (rhs.element.time, rhs.element.input.isAction ? 1 : 0, rhs.offset)
-    }.map(\.element)
+    for event in events.events {
+      inputs.append((event.time, .event(event.value)))
+    }
+    // As `record` orders them.
+    inputs = ScriptOrder.sorted(inputs, time: \.time, isAction: \.input.isAction)
 
     var now = Duration.zero
     var checked = initial
@@ -147,10 +151,7 @@ struct TracePlan {
 
   /// `500 ms`, or `1.5 ms` for a fraction.
   static func text(_ time: Duration) -> String {
-    let nanoseconds = time / .nanoseconds(1)
-    let milliseconds = nanoseconds / 1_000_000
-    return milliseconds == milliseconds.rounded()
-      ? "\(Int64(milliseconds)) ms" : "\(milliseconds) ms"
+    (TraceTime.millisecondsText(time) ?? "\(time)") + " ms"
   }
 
   private static func json(_ state: TraceHeader.State) -> JSONValue {
@@ -197,34 +198,6 @@ struct TracePlan {
       return elements.enumerated().flatMap { leaves(of: $1, prefix: path(String($0))) }
     default:
       return [(prefix, value.serializedString)]
-    }
-  }
-
-  /// The events `record` stored in the metadata: `script.events`.
-  private static func scriptedEvents(
-    _ metadata: [String: String], path: String
-  ) throws(TestGenerationError) -> [(Duration, JSONValue)] {
-    guard let text = metadata["script.events"] else { return [] }
-    guard case .array(let items)? = try? JSONValue(parsing: text) else {
-      throw .unusableEvents(path: path, reason: "'script.events' is not a JSON array")
-    }
-    return try items.map { item throws(TestGenerationError) in
-      guard let event = item["event"], let milliseconds = item["t"],
-        let time = Self.time(milliseconds: milliseconds)
-      else {
-        throw .unusableEvents(
-          path: path, reason: "\(item.serializedString) is not {\"t\": ms, \"event\": …}")
-      }
-      return (time, event)
-    }
-  }
-
-  private static func time(milliseconds: JSONValue) -> Duration? {
-    switch milliseconds {
-    case .int(let value) where value >= 0: .milliseconds(value)
-    case .double(let value) where value >= 0 && value.isFinite:
-      .nanoseconds(Int64((value * 1_000_000).rounded()))
-    default: nil
     }
   }
 }

@@ -190,7 +190,9 @@ private struct ReplayRun {
       }
       let result: ReplayResult
       if command.mode == .mutate {
+        let wasSerial = uncheckedUseMainSerialExecutor
         uncheckedUseMainSerialExecutor = true
+        defer { uncheckedUseMainSerialExecutor = wasSerial }
         result = try await entry.mutate(command.trace, header.metadata)
       } else {
         result = try entry.reduce(command.trace, header.metadata)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReactorReplay
+import ReactorScript
 import ReactorTracing
 
 extension ReactorTraceCommand {
@@ -85,14 +86,12 @@ struct RerecordRequest: CommandRequest {
   func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
     let old = try Self.load(trace)
-    let script = try ActionScript(trace: trace)
+    let script = try ReactorScript(trace: trace)
     let name = reactor ?? script.reactor ?? old.header.reactor
     guard let entry = registry.entry(named: name) else {
       throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
     }
-    var metadata = script.metadata
-    metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
-    let (new, _) = try await entry.record(script, metadata, settle)
+    let (new, _) = try await entry.record(script, script.metadata, settle)
     try new.write(to: output)
     let changes = try TraceChanges(from: old, to: new)
     report.write(
