@@ -104,6 +104,7 @@ let package = Package(
       name: "ReactorReplayTests",
       dependencies: [
         "ReactorReplay",
+        "ReactorExamples",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
@@ -147,7 +148,11 @@ let package = Package(
 
     // The offline inspector: one self-contained HTML page per trace, with the transitions
     // diagram embedded. Its browser tests (Tests/Browser) run from ReactorInspectorTests.
-    .target(name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"]),
+    // Its page is made of the files in Page/, embedded as Swift by the generator in its tests.
+    .target(
+      name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"],
+      exclude: ["Page"]
+    ),
     .testTarget(
       name: "ReactorInspectorTests",
       dependencies: ["ReactorInspector", "ReactorDiagrams", "ReactorTracing", "reactor-trace"]

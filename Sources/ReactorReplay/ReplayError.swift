@@ -27,6 +27,8 @@ public enum ReplayError: Error, Sendable, Hashable {
   /// The trace has no value to replay: an action or mutation without `value`, or a state
   /// stored as a description.
   case missingValue(line: Int, what: String)
+  /// A session has no reactor with this id (or none of the type asked for).
+  case noSuchReactor(String, reactors: [Int])
 }
 
 extension ReplayError: CustomStringConvertible {
@@ -53,6 +55,9 @@ extension ReplayError: CustomStringConvertible {
       "line \(line): the recorded value cannot be decoded: \(reason)"
     case .missingValue(let line, let what):
       "line \(line): the trace does not hold the \(what)'s value"
+    case .noSuchReactor(let reactor, let reactors):
+      "the session has no \(reactor); its reactors: "
+        + (reactors.isEmpty ? "none" : reactors.map(String.init).joined(separator: ", "))
     }
   }
 }

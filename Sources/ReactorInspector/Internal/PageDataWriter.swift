@@ -2,18 +2,9 @@ import ReactorTracing
 
 /// Writes the inspector's data, one JSON document, as the trace is read.
 ///
-/// Events are compact arrays, their first three members the sequence number, the time in
-/// nanoseconds and a one-letter kind:
-///
-/// | Kind | Members after the kind |
-/// |---|---|
-/// | `a` action | id, label, stream name or null |
-/// | `s` effect start | effect, action, name or null |
-/// | `e` effect end | effect, outcome, error or null |
-/// | `m` mutation | id, label, cause action, cause effect, cause stream (each or null), diff operations as stored (a snapshot or a description as one operation at the root) |
-/// | `x` stream end | stream, error or null |
-/// | `z` end | observed, dropped |
-/// | `o` another kind | its description |
+/// Events are compact arrays, their members in the order ``PageEventSlots`` names them for
+/// both the writer and the page's script: the sequence number, the time in nanoseconds, a
+/// one-letter kind, then the members of the kind.
 struct PageDataWriter {
   private(set) var eventCount = 0
   private(set) var skippedEventCount = 0

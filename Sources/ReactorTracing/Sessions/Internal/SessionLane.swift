@@ -44,8 +44,12 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   private func record(_ raw: StampedEvent<Action, Mutation, State>.Raw, from: ReactorActivity?) {
+    guard !log.isStopped else { return }
+    // Encoded before it is numbered: encoding a state that holds a reactor the session does
+    // not record yet introduces that reactor (``ReactorReference``), whose introduction must
+    // come first.
+    var event = encoder.encode(StampedEvent(sequence: 0, time: .zero, event: raw))
     guard let (sequence, time) = log.stamp() else { return }
-    var event = encoder.encode(StampedEvent(sequence: sequence, time: time, event: raw))
     switch event.kind {
     case .action(var action):
       action.from = origin(from)

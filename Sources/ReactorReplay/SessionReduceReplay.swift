@@ -1,0 +1,58 @@
+public import ReactorCore
+public import ReactorTracing
+
+/// Replays reactors of a session through today's `reduce`: one reactor by its id, or every
+/// reactor of a type, each through its lane (``ReactorTracing/SessionTrace/lane(of:)``).
+///
+/// ```swift
+/// let session = try SessionTrace(contentsOf: "taskapp.session.jsonl")
+/// let edit = try SessionReduceReplay.run(session, reactor: 2, through: TaskEditReactor(service: service))
+/// for (id, result) in try SessionReduceReplay.runAll(session, through: { _ in TaskCellReactor(…) }) {
+///   if let divergence = result.divergence { print("reactor \(id):", divergence) }
+/// }
+/// ```
+///
+/// Divergences name the session's `seq` of the event, as in the session itself.
+@MainActor
+public enum SessionReduceReplay {
+  /// Replays the reactor with id `id` through `reactor`'s `reduce`.
+  /// - Parameters:
+  ///   - session: The session.
+  ///   - id: The reactor's id in the session.
+  ///   - reactor: A reactor of the recorded type, whose `reduce` to run.
+  /// - Returns: The number of mutations that matched and the first divergence, if any.
+  /// - Throws: ``ReplayError/noSuchReactor(_:reactors:)`` when the session has no such
+  ///   reactor, and what ``ReduceReplay`` throws.
+  public static func run<R: Reactor>(
+    _ session: SessionTrace, reactor id: Int, through reactor: R
+  ) throws(ReplayError) -> ReplayResult {
+    guard let lane = session.lane(of: id) else {
+      throw .noSuchReactor("reactor \(id)", reactors: session.reactors.map(\.reactor))
+    }
+    return try ReduceReplay.run(lane, through: reactor)
+  }
+
+  /// Replays every reactor of `R`'s type in the session, each through a reactor `make` gives
+  /// for its introduction.
+  /// - Parameters:
+  ///   - session: The session.
+  ///   - make: A reactor whose `reduce` to run, for each recorded one.
+  /// - Returns: Each reactor's id and result, in the order they entered the session.
+  /// - Throws: ``ReplayError/noSuchReactor(_:reactors:)`` when the session has no reactor
+  ///   of that type, and what ``ReduceReplay`` throws.
+  public static func runAll<R: Reactor>(
+    _ session: SessionTrace, through make: (ReactorIntroduction) -> R
+  ) throws(ReplayError) -> [(reactor: Int, result: ReplayResult)] {
+    let type = String(reflecting: R.self)
+    let introductions = session.reactors.filter { $0.type == type }
+    guard !introductions.isEmpty else {
+      throw .noSuchReactor("reactor of type \(type)", reactors: session.reactors.map(\.reactor))
+    }
+    var results: [(reactor: Int, result: ReplayResult)] = []
+    for introduction in introductions {
+      results.append(
+        (introduction.reactor, try run(session, reactor: introduction.reactor, through: make(introduction))))
+    }
+    return results
+  }
+}

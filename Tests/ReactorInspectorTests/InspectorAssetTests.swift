@@ -1,0 +1,65 @@
+import Foundation
+import ReactorInspector
+import ReactorTracing
+import Testing
+
+@Suite struct InspectorAssetTests {
+  /// Set to rewrite the generated files from the page's files, on purpose.
+  private static let isRegenerating =
+    ProcessInfo.processInfo.environment["REACTOR_TRACE_REGENERATE_INSPECTOR"] != nil
+
+  @Test func theEmbeddedPageIsWhatTheGeneratorMakesOfThePageFiles() throws {
+    for file in try InspectorAssets.all() {
+      let location = InspectorAssets.root + "/" + file.path
+      if Self.isRegenerating {
+        try file.text.write(toFile: location, atomically: true, encoding: .utf8)
+        continue
+      }
+      let committed = try String(contentsOfFile: location, encoding: .utf8)
+      #expect(
+        committed == file.text,
+        """
+        \(file.path) differs from what InspectorAssets makes of \(InspectorAssets.pageFolder) \
+        now; regenerate with REACTOR_TRACE_REGENERATE_INSPECTOR=1 swift test --filter \
+        InspectorAssetTests
+        """)
+    }
+  }
+
+  @Test func aRawLiteralKeepsTextThatLooksLikeItsDelimiters() {
+    let text = "a \"\"\"# b \\#(c)\n\n"
+    let literal = InspectorAssets.rawLiteral(text)
+    #expect(literal.hasPrefix("##\"\"\"\n"))
+    #expect(literal.hasSuffix("\n    \"\"\"##"))
+    #expect(literal.contains("\n    a \"\"\"# b \\#(c)\n\n\n"))
+  }
+
+  @Test(arguments: ["counter", "github-search", "profile", "tasklist"])
+  func everyEventHasTheMembersItsKindNames(trace: String) throws {
+    let path = InspectorAssets.root + "/Traces/\(trace).trace.jsonl"
+    let html = String(decoding: try InspectorPage(tracePath: path).html, as: UTF8.self)
+    let opening = #"<script type="application/json" id="trace-data">"#
+    let start = try #require(html.range(of: opening)).upperBound
+    let end = try #require(html.range(of: "</script>", range: start..<html.endIndex)).lowerBound
+    let data = try JSONValue(parsing: String(html[start..<end]))
+    let events = try #require(data.objectValue?["events"]?.arrayValue)
+    let kinds = Dictionary(uniqueKeysWithValues: PageEventSlots.kinds.map { ($0.letter, $0) })
+    let kindSlot = try #require(PageEventSlots.common.firstIndex(of: "kind"))
+    var seen: Set<String> = []
+    for event in events {
+      let members = try #require(event.arrayValue)
+      let letter = try #require(members[kindSlot].stringValue)
+      let kind = try #require(kinds[letter], "an event of kind \(letter) the table lacks")
+      #expect(members.count == PageEventSlots.common.count + kind.slots.count, "\(members)")
+      seen.insert(letter)
+    }
+    #expect(seen.isSuperset(of: ["a", "m", "z"]))
+  }
+
+  @Test func theScriptNamesEverySlotOfTheTable() throws {
+    let script = InspectorAssets.eventSlotsScript()
+    #expect(script.contains("  kind: 2,"))
+    #expect(script.contains("mutation: Object.freeze({ id: 3, label: 4, action: 5"))
+    #expect(script.contains("operations: 8 })"))
+  }
+}

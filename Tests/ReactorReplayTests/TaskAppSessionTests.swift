@@ -1,0 +1,113 @@
+import Clocks
+import Foundation
+import ReactorCore
+import ReactorExamples
+import ReactorReplay
+import ReactorTestSupport
+import ReactorTracing
+import Testing
+
+/// A session of the task app (a list with one reactor per row, an edit screen, one service):
+/// recorded, committed as `Traces/taskapp.session.jsonl`, replayed structurally and through
+/// `reduce` per reactor, every action and mutation resolving to a user action or a stream.
+@MainActor
+@Suite struct TaskAppSessionTests {
+  static let tracePath = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Traces/taskapp.session.jsonl").path
+
+  /// The user's taps, on a test clock: load the list, create a task on the edit screen,
+  /// check a row, rename a task on the edit screen, delete a task from the list, load again.
+  static func recordSession(editIDOffset: Int = 0) async throws -> SessionTrace {
+    let session = Box<SessionTrace?>(nil)
+    try await withExclusiveMainSerialExecutor {
+      let clock = TestClock()
+      let app = TaskApp(clock: clock, editIDOffset: editIDOffset)
+      // Only the app's reactors: other suites' reactors may start while this one waits.
+      let recorder = try SessionRecorder.recordingEveryReactor(
+        options: TraceOptions(metadata: ["app": "TaskApp"], clock: clock),
+        including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor })
+      for (name, reactor) in app.namedReactors {
+        if let list = reactor as? TaskAppListReactor { recorder.record(list, name: name) }
+        if let edit = reactor as? TaskEditReactor { recorder.record(edit, name: name) }
+      }
+      app.bindViews()
+      let latency = Duration.milliseconds(100)
+      app.list.send(.refresh)
+      await clock.advance(by: latency)
+      app.edit.send(.setTitle("Buy milk"))
+      app.edit.send(.save)
+      await clock.advance(by: latency)
+      app.cell(forTask: 1)?.send(.toggle)
+      await clock.advance(by: latency)
+      app.edit.send(.edit(app.service.tasks[1]))
+      app.edit.send(.setTitle("Record a session"))
+      app.edit.send(.save)
+      await clock.advance(by: latency)
+      app.list.send(.delete(id: 3))
+      await clock.advance(by: latency)
+      app.list.send(.refresh)
+      await clock.advance(by: latency)
+      await recorder.waitUntilIdle()
+      recorder.stop()
+      session.value = recorder.session
+    }
+    return try #require(session.value)
+  }
+
+  @Test func theCommittedSessionIsWhatTheAppRecordsToday() async throws {
+    let recorded = try await Self.recordSession().serialized
+    if ProcessInfo.processInfo.environment["REACTOR_TRACE_RECORD"] == "1" {
+      try SessionTrace(bytes: recorded).write(to: Self.tracePath)
+    }
+    let committed = Array(try Data(contentsOf: URL(fileURLWithPath: Self.tracePath)))
+    #expect(
+      committed == recorded,
+      "Traces/taskapp.session.jsonl differs; re-record with REACTOR_TRACE_RECORD=1 on purpose")
+  }
+
+  @Test func theSessionHoldsManyReactorsCreatedAndReleasedAndReplaysStructurally() throws {
+    let replay = try StructuralSessionReplay(path: Self.tracePath)
+    var steps: [SessionReplayStep] = []
+    while let step = try replay.next() { steps.append(step) }
+    #expect(replay.divergences.isEmpty, "\(replay.divergences)")
+    #expect(replay.warnings.isEmpty)
+    let session = try SessionTrace(contentsOf: Self.tracePath)
+    #expect(session.reactors.count >= 8)
+    #expect(session.reactors.prefix(2).map(\.name) == ["list", "edit"])
+    let cells = session.reactors.filter { $0.type == "ReactorExamples.TaskCellReactor" }
+    #expect(cells.allSatisfy { $0.parent == 1 })
+    let released = steps.filter { $0.step.kind == "release" }.compactMap(\.reactor)
+    #expect(released.count >= 4)
+    #expect(Set(released).isSubset(of: Set(cells.map(\.reactor))))
+    // Every action and mutation resolves to a user action or a named external stream.
+    #expect(replay.causality.isComplete)
+    #expect(replay.causality.resolvedActions >= 8)
+    #expect(replay.causality.resolvedMutations >= 20)
+    // The edit screen's save reaches the list through the service, with its effect.
+    let created = steps.first { $0.reactor == 1 && $0.step.label.hasPrefix("insert") }
+    #expect(created?.step.cause?.hasPrefix("stream taskService from reactor 2 'edit', action 2 (save), effect 1") == true)
+  }
+
+  @Test func everyReactorWhoseStateDecodesReplaysThroughReduce() async throws {
+    let session = try SessionTrace(contentsOf: Self.tracePath)
+    let service = TaskAppService(clock: ContinuousClock())
+    let edit = try SessionReduceReplay.run(session, reactor: 2, through: TaskEditReactor(service: service))
+    #expect(edit.isMatch, "\(edit.failureMessage ?? "")")
+    #expect(edit.stepsChecked >= 8)
+    let cells = try SessionReduceReplay.runAll(session) { introduction in
+      TaskCellReactor(task: TaskItem(id: 0, title: ""), service: service)
+    }
+    #expect(cells.count >= 6)
+    for (reactor, result) in cells { #expect(result.isMatch, "reactor \(reactor): \(result.failureMessage ?? "")") }
+    #expect(throws: ReplayError.noSuchReactor("reactor 99", reactors: session.reactors.map(\.reactor))) {
+      try SessionReduceReplay.run(session, reactor: 99, through: TaskEditReactor(service: service))
+    }
+  }
+}
+
+/// A mutable box for a value set inside a closure.
+private final class Box<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
+}
