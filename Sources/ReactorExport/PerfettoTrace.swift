@@ -24,7 +24,7 @@ public import ReactorTracing
 /// ```
 public struct PerfettoTrace: Sendable {
   /// How many trace events the document holds.
-  public var eventCount: Int { events.count }
+  public var eventCount: Int { events.count(where: { !$0.isEmpty }) }
   /// Each trace event object's JSON, in the order of the trace.
   private var events: [[UInt8]] = []
   /// The document's `metadata`: the header's facts and the reader's warnings.
@@ -77,9 +77,11 @@ public struct PerfettoTrace: Sendable {
     bytes.append(contentsOf: #"{"displayTimeUnit":"ns","metadata":"#.utf8)
     JSONValue.object(metadata).write(to: &bytes)
     bytes.append(contentsOf: #","traceEvents":["#.utf8)
-    for (index, event) in events.enumerated() {
-      bytes.append(contentsOf: index == 0 ? "\n".utf8 : ",\n".utf8)
+    var isFirst = true
+    for event in events where !event.isEmpty {
+      bytes.append(contentsOf: isFirst ? "\n".utf8 : ",\n".utf8)
       bytes.append(contentsOf: event)
+      isFirst = false
     }
     bytes.append(contentsOf: "\n]}\n".utf8)
     return bytes
@@ -135,6 +137,12 @@ extension PerfettoTrace {
             action.label, category: "action", time: event.time, track: actionTrack,
             arguments: arguments))
       case .effectStarted(let start):
+        // A second start of an effect still running (a damaged or hand-edited trace): the
+        // first one's slice ends here, so that each start has a slice of its own.
+        if var earlier = openEffects.removeValue(forKey: start.effect) {
+          earlier.arguments["outcome"] = .string("started again (seq \(event.sequence))")
+          close(earlier, at: event.time)
+        }
         let track = freeTracks.isEmpty ? newTrack() : freeTracks.removeFirst()
         let name = start.name ?? "effect \(start.effect)"
         let arguments = Self.object([
@@ -358,7 +366,8 @@ extension PerfettoTrace {
       chunks.append(event.serialized)
     }
 
-    /// Holds a place for an event written later.
+    /// Holds a place for an event written later; a place never filled is left out of the
+    /// document.
     mutating func append(_ placeholder: [UInt8]) {
       chunks.append(placeholder)
     }

@@ -49,7 +49,8 @@ public struct InspectorPage: Sendable {
     do {
       while let event = try reader.next() {
         if writer.eventCount < options.maximumEvents {
-          writer.add(event, stateAfter: reader.currentState)
+          writer.add(
+            event, stateAfter: reader.currentState, skipped: reader.skippedBeforeLastEvent)
         } else {
           writer.skip(event)
         }

@@ -100,6 +100,8 @@ public final class StructuralReplay {
     let line = reader.lineNumber
     stepCount += 1
     lastSequence = event.sequence
+    // Lines of kinds the reader does not know hold the `seq` numbers they skipped.
+    expectedSequence += reader.skippedBeforeLastEvent
     if event.sequence != expectedSequence {
       divergences.append(
         .sequenceGap(line: line, expected: expectedSequence, found: event.sequence))

@@ -339,7 +339,10 @@ public final class StructuralSessionReplay {
   private func checkSequence(_ sequence: Int, line: Int) {
     // The introduction of a trace of one reactor read as a session has `seq` 0.
     guard sequence > 0 else { return }
-    let expected = expectedSequence ?? reader.header.window?.firstSequence ?? 1
+    // Lines of kinds the reader does not know hold the `seq` numbers they skipped.
+    let expected =
+      (expectedSequence ?? reader.header.window?.firstSequence ?? 1)
+      + reader.skippedBeforeLastEvent
     if sequence != expected {
       divergences.append(.sequenceGap(line: line, expected: expected, found: sequence))
     }

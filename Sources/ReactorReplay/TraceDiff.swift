@@ -42,7 +42,10 @@ public enum TraceDiff {
           reason: a == nil ? "the first trace ends here" : "the second trace ends here",
           stateDiff: nil)
       }
-      if let reason = difference(a, b) {
+      // Events of kinds a reader does not know are skipped in both: compare the places of
+      // the events both know.
+      let places = (a.sequence - first.skippedEventCount, b.sequence - second.skippedEventCount)
+      if let reason = difference(a, b, sameSequence: places.0 == places.1) {
         return TraceDivergence(
           sequence: a.sequence, first: a, second: b, reason: reason,
           stateDiff: stateDiff(first.currentState, second.currentState))
@@ -85,8 +88,10 @@ public enum TraceDiff {
     }
   }
 
-  private static func difference(_ a: TraceEvent, _ b: TraceEvent) -> String? {
-    if a.sequence != b.sequence { return "seq \(a.sequence) against \(b.sequence)" }
+  private static func difference(
+    _ a: TraceEvent, _ b: TraceEvent, sameSequence: Bool
+  ) -> String? {
+    if !sameSequence { return "seq \(a.sequence) against \(b.sequence)" }
     switch (a.kind, b.kind) {
     case (.action(let x), .action(let y)):
       if x.label != y.label { return "action \(x.label) against \(y.label)" }

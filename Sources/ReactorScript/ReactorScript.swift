@@ -79,16 +79,11 @@ public struct ReactorScript: Sendable, Hashable {
       guard let milliseconds = object["t"] else {
         throw .malformed(path: name, line: line, reason: "missing field 't' (milliseconds)")
       }
-      let time: Duration
-      switch ScriptTime.duration(milliseconds) {
-      case .success(let value): time = value
-      case .failure(.notANumber):
-        throw .malformed(path: name, line: line, reason: "'t' (milliseconds) must be a number")
-      case .failure(.outOfRange):
+      guard let time = TraceTime.duration(milliseconds: milliseconds) else {
         throw .malformed(
           path: name, line: line,
-          reason: "'t' must be \(TraceTime.millisecondsRange), not \(milliseconds.serializedString)"
-        )
+          reason: "'t' must be \(TraceTime.millisecondsRange), not "
+            + TerminalText.quoted(milliseconds.serializedString))
       }
       let input: Step.Input
       switch (object["action"], object["event"]) {
@@ -103,7 +98,7 @@ public struct ReactorScript: Sendable, Hashable {
       guard time >= last else {
         throw .malformed(
           path: name, line: line,
-          reason: "'t' must not go back in time (\(milliseconds.serializedString) ms)")
+          reason: "'t' must not go back in time (\(TraceTime.millisecondsText(time) ?? "?") ms)")
       }
       last = time
       steps.append(Step(time: time, input: input, line: line))

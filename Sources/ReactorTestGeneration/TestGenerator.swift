@@ -99,10 +99,10 @@ public struct TestGenerator: Sendable {
     switch options.framework {
     case .swiftTesting:
       if options.traits.isEmpty {
-        lines.append("@Test func \(name)() async throws {")
+        lines.append("@Test func \(SwiftLiteral.escapedIdentifier(name))() async throws {")
       } else {
         lines.append("@Test(" + options.traits.joined(separator: ", ") + ")")
-        lines.append("func \(name)() async throws {")
+        lines.append("func \(SwiftLiteral.escapedIdentifier(name))() async throws {")
       }
     case .xctest:
       let capitalized = name.prefix(1).uppercased() + name.dropFirst()
@@ -183,19 +183,21 @@ public struct TestGenerator: Sendable {
     return lines
   }
 
-  /// `.milliseconds(500)`, or `.nanoseconds(…)` for a fraction.
+  /// `.milliseconds(500)`, or `.nanoseconds(…)` for a fraction: exact, from the trace's
+  /// whole nanoseconds (``TraceTime``).
   private func swift(_ duration: Duration) -> String {
-    let nanoseconds = duration / .nanoseconds(1)
-    if nanoseconds.truncatingRemainder(dividingBy: 1_000_000) == 0 {
-      return ".milliseconds(\(Int64(nanoseconds / 1_000_000)))"
+    let nanoseconds = duration.traceNanoseconds
+    if nanoseconds % 1_000_000 == 0 {
+      return ".milliseconds(\(nanoseconds / 1_000_000))"
     }
-    return ".nanoseconds(\(Int64(nanoseconds)))"
+    return ".nanoseconds(\(nanoseconds))"
   }
 }
 
 extension String {
-  /// The text on one line, for comments.
+  /// The text on one line, for comments: line breaks become spaces and other control
+  /// characters (which Swift refuses in source) escapes.
   fileprivate var replacingNewlines: String {
-    String(map { $0.isNewline ? " " : $0 })
+    TerminalText.line(String(map { $0.isNewline ? " " : $0 }))
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReactorTracing
 
 #if canImport(Glibc)
 import Glibc
@@ -49,9 +50,16 @@ struct CommandFailure: Error, Sendable {
     Self.printError(lines.joined(separator: lines.count > 2 ? "; " : " "))
   }
 
-  /// Writes `reactor-trace: message` and a newline to standard error.
+  /// The most characters of a message ``printError(_:)`` writes; the rest is cut, saying
+  /// how long it was.
+  static let messageLimit = 2_000
+
+  /// Writes `reactor-trace: message` and a newline to standard error, as one line: control
+  /// characters in it shown as escapes by ``TerminalText/line(_:)`` and a message longer than
+  /// ``messageLimit`` cut.
   static func printError(_ message: String) {
-    let line = Array("reactor-trace: \(message)\n".utf8)
+    let safe = TerminalText.line(TerminalText.cut(message, limit: messageLimit))
+    let line = Array("reactor-trace: \(safe)\n".utf8)
     line.withUnsafeBytes { buffer in
       var offset = 0
       while offset < buffer.count {

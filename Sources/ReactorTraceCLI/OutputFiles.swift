@@ -30,6 +30,17 @@ enum OutputFiles {
     }
   }
 
+  /// Exits with code 2 if `path` names something other than a regular file (following
+  /// symbolic links): outputs named after it, such as `NAME-1.svg` pages, need a file to be
+  /// named after, not a device, FIFO or socket.
+  static func refuseSpecialFile(_ path: String, for what: String) throws(CommandFailure) {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return }
+    throw CommandFailure.unusableInput(
+      "\(what) are written to files named after -o, and '\(path)' is not a regular file; "
+        + "give -o a file name")
+  }
+
   /// Writes one output, after checking that it is none of `inputs`.
   /// - Throws: Exit code 2 with one line on standard error.
   static func write(_ bytes: [UInt8], to path: String, inputs: [String]) throws(CommandFailure) {

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import ReactorTracing
 
 #if canImport(Glibc)
@@ -13,6 +14,16 @@ import Darwin
 /// the ones ``AtomicFile`` is writing, then exits with the shell's code for the signal
 /// (130, 143).
 enum SignalCleanup {
+  /// Whether the command's output is in place: a signal after it ends the process with 0.
+  private static let isOutputComplete = Mutex(false)
+
+  /// Says that the command's output has been put in place (renamed over its destination),
+  /// so that SIGINT or SIGTERM from now on ends the process with exit code 0: what was asked
+  /// for is done, and a script must not take it for a failure.
+  static func outputIsComplete() {
+    isOutputComplete.withLock { $0 = true }
+  }
+
   /// Takes SIGINT and SIGTERM on a dispatch queue from now on.
   static func install() {
     _ = sources
@@ -31,7 +42,7 @@ enum SignalCleanup {
       signal: signalNumber, queue: .global(qos: .userInitiated))
     source.setEventHandler {
       AtomicFile.removeTemporaryFiles()
-      _exit(128 + signalNumber)
+      _exit(isOutputComplete.withLock { $0 } ? 0 : 128 + signalNumber)
     }
     source.resume()
     return source

@@ -20,7 +20,10 @@
 public enum AtomicFile {
   /// Writes `bytes` to the file at `path`, replacing it atomically if it exists.
   ///
-  /// The new file gets the default permissions for new files (`0666` minus the umask).
+  /// A new file gets the default permissions for new files (`0666` minus the umask); a file
+  /// replaced keeps the permission bits, and as far as the process may set them the owner
+  /// and group, of the one it replaces. Temporary files that a killed process left in the
+  /// directory are removed on the first write there.
   ///
   /// - Parameters:
   ///   - bytes: The complete new contents.

@@ -88,8 +88,8 @@ public final class AtomicFileBatch {
       directory = ""
       name = Substring(target)
     }
-    let suffix = String(UInt64.random(in: .min ... .max), radix: 16)
-    let temporaryPath = String(directory + "." + name + "." + suffix + ".tmp")
+    TemporaryFiles.removeStale(in: String(directory))
+    let temporaryPath = String(directory) + TemporaryFiles.name(for: String(name))
     guard TemporaryFiles.register(temporaryPath) else {
       throw .creationFailed(path: path, temporaryPath: temporaryPath, code: ECANCELED)
     }
@@ -98,7 +98,8 @@ public final class AtomicFileBatch {
       TemporaryFiles.forget(temporaryPath)
       throw .creationFailed(path: path, temporaryPath: temporaryPath, code: code)
     }
-    guard file.write(bytes), file.synchronize(), file.close() else {
+    guard file.takeModeAndOwner(of: target), file.write(bytes), file.synchronize(), file.close()
+    else {
       let code = POSIXFile.errorCode
       TemporaryFiles.remove(temporaryPath)
       throw .writeFailed(path: path, temporaryPath: temporaryPath, code: code)

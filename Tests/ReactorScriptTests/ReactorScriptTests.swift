@@ -115,7 +115,7 @@ struct ReactorScriptTests {
     ("1e300", "'t' must be a number of milliseconds from 0 to 9223372036854"),
     ("9223372036854775807", "'t' must be a number of milliseconds from 0 to 9223372036854"),
     ("-1", "'t' must be a number of milliseconds from 0 to 9223372036854"),
-    ("\"soon\"", "'t' (milliseconds) must be a number"),
+    ("\"soon\"", "'t' must be a number of milliseconds from 0 to 9223372036854"),
   ])
   func aTimeOutOfRangeIsRefusedNamingItsLine(time: String, message: String) {
     #expect {

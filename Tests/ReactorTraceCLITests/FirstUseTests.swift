@@ -147,8 +147,10 @@ struct FirstUseTests {
     #expect(inPlace.standardOutput.hasPrefix("wrote \(copy): 19 events"))
 
     let same = try runReactorTrace(["rerecord", copy, "-o", copy])
-    #expect(same.exitCode == 64)
-    #expect(same.standardError.contains("-o names the trace itself; use --in-place to replace it."))
+    #expect(same.exitCode == 2)
+    #expect(
+      same.standardError
+        == "reactor-trace: the output '\(copy)' is the input '\(copy)'; write to another file\n")
     let neither = try runReactorTrace(["rerecord", copy])
     #expect(neither.exitCode == 64)
     let missing = try runReactorTrace(["rerecord", "Traces/missing.jsonl", "-o", output])

@@ -69,7 +69,7 @@ struct RecordCommandTests {
       (#"{"action": {"increase": {}}}"#, ":1: malformed step: missing field 't' (milliseconds)"),
       (
         #"{"t": "soon", "action": "increase"}"#,
-        ":1: malformed step: 't' (milliseconds) must be a number"
+        ":1: malformed step: 't' must be a number of milliseconds from 0 to 9223372036854"
       ),
       (#"{"t": 0}"#, ":1: malformed step: a step needs an 'action' or an 'event'"),
       (#"{"reactor": 3}"#, ":1: malformed step: 'reactor' must be a string"),

@@ -40,9 +40,12 @@ struct PageDataWriter {
     }
   }
 
-  /// Adds an event; `state` is the state after it.
-  mutating func add(_ event: TraceEvent, stateAfter state: TraceHeader.State) {
-    if let lastSequence, event.sequence != lastSequence + 1, gaps.count < 20 {
+  /// Adds an event; `state` is the state after it, `skipped` how many lines of kinds the
+  /// reader does not know came right before it (their `seq` numbers are not missing).
+  mutating func add(
+    _ event: TraceEvent, stateAfter state: TraceHeader.State, skipped: Int = 0
+  ) {
+    if let lastSequence, event.sequence != lastSequence + 1 + skipped, gaps.count < 20 {
       gaps.append(
         "events \(lastSequence + 1) to \(event.sequence - 1) are missing between "
           + "seq \(lastSequence) and seq \(event.sequence)")

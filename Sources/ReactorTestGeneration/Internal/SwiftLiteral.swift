@@ -2,33 +2,65 @@ import ReactorTracing
 
 /// Swift source text for values read from traces.
 enum SwiftLiteral {
-  /// A string literal of `text`: a raw literal when it holds quotes or backslashes, with
-  /// enough `#`s that nothing inside ends it.
+  /// A string literal of `text`, on one line, that compiles to exactly `text`: the one
+  /// writer of every string literal in a generated test.
+  ///
+  /// A raw literal when it holds quotes or backslashes, with enough `#`s that nothing inside
+  /// ends it; control characters, line breaks and bidirectional controls (which Swift refuses
+  /// in a one-line literal, or which would hide what the source says) as `\u{…}` escapes,
+  /// written with the literal's `#`s.
   static func string(_ text: String) -> String {
-    let needsRaw = text.contains("\"") || text.contains("\\")
-    guard needsRaw else { return "\"" + escapedControlCharacters(text) + "\"" }
-    var hashes = "#"
-    while text.contains("\"" + hashes) || text.contains("\\" + hashes) { hashes += "#" }
-    return hashes + "\"" + text + "\"" + hashes
-  }
-
-  /// Control characters as escapes; JSON text has none, a label may.
-  private static func escapedControlCharacters(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      default:
-        if scalar.value < 0x20 || scalar.value == 0x7F {
-          result += "\\u{\(String(scalar.value, radix: 16))}"
-        } else {
-          result.unicodeScalars.append(scalar)
-        }
+    // Compared as bytes, as the compiler reads them: a combining mark after `"#` makes
+    // another Character, but still ends the literal.
+    let bytes = Array(text.utf8)
+    func holds(_ end: String) -> Bool {
+      let needle = Array(end.utf8)
+      guard bytes.count >= needle.count else { return false }
+      return (0...(bytes.count - needle.count)).contains {
+        bytes[$0..<($0 + needle.count)].elementsEqual(needle)
       }
     }
-    return result
+    var hashes = ""
+    if bytes.contains(UInt8(ascii: "\"")) || bytes.contains(UInt8(ascii: "\\")) {
+      hashes = "#"
+      while holds("\"" + hashes) || holds("\\" + hashes) { hashes += "#" }
+    }
+    var result = hashes + "\""
+    for scalar in text.unicodeScalars {
+      if needsEscape(scalar) {
+        result += "\\" + hashes + "u{" + String(scalar.value, radix: 16) + "}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\"" + hashes
+  }
+
+  /// Whether a scalar must be written as an escape: a control character (C0, DEL, C1), a
+  /// line or paragraph separator, or a bidirectional control.
+  private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x1F, 0x7F...0x9F, 0x2028, 0x2029: true
+    case 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+    default: false
+    }
+  }
+
+  /// Swift's keywords, which a name must be written in backticks to be.
+  private static let keywords: Set<String> = [
+    "Any", "Self", "Type", "_", "as", "associatedtype", "await", "break", "case", "catch",
+    "class", "continue", "default", "defer", "deinit", "do", "else", "enum", "extension",
+    "fallthrough", "false", "fileprivate", "for", "func", "guard", "if", "import", "in",
+    "init", "inout", "internal", "is", "let", "nil", "open", "operator", "private",
+    "precedencegroup", "protocol", "public", "repeat", "rethrows", "return", "self",
+    "static", "struct", "subscript", "super", "switch", "throw", "throws", "true", "try",
+    "typealias", "var", "where", "while",
+  ]
+
+  /// `name` as it must be written where a declaration or member is named: in backticks
+  /// when it is a keyword (`` `default` ``), as is otherwise.
+  static func escapedIdentifier(_ name: String) -> String {
+    keywords.contains(name) ? "`" + name + "`" : name
   }
 
   /// A Swift expression for an enum value encoded as `{"case": {…}}`, when it is a case
@@ -60,7 +92,6 @@ enum SwiftLiteral {
 
   private static func isIdentifier(_ text: String) -> Bool {
     guard let first = text.first, first.isLetter || first == "_" else { return false }
-    let keywords: Set<String> = ["self", "Self", "init", "default", "case", "class", "struct"]
     return !keywords.contains(text)
       && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" } && text.allSatisfy(\.isASCII)
   }
@@ -69,7 +100,11 @@ enum SwiftLiteral {
   static func identifier(fromFileName name: String) -> String {
     let base = name.split(separator: "/").last.map(String.init) ?? name
     let stem = base.split(separator: ".").first.map(String.init) ?? base
-    let words = stem.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+    // ASCII letters and digits only: every name made of them is a Swift identifier (or a
+    // keyword, which ``escapedIdentifier(_:)`` puts in backticks).
+    let words = stem.split(whereSeparator: {
+      !$0.isASCII || (!$0.isLetter && !$0.isNumber)
+    })
     var result = words.enumerated().map { index, word in
       index == 0 ? word.lowercased() : word.prefix(1).uppercased() + word.dropFirst().lowercased()
     }.joined()

@@ -133,6 +133,8 @@ struct TimelineRequest: CommandRequest {
     } else {
       pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
     }
+    // Pages are named after -o: beside a device or FIFO they would be new files there.
+    if pages.count > 1 { try OutputFiles.refuseSpecialFile(diagram.output, for: "pages") }
     // Every page goes to its temporary file first: all of them are put in place, or none.
     let batch = OutputFiles.Batch(inputs: [trace])
     for (index, page) in pages.enumerated() {

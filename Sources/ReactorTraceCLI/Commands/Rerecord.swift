@@ -49,11 +49,7 @@ extension ReactorTraceCommand {
       case (nil, false):
         throw ValidationError("Give -o OUTPUT, or --in-place to replace the trace.")
       case (_?, true): throw ValidationError("Give -o OUTPUT or --in-place, not both.")
-      case (let output?, false):
-        if Self.isSameFile(output, trace) {
-          throw ValidationError("-o names the trace itself; use --in-place to replace it.")
-        }
-      case (nil, true): break
+      case (_?, false), (nil, true): break
       }
       guard settle >= 0 else { throw ValidationError("--settle must not be negative.") }
     }
@@ -61,15 +57,9 @@ extension ReactorTraceCommand {
     /// Records and writes the new trace.
     func run() async throws {
       try await RerecordRequest(
-        trace: trace, output: output ?? trace, reactor: reactor, settle: .milliseconds(settle)
+        trace: trace, output: output ?? trace, isInPlace: inPlace, reactor: reactor,
+        settle: .milliseconds(settle)
       ).exit()
-    }
-
-    private static func isSameFile(_ a: String, _ b: String) -> Bool {
-      func resolved(_ path: String) -> String {
-        URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-      }
-      return resolved(a) == resolved(b)
     }
   }
 }
@@ -77,7 +67,10 @@ extension ReactorTraceCommand {
 /// What `rerecord` was asked to do.
 struct RerecordRequest: CommandRequest {
   var trace: String
+  /// The new trace's path: `-` for standard output, the trace itself with `--in-place`.
   var output: String
+  /// Whether `output` is the trace, to be replaced.
+  var isInPlace = false
   var reactor: String?
   var settle: Duration
 
@@ -91,9 +84,27 @@ struct RerecordRequest: CommandRequest {
     guard let entry = registry.entry(named: name) else {
       throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
     }
+    if !isInPlace { try OutputFiles.refuse([output], ifAnyIs: [trace]) }
     let (new, _) = try await entry.record(script, script.metadata, settle)
-    try new.write(to: output)
+    // Everything is checked before anything is replaced: with --in-place, the trace.
+    if let late = new.events.first(where: { TraceTime.nanoseconds($0.time) == nil }) {
+      throw CommandFailure.unusableInput(
+        "the new recording of \(trace) runs past the latest time a trace holds "
+          + "(\(Int64.max) ns) at event \(late.sequence); nothing was written")
+    }
+    let bytes = new.serialized
+    do {
+      let check = try TraceReader(bytes: bytes, name: output)
+      while try check.next() != nil {}
+    } catch {
+      throw CommandFailure.unusableInput(
+        "the new recording of \(trace) does not read back as a trace (\(error)); "
+          + "nothing was written")
+    }
     let changes = try TraceChanges(from: old, to: new)
+    try OutputFiles.write(bytes, to: output, inputs: isInPlace ? [] : [trace])
+    SignalCleanup.outputIsComplete()
+    if output == OutputFiles.standardOutput { return .success }
     report.write(
       "wrote \(output): \(new.events.count) events from \(script.actionCount) "
         + (script.actionCount == 1 ? "action" : "actions") + " re-sent to \(name)")

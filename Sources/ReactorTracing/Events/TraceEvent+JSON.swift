@@ -229,10 +229,11 @@ enum TraceEventDecoding {
 
 extension Duration {
   /// The duration in whole nanoseconds, as traces store times (`t`), and as exports and
-  /// JSON reports of a trace write them.
+  /// JSON reports of a trace write them: ``TraceTime/nanoseconds(_:)``, held to the range a
+  /// trace can store (0 below it, `Int64.max` above it) so that times never wrap.
   public var traceNanoseconds: Int64 {
-    let (seconds, attoseconds) = components
-    return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+    if let nanoseconds = TraceTime.nanoseconds(self) { return nanoseconds }
+    return self < .zero ? 0 : Int64.max
   }
 
   /// A duration of whole nanoseconds.

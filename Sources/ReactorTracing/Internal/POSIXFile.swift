@@ -61,6 +61,19 @@ struct POSIXFile: ~Copyable {
     }
   }
 
+  /// Gives the file the permission bits, owner and group of the regular file at `path`,
+  /// which it is about to replace; nothing when there is none. A change of owner the
+  /// process may not make (it is not root) is left out: the file is then the process's own.
+  /// - Returns: `false` when the permission bits could not be set.
+  func takeModeAndOwner(of path: String) -> Bool {
+    var info = stat()
+    guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return true }
+    if info.st_uid != geteuid() || info.st_gid != getegid() {
+      _ = fchown(descriptor, info.st_uid, info.st_gid)
+    }
+    return fchmod(descriptor, info.st_mode & 0o7777) == 0
+  }
+
   /// Flushes the file's contents to the storage device.
   func synchronize() -> Bool {
     fsync(descriptor) == 0

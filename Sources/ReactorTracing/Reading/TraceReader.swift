@@ -35,6 +35,14 @@ public final class TraceReader {
   @exclusivity(unchecked) public private(set) var warnings: [TraceWarning] = []
   /// How many events were read so far: complete lines of known kinds.
   @exclusivity(unchecked) public private(set) var eventCount = 0
+  /// How many lines of kinds this reader does not know it skipped so far (each named once
+  /// in ``warnings``). Their `seq` numbers belong to them: consumers that check that no
+  /// event is missing count them with ``skippedBeforeLastEvent``.
+  @exclusivity(unchecked) public private(set) var skippedEventCount = 0
+  /// How many lines of unknown kinds came right before the event ``next()`` returned last
+  /// (0 when none did): the `seq` numbers between the previous event and this one that
+  /// are not missing.
+  @exclusivity(unchecked) public private(set) var skippedBeforeLastEvent = 0
   /// The number of the line last read, from 1 (the header).
   @exclusivity(unchecked) public private(set) var lineNumber = 1
   /// The state after the last event read, rebuilt from snapshots and diffs.
@@ -152,6 +160,7 @@ public final class TraceReader {
   /// - Throws: ``TraceReadError`` for a malformed line, an unreadable file, or a state that
   ///   does not match its hash.
   public func next() throws(TraceReadError) -> TraceEvent? {
+    skippedBeforeLastEvent = 0
     while !isFinished {
       let next: LineReader.Line?
       do throws(LineReader.Failure) {
@@ -210,6 +219,8 @@ public final class TraceReader {
         if unknownKinds.insert(kind).inserted {
           warnings.append(.unknownEventKind(kind, firstLine: lineNumber))
         }
+        skippedEventCount += 1
+        skippedBeforeLastEvent += 1
         continue
       case .event(let event):
         try accept(event)

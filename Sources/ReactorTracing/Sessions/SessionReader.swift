@@ -23,6 +23,10 @@ public final class SessionReader {
   public let path: String
   /// How many events were read so far (the introduction of a trace of one reactor included).
   public private(set) var eventCount = 0
+  /// How many lines of unknown kinds came right before the event ``next()`` returned last
+  /// (0 when none did): the `seq` numbers between the previous event and this one that are
+  /// not missing.
+  public private(set) var skippedBeforeLastEvent = 0
   /// The reactors introduced and not yet released, by id.
   public private(set) var liveReactors: [Int: ReactorIntroduction] = [:]
 
@@ -171,8 +175,10 @@ public final class SessionReader {
   /// - Throws: ``TraceReadError`` for a malformed line, an event of a reactor that is not
   ///   live, an unreadable file, or a state that does not match its hash.
   public func next() throws(TraceReadError) -> SessionEvent? {
+    skippedBeforeLastEvent = 0
     switch source {
     case .single(let reader):
+      defer { skippedBeforeLastEvent = reader.skippedBeforeLastEvent }
       return try nextSingle(reader)
     case .session(let lines):
       return try nextSession(lines)
@@ -255,6 +261,7 @@ public final class SessionReader {
         if unknownKinds.insert(kind).inserted {
           sessionWarnings.append(.unknownEventKind(kind, firstLine: sessionLine))
         }
+        skippedBeforeLastEvent += 1
         continue
       case .event(let event):
         try accept(event)
