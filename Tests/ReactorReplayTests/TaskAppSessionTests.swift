@@ -106,6 +106,57 @@ import Testing
   }
 }
 
+extension TaskAppSessionTests {
+  /// Replays the committed session through the app `TaskApp(clock:editIDOffset:)` builds.
+  static func mutateReplay(editIDOffset: Int = 0) async throws -> SessionMutateReplay.Result {
+    let recorded = try SessionTrace(contentsOf: tracePath)
+    let result = Box<SessionMutateReplay.Result?>(nil)
+    try await withExclusiveMainSerialExecutor {
+      let clock = TestClock()
+      result.value = try await SessionMutateReplay.run(
+        recorded, clock: clock, advance: { await clock.advance(by: $0) },
+        including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor }
+      ) { recorder in
+        let app = TaskApp(clock: clock, editIDOffset: editIDOffset)
+        recorder.record(app.list, name: "list")
+        recorder.record(app.edit, name: "edit")
+        app.bindViews()
+        return app
+      }
+    }
+    return try #require(result.value)
+  }
+
+  @Test func theWholeSessionReplaysThroughMutateWithTheSameCauses() async throws {
+    let result = try await Self.mutateReplay()
+    #expect(result.isMatch, "\(result.divergence.map(String.init(describing:)) ?? "")")
+    #expect(result.userActions == 9)
+    let recorded = try SessionTrace(contentsOf: Self.tracePath)
+    #expect(result.matchedEvents == recorded.events.count)
+    #expect(result.replayed.serialized == recorded.serialized)
+  }
+
+  @Test func anEditScreenThatPublishesTheWrongIDIsCaughtAtTheRowItReachesWithItsOrigin()
+    async throws
+  {
+    let result = try await Self.mutateReplay(editIDOffset: 1)
+    let divergence = try #require(result.divergence)
+    // The rename of task 2 reaches task 3's row (reactor 5) instead of task 2's (reactor 4),
+    // and the replayed event names the edit screen's save as its origin.
+    #expect(divergence.sequence == 35)
+    #expect(divergence.reactor == 4)
+    #expect(divergence.recorded?.hasPrefix("[r4] mutation setTask(") == true)
+    #expect(
+      divergence.replayed?.hasPrefix(
+        #"[r5] mutation setTask(ReactorExamples.TaskItem(id: 3, title: "Record a session""#)
+        == true)
+    #expect(
+      divergence.replayed?.contains("← stream taskService from reactor 2, action 5, effect 2")
+        == true)
+    #expect(result.matchedEvents == 34)
+  }
+}
+
 /// A mutable box for a value set inside a closure.
 private final class Box<Value>: @unchecked Sendable {
   var value: Value

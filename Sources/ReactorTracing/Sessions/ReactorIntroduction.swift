@@ -27,8 +27,9 @@ public struct ReactorIntroduction: Hashable, Sendable {
   /// The id of the reactor that created it (in its `mutate`, `reduce`, an effect or an
   /// observer), or `nil` for one the app created outside any reactor.
   public var parent: Int?
-  /// The `seq` of the event during which it was created (its parent's action or mutation),
-  /// or `nil`.
+  /// The `seq` of the parent's latest event when this reactor entered the session (the
+  /// parent's action or mutation during which it was created; for a reactor created in the
+  /// parent's `reduce`, the parent's event before that mutation), or `nil`.
   public var createdDuring: Int?
 
   /// An introduction.

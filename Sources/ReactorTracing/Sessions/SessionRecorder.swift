@@ -117,6 +117,18 @@ public final class SessionRecorder: ReactorSessionObserver {
     record(reactor, parent: parent)
   }
 
+  /// Sends a recorded action to the live reactor with session id `reactor`, decoding it as
+  /// that reactor's action: how a session replay sends the user's actions again.
+  /// - Parameters:
+  ///   - action: The action's recorded value.
+  ///   - reactor: The reactor's id in this session.
+  /// - Throws: ``SessionSendError`` when the reactor is not alive or the value does not
+  ///   decode.
+  public func send(_ action: JSONValue, to reactor: Int) throws(SessionSendError) {
+    guard let control = log.control(of: reactor) else { throw .notAlive(reactor) }
+    try control.send(action)
+  }
+
   /// The session so far: header and events, with the end line once stopped.
   public var session: SessionTrace {
     SessionTrace(header: log.header, events: log.events)

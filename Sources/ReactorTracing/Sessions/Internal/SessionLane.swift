@@ -35,6 +35,25 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     reactor.runtime.sessionID = nil
   }
 
+  func send(_ action: JSONValue) throws(SessionSendError) {
+    guard let reactor else { throw .notAlive(id) }
+    guard let type = Action.self as? any Decodable.Type else {
+      throw .undecodable(id, reason: "its Action type is not Decodable")
+    }
+    let decoded: Action
+    do {
+      guard let value = try JSONValueDecoder().decode(type, from: action) as? Action else {
+        throw SessionSendError.undecodable(id, reason: "not an action of its type")
+      }
+      decoded = value
+    } catch let error as SessionSendError {
+      throw error
+    } catch {
+      throw .undecodable(id, reason: "\(error)")
+    }
+    reactor.send(decoded)
+  }
+
   /// An origin in another live reactor of this session, as a trace records it.
   private func origin(_ activity: ReactorActivity?) -> TraceEvent.ReactorOrigin? {
     guard let activity, log.isLive(activity.reactor) else { return nil }

@@ -75,6 +75,11 @@ final class SessionLog {
     events.append(SessionEvent(sequence: sequence, time: time, kind: .released(reactor: reactor)))
   }
 
+  /// The monitor of a live reactor.
+  func control(of reactor: Int) -> (any SessionLaneControl)? {
+    lanes[reactor]?.control
+  }
+
   /// Whether `origin` names a live reactor of this session: only such origins are recorded.
   func isLive(_ reactor: Int) -> Bool {
     lanes[reactor] != nil
@@ -123,9 +128,12 @@ final class SessionLog {
   }
 }
 
-/// A lane's monitor, as the log detaches it.
+/// A lane's monitor, as the log detaches it and a replay drives its reactor.
 @MainActor
 protocol SessionLaneControl: AnyObject {
   /// Stops recording the reactor: the monitor leaves its runtime.
   func detach()
+  /// Decodes a recorded action and sends it to the reactor.
+  /// - Throws: ``SessionSendError`` when the reactor is gone or the value does not decode.
+  func send(_ action: JSONValue) throws(SessionSendError)
 }

@@ -1,0 +1,162 @@
+public import ReactorTracing
+
+/// Replays a whole session through today's code: a factory builds the app's reactors and
+/// services wired as the app wires them, the actions the user sent (those with no origin in
+/// another reactor) are sent again at their recorded times, and the session the run records
+/// is compared with the recorded one, event by event: every reactor's actions, mutations and
+/// states, the actions reactors sent each other, the stream mutations, with their causes.
+///
+/// ```swift
+/// let clock = TestClock()
+/// let result = try await SessionMutateReplay.run(
+///   session, clock: clock, advance: { await clock.advance(by: $0) }
+/// ) { recorder in
+///   let app = TaskApp(clock: clock)
+///   recorder.record(app.list, name: "list")
+///   recorder.record(app.edit, name: "edit")
+///   app.bindViews()
+///   return app
+/// }
+/// #expect(result.divergence == nil)
+/// ```
+///
+/// It is the integration test of a whole screen flow: a change in any reactor's `mutate`,
+/// `reduce` or hooks, or in a service between them, shows as the first event that differs,
+/// with the reactor it happened in and, through its cause's `from`, the reactor that caused
+/// it.
+@MainActor
+public enum SessionMutateReplay {
+  /// What a session mutate replay found.
+  public struct Result: Sendable {
+    /// The session the replay recorded.
+    public var replayed: SessionTrace
+    /// The first difference from the recorded session, or `nil` when they match.
+    public var divergence: SessionDivergence?
+    /// How many user actions were sent again.
+    public var userActions: Int
+    /// How many events matched before the divergence (all of them on a match).
+    public var matchedEvents: Int
+
+    /// Whether the replay recorded the same session.
+    public var isMatch: Bool { divergence == nil }
+  }
+
+  /// Replays `recorded` through the app `factory` builds.
+  /// - Parameters:
+  ///   - recorded: The recorded session.
+  ///   - clock: The test clock the app's effects and services wait on.
+  ///   - advance: Advances that clock by a duration and lets the work it wakes run.
+  ///   - including: Which reactors the replay records (all by default), as for
+  ///     ``ReactorTracing/SessionRecorder/recordingEveryReactor(options:including:)``.
+  ///   - factory: Builds the app with the recorder installed: records the reactors it names
+  ///     by hand, in the order of the recording, binds its views, and returns what must stay
+  ///     alive for the run (the app).
+  /// - Returns: The replayed session and the first divergence, if any.
+  /// - Throws: ``ReplayError`` when a user action has no value, or it does not decode.
+  public static func run(
+    _ recorded: SessionTrace, clock: any Clock<Duration>,
+    advance: (Duration) async -> Void,
+    including: @escaping @MainActor (AnyObject) -> Bool = { _ in true },
+    factory: (SessionRecorder) -> AnyObject
+  ) async throws(ReplayError) -> Result {
+    // Default options besides the clock and metadata: nothing in them can be invalid.
+    guard
+      let recorder = try? SessionRecorder.recordingEveryReactor(
+        options: TraceOptions(metadata: recorded.header.metadata, clock: clock),
+        including: including)
+    else { preconditionFailure("default session options were refused") }
+    let app = factory(recorder)
+    var elapsed = Duration.zero
+    var userActions = 0
+    var lastTime = Duration.zero
+    for (index, event) in recorded.events.enumerated() {
+      lastTime = event.time
+      guard case .reactor(let reactor, .action(let action)) = event.kind, action.from == nil,
+        action.source == .sent
+      else { continue }
+      guard let value = action.value else {
+        throw .missingValue(line: index + 2, what: "action")
+      }
+      if event.time > elapsed {
+        await advance(event.time - elapsed)
+        elapsed = event.time
+      }
+      do throws(SessionSendError) {
+        try recorder.send(value, to: reactor)
+      } catch {
+        if case .undecodable(_, let reason) = error {
+          throw .undecodable(line: index + 2, reason: "action \(action.label): \(reason)")
+        }
+        // The reactor is not alive in the replay: the run already went another way.
+        break
+      }
+      userActions += 1
+    }
+    if lastTime > elapsed { await advance(lastTime - elapsed) }
+    await recorder.waitUntilIdle()
+    recorder.stop()
+    extendLifetime(app)
+    let replayed = recorder.session
+    let (matched, divergence) = compare(recorded.events, replayed.events)
+    return Result(
+      replayed: replayed, divergence: divergence, userActions: userActions,
+      matchedEvents: matched)
+  }
+
+  /// The number of events that match, and the first difference.
+  static func compare(
+    _ recorded: [SessionEvent], _ replayed: [SessionEvent]
+  ) -> (Int, SessionDivergence?) {
+    for index in 0..<max(recorded.count, replayed.count) {
+      let old = index < recorded.count ? recorded[index] : nil
+      let new = index < replayed.count ? replayed[index] : nil
+      if let old, let new, old.serializedLine == new.serializedLine { continue }
+      return (
+        index,
+        SessionDivergence(
+          sequence: old?.sequence ?? new?.sequence ?? 0, reactor: old?.reactor ?? new?.reactor,
+          recorded: old.map(describe), replayed: new.map(describe))
+      )
+    }
+    return (recorded.count, nil)
+  }
+
+  /// An event in a few words: `[r4] mutation setTask(…) ← stream taskService from reactor 2,
+  /// action 5, effect 2`, with the state hash of a mutation.
+  static func describe(_ event: SessionEvent) -> String {
+    let reactor = event.reactor.map { "[r\($0)] " } ?? ""
+    switch event.kind {
+    case .introduced(let introduction):
+      return reactor + "reactor \(introduction.type)"
+        + (introduction.parent.map { " (parent \($0))" } ?? "")
+    case .released:
+      return reactor + "release"
+    case .gap(let gap):
+      return "gap of \(gap.droppedEvents) events"
+    case .end(let end):
+      return "end (\(end.observedEvents) observed)"
+    case .reactor(_, let kind):
+      switch kind {
+      case .action(let action):
+        return reactor + "action \(action.label)" + (action.from.map { " ← from \($0)" } ?? "")
+      case .effectStarted(let start):
+        return reactor + "effectStart \(start.name ?? "effect \(start.effect)") of action \(start.action)"
+      case .effectEnded(let end):
+        return reactor + "effectEnd \(end.effect)"
+      case .mutation(let mutation):
+        let cause =
+          switch mutation.cause {
+          case .action(let action): "action \(action)"
+          case .effect(let effect, let action): "effect \(effect) of action \(action)"
+          case .stream(let name): "stream \(name)"
+          }
+        return reactor + "mutation \(mutation.label) ← \(cause)"
+          + (mutation.from.map { " from \($0)" } ?? "") + ", state \(mutation.stateHash)"
+      case .streamEnded(let end):
+        return reactor + "streamEnd \(end.stream)"
+      case .gap, .end:
+        return reactor + "?"
+      }
+    }
+  }
+}
