@@ -18,6 +18,7 @@ let package = Package(
     .library(name: "ReactorExploration", targets: ["ReactorExploration"]),
     .library(name: "ReactorTestGeneration", targets: ["ReactorTestGeneration"]),
     .library(name: "ReactorScript", targets: ["ReactorScript"]),
+    .library(name: "ReactorFleet", targets: ["ReactorFleet"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
   ],
@@ -230,6 +231,23 @@ let package = Package(
       ]
     ),
 
+    // Fleets: per-trace transition summaries that engines (DuckDB, Spark) merge, the
+    // production state machine drawn from them, and production held against test coverage.
+    // zlib (on every Linux and macOS) reads and writes `.gz`; nothing else is added.
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
+    ),
+    .target(
+      name: "ReactorFleet",
+      dependencies: ["ReactorTracing", "ReactorDiagrams", "ReactorExploration", "CZlib"]
+    ),
+    .testTarget(
+      name: "ReactorFleetTests",
+      dependencies: ["ReactorFleet", "ReactorDiagrams", "ReactorTracing", "ReactorExamples"]
+    ),
+
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.
     .target(
@@ -237,6 +255,7 @@ let package = Package(
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExploration",
         "ReactorTestGeneration", "ReactorExport", "ReactorInspector", "ReactorScript",
+        "ReactorFleet",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

@@ -114,7 +114,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   // MARK: Stub
 
   @usableFromInline @exclusivity(unchecked) var isStubEnabled = false
-  @usableFromInline private(set) var stub: Stub<Action, State>?
+  @usableFromInline @exclusivity(unchecked) private(set) var stub: Stub<Action, State>?
 
   isolated deinit {
     scope.close()
@@ -341,6 +341,12 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   @inlinable
   func apply(_ mutation: Mutation, origin: Origin) {
     guard let reduceFunction else { return }
+    // Checked here, not in the path below, which the fast path of `send` inlines: a runtime
+    // in a recorded session never takes that fast path.
+    if tracksActivity {
+      applyRecordingOrigin(mutation, origin: origin, reducing: reduceFunction)
+      return
+    }
     apply(mutation, origin: origin, reducing: reduceFunction)
   }
 
@@ -355,10 +361,6 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     guard !isStubEnabled, let previous = reduced else { return }
     if isEmitting {
       enqueue { [unowned(unsafe) self] in apply(mutation, origin: origin) }
-      return
-    }
-    if tracksActivity {
-      applyRecordingOrigin(mutation, origin: origin, to: previous, reducing: reduce)
       return
     }
     // One emission, written out rather than through `withEmission`: this is the path of
@@ -385,9 +387,13 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// stream's mutation.
   @usableFromInline
   func applyRecordingOrigin(
-    _ mutation: Mutation, origin: Origin, to previous: State,
-    reducing reduce: @MainActor (State, Mutation) -> State
+    _ mutation: Mutation, origin: Origin, reducing reduce: @MainActor (State, Mutation) -> State
   ) {
+    guard !isStubEnabled, let previous = reduced else { return }
+    if isEmitting {
+      enqueue { [unowned(unsafe) self] in apply(mutation, origin: origin) }
+      return
+    }
     let reactor = sessionID ?? 0
     let from: ReactorActivity?
     let activity: ReactorActivity?

@@ -71,6 +71,15 @@ extension ReactorRegistry {
         service: FakeGitHubSearchService(
           clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300)))
     }
+    // The task app's reactors, for replays of its session one reactor at a time
+    // (`replay SESSION --reactor-id N`): a row, and the edit screen.
+    registry.register(TaskCellReactor.self) { context in
+      TaskCellReactor(
+        task: TaskService.sampleTasks[0], service: TaskAppService(clock: context.clock))
+    }
+    registry.register(TaskEditReactor.self) { context in
+      TaskEditReactor(service: TaskAppService(clock: context.clock))
+    }
     return registry
   }
 

@@ -97,33 +97,15 @@ public enum SessionMutateReplay {
     recorder.stop()
     extendLifetime(app)
     let replayed = recorder.session
-    let (matched, divergence) = compare(recorded.events, replayed.events)
+    let (matched, divergence) = SessionDiff.compare(recorded.events, replayed.events)
     return Result(
       replayed: replayed, divergence: divergence, userActions: userActions,
       matchedEvents: matched)
   }
 
-  /// The number of events that match, and the first difference.
-  static func compare(
-    _ recorded: [SessionEvent], _ replayed: [SessionEvent]
-  ) -> (Int, SessionDivergence?) {
-    for index in 0..<max(recorded.count, replayed.count) {
-      let old = index < recorded.count ? recorded[index] : nil
-      let new = index < replayed.count ? replayed[index] : nil
-      if let old, let new, old.serializedLine == new.serializedLine { continue }
-      return (
-        index,
-        SessionDivergence(
-          sequence: old?.sequence ?? new?.sequence ?? 0, reactor: old?.reactor ?? new?.reactor,
-          recorded: old.map(describe), replayed: new.map(describe))
-      )
-    }
-    return (recorded.count, nil)
-  }
-
   /// An event in a few words: `[r4] mutation setTask(…) ← stream taskService from reactor 2,
   /// action 5, effect 2`, with the state hash of a mutation.
-  static func describe(_ event: SessionEvent) -> String {
+  nonisolated static func describe(_ event: SessionEvent) -> String {
     let reactor = event.reactor.map { "[r\($0)] " } ?? ""
     switch event.kind {
     case .introduced(let introduction):

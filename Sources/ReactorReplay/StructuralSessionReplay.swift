@@ -40,6 +40,9 @@ public final class StructuralSessionReplay {
     lanes[reactor]?.state
   }
 
+  /// How many reactors were introduced so far, released ones included.
+  public var introducedCount: Int { introduced.count }
+
   /// The introductions of the reactors alive after the last step read, by id.
   public var liveReactors: [Int: ReactorIntroduction] { reader.liveReactors }
 

@@ -24,6 +24,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       Explore.self,
       Coverage.self,
       GenerateTest.self,
+      Summarize.self,
     ]
   )
 

@@ -1,4 +1,4 @@
-import ReactorTracing
+public import ReactorTracing
 
 extension StateAbstraction {
   /// Reads traces once and returns rules that draw their states as a state machine: control
@@ -30,15 +30,38 @@ extension StateAbstraction {
     fromTracesAt paths: [String], overrides: [String: FieldAbstraction] = [:],
     distinctValueLimit: Int = 3
   ) throws(TransitionGraphError) -> StateAbstraction {
+    try inferred(
+      fromTraces: paths.map { path in { try TraceReader(path: path) } },
+      overrides: overrides, distinctValueLimit: distinctValueLimit)
+  }
+
+  /// Reads traces once and returns rules that draw their states as a state machine, like
+  /// ``inferred(fromTracesAt:overrides:distinctValueLimit:)``, with readers opened by the
+  /// caller (for traces that are not plain files, such as gzipped ones).
+  ///
+  /// - Parameters:
+  ///   - openers: One function per trace that opens a reader verifying states; it throws
+  ///     a ``TraceReadError`` when the trace cannot be read.
+  ///   - overrides: Abstractions chosen by the caller, by field name; they win.
+  ///   - distinctValueLimit: The most distinct values a field may take to be drawn as is.
+  /// - Returns: One rule per top-level field, in the order of the state's members.
+  /// - Throws: ``TransitionGraphError/unreadableTrace(_:)`` when a trace cannot be read,
+  ///   ``TransitionGraphError/unknownField(_:known:)`` when an override names no field.
+  public static func inferred(
+    fromTraces openers: [() throws -> TraceReader],
+    overrides: [String: FieldAbstraction] = [:], distinctValueLimit: Int = 3
+  ) throws(TransitionGraphError) -> StateAbstraction {
     var names: [String] = []
     var statistics: [String: FieldStatistics] = [:]
     var isObject = true
-    for path in paths {
+    for open in openers {
       let reader: TraceReader
       do {
-        reader = try TraceReader(path: path)
-      } catch {
+        reader = try open()
+      } catch let error as TraceReadError {
         throw .unreadableTrace(error)
+      } catch {
+        throw .unreadableTrace(.readFailed(path: "trace", reason: "\(error)"))
       }
       var schemas: [String: TypeSchema] = [:]
       if case .structure(_, let fields, _)? = reader.header.schema.state.shape {

@@ -382,4 +382,49 @@ extension TransitionGraph {
   public mutating func setReactor(_ name: String) {
     reactor = name
   }
+
+  /// Adds a state known only by its fields, such as one a transition summary names, and
+  /// returns its index; a state with equal fields already in the graph is returned instead.
+  ///
+  /// - Parameters:
+  ///   - fields: The fields the state shows.
+  ///   - isInitial: Whether runs start in it.
+  /// - Returns: The state's index in ``states``.
+  /// - Throws: ``TransitionGraphError/tooLargeToCollect(limit:)`` beyond ``collectionLimit``.
+  public mutating func addState(
+    fields: [StateField], isInitial: Bool = false
+  ) throws(TransitionGraphError) -> Int {
+    let key = Self.key(of: fields)
+    if let index = stateIndex[key] {
+      if isInitial { states[index].isInitial = true }
+      return index
+    }
+    let index = states.count
+    guard index < collectionLimit.maximumNodes else {
+      throw .tooLargeToCollect(limit: collectionLimit)
+    }
+    states.append(State(id: "s\(index)", fields: fields, isInitial: isInitial))
+    stateIndex[key] = index
+    return index
+  }
+
+  /// Adds a transition seen `count` times, such as a summary line's, or counts it again.
+  ///
+  /// - Parameters:
+  ///   - source: The index of the state before the mutation.
+  ///   - target: The index of the state after it.
+  ///   - mutation: The mutation's label.
+  ///   - action: The label of the action behind it.
+  ///   - count: How many times it was seen; at least 1.
+  /// - Returns: The transition's index in ``transitions``.
+  /// - Throws: ``TransitionGraphError/tooLargeToCollect(limit:)`` beyond ``collectionLimit``.
+  @discardableResult
+  public mutating func addTransition(
+    from source: Int, to target: Int, mutation: String, action: String, count: Int
+  ) throws(TransitionGraphError) -> Int {
+    let index = try record(from: source, to: target, mutation: mutation, action: action, events: [])
+    transitions[index].count = transitions[index].count &+ (count - 1)
+    mutationCount = mutationCount &+ count
+    return index
+  }
 }

@@ -14,7 +14,11 @@ extension ReactorTraceCommand {
         Explores the reactor (as explore does; the alphabet is the traces' actions plus \
         --actions, the metadata the first trace's) and matches the traces against the \
         explored graph. Lists every transition no trace makes, with the shortest script that \
-        makes it. Exit 4 when the share of transitions exercised is below --min.
+        makes it. Exit 4 when the share of transitions exercised is below --min. With \
+        --production SUMMARIES (merged transition summaries of production runs), lists \
+        instead the states and transitions production reaches that the traces never \
+        exercise, most frequent first, each with the shortest script an exploration finds \
+        when the reactor is registered.
         """
     )
 
@@ -49,12 +53,29 @@ extension ReactorTraceCommand {
       help: "Write the explored graph, exercised part solid, the rest dashed: .svg .png .dot .pdf.")
     var graph: String?
 
+    /// Transition summaries of production runs to hold the traces against.
+    @Option(
+      help: """
+        Merged transition summaries of production runs: list what they reach that the \
+        traces never do.
+        """)
+    public var production: [String] = []
+
+    /// With `--production`: how many missed states and transitions to list.
+    @Option(help: "With --production: list at most this many of each (0: all).")
+    public var limit = 20
+
     /// Creates the command; ArgumentParser fills in the options.
     init() {}
 
     /// Checks the arguments before anything is read.
     func validate() throws {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
+      guard limit >= 0 else { throw ValidationError("--limit must be at least 0.") }
+      if !production.isEmpty && (min != nil || graph != nil || savedExploration != nil) {
+        throw ValidationError(
+          "--production cannot be combined with --min, --graph or --exploration.")
+      }
       if let min, !(0...100).contains(min) {
         throw ValidationError("--min is a percentage from 0 to 100.")
       }
@@ -62,6 +83,13 @@ extension ReactorTraceCommand {
 
     /// Explores, matches and reports.
     func run() async throws {
+      if !production.isEmpty {
+        try await ProductionCoverageRequest(
+          production: production, traces: traces, reactor: reactor, arguments: exploration,
+          json: json, limit: limit == 0 ? nil : limit
+        ).exit()
+        return
+      }
       try await CoverageRequest(
         traces: traces, reactor: reactor, arguments: exploration,
         savedExploration: savedExploration, minimum: min, json: json, graph: graph

@@ -7,10 +7,11 @@ extension ReactorTraceCommand {
   struct Diff: AsyncParsableCommand {
     /// The command's help.
     static let configuration = CommandConfiguration(
-      abstract: "Show where two traces of the same reactor first diverge.",
+      abstract: "Show where two traces (or two sessions) first diverge.",
       discussion: """
-        Exit codes: 0 the traces match, 1 they diverge, 2 unusable input, 3 warnings about a \
-        trace under --strict.
+        For sessions (many reactors, format 2.0), the first event that differs and its \
+        reactor. Exit codes: 0 the traces match, 1 they diverge, 2 unusable input, 3 warnings \
+        about a trace under --strict.
         """
     )
 
@@ -50,6 +51,9 @@ struct DiffRequest: CommandRequest {
   /// Compares the traces, reports to `output`, and returns the exit code.
   @MainActor
   func run(output: any TextOutput) async throws -> ExitCode {
+    if SessionReplayRun.isSession(first) || SessionReplayRun.isSession(second) {
+      return try diffSessions(output: output)
+    }
     let readers = (try TraceReader(path: first), try TraceReader(path: second))
     let divergence = try TraceDiff.firstDivergence(readers.0, readers.1)
     var warnings: [TraceWarningReport] = []
@@ -86,6 +90,41 @@ struct DiffRequest: CommandRequest {
       output.write(
         "match" + (hasWarnings ? " (incomplete traces: see the warnings)" : "")
           + ": \(first) and \(second) record the same events and states")
+    }
+    return strict && hasWarnings ? .strictWarnings : .success
+  }
+
+  /// Two sessions (or a session and a trace of one reactor, read as a session of one): the
+  /// first event that differs, with its reactor.
+  @MainActor
+  private func diffSessions(output: any TextOutput) throws -> ExitCode {
+    let sessions = (try SessionTrace(contentsOf: first), try SessionTrace(contentsOf: second))
+    let reports = [
+      TraceWarningReport(
+        path: first, warnings: sessions.0.warnings, eventCount: sessions.0.events.count),
+      TraceWarningReport(
+        path: second, warnings: sessions.1.warnings, eventCount: sessions.1.events.count),
+    ]
+    for report in reports { report.print(strict: strict) }
+    let hasWarnings = reports.contains { !$0.isEmpty }
+    var result = JSONObject()
+    if let divergence = SessionDiff.firstDivergence(sessions.0, sessions.1) {
+      if json {
+        result["result"] = "divergence"
+        result["seq"] = .int(Int64(divergence.sequence))
+        if let reactor = divergence.reactor { result["reactor"] = .int(Int64(reactor)) }
+        result["report"] = .string(divergence.description)
+        output.write(JSONValue.object(result).serializedString)
+      } else {
+        output.write("divergence: \(divergence)")
+      }
+      return .divergence
+    }
+    if json {
+      result["result"] = "match"
+      output.write(JSONValue.object(result).serializedString)
+    } else {
+      output.write("match: \(first) and \(second) record the same session")
     }
     return strict && hasWarnings ? .strictWarnings : .success
   }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReactorDiagrams
+import ReactorFleet
 import ReactorTracing
 
 extension ReactorTraceCommand.Render {
@@ -17,13 +18,29 @@ extension ReactorTraceCommand.Render {
         and a legend says how each field is drawn. --field NAME=HOW overrides one field \
         (HOW: value, case, nil, empty, count, omit, event); --key projects states onto the \
         given fields instead; --whole-state makes every distinct state a node. Edges are \
-        observed transitions labelled with the mutation and the action behind it.
+        observed transitions labelled with the mutation and the action behind it. \
+        --summary FILE draws merged transition summaries (summarize, or the DuckDB and Spark \
+        merges in fleet/) instead of traces: the production state machine, edge width by how \
+        often each transition happens, rare ones orange; --reactor and --app-version choose \
+        the lines.
         """
     )
 
     /// The traces to draw.
     @Argument(help: "Trace files of the same reactor.")
-    var traces: [String]
+    var traces: [String] = []
+
+    /// Merged transition summaries to draw instead of traces.
+    @Option(help: "Draw these transition summaries (.jsonl, .jsonl.gz) instead of traces.")
+    var summary: [String] = []
+
+    /// With `--summary`: the reactor to draw.
+    @Option(help: "With --summary: the reactor to draw, when the lines hold several.")
+    var reactor: String?
+
+    /// With `--summary`: the app version to draw.
+    @Option(help: "With --summary: draw only this app version's lines.")
+    var appVersion: String?
 
     /// How states become nodes.
     @OptionGroup var states: StateAbstractionOptions
@@ -60,18 +77,33 @@ extension ReactorTraceCommand.Render {
 
     /// Checks the arguments before anything is read.
     func validate() throws {
-      guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
+      guard traces.isEmpty != summary.isEmpty else {
+        throw ValidationError("Give trace files or --summary files (not both).")
+      }
+      if !summary.isEmpty && (states.wholeState || !states.keys.isEmpty || !states.fields.isEmpty) {
+        throw ValidationError("--summary draws states as the summaries abstracted them.")
+      }
+      if summary.isEmpty && (reactor != nil || appVersion != nil) {
+        throw ValidationError("--reactor and --app-version choose lines of --summary files.")
+      }
       guard minCount >= 1 else { throw ValidationError("--min-count must be at least 1.") }
       guard hops >= 0 else { throw ValidationError("--hops must be at least 0.") }
     }
 
     /// Builds the graph and writes it.
     func run() async throws {
+      let filter = TransitionFilter(
+        minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops)
+      if !summary.isEmpty {
+        try await ProductionDiagramRequest(
+          summaries: summary,
+          selection: ProductionGraph.Selection(reactor: reactor, appVersion: appVersion),
+          filter: filter, format: format, diagram: diagram
+        ).exit()
+        return
+      }
       try await TransitionsRequest(
-        traces: traces, states: states,
-        filter: TransitionFilter(
-          minimumCount: minCount, hidesSelfLoops: hideSelfLoops, focus: focus, hops: hops),
-        format: format, diagram: diagram
+        traces: traces, states: states, filter: filter, format: format, diagram: diagram
       ).exit()
     }
   }
@@ -121,6 +153,49 @@ struct TransitionsRequest: CommandRequest {
       report.write(
         "wrote \(diagram.output): \(graph.states.count) states, "
           + "\(graph.transitions.count) transitions from \(graph.mutationCount) mutations")
+    }
+    return .success
+  }
+}
+
+/// What `render transitions --summary` was asked to draw.
+struct ProductionDiagramRequest: CommandRequest {
+  var summaries: [String]
+  var selection: ProductionGraph.Selection
+  var filter: TransitionFilter
+  var format: String?
+  var diagram: DiagramOptions
+
+  /// Reads and merges the summaries, draws them, reports to `report`, and returns the exit
+  /// code.
+  @MainActor
+  func run(output report: any TextOutput) async throws -> ExitCode {
+    let format = try diagram.resolvedFormat(
+      format, accepting: DiagramFormat.allCases, for: "transition graph")
+    let engine = try diagram.resolvedEngine(default: .dot)
+    let paths = try FleetFiles.expand(summaries, extensions: FleetFiles.summaryExtensions)
+    try OutputFiles.refuse([diagram.output], ifAnyIs: paths)
+    var set = SummarySet()
+    for path in paths { try set.add(contentsOf: path) }
+    var production = try ProductionGraph(summaries: set.summaries, selection: selection)
+    try production.filter(by: filter)
+    let bytes: [UInt8]
+    if format == .mermaid {
+      bytes = Array(try production.graph.mermaid().utf8)
+    } else {
+      let output = try DiagramFile.renderReportingWarnings(
+        try production.dotGraph(), format: format, engine: engine)
+      bytes = output.bytes
+      for warning in output.warnings {
+        CommandFailure.printError("warning: \(diagram.output): \(warning)")
+      }
+    }
+    try OutputFiles.write(bytes, to: diagram.output, inputs: paths)
+    if diagram.output != OutputFiles.standardOutput {
+      report.write(
+        "wrote \(diagram.output): \(production.graph.states.count) states, "
+          + "\(production.graph.transitions.count) transitions from "
+          + "\(production.graph.mutationCount) production mutations")
     }
     return .success
   }

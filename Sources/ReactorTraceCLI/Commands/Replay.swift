@@ -15,7 +15,9 @@ extension ReactorTraceCommand {
         needed). When the trace's reactor is registered, it then feeds the recorded mutations \
         through today's reduce (--mode reduce, the default) or re-sends the recorded actions \
         on a test clock and compares the mutations (--mode mutate). --mode structural stops \
-        after the first check. A trace cut off by a crash, without an end line, or whose \
+        after the first check. A session (many reactors, format 2.0) replays structurally, \
+        every cause across reactors checked, and with --reactor-id N one reactor through \
+        reduce. A trace cut off by a crash, without an end line, or whose \
         recording stopped with effects still running is replayed as far as it goes, with a \
         warning on standard error per problem; --strict makes them failures. Types changed \
         compatibly since the recording (a case added, an unused case removed, a State field \
@@ -47,6 +49,12 @@ extension ReactorTraceCommand {
     /// The registered reactor to replay against, instead of the trace's own.
     @Option(help: "Replay against this registered reactor type instead of the trace's.")
     var reactor: String?
+
+    /// The reactor of a session to replay through `reduce`.
+    @Option(
+      name: .customLong("reactor-id"),
+      help: "For a session: replay this reactor (its id in the session) through reduce.")
+    var reactorID: Int?
 
     /// Whether to print every step.
     @Flag(
@@ -93,7 +101,7 @@ extension ReactorTraceCommand {
     func run() async throws {
       try await ReplayRequest(
         trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
-        stateAt: stateAt, json: json, strict: strictness.strict
+        stateAt: stateAt, json: json, strict: strictness.strict, reactorID: reactorID
       ).exit()
     }
   }
@@ -110,6 +118,8 @@ struct ReplayRequest: CommandRequest {
   var stateAt: Int?
   var json: Bool
   var strict = false
+  /// For a session: the reactor to replay through `reduce`.
+  var reactorID: Int? = nil
 
   /// Replays, reports to `output`, and returns the exit code.
   @MainActor
@@ -125,6 +135,12 @@ private struct ReplayRun {
   let output: any TextOutput
 
   func run() async throws -> ExitCode {
+    if SessionReplayRun.isSession(command.trace) {
+      return try await SessionReplayRun(command: command, output: output).run()
+    }
+    if command.reactorID != nil {
+      throw CommandFailure.unusableInput("--reactor-id applies to a session, not to a trace of one reactor")
+    }
     let registry = ReactorRegistry.current
     do {
       let structural = try StructuralReplay(path: command.trace)

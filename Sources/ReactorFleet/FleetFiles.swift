@@ -1,0 +1,169 @@
+import Foundation
+public import ReactorTracing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files a fleet command reads: names, globs and directories expanded, `.gz` inflated.
+public enum FleetFiles {
+  /// What the names of summary files found in a directory end with.
+  public static let summaryExtensions = [
+    ".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz",
+  ]
+
+  /// What the names of trace files found in a directory end with.
+  public static let traceExtensions = [".trace.jsonl", ".trace.jsonl.gz"]
+
+  /// The most bytes a `.gz` file may inflate to: 4 GiB.
+  public static let inflatedLimit = 4 << 30
+
+  /// The files `arguments` name, each once, in the order given.
+  ///
+  /// An argument naming a directory stands for every regular file below it whose name ends
+  /// with one of `extensions` (sorted by path); one with `*`, `?` or `[` that names no
+  /// existing file is a glob; anything else is a file name, read as it is.
+  ///
+  /// - Parameters:
+  ///   - arguments: Files, globs and directories.
+  ///   - extensions: What files found in directories end with, such as `.trace.jsonl`.
+  /// - Returns: Paths.
+  /// - Throws: ``FleetError/noInput(_:)`` when a glob or directory names no file.
+  public static func expand(
+    _ arguments: [String], extensions: [String]
+  ) throws(FleetError) -> [String] {
+    var result: [String] = []
+    var seen: Set<String> = []
+    func add(_ path: String) {
+      if seen.insert(path).inserted { result.append(path) }
+    }
+    for argument in arguments {
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+      if exists && isDirectory.boolValue {
+        let found = files(under: argument, endingWith: extensions)
+        guard !found.isEmpty else { throw .noInput(argument) }
+        found.forEach(add)
+      } else if !exists && argument.contains(where: { "*?[".contains($0) }) {
+        let found = glob(argument)
+        guard !found.isEmpty else { throw .noInput(argument) }
+        found.forEach(add)
+      } else {
+        add(argument)
+      }
+    }
+    return result
+  }
+
+  /// The whole file, inflated when it is gzip (by its magic number, whatever its name).
+  ///
+  /// - Parameter path: The file.
+  /// - Returns: Its bytes.
+  /// - Throws: ``FleetError/unreadable(path:reason:)`` or
+  ///   ``FleetError/badCompression(path:reason:)``.
+  public static func contents(of path: String) throws(FleetError) -> [UInt8] {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw .unreadable(path: path, reason: "no such file")
+    }
+    guard !isDirectory.boolValue else {
+      throw .unreadable(path: path, reason: "it is a directory")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .unreadable(path: path, reason: "permission denied or not a regular file")
+    }
+    let bytes = [UInt8](data)
+    guard Gzip.isCompressed(bytes) else { return bytes }
+    do {
+      return try Gzip.inflate(bytes, limit: inflatedLimit)
+    } catch {
+      switch error {
+      case .corrupt(let reason): throw .badCompression(path: path, reason: reason)
+      case .truncated: throw .badCompression(path: path, reason: "it ends too early")
+      case .tooLarge(let limit):
+        throw .badCompression(path: path, reason: "it inflates to more than \(limit) bytes")
+      }
+    }
+  }
+
+  /// Whether `path` names a regular file (following symbolic links).
+  public static func isRegularFile(_ path: String) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+      && !isDirectory.boolValue
+  }
+
+  /// A trace reader over the file, inflated first when it is gzip.
+  ///
+  /// - Parameter path: A trace file, `.gz` or not.
+  /// - Returns: A reader that has read the header.
+  /// - Throws: ``FleetError``.
+  public static func traceReader(at path: String) throws(FleetError) -> TraceReader {
+    do {
+      if try isGzip(path) {
+        return try TraceReader(bytes: try contents(of: path), name: path)
+      }
+      return try TraceReader(path: path)
+    } catch let error as FleetError {
+      throw error
+    } catch let error as TraceReadError {
+      throw .trace(error)
+    } catch {
+      throw .unreadable(path: path, reason: "\(error)")
+    }
+  }
+
+  /// `bytes`, gzipped when `path` ends with `.gz`.
+  public static func encoded(_ bytes: [UInt8], for path: String) -> [UInt8] {
+    path.hasSuffix(".gz") ? Gzip.deflate(bytes) : bytes
+  }
+
+  private static func isGzip(_ path: String) throws(FleetError) -> Bool {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else {
+      throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+    }
+    defer { close(descriptor) }
+    var magic: [UInt8] = [0, 0]
+    let count = read(descriptor, &magic, 2)
+    return count == 2 && Gzip.isCompressed(magic)
+  }
+
+  private static func files(under directory: String, endingWith extensions: [String]) -> [String] {
+    guard let enumerator = FileManager.default.enumerator(atPath: directory) else { return [] }
+    var found: [String] = []
+    while let relative = enumerator.nextObject() as? String {
+      guard extensions.contains(where: { relative.hasSuffix($0) }) else { continue }
+      let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
+        found.append(path)
+      }
+    }
+    return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
+
+  private static func glob(_ pattern: String) -> [String] {
+    var matches = glob_t()
+    defer { globfree(&matches) }
+    #if canImport(Glibc)
+    let status = Glibc.glob(pattern, 0, nil, &matches)
+    #elseif canImport(Musl)
+    let status = Musl.glob(pattern, 0, nil, &matches)
+    #else
+    let status = Darwin.glob(pattern, 0, nil, &matches)
+    #endif
+    guard status == 0 else { return [] }
+    var found: [String] = []
+    for index in 0..<Int(matches.gl_pathc) {
+      if let path = matches.gl_pathv[index] { found.append(String(cString: path)) }
+    }
+    return found
+  }
+}

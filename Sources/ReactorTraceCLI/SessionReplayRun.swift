@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import ReactorReplay
+import ReactorTracing
+
+/// `replay` of a session (format 2.0): structural replay of every reactor and every cause
+/// across reactors, then, with `--reactor-id`, one reactor through today's `reduce`.
+@MainActor
+struct SessionReplayRun {
+  let command: ReplayRequest
+  let output: any TextOutput
+
+  /// Whether `path` is a session: its first line declares format 2.x.
+  static func isSession(_ path: String) -> Bool {
+    guard let reader = try? SessionReader(path: path, verifyingStates: false) else {
+      return false
+    }
+    return reader.header.version.major == SessionHeader.currentVersion.major
+  }
+
+  func run() async throws -> ExitCode {
+    if command.mode == .mutate {
+      throw CommandFailure.unusableInput(
+        "a session replays through mutate with the app's session factory, in a test "
+          + "(SessionMutateReplay); here it replays structurally, and through reduce one "
+          + "reactor at a time with --reactor-id")
+    }
+    let replay = try StructuralSessionReplay(path: command.trace)
+    let range =
+      command.steps || command.from != nil || command.to != nil
+      ? (command.from ?? 1)...(command.to ?? Int.max) : nil
+    while let step = try replay.next() {
+      guard let range, range.contains(step.step.sequence) else { continue }
+      if command.json {
+        var json = step.step.json
+        if case .object(var object) = json, let reactor = step.reactor {
+          object["reactor"] = .int(Int64(reactor))
+          json = .object(object)
+        }
+        output.write(json.serializedString)
+      } else {
+        output.write(step.description)
+      }
+    }
+    let warnings = TraceWarningReport(
+      path: command.trace, warnings: replay.warnings, eventCount: replay.stepCount)
+    warnings.print(strict: command.strict)
+    if let divergence = replay.divergences.first {
+      write(result: "divergence", mode: "structural", text: "divergence (structural replay): \(divergence)")
+      return .divergence
+    }
+    let causality = replay.causality
+    guard let reactorID = command.reactorID else {
+      write(
+        result: "match", mode: "structural",
+        text: "match: \(replay.stepCount) events of \(reactorCount(replay)) reactors; every "
+          + "state matches its hash and every cause is consistent; "
+          + "\(causality.resolvedActions) of \(causality.resolvedActions + causality.unresolvedActions) actions and "
+          + "\(causality.resolvedMutations) of \(causality.resolvedMutations + causality.unresolvedMutations) mutations "
+          + "resolve to a user action or a named stream")
+      return command.strict && !warnings.isEmpty ? .strictWarnings : .success
+    }
+    let session = try SessionTrace(contentsOf: command.trace)
+    guard let lane = session.lane(of: reactorID) else {
+      throw CommandFailure.unusableInput(
+        ReplayError.noSuchReactor(
+          "reactor \(reactorID)", reactors: session.reactors.map(\.reactor)
+        ).description)
+    }
+    let registry = ReactorRegistry.current
+    guard let entry = registry.entry(named: lane.header.reactor) else {
+      throw CommandFailure.unusableInput(registry.unknownReactorMessage(lane.header.reactor))
+    }
+    let path = NSTemporaryDirectory() + "reactor-trace-lane-\(getpid())-\(reactorID).trace.jsonl"
+    try lane.write(to: path)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let result = try entry.reduce(path, lane.header.metadata)
+    if let divergence = result.divergence {
+      write(
+        result: "divergence", mode: "reduce",
+        text: "divergence (reduce replay of reactor \(reactorID)): \(divergence)")
+      return .divergence
+    }
+    write(
+      result: "match", mode: "reduce",
+      text: "match: \(result.stepsChecked) mutations of reactor \(reactorID) replayed through "
+        + "\(lane.header.reactor).reduce; every state equals the recorded one")
+    return command.strict && !warnings.isEmpty ? .strictWarnings : .success
+  }
+
+  private func reactorCount(_ replay: StructuralSessionReplay) -> Int {
+    replay.introducedCount
+  }
+
+  private func write(result: String, mode: String, text: String) {
+    guard command.json else {
+      output.write(text)
+      return
+    }
+    var object = JSONObject()
+    object["result"] = .string(result)
+    object["mode"] = .string(mode)
+    object["report"] = .string(text)
+    output.write(JSONValue.object(object).serializedString)
+  }
+}
