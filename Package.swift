@@ -20,7 +20,11 @@ let package = Package(
     .library(name: "ReactorScript", targets: ["ReactorScript"]),
     .library(name: "ReactorFleet", targets: ["ReactorFleet"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
+    .library(name: "ReactorLiveRecording", targets: ["ReactorLiveRecording"]),
+    .library(name: "ReactorLiveServer", targets: ["ReactorLiveServer"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
+    .executable(name: "reactor-trace-live-example", targets: ["reactor-trace-live-example"]),
+    .executable(name: "reactor-trace-serve", targets: ["reactor-trace-serve"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -30,6 +34,8 @@ let package = Package(
     // links libcurl and 30 more libraries into every process that replays (+7 MiB resident
     // at start, measured with the benchmark).
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3", traits: []),
+    // The live server's HTTP and WebSocket: small, dependency-free, Swift 6 (issue 31).
+    .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
   ],
   targets: [
     // The runtime: ReactorKit's model on Swift Concurrency. Depends on nothing.
@@ -228,6 +234,41 @@ let package = Package(
         "ReactorCore", "ReactorExamples", "ReactorReplayTesting", "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
+    // Live: an app streams its recording to `reactor-trace serve` (issue 31). The recorder
+    // side links no server library, no Graphviz and no FoundationNetworking: plain sockets.
+    .target(name: "ReactorLiveRecording", dependencies: ["ReactorCore", "ReactorTracing"]),
+    // The server: takes apps' streams, keeps each on disk as a trace, serves the live page.
+    .target(
+      name: "ReactorLiveServer",
+      dependencies: [
+        "ReactorTracing", "ReactorLiveRecording",
+        .product(name: "FlyingFox", package: "FlyingFox"),
+        .product(name: "FlyingSocks", package: "FlyingFox"),
+      ]
+    ),
+    // `reactor-trace serve` runs it: an executable of its own, so that reactor-trace (every
+    // replay) links no server library (FlyingFox brings FoundationNetworking and libcurl).
+    .executableTarget(
+      name: "reactor-trace-serve",
+      dependencies: [
+        "ReactorLiveServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    // An app that streams a run of the Counter example live: the end-to-end tests' app
+    // process and the demo's. It links no server library and no Graphviz.
+    .executableTarget(
+      name: "reactor-trace-live-example",
+      dependencies: ["ReactorCore", "ReactorTracing", "ReactorExamples", "ReactorLiveRecording"]
+    ),
+    .testTarget(
+      name: "ReactorLiveTests",
+      dependencies: [
+        "ReactorLiveRecording", "ReactorLiveServer", "ReactorTracing", "ReactorCore",
+        "ReactorExamples", "ReactorTestSupport", "reactor-trace", "reactor-trace-live-example",
+        "reactor-trace-serve",
       ]
     ),
 

@@ -74,6 +74,68 @@ for script in Traces/*.actions.jsonl; do
     "$name" "$events" "$same" "" "${results[0]}" "${results[1]}" "" "$screen" "" "${diagrams[*]}")")
 done
 
+# The task app's session (many reactors in one trace, Traces/taskapp.session.jsonl, recorded
+# by its test): replayed structurally (every cause across reactors checked), its edit screen
+# and a row through reduce, and compared with itself.
+session="Traces/taskapp.session.jsonl"
+echo
+echo "== taskapp session ($session)"
+session_results=()
+for arguments in "" "--reactor-id 2" "--reactor-id 3"; do
+  # shellcheck disable=SC2086
+  if output="$("$bin" replay "$session" $arguments 2>&1)"; then
+    session_results+=("match")
+  else
+    session_results+=("DIVERGED")
+    failures=$((failures + 1))
+  fi
+  echo "replay ${arguments:-(structural)}: $output"
+done
+if output="$("$bin" diff "$session" "$session" 2>&1)"; then
+  echo "diff: $output"
+else
+  echo "diff: $output"
+  failures=$((failures + 1))
+fi
+summary+=("$(printf '  %-14s %s reactors, %s events\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s' \
+  "taskapp" "$(grep -c '"kind":"reactor"' "$session")" "$(grep -c '"seq"' "$session")" "" \
+  "${session_results[0]}" "${session_results[1]}" "${session_results[2]}")")
+
+# One example live: `serve` in the background, the Counter example app streaming to it, and
+# the kept stream replayed like any trace. (Open the printed page while it runs to watch; run
+# `reactor-trace serve` yourself to keep it open.)
+echo
+echo "== live (reactor-trace serve + reactor-trace-live-example)"
+swift build --product reactor-trace-live-example
+swift build --product reactor-trace-serve
+app="$(swift build --product reactor-trace-live-example --show-bin-path)/reactor-trace-live-example"
+"$bin" serve --port 0 --directory out/live >out/live-serve.out 2>out/live-serve.log &
+serve_pid=$!
+for _ in $(seq 300); do
+  grep -q '^apps:' out/live-serve.out 2>/dev/null && break
+  sleep 0.1
+done
+live_port="$(sed -n 's/^apps: .*port \([0-9]*\),.*/\1/p' out/live-serve.out)"
+live_token="$(sed -n 's/^apps: .*token \(.*\)$/\1/p' out/live-serve.out)"
+sed -n 's/^live page: /live page: /p' out/live-serve.out
+if [ -n "$live_port" ] && report="$("$app" --port "$live_port" --token "$live_token" \
+  --stream demo --actions 200 --rate 100 --app demo)"; then
+  echo "app: $report"
+  if output="$("$bin" replay out/live/demo.trace.jsonl 2>&1)"; then
+    live_result="streamed to out/live/demo.trace.jsonl; replay: match"
+  else
+    live_result="replay of the kept stream DIVERGED"
+    failures=$((failures + 1))
+  fi
+  echo "replay: $output"
+else
+  live_result="FAILED (see out/live-serve.log)"
+  failures=$((failures + 1))
+fi
+kill "$serve_pid" 2>/dev/null || true
+wait "$serve_pid" 2>/dev/null || true
+summary+=("$(printf '  %-14s %s' "live" "$live_result")")
+
 echo
 echo "Summary: each example's script in Traces/ recorded into out/traces/, the trace replayed"
 echo "through reduce and through mutate (its actions re-sent on a test clock), the final screen"

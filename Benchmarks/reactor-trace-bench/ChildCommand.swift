@@ -18,6 +18,12 @@ enum ChildCommand: Equatable {
   case crashLoss(TraceOverflowPolicy, kills: Int, directory: String)
   /// `explore SCENARIO REPETITIONS`
   case explore(ExploreWorkload.Scenario, repetitions: Int)
+  /// `session-record REACTORS ACTIONS`: many reactors recorded into one session in memory.
+  case sessionRecord(reactors: Int, actions: Int)
+  /// `session-write REACTORS ACTIONS PATH`: such a session, written to a file.
+  case sessionWrite(reactors: Int, actions: Int, path: String)
+  /// `session-read PATH EVENTS`: a session file replayed structurally.
+  case sessionRead(path: String, events: Int)
 
   /// Parses the arguments after `child`.
   /// - Throws: ``BenchFailure/usage(_:)`` for anything else.
@@ -48,6 +54,19 @@ enum ChildCommand: Equatable {
         let repetitions = Int(arguments[2]), repetitions >= 1
       else { throw .usage("child explore counter|github-search REPETITIONS") }
       self = .explore(scenario, repetitions: repetitions)
+    case "session-record":
+      guard arguments.count == 3, let reactors = Int(arguments[1]), let actions = Int(arguments[2])
+      else { throw .usage("child session-record REACTORS ACTIONS") }
+      self = .sessionRecord(reactors: reactors, actions: actions)
+    case "session-write":
+      guard arguments.count == 4, let reactors = Int(arguments[1]), let actions = Int(arguments[2])
+      else { throw .usage("child session-write REACTORS ACTIONS PATH") }
+      self = .sessionWrite(reactors: reactors, actions: actions, path: arguments[3])
+    case "session-read":
+      guard arguments.count == 3, let events = Int(arguments[2]) else {
+        throw .usage("child session-read PATH EVENTS")
+      }
+      self = .sessionRead(path: arguments[1], events: events)
     case "crash-record":
       guard arguments.count == 4, let policy = Self.policy(arguments[1]) else {
         throw .usage("child crash-record wait|drop PATH COUNTER_PATH")
@@ -60,7 +79,8 @@ enum ChildCommand: Equatable {
       self = .crashLoss(policy, kills: kills, directory: arguments[3])
     default:
       throw .usage(
-        "child runtime|trace-write|trace-read|replay|explore|crash-record|crash-loss …")
+        "child runtime|trace-write|trace-read|replay|explore|session-record|session-write|"
+          + "session-read|crash-record|crash-loss …")
     }
   }
 
@@ -78,6 +98,12 @@ enum ChildCommand: Equatable {
       try TraceWorkload.replay(path: path, steps: steps)
     case .explore(let scenario, let repetitions):
       try await ExploreWorkload.run(scenario, repetitions: repetitions)
+    case .sessionRecord(let reactors, let actions):
+      try SessionWorkload.record(reactors: reactors, actions: actions)
+    case .sessionWrite(let reactors, let actions, let path):
+      try SessionWorkload.write(reactors: reactors, actions: actions, to: path)
+    case .sessionRead(let path, let events):
+      try SessionWorkload.read(path: path, events: events)
     case .crashRecord(let policy, let path, let counterPath):
       try CrashLoss.record(policy: policy, path: path, counterPath: counterPath)
     case .crashLoss(let policy, let kills, let directory):

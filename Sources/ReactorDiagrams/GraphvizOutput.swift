@@ -17,10 +17,23 @@ public struct GraphvizOutput: Sendable, Hashable {
     self.warnings = warnings
   }
 
-  /// Graphviz's messages as one line each: prefixes like `Warning: ` and `(null): ` dropped,
-  /// and the ones we know said in our words.
+  /// Graphviz's messages as one line each: a line that starts no new message (`Warning: `,
+  /// `Error: `, `(null): `) continues the one before it, prefixes are dropped, and the
+  /// messages we know are said in our words.
   static func warnings(from text: String) -> [String] {
-    text.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+    var messages: [String] = []
+    for line in text.split(whereSeparator: \.isNewline) {
+      let startsMessage = ["(null): ", "Warning: ", "warning: ", "Error: ", "error: "].contains {
+        line.hasPrefix($0)
+      }
+      let trimmed = line.drop(while: \.isWhitespace)
+      if startsMessage || messages.isEmpty {
+        messages.append(String(line))
+      } else if !trimmed.isEmpty {
+        messages[messages.count - 1] += " " + trimmed
+      }
+    }
+    return messages.compactMap { line -> String? in
       var line = Substring(line)
       for prefix in ["(null): ", "Warning: ", "warning: "] where line.hasPrefix(prefix) {
         line = line.dropFirst(prefix.count)

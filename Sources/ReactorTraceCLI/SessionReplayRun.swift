@@ -83,7 +83,9 @@ struct SessionReplayRun {
     }
     write(
       result: "match", mode: "reduce",
-      text: "match: \(result.stepsChecked) mutations of reactor \(reactorID) replayed through "
+      text: "match: "
+        + (result.stepsChecked == 1 ? "1 mutation" : "\(result.stepsChecked) mutations")
+        + " of reactor \(reactorID) replayed through "
         + "\(lane.header.reactor).reduce; every state equals the recorded one")
     return command.strict && !warnings.isEmpty ? .strictWarnings : .success
   }

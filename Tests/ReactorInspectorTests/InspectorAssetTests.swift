@@ -26,6 +26,31 @@ import Testing
     }
   }
 
+  @Test func theDigestMatchesTheStandardsTestVectors() {
+    func hex(_ text: String) -> String {
+      SHA256Digest.hash(Array(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+    #expect(hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    #expect(hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+    #expect(
+      hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq")
+        == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+    #expect(
+      SHA256Digest.base64(Array("abc".utf8)) == "ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=")
+  }
+
+  @Test func thePageRunsOnlyItsOwnScriptByItsHash() throws {
+    let html = try InspectorPage(tracePath: InspectorAssets.root + "/Traces/counter.trace.jsonl")
+      .html
+    let page = String(decoding: html, as: UTF8.self)
+    #expect(!page.contains("script-src 'unsafe-inline'"))
+    let opening = try #require(page.range(of: "<script>"))
+    let closing = try #require(
+      page.range(of: "</script>", range: opening.upperBound..<page.endIndex))
+    let script = String(page[opening.upperBound..<closing.lowerBound])
+    #expect(page.contains("script-src 'sha256-\(SHA256Digest.base64(Array(script.utf8)))'"))
+  }
+
   @Test func aRawLiteralKeepsTextThatLooksLikeItsDelimiters() {
     let text = "a \"\"\"# b \\#(c)\n\n"
     let literal = InspectorAssets.rawLiteral(text)

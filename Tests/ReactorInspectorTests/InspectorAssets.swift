@@ -70,9 +70,14 @@ enum InspectorAssets {
       #"<link rel="stylesheet" href="inspector.css">"#, in: page,
       with: "<style>\n" + (try read("inspector.css")) + "</style>")
     // The two scripts are one element, so that the page holds one script besides its data.
+    let script = "\n" + eventSlots + (try read("inspector.js"))
     page = try inline(
       #"<script src="event-slots.js"></script>"# + "\n" + #"<script src="inspector.js"></script>"#,
-      in: page, with: "<script>\n" + eventSlots + (try read("inspector.js")) + "</script>")
+      in: page, with: "<script>" + script + "</script>")
+    // The browser runs that one script and no other: not one an escaping mistake let in.
+    page = try inline(
+      "script-src 'unsafe-inline'", in: page,
+      with: "script-src 'sha256-\(SHA256Digest.base64(Array(script.utf8)))'")
     let parts = page.components(separatedBy: dataElement)
     guard parts.count == 2 else {
       throw Failure(description: "inspector.html must hold \(dataElement) exactly once")

@@ -63,6 +63,23 @@ struct BoundaryNumberTests {
     return lines.joined(separator: "\n") + "\n"
   }
 
+  /// The commands added since the sweep was first written, which read traces too: run with
+  /// the two extremes only, to keep the sweep's time small.
+  static func laterCommands(
+    _ path: String, in scratch: borrowing ScratchDirectory, value: Int
+  ) -> [[String]] {
+    guard value == .max || value == .min else { return [] }
+    return [
+      ["generate-test", path],
+      ["rerecord", path, "-o", scratch.file("r.trace.jsonl")],
+      ["render", "perfetto", path, "-o", scratch.file("p.json")],
+      ["render", "inspector", path, "-o", scratch.file("i.html")],
+      // Few states: exploring the counter without a limit runs to 10,000 of them.
+      ["coverage", path, "--actions-from", path, "--max-states", "20"],
+      ["replay", path, "--mode", "reduce"],
+    ]
+  }
+
   @Test(arguments: members)
   func everyCommandEndsWithExit0Or1Or2AndAtMostOneLine(member: Member) throws {
     let scratch = try ScratchDirectory()
@@ -76,14 +93,17 @@ struct BoundaryNumberTests {
         ["diff", "Traces/counter.trace.jsonl", path],
         ["render", "transitions", path, "-o", scratch.file("t.dot")],
         ["render", "timeline", path, "-o", scratch.file("l.dot")],
-      ] {
+      ] + Self.laterCommands(path, in: scratch, value: value) {
         let result = try runReactorTrace(arguments)
         let context = "\(member.testDescription)=\(value): \(arguments.prefix(2))"
         #expect(result.terminationReason == .exit, "\(context)")
         #expect([0, 1, 2].contains(result.exitCode), "\(context): \(result.standardError)")
         if result.exitCode == 2 {
           #expect(result.standardError.hasPrefix("reactor-trace: "), "\(context)")
-          #expect(result.standardError.split(separator: "\n").count == 1, "\(context)")
+          // One line for the failure, after any the reader warned of (a gap in the sample).
+          let failures = result.standardError.split(separator: "\n")
+            .filter { !$0.hasPrefix("reactor-trace: warning: ") }
+          #expect(failures.count == 1, "\(context): \(result.standardError)")
         }
       }
     }

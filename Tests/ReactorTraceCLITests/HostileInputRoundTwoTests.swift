@@ -269,6 +269,49 @@ struct HostileInputRoundTwoTests {
     #expect(try Self.parses(result.standardOutput, in: scratch) == nil)
   }
 
+  // MARK: 7. Size
+
+  @Test func aTransitionsDOTWithAHugeLabelIsReadByDot() throws {
+    let scratch = try ScratchDirectory()
+    let huge = String(repeating: "\\\"x", count: 7_000)
+    let lines = try Self.counterLines().map {
+      $0.replacingOccurrences(of: #""label":"decrease""#, with: #""label":""# + huge + "\"")
+    }
+    let trace = try Self.write(lines, in: scratch)
+    let dot = scratch.file("t.dot")
+    let result = try runReactorTrace([
+      "render", "transitions", trace, "--key", "value", "-o", dot,
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let text = try String(contentsOfFile: dot, encoding: .utf8)
+    #expect(text.contains(" characters in all)"))
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["dot", "-Tsvg", "-o", "/dev/null", dot]
+    let error = Pipe()
+    process.standardError = error
+    try process.run()
+    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(message)")
+  }
+
+  @Test func timelineTimesOfHoursFitTheirBoxes() throws {
+    let scratch = try ScratchDirectory()
+    // 1000 min 10 s after the start, and later.
+    let lines = try Self.counterLines().enumerated().map { index, line in
+      guard index > 0, let match = line.firstMatch(of: /"t":(\d+),/) else { return line }
+      let later = Int(match.1)! + 60_010_000_000_000
+      return line.replacingCharacters(in: match.range, with: "\"t\":\(later),")
+    }
+    let trace = try Self.write(lines, in: scratch)
+    let result = try runReactorTrace([
+      "render", "timeline", trace, "-o", scratch.file("t.svg"),
+    ])
+    #expect(result.exitCode == 0)
+    #expect(result.standardError.isEmpty, "\(result.standardError)")
+  }
+
   // MARK: 8. Outputs
 
   @Test func aReplacedOutputKeepsItsMode() throws {

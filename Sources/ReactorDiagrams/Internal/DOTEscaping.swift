@@ -19,6 +19,42 @@ enum DOTEscaping {
   /// into SVG titles and tooltips, decoding character references); tab, newline and carriage
   /// return go out as they are; hidden characters are shown visibly.
   static func appendQuoted(_ value: String, to bytes: inout [UInt8]) {
+    appendWholeQuoted(fitting(value, in: valueLimit, by: appendWholeQuoted), to: &bytes)
+  }
+
+  /// The most bytes a quoted value takes: Graphviz's DOT scanner reads no quoted string
+  /// longer than 16,384 bytes, so a longer tooltip or name made the whole file unreadable.
+  static let valueLimit = 15_000
+
+  /// The most bytes a quoted label takes: layout measures every character of a label, at a
+  /// cost that grows faster than its length (a 5 MB label took over 30 s); a label this long
+  /// is unreadable in a diagram anyway. The full text stays in tooltips and the inspector.
+  static let labelLimit = 2_000
+
+  /// `text`, or as much of it as escapes to at most `limit` bytes with `… (cut: N characters
+  /// in all)` after it.
+  private static func fitting(
+    _ text: String, in limit: Int, by escape: (String, inout [UInt8]) -> Void
+  ) -> String {
+    // No escape writes more than 10 bytes for a byte of text (`\u{…}` for a scalar).
+    guard text.utf8.count * 10 + 2 > limit else { return text }
+    var scratch: [UInt8] = []
+    escape(text, &scratch)
+    guard scratch.count > limit else { return text }
+    let room = limit - 64
+    var total = 0
+    var kept = text.startIndex
+    for index in text.indices {
+      scratch.removeAll(keepingCapacity: true)
+      escape(String(text[index]), &scratch)
+      total += scratch.count - 2
+      if total > room { break }
+      kept = text.index(after: index)
+    }
+    return String(text[..<kept]) + "… (cut: \(text.count) characters in all)"
+  }
+
+  private static func appendWholeQuoted(_ value: String, to bytes: inout [UInt8]) {
     bytes.append(quote)
     var copy = value
     copy.withUTF8 { text in
@@ -44,7 +80,13 @@ enum DOTEscaping {
   ///
   /// Each line break (`\r\n`, `\n` or `\r`) becomes `\n`, a tab a space; quotes, backslashes,
   /// `&` and the record-shape specials `{ } | < >` are escaped.
+  ///
+  /// A label that would take more than ``labelLimit`` bytes is cut, saying its length.
   static func appendQuotedLabel(_ text: String, to bytes: inout [UInt8]) {
+    appendWholeQuotedLabel(fitting(text, in: labelLimit, by: appendWholeQuotedLabel), to: &bytes)
+  }
+
+  private static func appendWholeQuotedLabel(_ text: String, to bytes: inout [UInt8]) {
     bytes.append(quote)
     var copy = text
     copy.withUTF8 { text in

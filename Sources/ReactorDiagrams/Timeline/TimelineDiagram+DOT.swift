@@ -269,8 +269,12 @@ extension TimelineDiagram {
     ])
     for tick in layout.axis.ticks {
       // The tick's mark, `┴`, stands on the axis under its time.
-      graph.addNode(
-        label: .text(Self.format(tick.time) + "\n┴"), attributes: ["pos": pos(tick.x, axisY + 9)])
+      let text = Self.format(tick.time)
+      var attributes: [String: DOTValue] = ["pos": pos(tick.x, axisY + 9)]
+      if let width = Self.widthFitting(text, fontSize: 8, defaultWidth: 0.8) {
+        attributes["width"] = .string(width)
+      }
+      graph.addNode(label: .text(text + "\n┴"), attributes: attributes)
     }
     graph.setNodeDefaults([
       "shape": "plaintext", "style": "", "width": "0.6", "height": "0.3", "fontsize": "7",
@@ -280,9 +284,16 @@ extension TimelineDiagram {
     for column in range {
       let time = columns[column].time
       var tick = "#\(columns[column].sequence)"
-      if time != lastTime { tick += "\n" + Self.format(time) }
+      var attributes: [String: DOTValue] = ["pos": pos(x(column), axisY - 16)]
+      if time != lastTime {
+        let text = Self.format(time)
+        tick += "\n" + text
+        if let width = Self.widthFitting(text, fontSize: 7, defaultWidth: 0.6) {
+          attributes["width"] = .string(width)
+        }
+      }
       lastTime = time
-      graph.addNode(label: .text(tick), attributes: ["pos": pos(x(column), axisY - 16)])
+      graph.addNode(label: .text(tick), attributes: attributes)
     }
     if !layout.axis.gaps.isEmpty {
       let top = axisY - 30
@@ -487,6 +498,14 @@ extension TimelineDiagram {
       return "\(tenths / 10)" + (tenths % 10 == 0 ? "" : ".\(tenths % 10)") + " s"
     }
     return "\(milliseconds / 60_000) min \(milliseconds % 60_000 / 1_000) s"
+  }
+
+  /// The width in inches of a fixed-size box that holds `text` when the default one does
+  /// not (a time such as `1000 min 10 s`), or `nil` when the default fits.
+  static func widthFitting(_ text: String, fontSize: Double, defaultWidth: Double) -> String? {
+    let needed = TextWidth.points(text, fontSize: fontSize) + 4
+    guard needed > defaultWidth * 72 else { return nil }
+    return inches(needed)
   }
 
   static func inches(_ points: Double) -> String {

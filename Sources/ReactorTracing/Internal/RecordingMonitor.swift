@@ -1,10 +1,10 @@
-import ReactorCore
+package import ReactorCore
 
 /// The monitor a recorder attaches to a reactor.
 ///
 /// It stamps each call and stores it, in memory or in a file writer's queue. This is all the work recording adds on the reactor's actor.
 @MainActor
-final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendable>:
+package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendable>:
   ReactorMonitor
 {
   // Touched for every event, on the main actor only, each access instantaneous: no dynamic
@@ -35,14 +35,14 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
     writer = nil
   }
 
-  init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
+  package init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
     window = nil
     self.writer = writer
   }
 
-  var observedCount: Int { stamper.observedCount }
-  var droppedCount: Int { stamper.droppedCount }
+  package var observedCount: Int { stamper.observedCount }
+  package var droppedCount: Int { stamper.droppedCount }
 
   /// The end event `stop()` would store now, without stopping.
   func snapshotEnd() -> CapturedEvent {
@@ -56,7 +56,7 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
 
   /// Stops recording and stores the end event; later events are ignored.
   /// - Returns: `false` if it was already stopped.
-  func stop() -> Bool {
+  package func stop() -> Bool {
     guard !isStopped else { return false }
     isStopped = true
     let running = runningInOrder
@@ -76,7 +76,7 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   // Each call hands the writer a `CapturedEvent` and the values, which are not generic
   // containers of them: see `CapturedEvent`.
 
-  func reactorDidReceive(action: Action, id: Int, origin: Origin) {
+  package func reactorDidReceive(action: Action, id: Int, origin: Origin) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
     let event = CapturedEvent(
       sequence: sequence, time: time, kind: .action(id: id, origin: origin))
@@ -111,7 +111,7 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
   var runningEffectCount: Int { runningEffects.count }
 
   /// Returns once no effect is running (at once when none is), or when recording stops.
-  func waitUntilIdle() async {
+  package func waitUntilIdle() async {
     guard !isStopped, !runningEffects.isEmpty else { return }
     await withCheckedContinuation { idleWaiters.append($0) }
   }
@@ -122,21 +122,21 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
     for waiter in waiters { waiter.resume() }
   }
 
-  func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
+  package func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
     if !isStopped {
       runningEffects[effect] = TraceEvent.EffectStart(effect: effect, action: action, name: name)
     }
     record(.effectStarted(effect, action: action, name: name))
   }
 
-  func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
+  package func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
     record(.effectEnded(effect, outcome))
     if runningEffects.removeValue(forKey: effect) != nil, runningEffects.isEmpty {
       resumeIdleWaiters()
     }
   }
 
-  func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
+  package func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
     let event = CapturedEvent(
       sequence: sequence, time: time, kind: .mutation(id: id, origin: origin))
@@ -147,7 +147,7 @@ final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State: Sendab
     }
   }
 
-  func reactorStreamDidEnd(_ name: String, error: String?) {
+  package func reactorStreamDidEnd(_ name: String, error: String?) {
     record(.streamEnded(name, error: error))
   }
 

@@ -5,7 +5,7 @@ import ReactorCore
 ///
 /// It is a value that moves to wherever encoding happens (the file writer's thread, or the
 /// memory recorder when asked for its events); it never runs on the reactor's hot path.
-struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>: Sendable {
+package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Sendable>: Sendable {
   /// Labels longer than this are cut, with an ellipsis.
   static var maximumLabelLength: Int { 200 }
 

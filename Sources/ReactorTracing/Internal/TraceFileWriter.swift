@@ -19,7 +19,7 @@ import Foundation
 ///
 /// `@unchecked Sendable`: everything the reactor's actor and the thread share is guarded by
 /// `condition`; the rest belongs to the thread alone once it starts.
-final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendable>:
+package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendable>:
   @unchecked Sendable
 {
   typealias Event = StampedEvent<Action, Mutation, State>
@@ -90,6 +90,8 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   private let header: TraceHeader
   private var window: EventWindow<Action, Mutation, State>?
   private var file: POSIXFile?
+  /// Where the lines go instead of a file: a live recorder's stream.
+  private let sink: (any TraceLineSink)?
   private var line = LineWriter()
   private var hasFailed = false
 
@@ -131,9 +133,50 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
       }
       self.file = consume file
     }
+    sink = nil
     pending.reserveCapacity(flushThreshold)
     let thread = Thread { [self] in run() }
     thread.name = "reactor-trace writer"
+    thread.start()
+  }
+
+  /// A writer that hands its lines (the header's, then the events') to `sink` instead of a
+  /// file: the same queue, thread and encoding as a file recording, for a live recorder.
+  /// - Parameters:
+  ///   - sink: Where the encoded lines go, from the writer's thread.
+  ///   - name: What the writer's failures call the destination.
+  package init(
+    sink: any TraceLineSink, name: String, header: TraceHeader,
+    encoder: TraceEventEncoder<Action, Mutation, State>, options: TraceOptions
+  ) throws(TraceRecordingError) {
+    guard options.flushThreshold >= 1 else {
+      throw .invalidOption("flushThreshold must be at least 1")
+    }
+    guard options.queueBudget >= 1 else {
+      throw .invalidOption("queueBudget must be at least 1 byte, not \(options.queueBudget)")
+    }
+    guard case .unlimited = options.limit else {
+      throw .invalidOption("a live recording takes no limit: its ring bounds what it holds")
+    }
+    budget = options.queueBudget
+    policy = options.overflow
+    eventCap = options.overflow == .wait ? options.flushThreshold : .max
+    stateBytes = Self.memoryPerByte * header.initialState.length
+    path = name
+    self.header = header
+    pendingActions = PayloadBuffer(capacity: options.flushThreshold)
+    pendingMutations = PayloadBuffer(capacity: options.flushThreshold)
+    pendingStates = PayloadBuffer(capacity: options.flushThreshold)
+    self.encoder = encoder
+    self.flushThreshold = options.flushThreshold
+    let (seconds, attoseconds) = options.flushInterval.components
+    self.flushInterval = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+    window = nil
+    file = nil
+    self.sink = sink
+    pending.reserveCapacity(flushThreshold)
+    let thread = Thread { [self] in run() }
+    thread.name = "reactor-trace live writer"
     thread.start()
   }
 
@@ -239,7 +282,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   }
 
   /// The most bytes that were ever queued at once.
-  var peakQueuedBytes: Int {
+  package var peakQueuedBytes: Int {
     condition.lock()
     defer { condition.unlock() }
     return peakBytes
@@ -263,7 +306,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
 
   /// Asks the thread to write everything and close the file, and waits until it has.
   /// - Returns: The first write failure, if any.
-  func close() async -> TraceRecordingError? {
+  package func close() async -> TraceRecordingError? {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       condition.lock()
       isClosing = true
@@ -286,7 +329,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   }
 
   /// Asks the thread to write everything queued so far, and waits until it has.
-  func flush() async {
+  package func flush() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
       condition.lock()
       if isDone {
@@ -301,7 +344,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   }
 
   /// Asks the thread to write everything and close the file, without waiting.
-  func closeInBackground() {
+  package func closeInBackground() {
     condition.lock()
     isClosing = true
     condition.broadcast()
@@ -440,6 +483,10 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   }
 
   private func write(_ bytes: [UInt8]) {
+    if let sink {
+      if !bytes.isEmpty { sink.write(bytes) }
+      return
+    }
     guard !hasFailed, let succeeded = file?.write(bytes) else { return }
     if !succeeded { fail(POSIXFile.message(POSIXFile.errorCode)) }
   }
@@ -452,6 +499,7 @@ final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendabl
   }
 
   private func finish() {
+    sink?.finish()
     if var file = file.take() {
       if !hasFailed && !file.synchronize() { fail(POSIXFile.message(POSIXFile.errorCode)) }
       if !file.close() && !hasFailed { fail(POSIXFile.message(POSIXFile.errorCode)) }

@@ -1,4 +1,4 @@
-import ReactorCore
+package import ReactorCore
 
 /// Something that records a reactor's trace: ``InMemoryTraceRecorder`` for tests,
 /// ``FileTraceRecorder`` for real runs.
@@ -28,7 +28,7 @@ let recorderIdentifier = "reactor-trace-swift 0.1.0"
 extension Reactor {
   /// The header of a recording of this reactor starting now, and the encoder primed with
   /// its current state.
-  func traceHeader(
+  package func traceHeader(
     options: TraceOptions
   ) throws(TraceRecordingError) -> (
     TraceHeader, TraceEventEncoder<Action, Mutation, State>

@@ -1,0 +1,68 @@
+/// Where a ``LiveTraceRecorder`` streams to, and how much it holds while the server has not
+/// acknowledged it.
+public struct LiveOptions: Sendable {
+  /// The server's host name or address, as `reactor-trace serve` printed it.
+  public var host: String
+  /// The server's port.
+  public var port: Int
+  /// The token `reactor-trace serve` printed: the server refuses a stream without it.
+  public var token: String
+  /// The stream's name on the server, unique per run: letters, digits, `-` and `_`, at most
+  /// 64 (see ``LiveProtocol/isValidStreamID(_:)``). A random one by default.
+  public var streamID: String
+  /// The most events held that the server has not acknowledged (10,000 by default).
+  public var ringEvents: Int
+  /// The most bytes of encoded lines held that the server has not acknowledged (8 MiB by
+  /// default).
+  public var ringBytes: Int
+  /// The most bytes queued between the reactor and the encoding thread, in front of the ring
+  /// (2 MiB by default); when both are full, events are dropped and a gap records how many.
+  public var queueBudget: Int
+  /// How often encoded events leave for the server at least (5 ms by default).
+  public var sendInterval: Duration
+  /// The first wait before connecting again after a failure; it doubles up to
+  /// ``maximumReconnectDelay``.
+  public var reconnectDelay: Duration
+  /// The longest wait between two attempts to connect.
+  public var maximumReconnectDelay: Duration
+  /// How long a connection attempt, and each read and write, may take.
+  public var timeout: Duration
+  /// How long `stop()` goes on trying to deliver what the server has not acknowledged.
+  public var drainTimeout: Duration
+
+  /// Options for the server at `host:port` with `token`, each other one defaulted.
+  public init(
+    host: String = "127.0.0.1", port: Int, token: String,
+    streamID: String = LiveOptions.randomStreamID(),
+    ringEvents: Int = 10_000, ringBytes: Int = 8 << 20, queueBudget: Int = 2 << 20,
+    sendInterval: Duration = .milliseconds(5), reconnectDelay: Duration = .milliseconds(50),
+    maximumReconnectDelay: Duration = .seconds(1), timeout: Duration = .seconds(5),
+    drainTimeout: Duration = .seconds(5)
+  ) {
+    self.host = host
+    self.port = port
+    self.token = token
+    self.streamID = streamID
+    self.ringEvents = ringEvents
+    self.ringBytes = ringBytes
+    self.queueBudget = queueBudget
+    self.sendInterval = sendInterval
+    self.reconnectDelay = reconnectDelay
+    self.maximumReconnectDelay = maximumReconnectDelay
+    self.timeout = timeout
+    self.drainTimeout = drainTimeout
+  }
+
+  /// 32 random hexadecimal digits.
+  public static func randomStreamID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let high = generator.next() as UInt64
+    let low = generator.next() as UInt64
+    return hex(high) + hex(low)
+  }
+
+  private static func hex(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+}

@@ -1,0 +1,69 @@
+/// The wire protocol between a ``LiveTraceRecorder`` and `reactor-trace serve`: plain
+/// HTTP/1.1 requests whose bodies are trace lines, answered with the last sequence number
+/// the server holds.
+///
+/// An app sends `POST /live/v1/streams/ID?from=N` with `Authorization: Bearer TOKEN` and a
+/// body of JSON Lines: the trace's header line, then consecutive event lines starting at
+/// sequence number `N`. The server stores the events it lacks (skipping those it holds
+/// already, so a batch sent again after a lost acknowledgement is stored once), writes them
+/// to the stream's trace file, and answers `200` with `{"acked":M}`: every event up to `M`
+/// is on its disk. `409` with the same body says the batch starts after a hole: the app
+/// resends from `M + 1`. `401` is a wrong token; `400` a malformed batch.
+public enum LiveProtocol {
+  /// Where an app posts the lines of stream `id`.
+  public static func streamPath(_ id: String) -> String { streamPathPrefix + id }
+  /// The path every stream's URL starts with.
+  public static var streamPathPrefix: String { "/live/v1/streams/" }
+  /// The WebSocket the live page watches streams through.
+  public static var socketPath: String { "/live/v1/socket" }
+
+  /// Whether `id` can name a stream: 1 to 64 ASCII letters, digits, `-` and `_`, so that it
+  /// is also a safe file name and needs no escaping in a URL.
+  public static func isValidStreamID(_ id: some StringProtocol) -> Bool {
+    (1...64).contains(id.utf8.count)
+      && id.utf8.allSatisfy { byte in
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+          || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+          || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+          || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+      }
+  }
+
+  /// The body of an acknowledgement: `{"acked":M}`.
+  public static func acknowledgement(_ sequence: Int) -> String { "{\"acked\":\(sequence)}" }
+
+  /// The sequence number an acknowledgement's body carries, or `nil` when it carries none.
+  public static func acknowledgedSequence(in body: some Collection<UInt8>) -> Int? {
+    let key = Array("\"acked\":".utf8)
+    let bytes = Array(body)
+    guard let range = bytes.firstRange(of: key) else { return nil }
+    var value = 0
+    var index = range.upperBound
+    var digits = 0
+    while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+      guard digits < 18 else { return nil }
+      value = value * 10 + Int(bytes[index] - UInt8(ascii: "0"))
+      digits += 1
+      index += 1
+    }
+    return digits > 0 ? value : nil
+  }
+
+  /// The sequence number at the start of an event line, `{"seq":N,…`, as every recorder
+  /// writes it; `nil` for a line that does not start so (a header).
+  public static func sequence(ofLine line: some Collection<UInt8>) -> Int? {
+    let prefix = Array("{\"seq\":".utf8)
+    guard line.starts(with: prefix) else { return nil }
+    var value = 0
+    var digits = 0
+    for byte in line.dropFirst(prefix.count) {
+      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
+        return digits > 0 && byte == UInt8(ascii: ",") ? value : nil
+      }
+      guard digits < 18 else { return nil }
+      value = value * 10 + Int(byte - UInt8(ascii: "0"))
+      digits += 1
+    }
+    return nil
+  }
+}

@@ -1,0 +1,101 @@
+import ReactorCore
+import ReactorExamples
+import ReactorLiveRecording
+import ReactorTracing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// An app that streams its run live: the Counter example, tapped at a steady rate, recorded
+// with a LiveTraceRecorder and streamed to `reactor-trace serve`. It links the runtime, the
+// examples and the live recorder only (no server library, no Graphviz).
+//
+//   reactor-trace-live-example --port 7878 --token TOKEN [--host 127.0.0.1]
+//     [--actions 200] [--rate 50] [--stream NAME] [--app NAME] [--pattern mixed|decrease]
+//   reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
+//                                                   the benchmark's reference)
+//
+// `mixed` sends increase, increase, decrease… (an increase runs a 500 ms effect);
+// `decrease` only decreases (no effect). At the end it prints one line of JSON: the stream,
+// events observed, dropped, acknowledged and lost. Exit codes: 0 streamed, 2 bad arguments
+// or options, 1 events were lost.
+
+func fail(_ message: String) -> Never {
+  let line = Array("reactor-trace-live-example: \(message)\n".utf8)
+  _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+  exit(2)
+}
+
+var values: [String: String] = [:]
+var arguments = CommandLine.arguments.dropFirst()
+while let name = arguments.popFirst() {
+  guard name.hasPrefix("--"), let value = arguments.popFirst() else {
+    fail("expected --name value pairs, got '\(name)'")
+  }
+  values[String(name.dropFirst(2))] = value
+}
+@MainActor func integer(_ name: String, default value: Int) -> Int {
+  guard let text = values[name] else { return value }
+  guard let number = Int(text), number >= 0 else { fail("--\(name) takes a number, not '\(text)'") }
+  return number
+}
+let file = values["file"]
+guard let token = values["token"] ?? file.map({ _ in "" }) else {
+  fail("--token is required (serve prints it)")
+}
+let port = integer("port", default: 7878)
+let onlyDecrease: Bool
+switch values["pattern"] ?? "mixed" {
+case "mixed": onlyDecrease = false
+case "decrease": onlyDecrease = true
+case let other: fail("--pattern is mixed or decrease, not '\(other)'")
+}
+let actions = integer("actions", default: 200)
+let rate = max(1, integer("rate", default: 50))
+var live = LiveOptions(host: values["host"] ?? "127.0.0.1", port: port, token: token)
+if let stream = values["stream"] { live.streamID = stream }
+
+let reactor = CounterReactor(limit: actions + 1)
+let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"], overflow: .drop)
+let recorder: LiveTraceRecorder<CounterReactor>?
+let fileRecorder: FileTraceRecorder<CounterReactor>?
+do {
+  if let file {
+    fileRecorder = try FileTraceRecorder(recording: reactor, to: file, options: options)
+    recorder = nil
+  } else {
+    recorder = try LiveTraceRecorder(recording: reactor, live: live, options: options)
+    fileRecorder = nil
+  }
+} catch {
+  fail("\(error)")
+}
+
+let clock = ContinuousClock()
+var next = clock.now
+let interval = Duration.seconds(1) / rate
+for index in 0..<actions {
+  reactor.send(onlyDecrease || index % 3 == 2 ? .decrease : .increase)
+  next += interval
+  try? await clock.sleep(until: next)
+}
+if let fileRecorder {
+  await fileRecorder.waitUntilIdle()
+  do { try await fileRecorder.stop() } catch { fail("\(error)") }
+  print(#"{"file":"\#(fileRecorder.path)","observed":\#(fileRecorder.observedEventCount)}"#)
+  exit(0)
+}
+guard let recorder else { fail("no recorder") }
+await recorder.waitUntilIdle()
+await recorder.stop()
+let status = recorder.status
+print(
+  #"{"stream":"\#(recorder.streamID)","observed":\#(recorder.observedEventCount),"#
+    + #""dropped":\#(recorder.droppedEventCount),"acknowledged":\#(status.acknowledgedSequence),"#
+    + #""lost":\#(status.lostEvents),"connections":\#(status.connections)}"#)
+exit(status.lostEvents == 0 ? 0 : 1)

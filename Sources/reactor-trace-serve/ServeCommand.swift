@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import ReactorLiveServer
+
+/// `reactor-trace-serve`, which `reactor-trace serve` runs: the live server apps stream to
+/// and the live page.
+///
+/// An executable of its own, so that `reactor-trace` (every replay and render) links no
+/// server library: FlyingFox brings FoundationNetworking and libcurl on Linux.
+@main
+struct ServeCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "reactor-trace serve",
+    abstract: "Serve the live page and take live streams from apps.",
+    discussion: ServeHelp.discussion)
+
+  @Option(help: "The address to listen on; 0.0.0.0 accepts devices on the network.")
+  var host = "127.0.0.1"
+
+  @Option(help: "The port to listen on (0 picks a free one).")
+  var port = 7878
+
+  @Option(help: "The directory the streams are kept in.")
+  var directory = "live-traces"
+
+  @Option(help: "The token apps present (default: the one kept in the directory, or a new one).")
+  var token: String?
+
+  /// Serves until interrupted; an unusable directory, token, address or port ends it with
+  /// one line on standard error and exit code 2.
+  func run() async throws {
+    do {
+      let server = try await LiveServer(
+        configuration: LiveServerConfiguration(
+          host: host, port: port, directory: directory, token: token),
+        log: { Self.printError($0) })
+      let directory = self.directory
+      try await server.run { endpoint in
+        print("live page: \(endpoint.pageURL)")
+        print("apps: host \(endpoint.host), port \(endpoint.port), token \(endpoint.token)")
+        print("streams kept in \(directory)")
+        // Scripts and tests wait for these lines: out at once, not when a buffer fills.
+        fflush(nil)
+      }
+    } catch {
+      Self.printError("\(error)")
+      throw ExitCode(2)
+    }
+  }
+
+  /// Writes `reactor-trace: message` and a newline to standard error.
+  static func printError(_ message: String) {
+    FileHandle.standardError.write(Data("reactor-trace: \(message)\n".utf8))
+  }
+}
+
+/// The help `reactor-trace serve` and `reactor-trace-serve` share.
+enum ServeHelp {
+  static let discussion = """
+    Listens on 127.0.0.1 (loopback only) unless --host says otherwise, prints the live \
+    page's URL and the token apps must present (a LiveTraceRecorder's LiveOptions), and \
+    keeps each app's stream in --directory as ID.trace.jsonl, a trace file like any \
+    other. Started again on the same directory, it resumes the streams and the token kept \
+    there, so apps reconnect and go on without losing or repeating an event. Each refused \
+    request (wrong token, a page from another origin, a Host that is not this server's \
+    address) is one line on standard error. Runs until interrupted. Exit codes: 2 an \
+    unusable directory, token, address or port.
+    """
+}

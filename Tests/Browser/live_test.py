@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `reactor-trace serve`, with real processes and headless Chromium.
+
+An example app process streams to a real server; the live page shows the events as they
+arrive, its state at a chosen step equals `replay --state-at` on the kept trace, a page that
+joins late gets the whole history, and "Save" downloads the same trace. A page from another
+origin and a DNS-rebinding host are refused, each with one log line. Run by ReactorLiveTests
+(swift test), or by hand:
+
+    python3 Tests/Browser/live_test.py --bin .build/debug
+
+Waits poll with a deadline (the processes are real); no wait is an assertion about time.
+"""
+
+import argparse
+import http.server
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import unittest
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+
+OPTIONS = {"bin": None, "screenshot": None}
+
+
+def poll(what, condition, limit=60.0):
+    """Polls `condition` until it returns a true value; fails after `limit` seconds."""
+    deadline = time.monotonic() + limit
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for " + what)
+        time.sleep(0.05)
+
+
+class Server:
+    """`reactor-trace serve` in a process of its own, its log kept."""
+
+    def __init__(self, directory, port=0):
+        self.directory = directory
+        self.log_path = os.path.join(os.path.dirname(directory), "serve-%d.log" % time.monotonic_ns())
+        self.log = open(self.log_path, "w")
+        self.process = subprocess.Popen(
+            [os.path.join(OPTIONS["bin"], "reactor-trace"), "serve", "--port", str(port),
+             "--directory", directory],
+            stdout=subprocess.PIPE, stderr=self.log, text=True)
+        lines = []
+        while len(lines) < 2:
+            line = self.process.stdout.readline()
+            if not line:
+                raise AssertionError("serve ended before printing its address")
+            lines.append(line)
+        self.url = re.search(r"live page: (\S+)", lines[0]).group(1)
+        match = re.search(r"port (\d+), token (\S+)", lines[1])
+        self.port, self.token = int(match.group(1)), match.group(2)
+
+    def log_lines(self):
+        self.log.flush()
+        with open(self.log_path) as log:
+            return log.read().splitlines()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+        self.process.wait(timeout=30)
+        self.process.stdout.close()
+        self.log.close()
+
+
+def start_app(server, stream, actions, rate):
+    return subprocess.Popen(
+        [os.path.join(OPTIONS["bin"], "reactor-trace-live-example"), "--port", str(server.port),
+         "--token", server.token, "--stream", stream, "--actions", str(actions), "--rate",
+         str(rate), "--app", "browser test"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def start_driver(downloads, extra=()):
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1400,900", "--hide-scrollbars") + tuple(extra):
+        options.add_argument(argument)
+    options.add_experimental_option("prefs", {
+        "download.default_directory": downloads, "download.prompt_for_download": False})
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
+    return driver
+
+
+def event_lines(path):
+    with open(path) as trace:
+        return [line for line in trace.read().split("\n")[1:] if line]
+
+
+class LivePageTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        cls.downloads = os.path.join(cls.scratch.name, "downloads")
+        os.makedirs(cls.downloads)
+        cls.directory = os.path.join(cls.scratch.name, "streams")
+        cls.server = Server(cls.directory)
+        cls.driver = start_driver(cls.downloads)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.driver.quit()
+        cls.server.stop()
+        cls.scratch.cleanup()
+
+    def shown_events(self, driver=None):
+        return int((driver or self.driver).find_element(By.ID, "count").text or "0")
+
+    def replay_state(self, path, seq):
+        result = subprocess.run(
+            [os.path.join(OPTIONS["bin"], "reactor-trace"), "replay", path, "--state-at", str(seq),
+             "--json"], capture_output=True, text=True)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        for line in result.stdout.splitlines():
+            record = json.loads(line)
+            if record.get("stateAt") == seq:
+                return record["state"]
+        self.fail("replay printed no state for %d" % seq)
+
+    def test_a_running_app_shows_live_and_the_page_agrees_with_replay(self):
+        path = os.path.join(self.directory, "browser.trace.jsonl")
+        self.driver.get(self.server.url)
+        app = start_app(self.server, "browser", actions=300, rate=60)
+        try:
+            # Events appear while the app is still running, and keep coming.
+            first = poll("events in the page", lambda: self.shown_events())
+            self.assertIsNone(app.poll(), "the app ended before the page showed anything")
+            poll("more events", lambda: self.shown_events() > first)
+        finally:
+            out, err = app.communicate(timeout=120)
+        self.assertEqual(app.returncode, 0, err)
+        report = json.loads(out)
+        self.assertEqual(report["lost"], 0)
+        total = len(event_lines(path))
+        self.assertEqual(total, report["observed"] + 1)
+        poll("every event in the page", lambda: self.shown_events() == total)
+        if OPTIONS["screenshot"]:
+            self.driver.save_screenshot(OPTIONS["screenshot"])
+
+        # Time travel: a chosen step's state is replay's.
+        events = [json.loads(line) for line in event_lines(path)]
+        mutations = [e["seq"] for e in events if e["kind"] == "mutation"]
+        for seq in (mutations[0], mutations[len(mutations) // 2], mutations[-1]):
+            row = self.driver.find_element(By.CSS_SELECTOR, 'li[data-seq="%d"]' % seq)
+            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+            row.click()
+            self.assertEqual(int(self.driver.find_element(By.ID, "selected").text), seq)
+            shown = json.loads(self.driver.find_element(By.ID, "state").text)
+            self.assertEqual(shown, self.replay_state(path, seq))
+
+        # A page that joins late gets the whole history.
+        late = start_driver(self.downloads)
+        try:
+            late.get(self.server.url)
+            poll("the history in a late page", lambda: self.shown_events(late) == total)
+            seq = mutations[len(mutations) // 3]
+            self.assertEqual(late.execute_script("return window.reactorTraceLive.stateAt(%d)" % seq),
+                             self.replay_state(path, seq))
+        finally:
+            late.quit()
+
+        # "Save" downloads the trace the server keeps, byte for byte.
+        self.driver.find_element(By.ID, "save").click()
+        saved = os.path.join(self.downloads, "browser.trace.jsonl")
+        poll("the saved trace", lambda: os.path.exists(saved) and os.path.getsize(saved) > 0)
+        with open(saved, "rb") as a, open(path, "rb") as b:
+            self.assertEqual(a.read(), b.read())
+
+    def test_a_page_from_another_origin_is_refused_with_one_log_line(self):
+        token = self.server.token
+        port = self.server.port
+        page = ("<!doctype html><script>const s = new WebSocket('ws://127.0.0.1:%d/live/v1/socket"
+                "?token=%s'); s.onopen = () => document.title = 'open';"
+                " s.onerror = () => document.title = 'refused';</script>" % (port, token))
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = page.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        other = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        thread = threading.Thread(target=other.serve_forever, daemon=True)
+        thread.start()
+        try:
+            before = len([l for l in self.server.log_lines() if "refused" in l])
+            self.driver.get("http://127.0.0.1:%d/" % other.server_address[1])
+            poll("the socket's outcome", lambda: self.driver.title in ("open", "refused"))
+            self.assertEqual(self.driver.title, "refused")
+            refusals = poll("the refusal's log line",
+                            lambda: [l for l in self.server.log_lines() if "refused" in l][before:])
+            self.assertEqual(len(refusals), 1)
+            self.assertIn("Origin 'http://127.0.0.1:%d'" % other.server_address[1], refusals[0])
+        finally:
+            other.shutdown()
+
+    def test_a_rebinding_host_is_refused_with_one_log_line(self):
+        rebound = start_driver(self.downloads, ["--host-resolver-rules=MAP rebind.test 127.0.0.1"])
+        try:
+            before = len([l for l in self.server.log_lines() if "refused" in l])
+            rebound.get("http://rebind.test:%d/#token=%s" % (self.server.port, self.server.token))
+            self.assertIn("421", rebound.find_element(By.TAG_NAME, "body").text)
+            self.assertEqual(rebound.find_elements(By.ID, "events"), [])
+            # One line per refused request: the page, and whatever else the browser asks for
+            # (its icon), each naming the host.
+            refusals = poll("the refusal's log line",
+                            lambda: [l for l in self.server.log_lines() if "refused" in l][before:])
+            self.assertIn("refused GET / from", refusals[0])
+            for line in refusals:
+                self.assertIn("Host 'rebind.test:%d'" % self.server.port, line)
+                self.assertIn("DNS rebinding", line)
+        finally:
+            rebound.quit()
+
+
+class RestartTests(unittest.TestCase):
+    def test_a_server_killed_mid_stream_and_started_again_keeps_every_event_once(self):
+        with tempfile.TemporaryDirectory() as scratch:
+            directory = os.path.join(scratch, "streams")
+            server = Server(directory)
+            path = os.path.join(directory, "restart.trace.jsonl")
+            app = start_app(server, "restart", actions=400, rate=100)
+            try:
+                poll("the first events on disk",
+                     lambda: os.path.exists(path) and len(event_lines(path)) >= 200)
+                server.process.kill()
+                server.stop()
+                self.assertIsNone(app.poll(), "the app ended before the server was killed")
+                server = Server(directory, port=server.port)
+            finally:
+                out, err = app.communicate(timeout=120)
+                server.stop()
+            self.assertEqual(app.returncode, 0, err)
+            report = json.loads(out)
+            self.assertEqual(report["lost"], 0)
+            self.assertEqual(report["dropped"], 0)
+            self.assertGreaterEqual(report["connections"], 2)
+            seqs = [json.loads(line)["seq"] for line in event_lines(path)]
+            self.assertEqual(seqs, list(range(1, report["observed"] + 2)))
+            replay = subprocess.run(
+                [os.path.join(OPTIONS["bin"], "reactor-trace"), "replay", path],
+                capture_output=True, text=True)
+            self.assertEqual(replay.returncode, 0, replay.stdout + replay.stderr)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin", required=True, help="the directory with reactor-trace and the example app")
+    parser.add_argument("--screenshot", help="save a screenshot of the live page here")
+    arguments, rest = parser.parse_known_args()
+    OPTIONS["bin"] = arguments.bin
+    OPTIONS["screenshot"] = arguments.screenshot
+    unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)
