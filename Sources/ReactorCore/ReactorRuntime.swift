@@ -22,6 +22,13 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// `nil` by default. Attach it before the first action to see the whole run.
   @exclusivity(unchecked) public var monitor: (any ReactorMonitor<Action, Mutation, State>)?
 
+  /// Decides what runs for each asynchronous effect; set by a replay that plays effects back
+  /// from a recording.
+  ///
+  /// `nil` by default: every effect's body runs as written, and the runtime checks this one
+  /// optional per effect started.
+  @exclusivity(unchecked) public var effectRunner: (any EffectRunner<Mutation>)?
+
   /// The reactor's id in a recorded session; set by a session recorder.
   ///
   /// While it is set, the runtime keeps ``ReactorActivity`` up to date around `mutate`,
@@ -521,7 +528,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       for mutation in mutations { emit(mutation, origin: .action(action)) }
       return []
     case .cancel(let id):
-      cancelEffects(id: id)
+      cancelEffects(id: id, action: action)
       return []
     case .merge(let effects):
       return effects.flatMap { start($0, action: action) }
@@ -570,7 +577,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   @usableFromInline
   func startRun(_ run: Effect<Mutation>.Run, action: Int) -> Task<Void, Never> {
-    if run.cancelInFlight, let id = run.id { cancelEffects(id: id) }
+    if run.cancelInFlight, let id = run.id { cancelEffects(id: id, action: action) }
     lastEffectID += 1
     let effectID = lastEffectID
     let effect = RunningEffect(cancelID: run.id)
@@ -584,6 +591,13 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       lifeline?.withRuntime { $0.emit(mutation, origin: origin) }
     }
     var body = run.body
+    if let effectRunner {
+      body = effectRunner.body(
+        for: EffectRun(
+          effect: effectID, action: action, name: run.name, id: run.id,
+          cancelsInFlight: run.cancelInFlight),
+        running: body)
+    }
     var activity: ReactorActivity?
     if tracksActivity {
       let running = ReactorActivity(reactor: sessionID ?? 0, action: action, effect: effectID)
@@ -629,11 +643,39 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     monitor?.reactorDidEndEffect(effectID, outcome: outcome)
   }
 
+  /// Cancels the running effects started with `id`, for the action with id `action`.
   @usableFromInline
-  func cancelEffects(id: AnyHashable) {
-    for (_, effect) in running where effect.cancelID == id {
+  func cancelEffects(id: AnyHashable, action: Int) {
+    for (effectID, effect) in running where effect.cancelID == id {
+      effectRunner?.effectWillCancel(effectID, byAction: action)
       effect.cancel()
     }
+  }
+
+  /// Reduces a mutation a recording holds as if `origin` had emitted it, after
+  /// `transform(mutation:)`: how a replay delivers the mutations of work it does not run
+  /// (an effect played back from a recording, a stream's element).
+  ///
+  /// Queued like any mutation while a state is being delivered. Nothing happens before the
+  /// pipeline is built or while the stub is enabled.
+  /// - Parameters:
+  ///   - mutation: The recorded mutation, as `reduce` received it.
+  ///   - origin: What the monitor is told emitted it.
+  public func replay(_ mutation: Mutation, as origin: Origin) {
+    apply(mutation, origin: origin)
+  }
+
+  /// Makes the pipeline start from `state` instead of the reactor's `initialState`: how a
+  /// replay of a recording that starts mid-run (a flight recorder's window) starts from the
+  /// state the recording starts with.
+  ///
+  /// - Parameter state: The state to start from.
+  /// - Returns: Whether it took effect: `false` once the pipeline is built or a stub exists.
+  @discardableResult
+  public func start(from state: State) -> Bool {
+    guard !isBuilt, stub == nil else { return false }
+    current = state
+    return true
   }
 
   // MARK: Observers

@@ -43,7 +43,7 @@ public struct TraceSummarizer: Sendable {
   /// - Throws: ``FleetError/trace(_:)`` when the trace cannot be read.
   public func summarize(_ reader: TraceReader) throws(FleetError) -> [TransitionSummary] {
     let header = reader.header
-    let origin = header.clock.origin.flatMap(UnixTime.nanoseconds(iso8601:))
+    let origin = header.clock.origin.flatMap(TraceTime.unixNanoseconds(iso8601:))
     let base = TransitionSummary.Key(
       reactor: header.reactor,
       schema: [header.schema.action, header.schema.mutation, header.schema.state]

@@ -19,6 +19,14 @@ public import ReactorTracing
 ///
 /// The reactor must be built fresh, with its dependencies injected as fakes driven by the
 /// same test clock, so that its effects run when the clock is advanced and not in real time.
+/// With `effects: .recorded`, the bodies of async effects do not run: the mutations the trace
+/// recorded for each effect are delivered at their recorded times and its recorded end is
+/// reproduced, so the reactor needs no fakes that answer (services that fail if called will
+/// do), and a flight recorder's window replays from the state it starts with. Each sent
+/// action's effects (how many, and their names) and the cancellations it makes (by id, or by a
+/// run with `cancelInFlight`) are then compared with the recording as well, and every state
+/// `reduce` returns; ``ReplayResult/playedEffects`` lists the effects played back.
+///
 /// In tests, run the replay on the main serial executor so effects run deterministically:
 ///
 /// ```swift
@@ -43,19 +51,23 @@ public enum MutateReplay {
   ///     `{ await clock.advance(by: $0) }`.
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
   ///     type.
+  ///   - effects: Whether the effects `mutate` starts run (``ReplayEffects/run``, against
+  ///     fakes) or are played back from the recording (``ReplayEffects/recorded``).
   /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError`` when the trace cannot be read, was recorded from another
   ///   reactor or with incompatible types, or holds actions that do not decode.
   public static func run<R: Reactor>(
     _ trace: Trace, through reactor: R, clock: any Clock<Duration>,
-    advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false,
+    effects: ReplayEffects = .run
   ) async throws(ReplayError) -> ReplayResult {
     try await run(
       ReplayChecks.open(trace), through: reactor, clock: clock, advance: advance,
-      allowingReactorMismatch: allowingReactorMismatch)
+      allowingReactorMismatch: allowingReactorMismatch, effects: effects)
   }
 
-  /// Replays the trace file at `path` like ``run(_:through:clock:advance:allowingReactorMismatch:)``.
+  /// Replays the trace file at `path` like
+  /// ``run(_:through:clock:advance:allowingReactorMismatch:effects:)``.
   /// - Parameters:
   ///   - path: The trace file.
   ///   - reactor: A fresh reactor whose dependencies are fakes driven by `clock`.
@@ -63,15 +75,17 @@ public enum MutateReplay {
   ///   - advance: Advances the test clock by a duration.
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
   ///     type.
+  ///   - effects: Whether effects run or are played back from the recording.
   /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError`` when the trace cannot be replayed.
   public static func run<R: Reactor>(
     path: String, through reactor: R, clock: any Clock<Duration>,
-    advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false,
+    effects: ReplayEffects = .run
   ) async throws(ReplayError) -> ReplayResult {
     try await run(
       ReplayChecks.open(path), through: reactor, clock: clock, advance: advance,
-      allowingReactorMismatch: allowingReactorMismatch)
+      allowingReactorMismatch: allowingReactorMismatch, effects: effects)
   }
 
   private struct SentAction {
@@ -100,8 +114,13 @@ public enum MutateReplay {
 
   private static func run<R: Reactor>(
     _ reader: TraceReader, through reactor: R, clock: any Clock<Duration>,
-    advance: (Duration) async -> Void, allowingReactorMismatch: Bool
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool, effects: ReplayEffects
   ) async throws(ReplayError) -> ReplayResult {
+    if effects == .recorded {
+      return try await RecordedEffectsReplay.run(
+        reader, through: reactor, clock: clock, advance: advance,
+        allowingReactorMismatch: allowingReactorMismatch)
+    }
     let header = reader.header
     let evolution = try ReplayChecks.check(
       header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,

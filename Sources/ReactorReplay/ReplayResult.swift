@@ -25,6 +25,10 @@ public struct ReplayResult: Sendable, Hashable {
   /// How many events the recorder dropped (``TraceEvent/Gap``s) in the part replayed: not a
   /// divergence, but the trace is incomplete and the steps around a gap were not checked.
   public var droppedEventCount: Int
+  /// The effects played back from the recording instead of run, in the order the trace
+  /// starts them (those already running first); empty unless effects were
+  /// ``ReplayEffects/recorded``.
+  public var playedEffects: [PlayedEffect] = []
 
   /// A result.
   public init(

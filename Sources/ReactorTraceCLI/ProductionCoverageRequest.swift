@@ -53,7 +53,8 @@ struct ProductionCoverageRequest: CommandRequest {
       output.write("(\(coverage.reactor) is not registered here: no scripts)")
     }
     let states = limit.map { Array(coverage.missedStates.prefix($0)) } ?? coverage.missedStates
-    output.write("states production reaches that no golden trace does: \(coverage.missedStates.count)")
+    output.write(
+      "states production reaches that no golden trace does: \(coverage.missedStates.count)")
     for missed in states {
       output.write("  \(missed.count)×  \(Self.oneLine(missed.state))")
       if registered { output.write("      script: \(Self.script(missed.script))") }

@@ -126,9 +126,16 @@ public struct ReactorRegistry: Sendable {
         let (reactor, _) = make(ReactorContext(clock: ContinuousClock(), metadata: metadata))
         return try ReduceReplay.run(path: path, through: reactor, allowingReactorMismatch: true)
       },
-      mutate: { path, metadata throws(ReplayError) in
+      mutate: { path, metadata, effects throws(ReplayError) in
         let clock = TestClock()
         let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
+        if effects == .recorded {
+          // The trace's stream mutations are delivered from it: the scripted events that
+          // made them are not handed to the fakes again.
+          return try await MutateReplay.run(
+            path: path, through: reactor, clock: clock, advance: { await clock.advance(by: $0) },
+            allowingReactorMismatch: true, effects: .recorded)
+        }
         let feed = try Self.feed(
           of: Event.self, from: metadata, clock: clock, deliver: deliver)
         return try await MutateReplay.run(
@@ -226,7 +233,8 @@ public struct ReactorRegistry: Sendable {
         (trace: Trace, screen: String?)
     let reduce: @MainActor @Sendable (String, [String: String]) throws(ReplayError) -> ReplayResult
     let mutate:
-      @MainActor @Sendable (String, [String: String]) async throws(ReplayError) -> ReplayResult
+      @MainActor @Sendable (String, [String: String], ReplayEffects) async throws(ReplayError) ->
+        ReplayResult
     let explore:
       @MainActor @Sendable ([JSONValue], [String: String], ExplorationOptions)
         async throws(ExplorationError) -> Exploration

@@ -1,4 +1,5 @@
 #if canImport(XCTest)
+import Clocks
 import Foundation
 import ReactorReplay
 import ReactorReplayTesting
@@ -24,6 +25,21 @@ final class XCTAssertReplayTests: XCTestCase {
       let path = directory.file("counter.trace.jsonl")
       try recordAssertionCounterTrace().write(to: path)
       let result = XCTAssertReplay(path, reduces: AssertionCounterReactor())
+      XCTAssertEqual(result?.stepsChecked, 3)
+    }
+  }
+
+  @MainActor
+  func testMutateReplayWithRecordedEffectsPassesWithoutRunningABody() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let directory = try AssertionTemporaryDirectory()
+      defer { directory.remove() }
+      let path = directory.file("counter.trace.jsonl")
+      try recordAssertionCounterTrace().write(to: path)
+      let clock = TestClock()
+      let result = await XCTAssertReplay(
+        path, mutates: AssertionCounterReactor(), effects: .recorded, clock: clock,
+        advance: { await clock.advance(by: $0) })
       XCTAssertEqual(result?.stepsChecked, 3)
     }
   }

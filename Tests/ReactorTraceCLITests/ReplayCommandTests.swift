@@ -27,6 +27,41 @@ struct ReplayCommandTests {
     #expect(result.standardOutput.hasPrefix("match: "))
   }
 
+  @Test(arguments: [
+    "Traces/counter.trace.jsonl", "Traces/github-search.trace.jsonl",
+    "Traces/profile.trace.jsonl", "Traces/tasklist.trace.jsonl",
+  ])
+  func everyExampleTraceReplaysInMutateModeWithItsEffectsPlayedBack(trace: String) throws {
+    let result = try runReactorTrace(["replay", trace, "--mode", "mutate", "--effects", "recorded"])
+    #expect(result.exitCode == 0, "\(result.standardOutput)\(result.standardError)")
+    #expect(
+      result.standardOutput.hasPrefix("match: re-sent the recorded actions to ReactorExamples."))
+    #expect(result.standardOutput.contains("with every effect played back from the trace, not run"))
+  }
+
+  @Test func theVerdictNamesTheEffectsPlayedBackRatherThanRun() throws {
+    let text = try runReactorTrace([
+      "replay", "Traces/github-search.trace.jsonl", "--mode", "mutate", "--effects", "recorded",
+    ])
+    #expect(text.standardOutput.contains("(search ×6, next page ×3)"))
+    let json = try runReactorTrace([
+      "replay", "Traces/counter.trace.jsonl", "--mode", "mutate", "--effects", "recorded", "--json",
+    ])
+    #expect(
+      json.standardOutput
+        == #"{"checked":10,"effects":"recorded","mode":"mutate","playedEffects":[{"effect":1,"#
+        + #""name":"increase"},{"effect":2,"name":"increase"}],"#
+        + #""reactor":"ReactorExamples.CounterReactor","result":"match"}"# + "\n")
+  }
+
+  @Test func effectsWithoutMutateModeIsAUsageError() throws {
+    let result = try runReactorTrace([
+      "replay", "Traces/counter.trace.jsonl", "--effects", "recorded",
+    ])
+    #expect(result.exitCode == 64)
+    #expect(result.standardError.contains("--effects applies to --mode mutate only."))
+  }
+
   @Test func theCounterSampleReplaysThroughTodaysReduceAndMutate() throws {
     let reduce = try runReactorTrace(["replay", "Traces/counter.trace.jsonl"])
     #expect(

@@ -35,6 +35,38 @@ enum ReplayCheck {
     } catch {
       return Outcome(result: nil, failure: "\(path): replay failed: \(error)", warnings: [])
     }
+    return outcome(of: result, at: path, strict: strict)
+  }
+
+  /// Replays the trace at `path` through `reactor`'s `mutate`, with effects run or played
+  /// back from the recording.
+  ///
+  /// - Parameters:
+  ///   - path: The trace file.
+  ///   - reactor: A fresh reactor.
+  ///   - effects: Whether effects run or are played back.
+  ///   - clock: The test clock the replay runs on.
+  ///   - advance: Advances the test clock.
+  ///   - allowingReactorMismatch: Whether a trace of another reactor type may be replayed.
+  ///   - strict: Whether a warning about the trace fails the check.
+  /// - Returns: The verdict and what to report.
+  static func run<R: Reactor>(
+    _ path: String, mutates reactor: R, effects: ReplayEffects, clock: any Clock<Duration>,
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool, strict: Bool
+  ) async -> Outcome {
+    let result: ReplayResult
+    do throws(ReplayError) {
+      result = try await MutateReplay.run(
+        path: path, through: reactor, clock: clock, advance: advance,
+        allowingReactorMismatch: allowingReactorMismatch, effects: effects)
+    } catch {
+      return Outcome(result: nil, failure: "\(path): replay failed: \(error)", warnings: [])
+    }
+    return outcome(of: result, at: path, strict: strict)
+  }
+
+  /// Words what a replay of the trace at `path` found.
+  private static func outcome(of result: ReplayResult, at path: String, strict: Bool) -> Outcome {
     let warnings = result.warnings.map { "\(path): warning: \($0)" }
     if let message = result.failureMessage {
       return Outcome(

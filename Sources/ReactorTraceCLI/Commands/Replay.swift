@@ -14,7 +14,11 @@ extension ReactorTraceCommand {
         against its hash, and checks the causality links (structural replay, no reactor code \
         needed). When the trace's reactor is registered, it then feeds the recorded mutations \
         through today's reduce (--mode reduce, the default) or re-sends the recorded actions \
-        on a test clock and compares the mutations (--mode mutate). --mode structural stops \
+        on a test clock and compares the mutations (--mode mutate). In mutate mode, effects run \
+        against the fakes the reactor is registered with (--effects run, the default), or are \
+        played back from the trace (--effects recorded): their bodies do not run, the \
+        mutations the trace recorded for them arrive at their recorded times, and each \
+        action's effects and cancellations are compared too. --mode structural stops \
         after the first check. A session (many reactors, format 2.0) replays structurally, \
         every cause across reactors checked, and with --reactor-id N one reactor through \
         reduce. A trace cut off by a crash, without an end line, or whose \
@@ -38,6 +42,22 @@ extension ReactorTraceCommand {
       case structural
     }
 
+    /// What mutate replay does with effects.
+    enum Effects: String, ExpressibleByArgument, CaseIterable, Sendable {
+      /// Effects run against the registered fakes.
+      case run
+      /// Effects are played back from the trace.
+      case recorded
+
+      /// The replay's option.
+      var replayEffects: ReplayEffects {
+        switch self {
+        case .run: .run
+        case .recorded: .recorded
+        }
+      }
+    }
+
     /// The trace.
     @Argument(help: "The trace file.")
     var trace: String
@@ -45,6 +65,14 @@ extension ReactorTraceCommand {
     /// How far to replay.
     @Option(help: "auto, reduce, mutate or structural.")
     var mode: Mode = .auto
+
+    /// What mutate replay does with the effects `mutate` starts.
+    @Option(
+      help: """
+        With --mode mutate: run (effects run against the registered fakes, the default) or \
+        recorded (effects played back from the trace; no fakes needed).
+        """)
+    var effects: Effects?
 
     /// The registered reactor to replay against, instead of the trace's own.
     @Option(help: "Replay against this registered reactor type instead of the trace's.")
@@ -95,13 +123,17 @@ extension ReactorTraceCommand {
       if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
       if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
       if let stateAt, stateAt < 0 { throw ValidationError("--state-at must be at least 0.") }
+      if effects != nil, mode != .mutate {
+        throw ValidationError("--effects applies to --mode mutate only.")
+      }
     }
 
     /// Replays and reports.
     func run() async throws {
       try await ReplayRequest(
         trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
-        stateAt: stateAt, json: json, strict: strictness.strict, reactorID: reactorID
+        stateAt: stateAt, json: json, strict: strictness.strict,
+        effects: effects?.replayEffects ?? .run, reactorID: reactorID
       ).exit()
     }
   }
@@ -118,6 +150,8 @@ struct ReplayRequest: CommandRequest {
   var stateAt: Int?
   var json: Bool
   var strict = false
+  /// What mutate replay does with effects.
+  var effects = ReplayEffects.run
   /// For a session: the reactor to replay through `reduce`.
   var reactorID: Int? = nil
 
@@ -209,7 +243,7 @@ private struct ReplayRun {
         let wasSerial = uncheckedUseMainSerialExecutor
         uncheckedUseMainSerialExecutor = true
         defer { uncheckedUseMainSerialExecutor = wasSerial }
-        result = try await entry.mutate(command.trace, header.metadata)
+        result = try await entry.mutate(command.trace, header.metadata, command.effects)
       } else {
         result = try entry.reduce(command.trace, header.metadata)
       }
@@ -221,13 +255,14 @@ private struct ReplayRun {
       if let divergence = result.divergence {
         report(
           divergence: divergence.description, sequence: divergence.sequence,
-          mode: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked,
+          mode: command.mode == .mutate ? mutateMode : "reduce", steps: result.stepsChecked,
           warnings: warnings)
         return .divergence
       }
       report(
         match: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked,
-        reactor: name, registered: true, warnings: warnings, schemaChanges: result.schemaChanges)
+        reactor: name, registered: true, warnings: warnings, schemaChanges: result.schemaChanges,
+        played: result.playedEffects)
       return verdict(warnings)
     } catch let error as ReplayError {
       // A state that does not match its hash is a divergence, not unusable input.
@@ -239,6 +274,30 @@ private struct ReplayRun {
         warnings: TraceWarningReport(path: command.trace, warnings: [], eventCount: 0))
       return .divergence
     }
+  }
+
+  /// How a mutate replay is named in reports: `mutate`, or `mutate, effects recorded`.
+  private var mutateMode: String {
+    command.effects == .recorded ? "mutate, effects recorded" : "mutate"
+  }
+
+  /// The effects played back, grouped by name: `search ×6, next page ×3`.
+  private func playedText(_ played: [PlayedEffect]) -> String {
+    var names: [String] = []
+    var counts: [String: Int] = [:]
+    var carried = 0
+    for effect in played {
+      if effect.isCarriedOver {
+        carried += 1
+        continue
+      }
+      let name = effect.name ?? "unnamed"
+      if counts[name] == nil { names.append(name) }
+      counts[name, default: 0] += 1
+    }
+    var parts = names.map { "\($0) ×\(counts[$0] ?? 0)" }
+    if carried > 0 { parts.append("\(carried) already running when the trace starts") }
+    return parts.joined(separator: ", ")
   }
 
   /// The exit code of a match: 3 when `--strict` and the trace had warnings.
@@ -262,7 +321,7 @@ private struct ReplayRun {
 
   private func report(
     match mode: String, steps: Int, reactor: String, registered: Bool,
-    warnings: TraceWarningReport, schemaChanges: [SchemaChange]
+    warnings: TraceWarningReport, schemaChanges: [SchemaChange], played: [PlayedEffect] = []
   ) {
     if command.json {
       var result = JSONObject()
@@ -277,6 +336,17 @@ private struct ReplayRun {
       if !schemaChanges.isEmpty {
         result["schemaChanges"] = .array(schemaChanges.map { .string($0.description) })
       }
+      if mode == "mutate", command.effects == .recorded {
+        result["effects"] = "recorded"
+        result["playedEffects"] = .array(
+          played.map { effect in
+            var object = JSONObject()
+            object["effect"] = .int(Int64(effect.effect))
+            if let name = effect.name { object["name"] = .string(name) }
+            if effect.isCarriedOver { object["alreadyRunning"] = true }
+            return .object(object)
+          })
+      }
       output.write(JSONValue.object(result).serializedString)
       return
     }
@@ -286,6 +356,13 @@ private struct ReplayRun {
       output.write(
         "\(verdict) \(steps) events; every state matches its hash and every cause is consistent"
           + (registered ? "" : " (\(reactor) is not registered: structural replay only)"))
+    case "mutate" where command.effects == .recorded:
+      output.write(
+        "\(verdict) re-sent the recorded actions to \(reactor) on a test clock with every "
+          + "effect played back from the trace, not run"
+          + (played.isEmpty ? "" : " (\(playedText(played)))")
+          + "; each action's effects and cancellations, all \(steps) mutations and every state "
+          + "are the recorded ones")
     case "mutate":
       output.write(
         "\(verdict) re-sent the recorded actions to \(reactor) on a test clock; "
