@@ -8,6 +8,8 @@ let package = Package(
   products: [
     .library(name: "ReactorCore", targets: ["ReactorCore"]),
     .library(name: "ReactorObservation", targets: ["ReactorObservation"]),
+    .library(name: "ReactorJSON", targets: ["ReactorJSON"]),
+    .library(name: "ReactorSchema", targets: ["ReactorSchema"]),
     .library(name: "ReactorTracing", targets: ["ReactorTracing"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
     .library(name: "ReactorReplay", targets: ["ReactorReplay"]),
@@ -85,8 +87,27 @@ let package = Package(
       ]
     ),
 
+    // JSON values, their parser and Codable coders, the canonical encoder and hash, and the
+    // diff between two values. Depends on nothing; its fast paths are `package` for tracing.
+    .target(name: "ReactorJSON"),
+    .testTarget(
+      name: "ReactorJSONTests",
+      dependencies: ["ReactorJSON", "ReactorTracing", "ReactorExamples", "ReactorTestSupport"]
+    ),
+
+    // The shapes of Codable types, probed through their `init(from:)`, their fingerprints,
+    // and what changed between two of them.
+    .target(name: "ReactorSchema", dependencies: ["ReactorCore", "ReactorJSON"]),
+    .testTarget(
+      name: "ReactorSchemaTests",
+      dependencies: [
+        "ReactorSchema", "ReactorTracing", "ReactorCore", "ReactorExamples", "ReactorTestSupport",
+      ]
+    ),
+
     // Recording, the trace format, and reading traces. No C, no Graphviz: apps embed it.
-    .target(name: "ReactorTracing", dependencies: ["ReactorCore"]),
+    // Re-exports ReactorJSON and ReactorSchema, so `import ReactorTracing` brings them.
+    .target(name: "ReactorTracing", dependencies: ["ReactorCore", "ReactorJSON", "ReactorSchema"]),
     .testTarget(
       name: "ReactorTracingTests",
       dependencies: [

@@ -6,11 +6,9 @@
            at 100 and 1,000 events/s;
   outage   events lost and dropped when the server is killed for 10 s of a 1,000 events/s run
            and started again on its directory;
-  memory   the server's peak resident memory with 10 apps streaming at once and a page open;
-  cost     the app's main-thread instructions per event, live against the file recorder
-           (callgrind, two run lengths, the difference divided by the extra events).
+  memory   the server's peak resident memory with 10 apps streaming at once and a page open.
 
-    python3 Benchmarks/live/live_bench.py --bin .build/release [--only latency,outage,memory,cost]
+    python3 Benchmarks/live/live_bench.py --bin .build/release [--only latency,outage,memory]
 
 Prints one line per row. Timings depend on the machine's load: say it with the figures.
 """
@@ -42,7 +40,7 @@ def poll(what, condition, limit=120.0):
 class Server:
     def __init__(self, directory, port=0):
         self.process = subprocess.Popen(
-            [os.path.join(BIN, "reactor-trace"), "serve", "--port", str(port), "--directory",
+            [os.path.join(BIN, "reactor-trace-serve"), "--port", str(port), "--directory",
              directory], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
         first = self.process.stdout.readline()
         second = self.process.stdout.readline()
@@ -92,8 +90,13 @@ def latency(scratch):
             stream = "latency%d" % events_per_second
             driver.get(server.url)
             running = app(server, stream, actions=rate * 10, rate=rate)
+            # Choose the new stream in the page, as a user would.
             poll("the stream in the page", lambda: driver.execute_script(
-                "return document.getElementById('streams').value") == stream)
+                "const s = document.getElementById('streams');"
+                "if (![...s.options].some((o) => o.value === arguments[0])) return false;"
+                "if (s.value !== arguments[0]) { s.value = arguments[0];"
+                " s.dispatchEvent(new Event('change')); }"
+                "return true;", stream))
             out, _ = running.communicate(timeout=300)
             report = json.loads(out)
             total = report["observed"] + 1
@@ -153,47 +156,10 @@ def memory(scratch):
         server.stop()
 
 
-def main_thread_instructions(arguments):
-    with tempfile.TemporaryDirectory() as out:
-        subprocess.run(
-            ["valgrind", "--tool=callgrind", "--separate-threads=yes",
-             "--callgrind-out-file=" + os.path.join(out, "cg.out")] + arguments,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        main = [name for name in os.listdir(out) if name.endswith("-01")]
-        with open(os.path.join(out, main[0])) as profile:
-            for line in profile:
-                if line.startswith("summary:") or line.startswith("totals:"):
-                    return int(line.split()[1])
-    raise SystemExit("no callgrind totals")
-
-
-def cost(scratch):
-    server = Server(os.path.join(scratch, "cost"))
-    try:
-        results = {}
-        for kind in ("file", "live"):
-            counts = []
-            for actions in (2000, 4000):
-                common = ["--actions", str(actions), "--rate", "1000000", "--pattern", "decrease"]
-                if kind == "file":
-                    extra = ["--file", os.path.join(scratch, "cost-%d.trace.jsonl" % actions)]
-                else:
-                    extra = ["--port", str(server.port), "--token", server.token,
-                             "--stream", "cost%d" % actions]
-                counts.append(main_thread_instructions(
-                    [os.path.join(BIN, "reactor-trace-live-example")] + common + extra))
-            # 4 events per decrease.
-            results[kind] = (counts[1] - counts[0]) / (2000 * 4)
-        print("main-thread cost per event (callgrind): file recorder %.0f instructions, live "
-              "recorder %.0f instructions" % (results["file"], results["live"]))
-    finally:
-        server.stop()
-
-
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
-    parser.add_argument("--only", default="latency,outage,memory,cost")
+    parser.add_argument("--only", default="latency,outage,memory")
     arguments = parser.parse_args()
     BIN = arguments.bin
     with tempfile.TemporaryDirectory() as scratch:

@@ -128,6 +128,28 @@ struct BenchPlan: Sendable {
           ["render", "inspector", smallTrace, "-o", inspector], output: inspector,
           input: smallTrace),
         prerequisites: [small]))
+    // Issue 27: the three outputs that read a whole 1M-event trace, each within 10 s.
+    let perfetto = "\(directory)/perfetto.json"
+    let largeInspector = "\(directory)/inspector-1M.html"
+    let pages = "\(directory)/timeline-page.dot"
+    for (scenario, arguments, output) in [
+      ("render-perfetto", ["render", "perfetto", largeTrace, "-o", perfetto], perfetto),
+      (
+        "render-inspector", ["render", "inspector", largeTrace, "-o", largeInspector],
+        largeInspector
+      ),
+      (
+        "render-timeline-paged",
+        ["render", "timeline", largeTrace, "--page-size", "20000", "--format", "dot", "-o", pages],
+        "\(directory)/timeline-page-1.dot"
+      ),
+    ] {
+      rows.append(
+        BenchRow(
+          scenario: scenario, mode: "1M", count: 4 * largeActions, unit: "events",
+          targets: [.seconds(atMost: 10)], job: .tool(arguments, output: output),
+          prerequisites: [large]))
+    }
     let timeline = "\(directory)/timeline.svg"
     rows.append(
       BenchRow(

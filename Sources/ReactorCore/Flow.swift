@@ -109,6 +109,50 @@ public struct Flow<Element: Sendable> {
     }
   }
 
+  /// Transforms every value into any number of values, emitted in order with the origin of
+  /// the value they came from: one event of a service giving two mutations.
+  ///
+  /// ```swift
+  /// mutation.merge(
+  ///   session.events.flow(name: "session").flatMap { event in
+  ///     [.setUser(event.user), .setLoggedIn(event.user != nil)]
+  ///   })
+  /// ```
+  ///
+  /// Unlike RxSwift's `flatMap`, the values are known when the value arrives: a flow has no
+  /// inner streams. Work that waits belongs in an effect (`Effect.run`).
+  /// - Parameter transform: Maps a value to the values to emit; runs on the main actor.
+  /// - Returns: A flow of the values of every result, in order.
+  public func flatMap<S: Sequence>(_ transform: @escaping @MainActor (Element) -> S) -> Flow<
+    S.Element
+  > where S.Element: Sendable {
+    let connect = self.connect
+    return Flow<S.Element> { scope, sink in
+      connect(scope) { element, origin in
+        for value in transform(element) { sink(value, origin) }
+      }
+    }
+  }
+
+  /// Emits `values` first, when the pipeline is built, then this flow's values.
+  ///
+  /// The values are delivered once the reactor's pipeline is connected (after its initial
+  /// state), attributed to the stream `name` in traces, as RxSwift's `startWith` emits them
+  /// on subscription.
+  /// - Parameters:
+  ///   - values: The values to emit first.
+  ///   - name: The name traces attribute them to.
+  /// - Returns: A flow that starts with `values`.
+  public func startWith(_ values: Element..., name: String = "startWith") -> Flow {
+    let connect = self.connect
+    return Flow { scope, sink in
+      scope.deliverOnceConnected {
+        for value in values { sink(value, .stream(name)) }
+      }
+      connect(scope, sink)
+    }
+  }
+
   /// Merges other flows into this one; values arrive in the order they are emitted.
   /// - Parameter others: The flows to merge.
   /// - Returns: A flow of the values of this flow and of `others`.

@@ -131,3 +131,28 @@ extension Reactor where Mutation == Action {
   /// Emits the action itself as the only mutation.
   public func mutate(action: Action) -> Effect<Mutation> { .just(action) }
 }
+
+extension Reactor {
+  /// Causes nothing, as ReactorKit's default `mutate` (`.empty()`) does: a reactor that only
+  /// holds state, such as a cell's, declares no `mutate`.
+  public func mutate(action: Action) -> Effect<Mutation> { .none }
+
+  /// Returns `state` unchanged, as ReactorKit's default `reduce` does.
+  public func reduce(state: State, mutation: Mutation) -> State { state }
+}
+
+/// The action of a reactor the user cannot act on, such as a cell's that only shows state:
+/// `typealias Action = NoAction`, as in ReactorKit. With ``Reactor/mutate(action:)`` and
+/// ``Reactor/reduce(state:mutation:)`` left to their defaults, such a reactor is its
+/// `initialState` and its runtime:
+///
+/// ```swift
+/// final class ItemCellReactor: Reactor {
+///   typealias Action = NoAction
+///   struct State: Sendable { var title: String }
+///   let initialState: State
+///   let runtime = Runtime()
+///   init(title: String) { initialState = State(title: title) }
+/// }
+/// ```
+public typealias NoAction = Never

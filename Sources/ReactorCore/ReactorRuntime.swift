@@ -196,6 +196,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       stateEntries.append(sink)
     }
 
+    scope.isConnecting = true
     let actions = action(actionInput)
     actions.connect(scope) { [unowned(unsafe) self] action, origin in
       receive(action, origin: origin)
@@ -220,6 +221,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     withEmission {
       for entry in stateEntries { entry(initialState, .sent) }
     }
+    scope.didConnect()
   }
 
   // MARK: Actions
@@ -711,7 +713,13 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     current = initialState
     let lifeline = self.lifeline
     let stub = Stub<Action, State>(initialState: initialState) { state in
-      lifeline?.withRuntime { $0.deliver(state) }
+      lifeline?.withRuntime { runtime in
+        // Set while a state is delivered (from an observer, an Observation `onChange`): it
+        // is queued like a re-entrant action, so every observer sees the current delivery
+        // first, in order, and the new state after it.
+        guard runtime.isEmitting else { return runtime.deliver(state) }
+        runtime.enqueue { lifeline?.withRuntime { $0.deliver(state) } }
+      }
     }
     self.stub = stub
     return stub

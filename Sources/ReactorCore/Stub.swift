@@ -40,7 +40,10 @@ public final class Stub<Action: Sendable, State: Sendable> {
   /// The stubbed state.
   ///
   /// Setting it delivers the new state to observers at once, even when
-  /// equal to the previous one, and makes it the reactor's `currentState`.
+  /// equal to the previous one, and makes it the reactor's `currentState`. Set while a state
+  /// is being delivered (by an observer, or an Observation `onChange`), it is delivered after
+  /// that delivery ends, as a re-entrant action is: later observers see the state being
+  /// delivered first, and everyone ends on the new one.
   public var state: State {
     get { storedState }
     set {

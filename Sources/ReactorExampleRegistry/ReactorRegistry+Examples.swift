@@ -9,7 +9,7 @@ extension ReactorRegistry {
   ///
   /// Options come from the trace's metadata: `limit` for the Counter, `failingRequests`
   /// (e.g. `3,5`) for the Profile, and `latency` (milliseconds) for the fakes of Profile,
-  /// TaskList and GitHubSearch.
+  /// TaskList, GitHubSearch and ItemList.
   public static var examples: ReactorRegistry {
     var registry = ReactorRegistry()
     let imports = ["ReactorExamples"]
@@ -70,6 +70,21 @@ extension ReactorRegistry {
       GitHubSearchReactor(
         service: FakeGitHubSearchService(
           clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300)))
+    }
+    registry.register(
+      ItemListReactor.self, events: ItemStore.Event.self,
+      test: { metadata in
+        ReactorFactory(
+          setup: [
+            "let store = ItemStore(clock: clock, latency: "
+              + ".milliseconds(\(metadata.integer("latency") ?? 100)))",
+            "let reactor = ItemListReactor(store: store)",
+          ], deliver: "store.apply", imports: imports)
+      }
+    ) { context in
+      let store = ItemStore(
+        clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
+      return (ItemListReactor(store: store), store.apply)
     }
     // The task app's reactors, for replays of its session one reactor at a time
     // (`replay SESSION --reactor-id N`): a row, and the edit screen.

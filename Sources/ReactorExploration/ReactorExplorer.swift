@@ -73,19 +73,27 @@ public struct ReactorExplorer<R: Reactor> {
   /// deterministic order: it sets ConcurrencyExtras' process-wide
   /// `uncheckedUseMainSerialExecutor` while it runs and restores it after, so tests that
   /// explore in parallel with others using that setting should take the same gate they do.
-  /// - Parameter options: The bounds and the state identity.
+  ///
+  /// A trap in the reactor's code ends the process: no Swift code can catch it. Give
+  /// `willRun` to learn, before each run, which script it sends — breadth first, so the first
+  /// one that traps is a shortest crashing script; the CLI formats it into the report its
+  /// trap handler prints.
+  /// - Parameters:
+  ///   - options: The bounds and the state identity.
+  ///   - willRun: Called before each run with the script it sends from the initial state.
   /// - Returns: The states, transitions and broken invariants found, and what stopped it.
   /// - Throws: ``ExplorationError`` when the alphabet is empty, the state cannot be
   ///   encoded, or a run does not repeat.
   public func explore(
-    _ options: ExplorationOptions = ExplorationOptions()
+    _ options: ExplorationOptions = ExplorationOptions(),
+    willRun: (@MainActor (ExplorationScript) -> Void)? = nil
   ) async throws(ExplorationError) -> Exploration {
     guard !actions.isEmpty else { throw .emptyAlphabet }
     guard R.State.self is any Encodable.Type else {
       throw .notEncodable(String(reflecting: R.State.self))
     }
     var search = Search(
-      explorer: self, options: options,
+      explorer: self, options: options, willRun: willRun,
       exploration: Exploration(
         reactor: reactor, alphabet: alphabet, identity: options.identity, states: [],
         transitions: [], invariants: invariants.map(\.name), violations: [],
@@ -110,6 +118,7 @@ public struct ReactorExplorer<R: Reactor> {
   private struct Search {
     let explorer: ReactorExplorer
     let options: ExplorationOptions
+    let willRun: (@MainActor (ExplorationScript) -> Void)?
     var exploration: Exploration
     private var index: [JSONValue: Int] = [:]
     private var transitionIndex: Set<TransitionKey> = []
@@ -122,14 +131,19 @@ public struct ReactorExplorer<R: Reactor> {
       var action: Int
     }
 
-    init(explorer: ReactorExplorer, options: ExplorationOptions, exploration: Exploration) {
+    init(
+      explorer: ReactorExplorer, options: ExplorationOptions,
+      willRun: (@MainActor (ExplorationScript) -> Void)?, exploration: Exploration
+    ) {
       self.explorer = explorer
       self.options = options
+      self.willRun = willRun
       self.exploration = exploration
     }
 
     mutating func run() async throws(ExplorationError) {
       let started = ContinuousClock.now
+      willRun?(ExplorationScript(steps: []))
       let initial = explorer.make(VirtualClock())
       let root = try intern(initial.initialState, depth: 0, reachedBy: nil)
       exploration.states[root].isSettled = true
@@ -179,6 +193,9 @@ public struct ReactorExplorer<R: Reactor> {
     private mutating func expand(
       _ source: Int, depth: Int, prefix: [Int], with action: Int
     ) async throws(ExplorationError) -> Int? {
+      if let willRun {
+        willRun(exploration.script(then: Exploration.Step(source: source, action: action)))
+      }
       let clock = VirtualClock()
       let reactor = explorer.make(clock)
       defer { clock.cancelSleepers() }

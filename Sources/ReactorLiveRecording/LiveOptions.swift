@@ -7,8 +7,10 @@ public struct LiveOptions: Sendable {
   public var port: Int
   /// The token `reactor-trace serve` printed: the server refuses a stream without it.
   public var token: String
-  /// The stream's name on the server, unique per run: letters, digits, `-` and `_`, at most
-  /// 64 (see ``LiveProtocol/isValidStreamID(_:)``). A random one by default.
+  /// The stream's name on the server, unique per run.
+  ///
+  /// Letters, digits, `-` and `_`, at most 64 (see ``LiveProtocol/isValidStreamID(_:)``).
+  /// A random one by default.
   public var streamID: String
   /// The most events held that the server has not acknowledged (10,000 by default).
   public var ringEvents: Int

@@ -98,7 +98,8 @@ public final class LiveServer: Sendable {
       try await withTaskCancellationHandler {
         try await server.waitUntilListening(timeout: 60)
         guard case .some(let listening) = await server.listeningAddress else {
-          throw LiveServerError.cannotListen(address: "\(host):\(configuration.port)", reason: "no address")
+          throw LiveServerError.cannotListen(
+            address: "\(host):\(configuration.port)", reason: "no address")
         }
         let port: Int
         switch listening {
@@ -138,7 +139,8 @@ public final class LiveServer: Sendable {
     }
     let path = directory + "/token"
     if let data = FileManager.default.contents(atPath: path) {
-      let kept = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      let kept = String(decoding: data, as: UTF8.self).trimmingCharacters(
+        in: .whitespacesAndNewlines)
       if isValid(kept) { return kept }
     }
     let token = LiveOptions.randomStreamID()

@@ -6,8 +6,9 @@ public struct LiveServerConfiguration: Sendable {
   /// The port; 0 picks a free one (the endpoint ``LiveServer/run(ready:)`` reports says
   /// which).
   public var port: Int
-  /// The directory each stream is kept in, as `ID.trace.jsonl`; created if missing. A
-  /// server started again on the same directory resumes its streams.
+  /// The directory each stream is kept in, as `ID.trace.jsonl`; created if missing.
+  ///
+  /// A server started again on the same directory resumes its streams.
   public var directory: String
   /// The token apps and pages present; `nil` reuses the one kept in the directory's
   /// `token` file, or makes a new random one and keeps it there.

@@ -13,6 +13,20 @@ public import ReactorTracing
 /// streams merged in `transform(action:)` are not re-sent, and their mutations are not
 /// compared.
 ///
+/// The replay stops at the first divergence: before each action is sent, the mutations the
+/// replay produced so far are compared with the ones recorded before that action, and when
+/// they differ no further action is sent — a reactor whose state has already left the
+/// recorded path may well trap on the next one (an index into a list that is not there).
+///
+/// A flight-recorder window that dropped the start of the run (a trace whose header has a
+/// `window` with dropped events: it starts from a snapshot of the state, not from the
+/// reactor's initial state) is refused with
+/// ``ReplayError/windowed(firstSequence:droppedEvents:)``: a fresh reactor starts from its
+/// initial state, and the effects running at the window's start cannot be restarted, so
+/// re-sending the window's actions would compare against a run the reactor never had. With
+/// effects played back from the recording (``ReplayEffects/recorded``), and in reduce and
+/// structural replay, a window starts from its snapshot.
+///
 /// A trace with a gap (``TraceEvent/Gap``) is replayed up to its first gap: the actions
 /// dropped there cannot be sent again, so what follows is not compared, and the result
 /// counts the dropped events (``ReplayResult/droppedEventCount``).
@@ -53,17 +67,21 @@ public enum MutateReplay {
   ///     type.
   ///   - effects: Whether the effects `mutate` starts run (``ReplayEffects/run``, against
   ///     fakes) or are played back from the recording (``ReplayEffects/recorded``).
+  ///   - willSend: Called before each recorded action is sent (after the clock reached its
+  ///     time and what came before it matched), with its `seq` and label: a tool names the
+  ///     action that was running when the reactor trapped.
   /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError`` when the trace cannot be read, was recorded from another
-  ///   reactor or with incompatible types, or holds actions that do not decode.
+  ///   reactor or with incompatible types, is a window, or holds actions that do not decode.
   public static func run<R: Reactor>(
     _ trace: Trace, through reactor: R, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false,
-    effects: ReplayEffects = .run
+    effects: ReplayEffects = .run,
+    willSend: ((_ sequence: Int, _ label: String) -> Void)? = nil
   ) async throws(ReplayError) -> ReplayResult {
     try await run(
       ReplayChecks.open(trace), through: reactor, clock: clock, advance: advance,
-      allowingReactorMismatch: allowingReactorMismatch, effects: effects)
+      allowingReactorMismatch: allowingReactorMismatch, effects: effects, willSend: willSend)
   }
 
   /// Replays the trace file at `path` like
@@ -76,16 +94,18 @@ public enum MutateReplay {
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
   ///     type.
   ///   - effects: Whether effects run or are played back from the recording.
+  ///   - willSend: Called before each recorded action is replayed, with its `seq` and label.
   /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError`` when the trace cannot be replayed.
   public static func run<R: Reactor>(
     path: String, through reactor: R, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, allowingReactorMismatch: Bool = false,
-    effects: ReplayEffects = .run
+    effects: ReplayEffects = .run,
+    willSend: ((_ sequence: Int, _ label: String) -> Void)? = nil
   ) async throws(ReplayError) -> ReplayResult {
     try await run(
       ReplayChecks.open(path), through: reactor, clock: clock, advance: advance,
-      allowingReactorMismatch: allowingReactorMismatch, effects: effects)
+      allowingReactorMismatch: allowingReactorMismatch, effects: effects, willSend: willSend)
   }
 
   private struct SentAction {
@@ -114,7 +134,8 @@ public enum MutateReplay {
 
   private static func run<R: Reactor>(
     _ reader: TraceReader, through reactor: R, clock: any Clock<Duration>,
-    advance: (Duration) async -> Void, allowingReactorMismatch: Bool, effects: ReplayEffects
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool, effects: ReplayEffects,
+    willSend: ((_ sequence: Int, _ label: String) -> Void)?
   ) async throws(ReplayError) -> ReplayResult {
     if effects == .recorded {
       return try await RecordedEffectsReplay.run(
@@ -122,6 +143,9 @@ public enum MutateReplay {
         allowingReactorMismatch: allowingReactorMismatch)
     }
     let header = reader.header
+    if let window = header.window, window.droppedEvents > 0 {
+      throw .windowed(firstSequence: window.firstSequence, droppedEvents: window.droppedEvents)
+    }
     let evolution = try ReplayChecks.check(
       header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
       using: [.action, .mutation])
@@ -186,11 +210,29 @@ public enum MutateReplay {
       throw .undecodable(line: 1, reason: "the trace's redactions: \(error)")
     }
     var elapsed = Duration.zero
+    var recordedBefore = 0
     for action in actions {
       if action.time > elapsed {
         await advance(action.time - elapsed)
         elapsed = action.time
       }
+      // Stop at the first divergence: what the replay produced so far must be what the
+      // trace recorded before this action, or the action is not sent.
+      while recordedBefore < recorded.count, recorded[recordedBefore].sequence < action.sequence {
+        recordedBefore += 1
+      }
+      if recordedBefore > 0 || recorder.observedEventCount > 0 {
+        let replayed = replayedMutations(recorder.events)
+        let compared = min(max(recordedBefore, replayed.count), recorded.count)
+        let partial = compare(
+          recorded: Array(recorded.prefix(compared)), replayed: replayed, actions: actions,
+          end: lastSequence)
+        if partial.divergence != nil {
+          recorder.stop()
+          return finish(partial, reader: reader, evolution: evolution, dropped: dropped)
+        }
+      }
+      willSend?(action.sequence, action.label)
       let decoded = try ReplayChecks.decode(
         R.Action.self, from: action.value, of: .action, evolution: evolution, line: action.line,
         sequence: action.sequence, label: action.label
@@ -200,14 +242,39 @@ public enum MutateReplay {
     await advance(endTime > elapsed ? endTime - elapsed : .zero)
     recorder.stop()
 
-    var replayedPositions: [Int: Int] = [:]
+    var replayed = replayedMutations(recorder.events)
+    // A trace cut off (no end line) stops part way through the last moment it recorded, and
+    // one with a gap is replayed up to it: the mutations the replay produced after the
+    // recorded ones are beyond what it compares.
+    if !hasEndLine || dropped > 0, replayed.count > recorded.count {
+      replayed.removeLast(replayed.count - recorded.count)
+    }
+    return finish(
+      compare(recorded: recorded, replayed: replayed, actions: actions, end: lastSequence),
+      reader: reader, evolution: evolution, dropped: dropped)
+  }
+
+  /// `result` with what the reading found: warnings, schema changes and dropped events.
+  private static func finish(
+    _ result: ReplayResult, reader: TraceReader, evolution: SchemaEvolution, dropped: Int
+  ) -> ReplayResult {
+    var result = result
+    result.warnings = reader.warnings
+    result.schemaChanges = evolution.changes
+    result.droppedEventCount = dropped
+    return result
+  }
+
+  /// The mutations among a replay's recorded `events`, each with its cause.
+  private static func replayedMutations(_ events: [TraceEvent]) -> [ProducedMutation] {
+    var positions: [Int: Int] = [:]
     var replayed: [ProducedMutation] = []
-    for event in recorder.events {
+    for event in events {
       switch event.kind {
       case .action(let action) where action.source == .sent:
-        replayedPositions[action.id] = replayedPositions.count
+        positions[action.id] = positions.count
       case .mutation(let mutation):
-        guard let cause = Self.cause(of: mutation, positions: replayedPositions) else { continue }
+        guard let cause = Self.cause(of: mutation, positions: positions) else { continue }
         replayed.append(
           ProducedMutation(
             sequence: event.sequence, line: nil, label: mutation.label, value: mutation.value,
@@ -216,18 +283,7 @@ public enum MutateReplay {
         break
       }
     }
-    // A trace cut off (no end line) stops part way through the last moment it recorded, and
-    // one with a gap is replayed up to it: the mutations the replay produced after the
-    // recorded ones are beyond what it compares.
-    if !hasEndLine || dropped > 0, replayed.count > recorded.count {
-      replayed.removeLast(replayed.count - recorded.count)
-    }
-    var result = compare(
-      recorded: recorded, replayed: replayed, actions: actions, end: lastSequence)
-    result.warnings = reader.warnings
-    result.schemaChanges = evolution.changes
-    result.droppedEventCount = dropped
-    return result
+    return replayed
   }
 
   /// What caused `mutation`: a sent action (by position) or a stream; `nil` for an action

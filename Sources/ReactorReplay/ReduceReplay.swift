@@ -36,11 +36,14 @@ public enum ReduceReplay {
   ///     Codable.
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
   ///     type (one renamed or moved to another module).
+  ///   - willReduce: Called with each mutation's `seq` before `reduce` runs on it: a tool
+  ///     names the event at which the reactor trapped.
   /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError`` when the trace cannot be read, was recorded from another
   ///   reactor or with incompatible types, or holds values that do not decode.
   public static func run<R: Reactor>(
-    _ reader: TraceReader, through reactor: R, allowingReactorMismatch: Bool = false
+    _ reader: TraceReader, through reactor: R, allowingReactorMismatch: Bool = false,
+    willReduce: ((_ sequence: Int) -> Void)? = nil
   ) throws(ReplayError) -> ReplayResult {
     let header = reader.header
     let evolution = try ReplayChecks.check(
@@ -138,6 +141,7 @@ public enum ReduceReplay {
         } catch {
           throw .undecodable(line: line, reason: "mutation \(recorded.label): \(error)")
         }
+        willReduce?(event.sequence)
         state = reactor.reduce(state: state, mutation: mutation)
         let replayedJSON: JSONValue
         do {
@@ -224,13 +228,15 @@ public enum ReduceReplay {
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
   ///     type.
   /// - Returns: The number of mutations that matched and the first divergence, if any.
-  /// - Throws: ``ReplayError``, as ``run(_:through:allowingReactorMismatch:)`` does.
+  ///   - willReduce: Called with each mutation's `seq` before `reduce` runs on it.
+  /// - Throws: ``ReplayError``, as ``run(_:through:allowingReactorMismatch:willReduce:)`` does.
   public static func run<R: Reactor>(
-    path: String, through reactor: R, allowingReactorMismatch: Bool = false
+    path: String, through reactor: R, allowingReactorMismatch: Bool = false,
+    willReduce: ((_ sequence: Int) -> Void)? = nil
   ) throws(ReplayError) -> ReplayResult {
     try run(
       hashComparing(ReplayChecks.open(path, verifyingStates: false)), through: reactor,
-      allowingReactorMismatch: allowingReactorMismatch)
+      allowingReactorMismatch: allowingReactorMismatch, willReduce: willReduce)
   }
 
   /// Replays a trace held in memory through `reactor`'s `reduce`.

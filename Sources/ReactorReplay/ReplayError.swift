@@ -27,6 +27,9 @@ public enum ReplayError: Error, Sendable, Hashable {
   /// The trace has no value to replay: an action or mutation without `value`, or a state
   /// stored as a description.
   case missingValue(line: Int, what: String)
+  /// The trace is a flight-recorder window, which starts from a snapshot at `firstSequence`
+  /// after `droppedEvents` events: mutate replay needs the recording's start.
+  case windowed(firstSequence: Int, droppedEvents: Int)
   /// A session has no reactor with this id (or none of the type asked for).
   case noSuchReactor(String, reactors: [Int])
 }
@@ -55,6 +58,12 @@ extension ReplayError: CustomStringConvertible {
       "line \(line): the recorded value cannot be decoded: \(reason)"
     case .missingValue(let line, let what):
       "line \(line): the trace does not hold the \(what)'s value"
+    case .windowed(let firstSequence, let droppedEvents):
+      "the trace is a flight-recorder window that starts from a snapshot at event "
+        + "\(firstSequence) (\(droppedEvents) earlier events dropped); mutate replay re-sends "
+        + "actions from the reactor's initial state, so it needs the recording's start: use "
+        + "--effects recorded, --mode reduce or --mode structural, which start from the "
+        + "snapshot"
     case .noSuchReactor(let reactor, let reactors):
       "the session has no \(reactor); its reactors: "
         + (reactors.isEmpty ? "none" : reactors.map(String.init).joined(separator: ", "))

@@ -30,7 +30,8 @@ public enum SessionDiff {
         index,
         SessionDivergence(
           sequence: old?.sequence ?? new?.sequence ?? 0, reactor: old?.reactor ?? new?.reactor,
-          recorded: old.map(SessionMutateReplay.describe), replayed: new.map(SessionMutateReplay.describe))
+          recorded: old.map(SessionMutateReplay.describe),
+          replayed: new.map(SessionMutateReplay.describe))
       )
     }
     return (recorded.count, nil)

@@ -122,7 +122,8 @@ public enum SessionMutateReplay {
       case .action(let action):
         return reactor + "action \(action.label)" + (action.from.map { " ← from \($0)" } ?? "")
       case .effectStarted(let start):
-        return reactor + "effectStart \(start.name ?? "effect \(start.effect)") of action \(start.action)"
+        return reactor
+          + "effectStart \(start.name ?? "effect \(start.effect)") of action \(start.action)"
       case .effectEnded(let end):
         return reactor + "effectEnd \(end.effect)"
       case .mutation(let mutation):

@@ -51,7 +51,10 @@ public enum SessionReduceReplay {
     var results: [(reactor: Int, result: ReplayResult)] = []
     for introduction in introductions {
       results.append(
-        (introduction.reactor, try run(session, reactor: introduction.reactor, through: make(introduction))))
+        (
+          introduction.reactor,
+          try run(session, reactor: introduction.reactor, through: make(introduction))
+        ))
     }
     return results
   }

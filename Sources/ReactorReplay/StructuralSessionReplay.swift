@@ -124,7 +124,8 @@ public final class StructuralSessionReplay {
       introduce(introduction, sequence: event.sequence, line: line)
       var cause: String?
       if let parent = introduction.parent {
-        cause = "created by reactor \(parent)"
+        cause =
+          "created by reactor \(parent)"
           + (introduction.createdDuring.map { " during event \($0)" } ?? "")
       }
       let name = introduction.name.map { " '\($0)'" } ?? ""
@@ -152,8 +153,10 @@ public final class StructuralSessionReplay {
       }
       defer { lanes[reactor] = lane }
       let result = try replay(kind, of: reactor, in: &lane, sequence: event.sequence, line: line)
-      return SessionReplayStep(reactor: reactor, step: step(result.kind, result.label, result.cause))
-        .with(changes: result.changes)
+      return SessionReplayStep(
+        reactor: reactor, step: step(result.kind, result.label, result.cause)
+      )
+      .with(changes: result.changes)
     }
   }
 
@@ -300,10 +303,12 @@ public final class StructuralSessionReplay {
       return droppedEventCount == 0 ? broken("with no action of it") : false
     }
     if action > origin.lastAction {
-      return droppedEventCount == 0 ? broken("whose action \(action) did not come before it") : false
+      return droppedEventCount == 0
+        ? broken("whose action \(action) did not come before it") : false
     }
     if let effect = from.effect, effect > origin.lastEffect {
-      return droppedEventCount == 0 ? broken("whose effect \(effect) did not start before it") : false
+      return droppedEventCount == 0
+        ? broken("whose effect \(effect) did not start before it") : false
     }
     return !origin.unresolvedActions.contains(action)
   }
@@ -313,7 +318,8 @@ public final class StructuralSessionReplay {
     let name = origin.introduction.name.map { " '\($0)'" } ?? ""
     var text = "reactor \(from.reactor)\(name)"
     if let action = from.action {
-      text += ", " + (origin.actions[action].map { "action \(action) (\($0))" } ?? "action \(action)")
+      text +=
+        ", " + (origin.actions[action].map { "action \(action) (\($0))" } ?? "action \(action)")
     }
     if let effect = from.effect { text += ", effect \(effect)" }
     return text
@@ -326,7 +332,8 @@ public final class StructuralSessionReplay {
         .brokenCause(
           sequence: sequence, line: line,
           reason: "introduces reactor \(introduction.reactor) with parent \(parent), "
-            + (introduced.contains(parent) ? "which was released before it" : "which was not introduced before it")))
+            + (introduced.contains(parent)
+              ? "which was released before it" : "which was not introduced before it")))
     }
     let actual = introduction.initialState.hash
     if actual != introduction.initialStateHash {

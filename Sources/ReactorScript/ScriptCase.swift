@@ -1,8 +1,9 @@
 public import ReactorTracing
 
-/// How scripts spell an enum case without payload: `"increase"` stands for
-/// `{"increase": {}}`, the form `Codable` writes. Every reader and writer of scripts agrees
-/// through here.
+/// How scripts spell an enum case without payload.
+///
+/// `"increase"` stands for `{"increase": {}}`, the form `Codable` writes. Every reader and
+/// writer of scripts agrees through here.
 public enum ScriptCase {
   /// `{"increase": {}}` as `"increase"`; any other value as it is.
   public static func compact(_ value: JSONValue) -> JSONValue {
@@ -14,8 +15,9 @@ public enum ScriptCase {
     return value
   }
 
-  /// `"increase"` as `{"increase": {}}`; any other value as it is. Two spellings of one
-  /// action expand to the same value.
+  /// `"increase"` as `{"increase": {}}`; any other value as it is.
+  ///
+  /// Two spellings of one action expand to the same value.
   public static func expanded(_ value: JSONValue) -> JSONValue {
     if case .string(let name) = value {
       return .object(JSONObject([(name, .object(JSONObject()))]))

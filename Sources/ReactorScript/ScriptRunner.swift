@@ -26,16 +26,18 @@ public enum ScriptRunner {
   ///   - clock: The test clock the reactor and its fakes sleep on.
   ///   - metadata: The trace header's metadata (default: the script's).
   ///   - settle: How long effects may run after the last step.
+  ///   - willRun: Told what runs next, before each step and before the effects settle.
   /// - Returns: The trace.
   /// - Throws: ``ScriptError`` when a step is not an action of the reactor, or the script
   ///   has events.
   public static func record<R: Reactor>(
     _ script: ReactorScript, reactor: R, clock: TestClock<Duration>,
-    metadata: [String: String]? = nil, settle: Duration = .seconds(10)
+    metadata: [String: String]? = nil, settle: Duration = .seconds(10),
+    willRun: (@MainActor (ScriptStage) -> Void)? = nil
   ) async throws(ScriptError) -> Trace {
     try await record(
       script, reactor: reactor, clock: clock, deliver: Optional<@MainActor (NoEvent) -> Void>.none,
-      metadata: metadata, settle: settle)
+      metadata: metadata, settle: settle, willRun: willRun)
   }
 
   /// Records a reactor, handing the script's events to its fakes through `deliver`.
@@ -53,12 +55,14 @@ public enum ScriptRunner {
   ///   - deliver: Hands an event to the reactor's fakes; `nil` when they take none.
   ///   - metadata: The trace header's metadata (default: the script's).
   ///   - settle: How long effects may run after the last step.
+  ///   - willRun: Told what runs next, before each step and before the effects settle
+  ///     (``ScriptStage``), so that a tool can say where the reactor was if it traps.
   /// - Returns: The trace.
   /// - Throws: ``ScriptError`` naming the step that cannot be decoded.
   public static func record<R: Reactor, Event: Decodable>(
     _ script: ReactorScript, reactor: R, clock: TestClock<Duration>,
     deliver: (@MainActor (Event) -> Void)?, metadata: [String: String]? = nil,
-    settle: Duration = .seconds(10)
+    settle: Duration = .seconds(10), willRun: (@MainActor (ScriptStage) -> Void)? = nil
   ) async throws(ScriptError) -> Trace {
     let inputs = try decode(script, for: R.self, events: Event.self, acceptsEvents: deliver != nil)
     let recorder: InMemoryTraceRecorder<R>
@@ -75,7 +79,13 @@ public enum ScriptRunner {
     uncheckedUseMainSerialExecutor = true
     defer { uncheckedUseMainSerialExecutor = wasSerial }
     var now = Duration.zero
-    for (time, input) in inputs {
+    for (index, (time, input)) in inputs.enumerated() {
+      if let willRun {
+        willRun(
+          .step(
+            number: index + 1, count: inputs.count, time: time, isAction: input.isAction,
+            text: input.text))
+      }
       await clock.advance(by: time - now)
       now = time
       switch input {
@@ -83,6 +93,7 @@ public enum ScriptRunner {
       case .event(let event): deliver?(event)
       }
     }
+    willRun?(.settling)
     var waited = Duration.zero
     while waited < settle, (try? await clock.checkSuspension()) == nil {
       await clock.advance(by: .milliseconds(1))
@@ -96,6 +107,19 @@ public enum ScriptRunner {
   private enum Input<Action, Event> {
     case action(Action)
     case event(Event)
+
+    /// Whether this is an action (else an event for the fakes).
+    var isAction: Bool {
+      if case .action = self { true } else { false }
+    }
+
+    /// The value as its type describes it.
+    var text: String {
+      switch self {
+      case .action(let action): String(describing: action)
+      case .event(let event): String(describing: event)
+      }
+    }
   }
 
   /// The script's steps decoded (the first bad one in script order named), in
@@ -131,7 +155,7 @@ public enum ScriptRunner {
     }
     return ScriptOrder.sorted(
       inputs, time: \.time,
-      isAction: { if case .action = $0.input { true } else { false } })
+      isAction: { $0.input.isAction })
   }
 
   /// The event type of a reactor whose fakes take none.

@@ -35,10 +35,33 @@ enum ExplorationRun {
         "no actions to explore: give a script with --actions or traces with --actions-from "
           + "(the Action has no case without payload)")
     }
+    defer { ReactorTrap.clear() }
+    let name = registry.registeredName(matching: reactor) ?? reactor
     return (
-      try await entry.explore(inputs.alphabet, inputs.metadata, arguments.options),
+      try await entry.explore(inputs.alphabet, inputs.metadata, arguments.options) { script in
+        // Breadth first: the first script that traps is a shortest one.
+        ReactorTrap.running(
+          crashReport(script, reactor: name, metadata: inputs.metadata),
+          exitCode: ReactorTrap.exitCode)
+      },
       inputs.metadata
     )
+  }
+
+  /// What `explore` and `coverage` print when `script` traps the reactor: a finding written
+  /// like a broken invariant, with the script to reproduce it.
+  static func crashReport(
+    _ script: ExplorationScript, reactor: String, metadata: [String: String]
+  ) -> String {
+    let count = script.steps.count
+    let summary = count == 0 ? "building the reactor" : script.summary
+    return
+      ([
+        "the reactor trapped (Swift's message is on standard error) after \(count) action"
+          + (count == 1 ? "" : "s") + ": \(summary)"
+      ]
+      + script.lines(reactor: reactor, metadata: metadata).map { "  " + $0 })
+      .joined(separator: "\n")
   }
 
   /// Records `script` through the registry, as `record` would, and writes the trace.

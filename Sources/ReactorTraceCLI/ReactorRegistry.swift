@@ -117,16 +117,19 @@ public struct ReactorRegistry: Sendable {
         let clock = TestClock()
         let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
         let screen = view?(reactor)
+        defer { ReactorTrap.clear() }
         let trace = try await ScriptRunner.record(
           script, reactor: reactor, clock: clock, deliver: deliver, metadata: metadata,
-          settle: settle)
+          settle: settle, willRun: { ReactorTrap.running($0) })
         return (trace, screen?())
       },
       reduce: { path, metadata throws(ReplayError) in
         let (reactor, _) = make(ReactorContext(clock: ContinuousClock(), metadata: metadata))
-        return try ReduceReplay.run(path: path, through: reactor, allowingReactorMismatch: true)
+        return try ReduceReplay.run(
+          path: path, through: reactor, allowingReactorMismatch: true,
+          willReduce: { ReactorTrap.at(sequence: $0) })
       },
-      mutate: { path, metadata, effects throws(ReplayError) in
+      mutate: { path, metadata, effects, willSend throws(ReplayError) in
         let clock = TestClock()
         let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
         if effects == .recorded {
@@ -140,9 +143,9 @@ public struct ReactorRegistry: Sendable {
           of: Event.self, from: metadata, clock: clock, deliver: deliver)
         return try await MutateReplay.run(
           path: path, through: reactor, clock: clock, advance: { await feed.advance(by: $0) },
-          allowingReactorMismatch: true)
+          allowingReactorMismatch: true, willSend: willSend)
       },
-      explore: { values, metadata, options throws(ExplorationError) in
+      explore: { values, metadata, options, willRun throws(ExplorationError) in
         guard let decodable = R.Action.self as? any Decodable.Type else {
           throw .undecodableAction(
             String(reflecting: R.Action.self), reason: "the action type is not Decodable")
@@ -160,7 +163,7 @@ public struct ReactorRegistry: Sendable {
         let explorer = ReactorExplorer<R>(
           reactor: name, alphabet: alphabet, invariants: invariants
         ) { clock in make(ReactorContext(clock: clock, metadata: metadata)).0 }
-        return try await explorer.explore(options)
+        return try await explorer.explore(options, willRun: willRun)
       })
   }
 
@@ -233,11 +236,13 @@ public struct ReactorRegistry: Sendable {
         (trace: Trace, screen: String?)
     let reduce: @MainActor @Sendable (String, [String: String]) throws(ReplayError) -> ReplayResult
     let mutate:
-      @MainActor @Sendable (String, [String: String], ReplayEffects) async throws(ReplayError) ->
-        ReplayResult
+      @MainActor @Sendable (String, [String: String], ReplayEffects, ((Int, String) -> Void)?)
+        async throws(ReplayError) -> ReplayResult
     let explore:
-      @MainActor @Sendable ([JSONValue], [String: String], ExplorationOptions)
-        async throws(ExplorationError) -> Exploration
+      @MainActor @Sendable (
+        [JSONValue], [String: String], ExplorationOptions,
+        (@MainActor (ExplorationScript) -> Void)?
+      ) async throws(ExplorationError) -> Exploration
   }
 }
 
@@ -286,6 +291,7 @@ extension ReactorTraceCommand {
   /// exits with the command's code.
   public static func runFromCommandLine(registry: ReactorRegistry) async {
     SignalCleanup.install()
+    ReactorTrap.install()
     await ReactorRegistry.$current.withValue(registry) {
       await main()
     }

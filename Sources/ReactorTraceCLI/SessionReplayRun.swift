@@ -46,7 +46,9 @@ struct SessionReplayRun {
       path: command.trace, warnings: replay.warnings, eventCount: replay.stepCount)
     warnings.print(strict: command.strict)
     if let divergence = replay.divergences.first {
-      write(result: "divergence", mode: "structural", text: "divergence (structural replay): \(divergence)")
+      write(
+        result: "divergence", mode: "structural",
+        text: "divergence (structural replay): \(divergence)")
       return .divergence
     }
     let causality = replay.causality

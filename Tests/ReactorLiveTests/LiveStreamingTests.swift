@@ -29,7 +29,8 @@ import Testing
 
       // The same run twice, on a test clock so that times match: to a file, and live.
       let fileReactor = CounterReactor(limit: 0)
-      let fileOptions = TraceOptions(metadata: ["app": "tests"], overflow: .drop, clock: FrozenClock())
+      let fileOptions = TraceOptions(
+        metadata: ["app": "tests"], overflow: .drop, clock: FrozenClock())
       let file = try FileTraceRecorder(
         recording: fileReactor, to: directory.file("file.trace.jsonl"), options: fileOptions)
       for action in Self.script { fileReactor.send(action) }
@@ -38,14 +39,16 @@ import Testing
       let liveReactor = CounterReactor(limit: 0)
       let live = try LiveTraceRecorder(
         recording: liveReactor,
-        live: LiveOptions(port: server.endpoint.port, token: server.endpoint.token, streamID: "same"),
+        live: LiveOptions(
+          port: server.endpoint.port, token: server.endpoint.token, streamID: "same"),
         options: fileOptions)
       for action in Self.script { liveReactor.send(action) }
       await live.stop()
 
       #expect(live.status.lostEvents == 0)
       #expect(live.status.acknowledgedSequence == live.observedEventCount + 1)
-      let kept = try Data(contentsOf: URL(fileURLWithPath: directory.file("streams/same.trace.jsonl")))
+      let kept = try Data(
+        contentsOf: URL(fileURLWithPath: directory.file("streams/same.trace.jsonl")))
       let written = try Data(contentsOf: URL(fileURLWithPath: directory.file("file.trace.jsonl")))
       #expect(kept == written)
     }

@@ -39,7 +39,8 @@ import Testing
       #expect(profile.stepsChecked == 15)
 
       let tasks = try await replay(
-        example("tasklist"), through: TaskListReactor(service: TaskService(clock: UncallableClock())))
+        example("tasklist"),
+        through: TaskListReactor(service: TaskService(clock: UncallableClock())))
       #expect(tasks.failureMessage == nil)
       #expect(tasks.stepsChecked == 9)
 
@@ -371,5 +372,38 @@ final class SeededSearchReactor: Reactor {
   func reduce(state: State, mutation: Mutation) -> State {
     if bug == .reposDropped, case .setRepos = mutation { return state }
     return reference.reduce(state: state, mutation: mutation)
+  }
+}
+
+/// Sessions replayed reactor by reactor through `mutate`, every effect played back.
+@MainActor
+@Suite struct SessionMutateReplayTests {
+  private static let session = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Traces/taskapp.session.jsonl").path
+
+  @Test func theTaskAppsEditScreenAndCellsReplayWithoutAServiceThatAnswers() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let session = try SessionTrace(contentsOf: Self.session)
+      // The service sleeps on a clock that fails the test: no request may run.
+      let service = TaskAppService(clock: UncallableClock())
+      let clock = TestClock()
+      let edit = try await SessionMutateReplay.runWithRecordedEffects(
+        session, reactor: 2, through: TaskEditReactor(service: service), clock: clock,
+        advance: { await clock.advance(by: $0) })
+      #expect(edit.failureMessage == nil)
+      #expect(edit.stepsChecked >= 8)
+      #expect(!edit.playedEffects.isEmpty)
+      let cells = session.reactors.filter { $0.type == "ReactorExamples.TaskCellReactor" }
+      #expect(cells.count >= 6)
+      for cell in cells {
+        let cellClock = TestClock()
+        let result = try await SessionMutateReplay.runWithRecordedEffects(
+          session, reactor: cell.reactor,
+          through: TaskCellReactor(task: TaskItem(id: 0, title: ""), service: service),
+          clock: cellClock, advance: { await cellClock.advance(by: $0) })
+        #expect(result.failureMessage == nil, "reactor \(cell.reactor)")
+      }
+    }
   }
 }

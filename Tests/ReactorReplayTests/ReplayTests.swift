@@ -448,3 +448,42 @@ extension TraceHeader.State {
     }
   }
 }
+
+@MainActor
+@Suite struct MutateReplayStoppingTests {
+  @Test func noActionIsSentAfterTheFirstDivergence() async throws {
+    try await withExclusiveMainSerialExecutor {
+      // increase at 0, decrease at 500 (diverges: no loading mutations), increase at 600.
+      let trace = try await recordCounterTrace()
+      let clock = TestClock()
+      var sent: [Int] = []
+      let result = try await MutateReplay.run(
+        trace, through: ReplayCounterReactor(clock: clock, isSkippingLoading: true),
+        clock: clock, advance: { await clock.advance(by: $0) },
+        willSend: { sequence, _ in sent.append(sequence) })
+      #expect(result.divergence?.sequence == 8)
+      #expect(sent.count == 2)
+    }
+  }
+
+  @Test func aFlightRecorderWindowIsRefusedWithOneLine() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let clock = TestClock()
+      let reactor = ReplayCounterReactor(clock: clock)
+      let recorder = try FlightRecorder(
+        recording: reactor, keeping: FlightWindow(events: 6, duration: nil),
+        options: TraceOptions(clock: clock))
+      for _ in 0..<4 { reactor.send(.decrease) }
+      let window = recorder.trace
+      recorder.stop()
+      await #expect(throws: ReplayError.windowed(firstSequence: 11, droppedEvents: 10)) {
+        try await MutateReplay.run(
+          window, through: ReplayCounterReactor(clock: clock), clock: clock,
+          advance: { await clock.advance(by: $0) })
+      }
+      let line = ReplayError.windowed(firstSequence: 11, droppedEvents: 10).description
+      #expect(!line.contains("\n"))
+      #expect(line.contains("--mode reduce"))
+    }
+  }
+}

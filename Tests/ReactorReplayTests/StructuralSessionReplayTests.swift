@@ -6,7 +6,9 @@ import Testing
 
 /// Structural replay of sessions: states and causes within each reactor and across them.
 @Suite struct StructuralSessionReplayTests {
-  private func replay(_ session: SessionTrace) throws -> (StructuralSessionReplay, [SessionReplayStep]) {
+  private func replay(_ session: SessionTrace) throws -> (
+    StructuralSessionReplay, [SessionReplayStep]
+  ) {
     let replay = try StructuralSessionReplay(session)
     var steps: [SessionReplayStep] = []
     while let step = try replay.next() { steps.append(step) }
@@ -22,9 +24,14 @@ import Testing
     #expect(replay.causality.resolvedMutations == 4)
     #expect(
       steps[5].description
-        == #"#6 [r1] mutation add("milk") ← stream taskService from reactor 2 'edit', action 1 (save), effect 1"#)
-    #expect(steps[6].description == "#7 [r3] reactor TaskApp.CellReactor 'cell' ← created by reactor 1 during event 6")
-    #expect(steps[10].description == "#11 [r1] action remove(0) ← sent from reactor 3 'cell', action 1 (delete)")
+        == #"#6 [r1] mutation add("milk") ← stream taskService from reactor 2 'edit', action 1 (save), effect 1"#
+    )
+    #expect(
+      steps[6].description
+        == "#7 [r3] reactor TaskApp.CellReactor 'cell' ← created by reactor 1 during event 6")
+    #expect(
+      steps[10].description
+        == "#11 [r1] action remove(0) ← sent from reactor 3 'cell', action 1 (delete)")
     #expect(steps[11].step.changes.map(\.path) == [[.key("titles")]])
     #expect(steps[12].description == "#13 [r3] release reactor 3")
     #expect(replay.liveReactors.keys.sorted() == [1, 2])
@@ -45,7 +52,8 @@ import Testing
   }
 
   @Test func anOriginInAReactorThatIsNotAliveOrWithoutAnActionIsABrokenCause() throws {
-    let unknown = try replay(SessionFixture.session(origin: TraceEvent.ReactorOrigin(reactor: 7, action: 1)))
+    let unknown = try replay(
+      SessionFixture.session(origin: TraceEvent.ReactorOrigin(reactor: 7, action: 1)))
     #expect(
       unknown.0.divergences.map(\.description) == [
         "line 7: event 6 of reactor 1 comes from reactor 7, action 1, which was not introduced before it"

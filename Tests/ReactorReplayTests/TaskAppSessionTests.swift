@@ -86,21 +86,28 @@ import Testing
     #expect(replay.causality.resolvedMutations >= 20)
     // The edit screen's save reaches the list through the service, with its effect.
     let created = steps.first { $0.reactor == 1 && $0.step.label.hasPrefix("insert") }
-    #expect(created?.step.cause?.hasPrefix("stream taskService from reactor 2 'edit', action 2 (save), effect 1") == true)
+    #expect(
+      created?.step.cause?.hasPrefix(
+        "stream taskService from reactor 2 'edit', action 2 (save), effect 1") == true)
   }
 
   @Test func everyReactorWhoseStateDecodesReplaysThroughReduce() async throws {
     let session = try SessionTrace(contentsOf: Self.tracePath)
     let service = TaskAppService(clock: ContinuousClock())
-    let edit = try SessionReduceReplay.run(session, reactor: 2, through: TaskEditReactor(service: service))
+    let edit = try SessionReduceReplay.run(
+      session, reactor: 2, through: TaskEditReactor(service: service))
     #expect(edit.isMatch, "\(edit.failureMessage ?? "")")
     #expect(edit.stepsChecked >= 8)
     let cells = try SessionReduceReplay.runAll(session) { introduction in
       TaskCellReactor(task: TaskItem(id: 0, title: ""), service: service)
     }
     #expect(cells.count >= 6)
-    for (reactor, result) in cells { #expect(result.isMatch, "reactor \(reactor): \(result.failureMessage ?? "")") }
-    #expect(throws: ReplayError.noSuchReactor("reactor 99", reactors: session.reactors.map(\.reactor))) {
+    for (reactor, result) in cells {
+      #expect(result.isMatch, "reactor \(reactor): \(result.failureMessage ?? "")")
+    }
+    #expect(
+      throws: ReplayError.noSuchReactor("reactor 99", reactors: session.reactors.map(\.reactor))
+    ) {
       try SessionReduceReplay.run(session, reactor: 99, through: TaskEditReactor(service: service))
     }
   }

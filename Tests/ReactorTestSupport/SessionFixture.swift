@@ -34,18 +34,22 @@ public enum SessionFixture {
     let steps: [Step] = [
       .introduce(1, "TaskApp.ListReactor", "list", listState, parent: nil, during: nil),
       .introduce(2, "TaskApp.EditReactor", "edit", editState, parent: nil, during: nil),
-      .event(2, .action(TraceEvent.Action(id: 1, label: "save", value: ["save": [:]], source: .sent))),
+      .event(
+        2, .action(TraceEvent.Action(id: 1, label: "save", value: ["save": [:]], source: .sent))),
       .event(2, .effectStarted(TraceEvent.EffectStart(effect: 1, action: 1, name: "save"))),
       .mutation(
         2, id: 1, "setSaving(true)", .effect(1, action: 1), from: nil,
         ["isSaving": true, "title": "milk"]),
-      .mutation(1, id: 1, "add(\"milk\")", .stream("taskService"), from: origin, ["titles": ["milk"]]),
+      .mutation(
+        1, id: 1, "add(\"milk\")", .stream("taskService"), from: origin, ["titles": ["milk"]]),
       .introduce(3, "TaskApp.CellReactor", "cell", cellState, parent: 1, during: 6),
       .mutation(
         2, id: 2, "setSaving(false)", .effect(1, action: 1), from: nil,
         ["isSaving": false, "title": "milk"]),
       .event(2, .effectEnded(TraceEvent.EffectEnd(effect: 1, outcome: .finished))),
-      .event(3, .action(TraceEvent.Action(id: 1, label: "delete", value: ["delete": [:]], source: .sent))),
+      .event(
+        3, .action(TraceEvent.Action(id: 1, label: "delete", value: ["delete": [:]], source: .sent))
+      ),
       .event(
         1,
         .action(
@@ -86,7 +90,8 @@ public enum SessionFixture {
     }
     return SessionTrace(
       header: SessionHeader(
-        recorder: "hand-written", clock: TraceHeader.Clock(name: "TestClock<Duration>", origin: nil),
+        recorder: "hand-written",
+        clock: TraceHeader.Clock(name: "TestClock<Duration>", origin: nil),
         metadata: ["app": "TaskApp"]),
       events: events)
   }

@@ -74,6 +74,8 @@ struct BoundaryNumberTests {
       ["rerecord", path, "-o", scratch.file("r.trace.jsonl")],
       ["render", "perfetto", path, "-o", scratch.file("p.json")],
       ["render", "inspector", path, "-o", scratch.file("i.html")],
+      ["render", "otlp", path, "-o", scratch.file("o.jsonl")],
+      ["summarize", path, "-o", scratch.file("s.jsonl")],
       // Few states: exploring the counter without a limit runs to 10,000 of them.
       ["coverage", path, "--actions-from", path, "--max-states", "20"],
       ["replay", path, "--mode", "reduce"],

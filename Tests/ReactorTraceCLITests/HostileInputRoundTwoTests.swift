@@ -159,7 +159,10 @@ struct HostileInputRoundTwoTests {
     let document = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
     let events = try #require(document["traceEvents"] as? [[String: Any]])
     let slices = events.filter { $0["ph"] as? String == "X" }
-    #expect(slices.contains { ($0["args"] as? [String: Any])?["outcome"] as? String == "started again (seq 3)" })
+    #expect(
+      slices.contains {
+        ($0["args"] as? [String: Any])?["outcome"] as? String == "started again (seq 3)"
+      })
   }
 
   // MARK: 4. A kind from a newer minor version

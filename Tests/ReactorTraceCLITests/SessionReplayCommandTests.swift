@@ -71,8 +71,12 @@ extension SessionReplayCommandTests {
     let code = await DiffRequest(first: session, second: scratch, json: false, strict: false)
       .execute(output: output)
     #expect(code == 1)
-    #expect(output.all.first?.hasPrefix("divergence: the session diverges at event 23 (reactor 3):") == true)
+    #expect(
+      output.all.first?.hasPrefix("divergence: the session diverges at event 23 (reactor 3):")
+        == true)
     let same = CapturedOutput()
-    #expect(await DiffRequest(first: session, second: session, json: false, strict: false).execute(output: same) == 0)
+    #expect(
+      await DiffRequest(first: session, second: session, json: false, strict: false).execute(
+        output: same) == 0)
   }
 }

@@ -37,11 +37,37 @@ final class FlowScope {
     deliver { onStreamEnd(name, error) }
   }
 
+  /// Whether the pipeline's flows are being connected: what they deliver then waits.
+  @usableFromInline var isConnecting = false
+  /// What flows delivered while being connected (a holding relay's value, `startWith`).
+  private var deliveredWhileConnecting: [@MainActor () -> Void] = []
+
   /// Runs `body` if the scope is open and its reactor alive, keeping the reactor alive.
   func deliver(_ body: () -> Void) {
     guard !isClosed, let owner else { return }
     body()
     extendLifetime(owner)
+  }
+
+  /// Delivers a value on subscription: as ``deliver(_:)``, but while the pipeline is being
+  /// connected `body` waits until ``didConnect()``, so that it reaches a whole pipeline,
+  /// after the initial state.
+  func deliverOnceConnected(_ body: @escaping @MainActor () -> Void) {
+    if isConnecting {
+      deliveredWhileConnecting.append(body)
+    } else {
+      deliver(body)
+    }
+  }
+
+  /// The pipeline is connected: delivers, in order, what its flows delivered meanwhile.
+  @usableFromInline
+  func didConnect() {
+    isConnecting = false
+    guard !deliveredWhileConnecting.isEmpty else { return }
+    let waiting = deliveredWhileConnecting
+    deliveredWhileConnecting = []
+    for body in waiting { deliver(body) }
   }
 
   /// Cancels every task; later values are dropped.

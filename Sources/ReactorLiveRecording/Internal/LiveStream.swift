@@ -155,7 +155,8 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
           connectionCount += 1
           condition.unlock()
         }
-        let response = try connection!.exchange(head: requestHead(from: batch.from), body: batch.body)
+        let response = try connection!.exchange(
+          head: requestHead(from: batch.from), body: batch.body)
         try handle(response, sentThrough: batch.through)
         delay = options.reconnectDelay
       } catch {
@@ -202,7 +203,9 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
   }
 
   /// Drops what the server acknowledged; a hole the server reports is resent from its end.
-  private func handle(_ response: HTTPSocket.Response, sentThrough last: Int) throws(HTTPSocket.Failure) {
+  private func handle(_ response: HTTPSocket.Response, sentThrough last: Int) throws(HTTPSocket
+    .Failure)
+  {
     let acked = LiveProtocol.acknowledgedSequence(in: response.body)
     switch (response.status, acked) {
     case (200, let acked?) where acked <= last, (409, let acked?):

@@ -69,7 +69,8 @@ final class LiveRequestHandler: HTTPHandler, Sendable {
     guard request.method == .POST, LiveProtocol.isValidStreamID(id),
       let fromText = request.query["from"], let from = Int(fromText), from >= 1
     else {
-      return refuse(request, .badRequest, "malformed batch request \(request.method.rawValue) \(request.path)")
+      return refuse(
+        request, .badRequest, "malformed batch request \(request.method.rawValue) \(request.path)")
     }
     if let count = request.bodySequence.count, count > maximumBatchBytes {
       return refuse(request, .payloadTooLarge, "batch of \(count) bytes, over \(maximumBatchBytes)")
@@ -84,7 +85,8 @@ final class LiveRequestHandler: HTTPHandler, Sendable {
     case .acknowledged(let sequence):
       return Self.acknowledgement(.ok, sequence)
     case .hole(let sequence):
-      log("stream \(id): batch from \(from) but the server holds up to \(sequence); asked to resend")
+      log(
+        "stream \(id): batch from \(from) but the server holds up to \(sequence); asked to resend")
       return Self.acknowledgement(.conflict, sequence)
     case .refused(let reason):
       return refuse(request, .badRequest, "stream \(id): \(reason)")
@@ -103,7 +105,9 @@ final class LiveRequestHandler: HTTPHandler, Sendable {
     case nil: client = "an unknown client"
     }
     log("refused \(request.method.rawValue) \(request.path) from \(client): \(reason)")
-    return HTTPResponse(statusCode: status, headers: [.contentType: "text/plain"], body: Data("\(status.code) \(status.phrase)\n".utf8))
+    return HTTPResponse(
+      statusCode: status, headers: [.contentType: "text/plain"],
+      body: Data("\(status.code) \(status.phrase)\n".utf8))
   }
 
   private static func acknowledgement(_ status: HTTPStatusCode, _ sequence: Int) -> HTTPResponse {

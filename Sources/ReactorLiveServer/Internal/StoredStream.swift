@@ -1,3 +1,6 @@
+import ReactorLiveRecording
+import ReactorTracing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -5,8 +8,6 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import ReactorLiveRecording
-import ReactorTracing
 
 /// One app's stream as the server keeps it: a trace file it appends to, and what it needs to
 /// know to take the next batch.
@@ -107,7 +108,9 @@ final class StoredStream {
       if sequence < nextSequence { continue }
       do {
         let value = try JSONValue(parsing: line.dropLast())
-        guard value.objectValue != nil else { throw StreamFailure("event \(sequence) is no object") }
+        guard value.objectValue != nil else {
+          throw StreamFailure("event \(sequence) is no object")
+        }
         lastKind = value["kind"]?.stringValue == "end"
       } catch let failure as StreamFailure {
         throw failure
@@ -133,7 +136,9 @@ final class StoredStream {
     guard reader >= 0 else { return [] }
     defer { _ = close(reader) }
     var buffer = [UInt8](repeating: 0, count: min(count, length - offset))
-    let read = buffer.withUnsafeMutableBytes { pread(reader, $0.baseAddress, $0.count, off_t(offset)) }
+    let read = buffer.withUnsafeMutableBytes {
+      pread(reader, $0.baseAddress, $0.count, off_t(offset))
+    }
     return read > 0 ? Array(buffer[..<read]) : []
   }
 
@@ -194,7 +199,8 @@ private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count
   #endif
 }
 
-private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int
+{
   #if canImport(Darwin)
   Darwin.read(descriptor, bytes, count)
   #elseif canImport(Musl)

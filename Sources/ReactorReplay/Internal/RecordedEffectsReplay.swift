@@ -34,7 +34,8 @@ enum RecordedEffectsReplay {
 
   static func run<R: Reactor>(
     _ reader: TraceReader, through reactor: R, clock: any Clock<Duration>,
-    advance: (Duration) async -> Void, allowingReactorMismatch: Bool
+    advance: (Duration) async -> Void, allowingReactorMismatch: Bool,
+    startsFromRecordedState: Bool = false
   ) async throws(ReplayError) -> ReplayResult {
     let header = reader.header
     let evolution = try ReplayChecks.check(
@@ -65,7 +66,7 @@ enum RecordedEffectsReplay {
         sequence: line.event.sequence, label: mutation.label
       ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
     }
-    if header.window != nil { try start(reactor, from: header) }
+    if header.window != nil || startsFromRecordedState { try start(reactor, from: header) }
 
     let player = RecordedEffectPlayer<R.Action, R.Mutation, R.State>(
       timeline: timeline, mutations: mutations, runtime: reactor.runtime)
@@ -142,12 +143,12 @@ enum RecordedEffectsReplay {
     do {
       state = try CodableValues.decodeOrThrow(R.State.self, from: json)
     } catch {
-      throw .undecodable(line: 1, reason: "the window's initial state: \(error)")
+      throw .undecodable(line: 1, reason: "the recorded initial state: \(error)")
     }
     guard reactor.runtime.start(from: state) else {
       throw .undecodable(
         line: 1,
-        reason: "the window's initial state: the reactor was already used; replay through a "
+        reason: "the recorded initial state: the reactor was already used; replay through a "
           + "fresh one")
     }
   }

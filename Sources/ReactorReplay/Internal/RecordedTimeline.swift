@@ -119,8 +119,10 @@ struct RecordedTimeline {
   private mutating func carryOver(_ effect: Int, _ action: Int?) {
     guard effects[effect] == nil else { return }
     effects[effect] = Effect(id: effect, name: nil, action: action ?? 0, startIndex: nil)
-    effectOrder.insert(effect, at: effectOrder.firstIndex { effects[$0]?.isCarriedOver == false }
-      ?? effectOrder.endIndex)
+    effectOrder.insert(
+      effect,
+      at: effectOrder.firstIndex { effects[$0]?.isCarriedOver == false }
+        ?? effectOrder.endIndex)
   }
 
   /// Finds what each effect sent and how it ended before its first suspension.

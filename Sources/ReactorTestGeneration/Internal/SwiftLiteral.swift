@@ -1,7 +1,7 @@
 import ReactorTracing
 
-/// Swift source text for values read from traces.
-enum SwiftLiteral {
+/// Swift source text for values read from traces (`package`: the fuzz target runs it).
+package enum SwiftLiteral {
   /// A string literal of `text`, on one line, that compiles to exactly `text`: the one
   /// writer of every string literal in a generated test.
   ///
@@ -9,7 +9,7 @@ enum SwiftLiteral {
   /// ends it; control characters, line breaks and bidirectional controls (which Swift refuses
   /// in a one-line literal, or which would hide what the source says) as `\u{…}` escapes,
   /// written with the literal's `#`s.
-  static func string(_ text: String) -> String {
+  package static func string(_ text: String) -> String {
     // Compared as bytes, as the compiler reads them: a combining mark after `"#` makes
     // another Character, but still ends the literal.
     let bytes = Array(text.utf8)

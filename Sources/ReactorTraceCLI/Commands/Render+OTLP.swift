@@ -21,7 +21,7 @@ extension ReactorTraceCommand.Render {
     )
 
     /// The trace to export.
-    @Argument(help: "A trace file .")
+    @Argument(help: "A trace file.")
     var trace: String
 
     /// The output file.
@@ -50,15 +50,9 @@ struct OTLPRequest: CommandRequest {
   /// Converts the trace, writes it, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
-    try OutputFiles.refuse([output], ifAnyIs: [trace])
-    let reader = try TraceReader(path: trace)
-    let export = try OTLPTrace(reader: reader)
-    let warnings = TraceWarningReport(
-      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-    try TraceWarningReport.print([warnings], failingIfStrict: strict)
-    try OutputFiles.write(export.jsonLines, to: output, inputs: [trace])
-    if output == OutputFiles.standardOutput { return .success }
-    report.write("wrote \(output): \(export.lines.count) traces, \(export.spanCount) spans")
-    return .success
+    try TraceExport.run(trace: trace, output: output, strict: strict, report: report) {
+      let export = try OTLPTrace(reader: $0)
+      return (export.jsonLines, "\(export.lines.count) traces, \(export.spanCount) spans")
+    }
   }
 }

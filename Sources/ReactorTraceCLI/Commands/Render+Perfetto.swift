@@ -47,15 +47,9 @@ struct PerfettoRequest: CommandRequest {
   /// Converts the trace, writes it, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
-    try OutputFiles.refuse([output], ifAnyIs: [trace])
-    let reader = try TraceReader(path: trace)
-    let export = try PerfettoTrace(reader: reader)
-    let warnings = TraceWarningReport(
-      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-    try TraceWarningReport.print([warnings], failingIfStrict: strict)
-    try OutputFiles.write(export.serialized, to: output, inputs: [trace])
-    if output == OutputFiles.standardOutput { return .success }
-    report.write("wrote \(output): \(export.eventCount) trace events")
-    return .success
+    try TraceExport.run(trace: trace, output: output, strict: strict, report: report) {
+      let export = try PerfettoTrace(reader: $0)
+      return (export.serialized, "\(export.eventCount) trace events")
+    }
   }
 }

@@ -173,7 +173,8 @@ private struct ReplayRun {
       return try await SessionReplayRun(command: command, output: output).run()
     }
     if command.reactorID != nil {
-      throw CommandFailure.unusableInput("--reactor-id applies to a session, not to a trace of one reactor")
+      throw CommandFailure.unusableInput(
+        "--reactor-id applies to a session, not to a trace of one reactor")
     }
     let registry = ReactorRegistry.current
     do {
@@ -239,12 +240,23 @@ private struct ReplayRun {
         return verdict(warnings)
       }
       let result: ReplayResult
+      defer { ReactorTrap.clear() }
       if command.mode == .mutate {
         let wasSerial = uncheckedUseMainSerialExecutor
         uncheckedUseMainSerialExecutor = true
         defer { uncheckedUseMainSerialExecutor = wasSerial }
-        result = try await entry.mutate(command.trace, header.metadata, command.effects)
+        result = try await entry.mutate(command.trace, header.metadata, command.effects) {
+          sequence, label in
+          ReactorTrap.running(
+            "divergence (mutate replay): the reactor trapped (Swift's message is on standard "
+              + "error) at event \(sequence), the action \(label), or in what it started",
+            exitCode: ReactorTrap.exitCode)
+        }
       } else {
+        ReactorTrap.running(
+          "divergence (reduce replay): the reactor trapped (Swift's message is on standard error) in reduce at "
+            + "event ", then: " (replay --steps --from and --to that event show its mutation)",
+          exitCode: ReactorTrap.exitCode)
         result = try entry.reduce(command.trace, header.metadata)
       }
       if !result.schemaChanges.isEmpty, !command.json {

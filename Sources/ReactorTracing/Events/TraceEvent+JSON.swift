@@ -1,3 +1,5 @@
+import ReactorJSON
+
 extension TraceEvent {
   /// The event as one trace line: compact JSON with `seq`, `t` and `kind` first, without the
   /// trailing newline.

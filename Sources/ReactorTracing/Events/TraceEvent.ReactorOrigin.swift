@@ -1,3 +1,5 @@
+import ReactorJSON
+
 extension TraceEvent {
   /// What was running in another reactor of a session when it sent an action or published a
   /// stream element: that reactor, and the action and the effect of it that were running.

@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// One line of a trace after its header: an action, an effect starting or ending, a mutation
 /// with the state it produced, an external stream ending, or the end of the recording.
 ///

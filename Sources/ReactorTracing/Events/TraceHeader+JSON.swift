@@ -1,3 +1,6 @@
+import ReactorJSON
+import ReactorSchema
+
 extension TraceHeader {
   /// The header as the first trace line, without the trailing newline.
   public var serializedLine: [UInt8] {

@@ -1,3 +1,5 @@
+import ReactorJSON
+
 extension TraceHeader.State {
   /// The hash a trace records for this state: FNV-1a of its canonical JSON, or of the
   /// description's UTF-8 bytes.

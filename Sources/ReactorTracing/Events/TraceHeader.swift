@@ -1,3 +1,6 @@
+import ReactorJSON
+import ReactorSchema
+
 /// The first line of a trace: what was recorded, with what types, from which state.
 ///
 /// ```json

@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Why a trace could not be read: one clear line naming the file, and the line within it
 /// when there is one.
 public enum TraceReadError: Error, Hashable, Sendable {

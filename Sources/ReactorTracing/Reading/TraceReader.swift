@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Reads a trace one event at a time, in memory that does not grow with the trace.
 ///
 /// ```swift

@@ -1,4 +1,5 @@
 package import ReactorCore
+import ReactorSchema
 
 /// Something that records a reactor's trace: ``InMemoryTraceRecorder`` for tests,
 /// ``FileTraceRecorder`` for real runs.

@@ -1,3 +1,6 @@
+import ReactorJSON
+import ReactorSchema
+
 /// A reactor entering a session: the `reactor` event that every later event of that reactor
 /// refers to by its id.
 ///

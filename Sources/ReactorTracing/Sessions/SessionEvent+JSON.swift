@@ -1,3 +1,6 @@
+import ReactorJSON
+import ReactorSchema
+
 extension SessionEvent {
   /// The event as one line of a session trace: compact JSON with `seq`, `t`, `reactor` (for
   /// the events of one reactor) and `kind` first, without the trailing newline.

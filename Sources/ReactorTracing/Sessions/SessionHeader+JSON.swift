@@ -1,3 +1,5 @@
+import ReactorJSON
+
 extension SessionHeader {
   /// The header as the first line of a session trace, without the trailing newline.
   public var serializedLine: [UInt8] {

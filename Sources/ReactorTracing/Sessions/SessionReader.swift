@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// Reads a session trace (many reactors in one file) one event at a time, in memory that
 /// grows with the reactors alive at once, not with the length of the session.
 ///
@@ -231,7 +233,9 @@ public final class SessionReader {
         if !hasEnded {
           sessionWarnings.append(.missingEnd(lastLine: sessionLine))
           warnUnfinished(
-            runningEffects.map { SessionEvent.RunningEffect(reactor: $0.key.reactor, start: $0.value) })
+            runningEffects.map {
+              SessionEvent.RunningEffect(reactor: $0.key.reactor, start: $0.value)
+            })
         }
         return nil
       }
@@ -244,7 +248,9 @@ public final class SessionReader {
         if !line.isTerminated {
           sessionWarnings.append(.tornLastLine(line: sessionLine, byteCount: line.range.count))
           warnUnfinished(
-            runningEffects.map { SessionEvent.RunningEffect(reactor: $0.key.reactor, start: $0.value) })
+            runningEffects.map {
+              SessionEvent.RunningEffect(reactor: $0.key.reactor, start: $0.value)
+            })
           isFinished = true
           return nil
         }

@@ -1,4 +1,5 @@
 public import ReactorCore
+import ReactorSchema
 
 /// Records many reactors into one session, in memory: each reactor's lane, and the causes
 /// that cross from one reactor to another.

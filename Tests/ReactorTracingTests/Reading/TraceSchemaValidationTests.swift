@@ -75,7 +75,8 @@ extension TracingTests {
       }
       // Session lines are not lines of a trace of one reactor, and the other way round.
       let lines = bytes.split(separator: UInt8(ascii: "\n"))
-      #expect(!validator.validate(try JSONValue(parsing: lines[0]), against: "#/$defs/header").isEmpty)
+      #expect(
+        !validator.validate(try JSONValue(parsing: lines[0]), against: "#/$defs/header").isEmpty)
       let header = try JSONValue(parsing: Array(try recordedCounterHeader()))
       #expect(!validator.validate(header, against: "#/$defs/sessionHeader").isEmpty)
       let withoutReactor = validAction

@@ -37,16 +37,25 @@ import Testing
     let text = lines(SessionFixture.session().serialized)
     #expect(text[0].hasPrefix(#"{"format":"reactor-trace","version":"2.0","#))
     #expect(!text[0].contains(#""reactor""#))
-    #expect(text[1].hasPrefix(#"{"seq":1,"t":0,"reactor":1,"kind":"reactor","type":"TaskApp.ListReactor","name":"list","#))
-    #expect(text[6].contains(#""cause":{"stream":"taskService","from":{"action":1,"effect":1,"reactor":2}}"#))
-    #expect(text[7].contains(#""reactor":3,"kind":"reactor""#) && text[7].contains(#""parent":1,"during":6"#))
+    #expect(
+      text[1].hasPrefix(
+        #"{"seq":1,"t":0,"reactor":1,"kind":"reactor","type":"TaskApp.ListReactor","name":"list","#)
+    )
+    #expect(
+      text[6].contains(
+        #""cause":{"stream":"taskService","from":{"action":1,"effect":1,"reactor":2}}"#))
+    #expect(
+      text[7].contains(#""reactor":3,"kind":"reactor""#)
+        && text[7].contains(#""parent":1,"during":6"#))
     #expect(text[11].contains(#""source":"sent","from":{"action":1,"reactor":3}"#))
     #expect(text[13] == #"{"seq":13,"t":120000000,"reactor":3,"kind":"release"}"#)
     #expect(text[14] == #"{"seq":14,"t":130000000,"kind":"end","observed":13,"dropped":0}"#)
   }
 
   @Test func aReaderOfTracesOfOneReactorRefusesASessionWithOneLine() {
-    #expect(throws: TraceReadError.self) { try TraceReader(bytes: SessionFixture.session().serialized) }
+    #expect(throws: TraceReadError.self) {
+      try TraceReader(bytes: SessionFixture.session().serialized)
+    }
     do {
       _ = try TraceReader(bytes: SessionFixture.session().serialized, name: "app.session.jsonl")
     } catch {
@@ -102,7 +111,8 @@ import Testing
       error(reading: bytes(early))?.hasPrefix(
         "session:8: malformed event: an event of reactor 3, which was not introduced before it")
         == true)
-    text.insert(#"{"seq":14,"t":1,"reactor":3,"kind":"action","id":2,"label":"x","source":"sent"}"#, at: 14)
+    text.insert(
+      #"{"seq":14,"t":1,"reactor":3,"kind":"action","id":2,"label":"x","source":"sent"}"#, at: 14)
     #expect(
       error(reading: bytes(text))
         == "session:15: malformed event: an event of reactor 3, which was released before it")
@@ -111,7 +121,9 @@ import Testing
   @Test func aReactorIntroducedTwiceOrDuringALaterEventIsAMalformedLine() {
     var text = lines(SessionFixture.session().serialized)
     text[2] = text[2].replacingOccurrences(of: #""reactor":2"#, with: #""reactor":1"#)
-    #expect(error(reading: bytes(text)) == "session:3: malformed event: reactor 1 is introduced a second time")
+    #expect(
+      error(reading: bytes(text))
+        == "session:3: malformed event: reactor 1 is introduced a second time")
     var later = lines(SessionFixture.session().serialized)
     later[7] = later[7].replacingOccurrences(of: #""during":6"#, with: #""during":7"#)
     #expect(
@@ -121,8 +133,11 @@ import Testing
 
   @Test func anEditedStateOfOneReactorFailsAtItsEvent() {
     var text = lines(SessionFixture.session().serialized)
-    text[6] = text[6].replacingOccurrences(of: #""snapshot":{"titles":["milk"]}"#, with: #""snapshot":{"titles":["eggs"]}"#)
-    #expect(error(reading: bytes(text))?.hasPrefix("session:7: the state after event 6 does not match its hash") == true)
+    text[6] = text[6].replacingOccurrences(
+      of: #""snapshot":{"titles":["milk"]}"#, with: #""snapshot":{"titles":["eggs"]}"#)
+    #expect(
+      error(reading: bytes(text))?.hasPrefix(
+        "session:7: the state after event 6 does not match its hash") == true)
   }
 
   @Test func aSessionCutOffWarnsAndNamesTheEffectsStillRunningInTheirReactors() throws {
@@ -154,6 +169,8 @@ import Testing
     #expect(session.events.count == 14)
     #expect(session.warnings == [.unknownEventKind("bookmark", firstLine: 5)])
     text[0] = text[0].replacingOccurrences(of: #""version":"2.3""#, with: #""version":"3.0""#)
-    #expect(error(reading: bytes(text))?.contains("uses trace format 3.0, newer than this reader") == true)
+    #expect(
+      error(reading: bytes(text))?.contains("uses trace format 3.0, newer than this reader") == true
+    )
   }
 }

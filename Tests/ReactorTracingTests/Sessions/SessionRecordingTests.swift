@@ -31,7 +31,9 @@ extension TracingTests {
 
         let session = try SessionTrace(bytes: recorder.session.serialized)
         #expect(session.reactors.map(\.reactor) == [1, 2])
-        #expect(session.reactors.map(\.type) == Array(repeating: "ReactorExamples.TaskListReactor", count: 2))
+        #expect(
+          session.reactors.map(\.type)
+            == Array(repeating: "ReactorExamples.TaskListReactor", count: 2))
         let inserts = session.events.compactMap { event -> (Int, TraceEvent.Mutation)? in
           guard case .reactor(let reactor, .mutation(let mutation)) = event.kind,
             mutation.label.hasPrefix("insertTask")

@@ -1,0 +1,548 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes the diff between two states given as canonical JSON bytes, without building their
+/// trees: the bytes `JSONValue.writeDiff(to:into:)` writes for the same two states.
+///
+/// The recorder keeps each state's canonical JSON (it hashes it anyway); walking the old and
+/// the new bytes side by side finds the same operations as the tree diff: canonical objects
+/// list their members in key order and canonical numbers, strings and literals are equal
+/// exactly when their bytes are. Values that did not change are compared with one `memcmp`,
+/// and values that did are copied as they are.
+///
+/// Keys are compared by their bytes between the quotes, which order as their UTF-8 does only
+/// when they hold no escape; at the first key with one, the diff gives up (`nil`) and the
+/// caller diffs the trees.
+package struct CanonicalJSONDiff {
+  /// A step of the path to a value: a member's key as written (quotes included), or an index.
+  private enum Component {
+    case key(UnsafeBufferPointer<UInt8>)
+    case index(Int)
+  }
+
+  /// How much had been written at some point, to rewind to.
+  private struct Mark {
+    let count: Int
+    let byteCount: Int
+    let operationBytes: Int
+  }
+
+  private let old: UnsafeBufferPointer<UInt8>
+  private let new: UnsafeBufferPointer<UInt8>
+  private var bytes: [UInt8]
+  private var count = 0
+  private var operationBytes = 0
+  private var path: [Component] = []
+  /// The start and end of the elements of the arrays being compared, a stack.
+  private var ranges: [Int] = []
+  private var failed = false
+
+  private init(old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, bytes: [UInt8]) {
+    self.old = old
+    self.new = new
+    self.bytes = bytes
+  }
+
+  /// Appends the operations that turn `old` into `new`, serialized and separated by commas,
+  /// to `bytes`.
+  /// - Parameters:
+  ///   - old: The canonical JSON of the state before.
+  ///   - new: The canonical JSON of the state after.
+  ///   - bytes: Where the operations go.
+  /// - Returns: The bytes the operations take, without the commas; `nil`, with `bytes` as it
+  ///   was, when a key holds an escape.
+  package static func write(
+    from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
+    into bytes: inout [UInt8]
+  ) -> Int? {
+    let originalCount = bytes.count
+    var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes)
+    bytes = []  // Lets `diff` change the bytes in place.
+    if !diff.writeScalarChanges(0..<old.count, 0..<new.count) {
+      diff.diff(0..<old.count, 0..<new.count)
+    }
+    bytes = diff.bytes
+    if diff.failed {
+      bytes.removeSubrange(originalCount...)
+      return nil
+    }
+    return diff.operationBytes
+  }
+
+  // MARK: One scalar changed
+
+  /// Writes the diff when the two values differ only in numbers or literals, at most one in
+  /// each array, as when a mutation changes a counter and one element of a large array: from
+  /// the bytes around the differences alone, without listing the containers' members.
+  ///
+  /// The walk would give the same operations, in the same order: every object on the way has
+  /// the same keys and every array the same number of elements (the bytes that differ hold no
+  /// delimiter), so it finds the unequal members and elements in document order and sets each
+  /// scalar; with one change per array, it never replaces an array whole. Gives up (`false`,
+  /// nothing written) otherwise, and at any escape.
+  /// - Parameters:
+  ///   - oldValue: The old value's bytes: the whole state, or an array or object in it whose
+  ///     path is ``path``.
+  ///   - newValue: The new value's bytes.
+  /// - Returns: Whether it wrote the diff.
+  private mutating func writeScalarChanges(_ oldValue: Range<Int>, _ newValue: Range<Int>)
+    -> Bool
+  {
+    let base = path.count
+    let start = mark
+    defer { path.removeSubrange(base...) }
+    let oldBase = old.baseAddress! + oldValue.lowerBound
+    let newBase = new.baseAddress! + newValue.lowerBound
+    let oldCount = oldValue.count
+    let newCount = newValue.count
+    // The walk through the old bytes that keeps `path` up to date, where it has got to.
+    var position = 0
+    var isInString = false
+    var isKey = false
+    var expectsKey = false
+    var keyStart = 0
+    // The containers the walk is in, a stack of bits from the outermost: whether each is an
+    // array, and whether it holds a change already (no memory to allocate, for a diff that
+    // takes a microsecond). Deeper than 64 levels, the diff gives up.
+    var depth = 0
+    var isArray: UInt64 = 0
+    var hasChange: UInt64 = 0
+    func isInArray() -> Bool { depth > 0 && isArray >> UInt64(depth - 1) & 1 == 1 }
+    // Aligned offsets in the old and the new bytes: what precedes them is equal, or changed.
+    var oldOffset = 0
+    var newOffset = 0
+    var changes = 0
+    func fail() -> Bool {
+      rewind(to: start)
+      return false
+    }
+    while true {
+      while oldOffset + 8 <= oldCount && newOffset + 8 <= newCount
+        && UnsafeRawPointer(oldBase + oldOffset).loadUnaligned(as: UInt64.self)
+          == UnsafeRawPointer(newBase + newOffset).loadUnaligned(as: UInt64.self)
+      {
+        oldOffset += 8
+        newOffset += 8
+      }
+      while oldOffset < oldCount && newOffset < newCount
+        && oldBase[oldOffset] == newBase[newOffset]
+      {
+        oldOffset += 1
+        newOffset += 1
+      }
+      if oldOffset == oldCount && newOffset == newCount { break }
+      guard oldOffset < oldCount, newOffset < newCount else { return fail() }
+      // The token holding the difference, in each value.
+      var tokenStart = oldOffset
+      while tokenStart > position && !Self.isDelimiter(oldBase[tokenStart - 1]) {
+        tokenStart -= 1
+      }
+      guard tokenStart > 0, Self.isDelimiter(oldBase[tokenStart - 1]) else { return fail() }
+      let newTokenStart = newOffset - (oldOffset - tokenStart)
+      var oldEnd = oldOffset
+      while oldEnd < oldCount && !Self.isDelimiter(oldBase[oldEnd]) { oldEnd += 1 }
+      var newEnd = newOffset
+      while newEnd < newCount && !Self.isDelimiter(newBase[newEnd]) { newEnd += 1 }
+      guard oldEnd > tokenStart, newEnd > newTokenStart, oldEnd < oldCount, newEnd < newCount
+      else { return fail() }
+      // The path to the token, from the bytes before it.
+      while position < tokenStart {
+        if !isInString, isInArray() {
+          let commas = Self.skipScalars(in: oldBase, from: &position, to: tokenStart)
+          if commas > 0, case .index(let index) = path[path.count - 1] {
+            path[path.count - 1] = .index(index + commas)
+          }
+          if position == tokenStart { break }
+        }
+        let byte = oldBase[position]
+        if isInString {
+          if byte == UInt8(ascii: "\\") { return fail() }
+          if byte == UInt8(ascii: "\"") {
+            isInString = false
+            if isKey {
+              path[path.count - 1] = .key(
+                UnsafeBufferPointer(
+                  rebasing: old[oldValue.lowerBound + keyStart...oldValue.lowerBound + position]))
+            }
+          }
+          position += 1
+          continue
+        }
+        switch byte {
+        case UInt8(ascii: "\""):
+          isInString = true
+          isKey = expectsKey
+          expectsKey = false
+          keyStart = position
+        case UInt8(ascii: "{"), UInt8(ascii: "["):
+          guard depth < 64 else { return fail() }
+          let bit: UInt64 = 1 << UInt64(depth)
+          if byte == UInt8(ascii: "[") { isArray |= bit } else { isArray &= ~bit }
+          hasChange &= ~bit
+          depth += 1
+          path.append(.index(0))
+          expectsKey = byte == UInt8(ascii: "{")
+        case UInt8(ascii: "}"), UInt8(ascii: "]"):
+          guard depth > 0 else { return fail() }
+          depth -= 1
+          path.removeLast()
+          expectsKey = false
+        case UInt8(ascii: ","):
+          if isInArray() {
+            if case .index(let index) = path[path.count - 1] {
+              path[path.count - 1] = .index(index + 1)
+            }
+          } else {
+            expectsKey = true
+          }
+        default:
+          break
+        }
+        position += 1
+      }
+      let before = oldBase[tokenStart - 1]
+      guard !isInString, depth > 0,
+        isInArray()
+          ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
+          : before == UInt8(ascii: ":")
+      else { return fail() }
+      // At most one change in each array, this one's and those around it.
+      let arrays = isArray & (depth == 64 ? ~0 : (1 << UInt64(depth)) - 1)
+      if hasChange & arrays != 0 { return fail() }
+      hasChange |= arrays
+      writeSet(newValue.lowerBound + newTokenStart..<newValue.lowerBound + newEnd)
+      changes += 1
+      position = oldEnd
+      oldOffset = oldEnd
+      newOffset = newEnd
+    }
+    return changes > 0 || fail()
+  }
+
+  /// Moves `position` over the numbers, literals and commas of an array, up to `end` or the
+  /// next quote, bracket or brace; returns the commas passed: the elements it moved past.
+  ///
+  /// Eight bytes at a time while none of them is a quote, bracket or brace, counting the commas
+  /// among them at once: the walk to an element deep in a large array of numbers.
+  private static func skipScalars(
+    in base: UnsafePointer<UInt8>, from position: inout Int, to end: Int
+  ) -> Int {
+    var commas = 0
+    while position + 8 <= end {
+      let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      let stops =
+        matches(word, UInt8(ascii: "\"")) | matches(word, UInt8(ascii: "["))
+        | matches(word, UInt8(ascii: "]"))
+        | matches(word, UInt8(ascii: "{")) | matches(word, UInt8(ascii: "}"))
+      if stops != 0 { break }
+      commas += matches(word, UInt8(ascii: ",")).nonzeroBitCount
+      position += 8
+    }
+    while position < end {
+      switch base[position] {
+      case UInt8(ascii: ","): commas += 1
+      case UInt8(ascii: "\""), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "{"),
+        UInt8(ascii: "}"):
+        return commas
+      default: break
+      }
+      position += 1
+    }
+    return commas
+  }
+
+  /// The high bit of each byte of `word` that equals `byte`, and no other bit.
+  @inline(__always)
+  private static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
+    let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let difference = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
+    // A byte's high bit is set when the byte is zero: neither its low seven bits, carried
+    // into the high one, nor its own high bit.
+    return ~(((difference & lowBits) &+ lowBits) | difference | lowBits)
+  }
+
+  /// Whether `byte` ends a number or a literal in canonical JSON.
+  private static func isDelimiter(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"),
+      UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "\""), UInt8(ascii: "\\"):
+      true
+    default:
+      false
+    }
+  }
+
+  // MARK: Walking
+
+  private mutating func diff(_ oldValue: Range<Int>, _ newValue: Range<Int>) {
+    switch (old[oldValue.lowerBound], new[newValue.lowerBound]) {
+    case (UInt8(ascii: "{"), UInt8(ascii: "{")):
+      diffObjects(oldValue, newValue)
+    case (UInt8(ascii: "["), UInt8(ascii: "[")):
+      diffArrays(oldValue, newValue)
+    default:
+      if !equal(oldValue, newValue) { writeSet(newValue) }
+    }
+  }
+
+  private mutating func diffObjects(_ oldObject: Range<Int>, _ newObject: Range<Int>) {
+    var oldMember = member(in: old, at: oldObject.lowerBound + 1)
+    var newMember = member(in: new, at: newObject.lowerBound + 1)
+    while !failed {
+      switch (oldMember, newMember) {
+      case (nil, nil):
+        return
+      case (let removed?, nil):
+        writeRemove(removed)
+        oldMember = member(in: old, after: removed)
+      case (nil, let added?):
+        writeSet(added)
+        newMember = member(in: new, after: added)
+      case (let oldCurrent?, let newCurrent?):
+        if Self.key(oldCurrent.key, in: old, precedes: newCurrent.key, in: new) {
+          writeRemove(oldCurrent)
+          oldMember = member(in: old, after: oldCurrent)
+        } else if !Self.bytes(old, oldCurrent.key, equal: new, newCurrent.key) {
+          writeSet(newCurrent)
+          newMember = member(in: new, after: newCurrent)
+        } else {
+          if !equal(oldCurrent.value, newCurrent.value) {
+            path.append(.key(UnsafeBufferPointer(rebasing: new[newCurrent.key])))
+            diff(oldCurrent.value, newCurrent.value)
+            path.removeLast()
+          }
+          oldMember = member(in: old, after: oldCurrent)
+          newMember = member(in: new, after: newCurrent)
+        }
+      }
+    }
+  }
+
+  private mutating func diffArrays(_ oldArray: Range<Int>, _ newArray: Range<Int>) {
+    // One changed number or literal, as in a large state's array: without listing elements.
+    if writeScalarChanges(oldArray, newArray) { return }
+    // The elements' bounds, pushed on `ranges`: the old array's, then the new one's.
+    let base = ranges.count
+    let oldCount = pushElements(of: old, oldArray)
+    let newCount = pushElements(of: new, newArray)
+    defer { ranges.removeSubrange(base...) }
+    let newBase = base + 2 * oldCount
+    let start = mark
+    let common = min(oldCount, newCount)
+    for index in 0..<common {
+      let oldElement = ranges[base + 2 * index]..<ranges[base + 2 * index + 1]
+      let newElement = ranges[newBase + 2 * index]..<ranges[newBase + 2 * index + 1]
+      if equal(oldElement, newElement) { continue }
+      path.append(.index(index))
+      diff(oldElement, newElement)
+      path.removeLast()
+      if count - start.count > newCount / 2 { break }
+    }
+    if count - start.count > max(1, newCount / 2) {
+      rewind(to: start)
+      writeSet(newArray)
+      return
+    }
+    if newCount > common {
+      writeAppend(ranges[newBase + 2 * common]..<ranges[newBase + 2 * newCount - 1])
+    } else if oldCount > common {
+      writeTruncate(common)
+    }
+  }
+
+  /// Pushes the start and end of each element of the array at `array` in `text` on
+  /// ``ranges``; returns how many there are.
+  private mutating func pushElements(of text: UnsafeBufferPointer<UInt8>, _ array: Range<Int>)
+    -> Int
+  {
+    var position = array.lowerBound + 1
+    var elements = 0
+    while text[position] != UInt8(ascii: "]") {
+      let end = Self.valueEnd(in: text, from: position)
+      ranges.append(position)
+      ranges.append(end)
+      elements += 1
+      position = text[end] == UInt8(ascii: ",") ? end + 1 : end
+    }
+    return elements
+  }
+
+  /// A member of an object: its key, as written, and its value.
+  private struct Member {
+    let key: Range<Int>
+    let value: Range<Int>
+  }
+
+  /// The member after `member` in its object, or `nil` after the last one.
+  private mutating func member(in text: UnsafeBufferPointer<UInt8>, after member: Member)
+    -> Member?
+  {
+    let end = member.value.upperBound
+    return text[end] == UInt8(ascii: ",") ? self.member(in: text, at: end + 1) : nil
+  }
+
+  /// The member starting at `position`, or `nil` at the end of its object; a key holding an
+  /// escape fails the diff.
+  private mutating func member(in text: UnsafeBufferPointer<UInt8>, at position: Int) -> Member? {
+    guard text[position] == UInt8(ascii: "\"") else { return nil }
+    var keyEnd = position + 1
+    while text[keyEnd] != UInt8(ascii: "\"") {
+      if text[keyEnd] == UInt8(ascii: "\\") {
+        failed = true
+        return nil
+      }
+      keyEnd += 1
+    }
+    keyEnd += 1
+    // After the key, a colon.
+    let valueStart = keyEnd + 1
+    return Member(
+      key: position..<keyEnd, value: valueStart..<Self.valueEnd(in: text, from: valueStart))
+  }
+
+  /// Where the value starting at `start` ends.
+  private static func valueEnd(in text: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var position = start
+    var depth = 0
+    repeat {
+      switch text[position] {
+      case UInt8(ascii: "{"), UInt8(ascii: "["):
+        depth += 1
+        position += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"):
+        depth -= 1
+        position += 1
+      case UInt8(ascii: "\""):
+        position += 1
+        while text[position] != UInt8(ascii: "\"") {
+          position += text[position] == UInt8(ascii: "\\") ? 2 : 1
+        }
+        position += 1
+      case UInt8(ascii: ","), UInt8(ascii: ":"):
+        position += 1
+      default:
+        // A number or a literal: up to the next delimiter.
+        while position < text.count {
+          let byte = text[position]
+          if byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") {
+            break
+          }
+          position += 1
+        }
+      }
+    } while depth > 0
+    return position
+  }
+
+  /// Whether the old value at `oldValue` and the new one at `newValue` are equal: in
+  /// canonical JSON, whether their bytes are.
+  private func equal(_ oldValue: Range<Int>, _ newValue: Range<Int>) -> Bool {
+    Self.bytes(old, oldValue, equal: new, newValue)
+  }
+
+  private static func bytes(
+    _ first: UnsafeBufferPointer<UInt8>, _ firstRange: Range<Int>,
+    equal second: UnsafeBufferPointer<UInt8>, _ secondRange: Range<Int>
+  ) -> Bool {
+    firstRange.count == secondRange.count
+      && memcmp(
+        first.baseAddress! + firstRange.lowerBound, second.baseAddress! + secondRange.lowerBound,
+        firstRange.count) == 0
+  }
+
+  /// Whether the key written at `first` precedes the one at `second`, by their UTF-8.
+  private static func key(
+    _ first: Range<Int>, in firstText: UnsafeBufferPointer<UInt8>, precedes second: Range<Int>,
+    in secondText: UnsafeBufferPointer<UInt8>
+  ) -> Bool {
+    // Between the quotes.
+    JSONObject.keyPrecedes(
+      UnsafeBufferPointer(rebasing: firstText[first.lowerBound + 1..<first.upperBound - 1]),
+      UnsafeBufferPointer(rebasing: secondText[second.lowerBound + 1..<second.upperBound - 1]))
+  }
+
+  // MARK: Writing, as `TraceDiffOperation.write(path:_:to:)` does
+
+  private var mark: Mark {
+    Mark(count: count, byteCount: bytes.count, operationBytes: operationBytes)
+  }
+
+  private mutating func rewind(to mark: Mark) {
+    (count, operationBytes) = (mark.count, mark.operationBytes)
+    bytes.removeSubrange(mark.byteCount...)
+  }
+
+  private mutating func writeSet(_ value: Range<Int>) {
+    write {
+      $0.writePath()
+      $0.bytes.append(contentsOf: #","v":"#.utf8)
+      $0.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.new[value]))
+    }
+  }
+
+  /// Writes that the old object's `member` is removed.
+  private mutating func writeRemove(_ member: Member) {
+    path.append(.key(UnsafeBufferPointer(rebasing: old[member.key])))
+    writeRemove()
+    path.removeLast()
+  }
+
+  /// Writes that the new object's `member` is set whole.
+  private mutating func writeSet(_ member: Member) {
+    path.append(.key(UnsafeBufferPointer(rebasing: new[member.key])))
+    writeSet(member.value)
+    path.removeLast()
+  }
+
+  private mutating func writeRemove() {
+    write {
+      $0.writePath()
+      $0.bytes.append(contentsOf: #","remove":true"#.utf8)
+    }
+  }
+
+  private mutating func writeAppend(_ elements: Range<Int>) {
+    write {
+      $0.bytes.append(contentsOf: #""append":["#.utf8)
+      $0.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.new[elements]))
+      $0.bytes.append(contentsOf: "],".utf8)
+      $0.writePath()
+    }
+  }
+
+  private mutating func writeTruncate(_ elements: Int) {
+    write {
+      $0.writePath()
+      $0.bytes.append(contentsOf: #","truncate":"#.utf8)
+      JSONWriter.writeInteger(Int64(elements), to: &$0.bytes)
+    }
+  }
+
+  /// Writes one operation: a comma after the one before, then `{`, `members`, `}`.
+  private mutating func write(_ members: (inout Self) -> Void) {
+    if count > 0 { bytes.append(UInt8(ascii: ",")) }
+    let start = bytes.count
+    bytes.append(UInt8(ascii: "{"))
+    members(&self)
+    bytes.append(UInt8(ascii: "}"))
+    operationBytes += bytes.count - start
+    count += 1
+  }
+
+  private mutating func writePath() {
+    bytes.append(contentsOf: #""p":["#.utf8)
+    for (index, component) in path.enumerated() {
+      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+      switch component {
+      case .key(let key): bytes.append(contentsOf: key)
+      case .index(let index): JSONWriter.writeInteger(Int64(index), to: &bytes)
+      }
+    }
+    bytes.append(UInt8(ascii: "]"))
+  }
+}

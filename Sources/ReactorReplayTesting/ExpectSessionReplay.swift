@@ -1,0 +1,48 @@
+public import ReactorCore
+public import ReactorReplay
+internal import ReactorTracing
+public import Testing
+
+/// Replays one reactor of the session at `sessionPath` through `reactor`'s `reduce` and
+/// records a Swift Testing issue when it diverges or cannot run.
+///
+/// ```swift
+/// @MainActor @Test func theEditScreenStillReducesItsSession() {
+///   expectReplay(
+///     "Traces/taskapp.session.jsonl", reactorID: 2,
+///     reduces: TaskEditReactor(service: TaskAppService(clock: ContinuousClock())))
+/// }
+/// ```
+///
+/// The reactor's lane of the session (``SessionReduceReplay``) is replayed as a trace of
+/// that reactor alone; the issue names the session, the reactor and the divergence, whose
+/// `seq` is the session's.
+/// - Parameters:
+///   - sessionPath: The session file (or a trace of one reactor, whose reactor is 1).
+///   - reactorID: The reactor's id in the session.
+///   - reactor: A reactor of the recorded type, whose `reduce` to run.
+///   - sourceLocation: Where to report the issue; by default, the call.
+/// - Returns: What the replay found, or `nil` when it could not run.
+@MainActor
+@discardableResult
+public func expectReplay<R: Reactor>(
+  _ sessionPath: String,
+  reactorID: Int,
+  reduces reactor: R,
+  sourceLocation: SourceLocation = #_sourceLocation
+) -> ReplayResult? {
+  let what = "\(sessionPath), reactor \(reactorID)"
+  let result: ReplayResult
+  do {
+    let session = try SessionTrace(contentsOf: sessionPath)
+    result = try SessionReduceReplay.run(session, reactor: reactorID, through: reactor)
+  } catch {
+    Issue.record(
+      Comment(rawValue: "\(what): replay failed: \(error)"), sourceLocation: sourceLocation)
+    return nil
+  }
+  if let message = result.failureMessage {
+    Issue.record(Comment(rawValue: "\(what): \(message)"), sourceLocation: sourceLocation)
+  }
+  return result
+}

@@ -1,0 +1,378 @@
+import ReactorJSON
+
+/// Decodes the action and mutation lines the Swift recorder writes without building a JSON
+/// tree for the line: the fast path of ``TraceReader``.
+///
+/// It accepts only lines of exactly the recorder's shape (members in its order, no
+/// whitespace, labels of printable ASCII without escapes, integers without signs) and parses
+/// only the payloads and states in them, with the reader's ``JSONParser``. For anything else,
+/// including every malformed line, it returns `nil` and the reader decodes the line the
+/// general way, so results and errors are the same either way. Payloads and labels that recur
+/// are taken from small caches instead of being parsed again.
+struct EventLineDecoder {
+  /// A recently decoded payload or label, with its bytes in the line.
+  private struct Cached<Value> {
+    var bytes: [UInt8]
+    var value: Value
+  }
+
+  /// How many payloads and labels each cache holds; an app's reactor sends a few distinct
+  /// ones most of the time.
+  private static var cacheSize: Int { 8 }
+  /// Longer payloads and labels are not cached.
+  private static var longestCached: Int { 64 }
+
+  private var payloads: [Cached<JSONValue>] = []
+  private var nextPayload = 0
+  private var labels: [Cached<String>] = []
+  private var nextLabel = 0
+
+  /// Whether the last mutation decoded had its state change scanned instead of parsed; its
+  /// event then holds an empty diff in place of it.
+  private(set) var skippedState = false
+
+  /// Decodes a line of the recorder's shape.
+  /// - Parameters:
+  ///   - line: The line's bytes.
+  ///   - parser: The reader's parser.
+  ///   - skippingStates: Whether to only check the state change of a mutation of the simplest
+  ///     shapes (a flat snapshot, or set operations, of plain scalars) instead of parsing it.
+  /// - Returns: The event on the line, or `nil` when the line is not of the recorder's shape.
+  mutating func decode(
+    _ line: UnsafeRawBufferPointer, parser: inout JSONParser, skippingStates: Bool = false
+  ) -> TraceEvent? {
+    skippedState = false
+    var cursor = Cursor(bytes: line)
+    guard cursor.skip(#"{"seq":"#), let sequence = cursor.count(), sequence >= 1,
+      cursor.skip(#","t":"#), let time = cursor.integer(),
+      cursor.skip(#","kind":""#)
+    else { return nil }
+    let kind: TraceEvent.Kind
+    if cursor.skip(#"action","id":"#) {
+      guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
+        let label = label(&cursor), cursor.skip(#"","value":"#),
+        let value = payload(&cursor, parser: &parser), cursor.skip(#","source":"sent"}"#)
+      else { return nil }
+      kind = .action(TraceEvent.Action(id: id, label: label, value: value, source: .sent))
+    } else if cursor.skip(#"mutation","id":"#) {
+      guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
+        let label = label(&cursor), cursor.skip(#"","value":"#),
+        let value = payload(&cursor, parser: &parser),
+        cursor.skip(#","cause":{"action":"#), let action = cursor.count(), action >= 1
+      else { return nil }
+      let cause: TraceEvent.Cause
+      if cursor.skip("}") {
+        cause = .action(action)
+      } else if cursor.skip(#","effect":"#), let effect = cursor.count(), effect >= 1,
+        cursor.skip("}")
+      {
+        cause = .effect(effect, action: action)
+      } else {
+        return nil
+      }
+      let state: TraceEvent.StateChange
+      if skippingStates, Self.skipSimpleStateChange(&cursor) {
+        state = .diff([])
+        skippedState = true
+      } else if cursor.skip(#","diff":"#) {
+        guard let operations = diff(&cursor, parser: &parser) else { return nil }
+        state = .diff(operations)
+      } else if cursor.skip(#","snapshot":"#), let snapshot = parsedValue(&cursor, parser: &parser)
+      {
+        state = .snapshot(snapshot)
+      } else {
+        return nil
+      }
+      guard cursor.skip(#","hash":""#), let hash = cursor.hash(), cursor.skip(#""}"#) else {
+        return nil
+      }
+      kind = .mutation(
+        TraceEvent.Mutation(
+          id: id, label: label, value: value, cause: cause, state: state, stateHash: hash))
+    } else {
+      return nil
+    }
+    guard cursor.isAtEnd else { return nil }
+    return TraceEvent(sequence: sequence, time: .traceNanoseconds(Int64(time)), kind: kind)
+  }
+
+  /// Skips a state change of the simplest shapes, reporting whether it did.
+  ///
+  /// Those are `,"diff":[…]` of set operations and `,"snapshot":{…}` of members in increasing
+  /// key order, whose values are all plain scalars: `true`, `false`, `null`, an integer of at
+  /// most 18 digits, or a string of printable ASCII without escapes. Such a change is valid,
+  /// and parses as the general path parses it. Leaves the cursor where it was for any other.
+  private static func skipSimpleStateChange(_ cursor: inout Cursor) -> Bool {
+    let start = cursor.offset
+    if cursor.skip(#","diff":["#) {
+      if cursor.skip("]") { return true }
+      repeat {
+        guard cursor.skip(#"{"p":["#) else { break }
+        if !cursor.skip("]") {
+          var isPath = true
+          repeat {
+            if cursor.skip("\"") {
+              guard cursor.skipPlainString() else {
+                isPath = false
+                break
+              }
+            } else if cursor.integer() == nil {
+              isPath = false
+              break
+            }
+          } while cursor.skip(",")
+          guard isPath, cursor.skip("]") else { break }
+        }
+        guard cursor.skip(#","v":"#), cursor.skipPlainScalar(), cursor.skip("}") else { break }
+        if cursor.skip("]") { return true }
+      } while cursor.skip(",")
+    } else if cursor.skip(#","snapshot":{"#) {
+      if cursor.skip("}") { return true }
+      var previousKey: UnsafeRawBufferPointer?
+      repeat {
+        guard cursor.skip("\"") else { break }
+        let keyStart = cursor.offset
+        guard cursor.skipPlainString() else { break }
+        let key = cursor.bytes(keyStart..<cursor.offset - 1)
+        // Increasing keys: none repeats, and the members are in canonical order.
+        if let previousKey, !previousKey.lexicographicallyPrecedes(key) { break }
+        previousKey = key
+        guard cursor.skip(":"), cursor.skipPlainScalar() else { break }
+        if cursor.skip("}") { return true }
+      } while cursor.skip(",")
+    }
+    cursor.offset = start
+    return false
+  }
+
+  /// A label: printable ASCII up to the closing quote, which is left for the caller.
+  private mutating func label(_ cursor: inout Cursor) -> String? {
+    let start = cursor.offset
+    for cached in labels where cursor.matches(cached.bytes) {
+      if cursor.byte(at: start + cached.bytes.count) == UInt8(ascii: "\"") {
+        cursor.offset += cached.bytes.count
+        return cached.value
+      }
+    }
+    while let byte = cursor.byte(at: cursor.offset), byte >= 0x20, byte < 0x7F,
+      byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
+    {
+      cursor.offset += 1
+    }
+    guard cursor.byte(at: cursor.offset) == UInt8(ascii: "\"") else { return nil }
+    let bytes = cursor.bytes(start..<cursor.offset)
+    let label = String(decoding: bytes, as: UTF8.self)
+    if bytes.count <= Self.longestCached {
+      Self.remember(Cached(bytes: Array(bytes), value: label), in: &labels, next: &nextLabel)
+    }
+    return label
+  }
+
+  /// A diff whose operations all set a value, `[{"p":[…],"v":…},…]`, as
+  /// `TraceDiffOperation(json:)` would read it; `nil` for any other.
+  private func diff(_ cursor: inout Cursor, parser: inout JSONParser) -> [TraceDiffOperation]? {
+    guard cursor.skip("[") else { return nil }
+    var operations: [TraceDiffOperation] = []
+    if cursor.skip("]") { return operations }
+    repeat {
+      guard cursor.skip(#"{"p":["#) else { return nil }
+      var path: [JSONPathComponent] = []
+      if !cursor.skip("]") {
+        repeat {
+          if cursor.skip("\"") {
+            let start = cursor.offset
+            while let byte = cursor.byte(at: cursor.offset), byte >= 0x20, byte < 0x7F,
+              byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
+            {
+              cursor.offset += 1
+            }
+            guard cursor.skip("\"") else { return nil }
+            path.append(
+              .key(String(decoding: cursor.bytes(start..<cursor.offset - 1), as: UTF8.self)))
+          } else if let index = cursor.integer() {
+            path.append(.index(index))
+          } else {
+            return nil
+          }
+        } while cursor.skip(",")
+        guard cursor.skip("]") else { return nil }
+      }
+      guard cursor.skip(#","v":"#), let value = parsedValue(&cursor, parser: &parser),
+        cursor.skip("}")
+      else { return nil }
+      operations.append(.set(path, value))
+    } while cursor.skip(",")
+    guard cursor.skip("]") else { return nil }
+    return operations
+  }
+
+  /// A payload: a JSON object, array or string (values that end where they end, so a cached
+  /// one that matches the bytes at the cursor is the value there).
+  private mutating func payload(_ cursor: inout Cursor, parser: inout JSONParser) -> JSONValue? {
+    for cached in payloads where cursor.matches(cached.bytes) {
+      cursor.offset += cached.bytes.count
+      return cached.value
+    }
+    let start = cursor.offset
+    guard let value = parsedValue(&cursor, parser: &parser) else { return nil }
+    switch value {
+    case .object, .array, .string:
+      if cursor.offset - start <= Self.longestCached {
+        Self.remember(
+          Cached(bytes: Array(cursor.bytes(start..<cursor.offset)), value: value), in: &payloads,
+          next: &nextPayload)
+      }
+    default:
+      break
+    }
+    return value
+  }
+
+  private func parsedValue(_ cursor: inout Cursor, parser: inout JSONParser) -> JSONValue? {
+    guard let (value, end) = try? parser.parseValue(in: cursor.buffer, at: cursor.offset) else {
+      return nil
+    }
+    cursor.offset = end
+    return value
+  }
+
+  private static func remember<Value>(
+    _ entry: Cached<Value>, in cache: inout [Cached<Value>], next: inout Int
+  ) {
+    if cache.count < cacheSize {
+      cache.append(entry)
+    } else {
+      cache[next] = entry
+      next = (next + 1) % cacheSize
+    }
+  }
+
+  /// A position in a line.
+  private struct Cursor {
+    let buffer: UnsafeRawBufferPointer
+    var offset = 0
+
+    init(bytes: UnsafeRawBufferPointer) { buffer = bytes }
+
+    var isAtEnd: Bool { offset == buffer.count }
+
+    func byte(at index: Int) -> UInt8? {
+      index < buffer.count ? buffer[index] : nil
+    }
+
+    func bytes(_ range: Range<Int>) -> UnsafeRawBufferPointer {
+      UnsafeRawBufferPointer(rebasing: buffer[range])
+    }
+
+    /// Whether `bytes` come next.
+    func matches(_ bytes: [UInt8]) -> Bool {
+      guard buffer.count - offset >= bytes.count else { return false }
+      return bytes.withUnsafeBytes { bytes in
+        bytes.isEmpty || Self.equal(buffer.baseAddress! + offset, bytes.baseAddress!, bytes.count)
+      }
+    }
+
+    /// Skips `text` if it comes next.
+    ///
+    /// Inlined: the text's length is then a constant, and the comparison a few loads.
+    @inline(__always)
+    mutating func skip(_ text: StaticString) -> Bool {
+      let count = text.utf8CodeUnitCount
+      guard buffer.count - offset >= count,
+        Self.equal(buffer.baseAddress! + offset, UnsafeRawPointer(text.utf8Start), count)
+      else { return false }
+      offset += count
+      return true
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal: `memcmp` inlined for the short runs of
+    /// a trace line, 8 bytes at a time.
+    @inline(__always)
+    private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+      var index = 0
+      while index + 8 <= count {
+        guard
+          a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            == b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+        else { return false }
+        index += 8
+      }
+      while index < count {
+        guard
+          a.load(fromByteOffset: index, as: UInt8.self)
+            == b.load(fromByteOffset: index, as: UInt8.self)
+        else { return false }
+        index += 1
+      }
+      return true
+    }
+
+    /// A sequence number, id or count: an ``integer()`` of at most
+    /// ``JSONFields/largestInteger``; the general path names the problem with any other.
+    mutating func count() -> Int? {
+      guard let value = integer(), value <= JSONFields.largestInteger else { return nil }
+      return value
+    }
+
+    /// A non-negative integer without leading zeros that fits in `Int`.
+    mutating func integer() -> Int? {
+      let start = offset
+      var value = 0
+      while let byte = byte(at: offset), byte &- UInt8(ascii: "0") < 10 {
+        let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
+        let (sum, carry) = times10.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
+        guard !overflow, !carry else { return nil }
+        value = sum
+        offset += 1
+      }
+      let count = offset - start
+      guard count > 0, count == 1 || buffer[start] != UInt8(ascii: "0") else { return nil }
+      return value
+    }
+
+    /// Skips printable ASCII without quotes or backslashes, and the closing quote.
+    mutating func skipPlainString() -> Bool {
+      while let byte = byte(at: offset), byte >= 0x20, byte < 0x7F,
+        byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
+      {
+        offset += 1
+      }
+      return skip("\"")
+    }
+
+    /// Skips `true`, `false`, `null`, an integer of at most 18 digits without leading zeros,
+    /// or a string of printable ASCII without escapes; the caller checks what follows.
+    mutating func skipPlainScalar() -> Bool {
+      if skip("true") || skip("false") || skip("null") { return true }
+      if skip("\"") { return skipPlainString() }
+      let start = offset
+      _ = skip("-")
+      let digits = offset
+      while let byte = byte(at: offset), byte &- UInt8(ascii: "0") < 10 { offset += 1 }
+      let count = offset - digits
+      guard count > 0, count <= 18, count == 1 || buffer[digits] != UInt8(ascii: "0") else {
+        offset = start
+        return false
+      }
+      return true
+    }
+
+    /// 16 lowercase hexadecimal digits.
+    mutating func hash() -> TraceHash? {
+      guard buffer.count - offset >= 16 else { return nil }
+      var value: UInt64 = 0
+      for index in offset..<offset + 16 {
+        let byte = buffer[index]
+        let digit: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+        value = value << 4 | UInt64(digit)
+      }
+      offset += 16
+      return TraceHash(value)
+    }
+  }
+}

@@ -1,0 +1,178 @@
+import Testing
+
+@testable import ReactorJSON
+
+@Suite("Diffing canonical JSON bytes")
+struct CanonicalJSONDiffTests {
+  /// The operations `CanonicalJSONDiff` writes between the canonical bytes of two values, and
+  /// the ones the tree diff writes; `nil` for the first when it gave up.
+  private func both(_ old: JSONValue, _ new: JSONValue) -> (bytes: String?, tree: String) {
+    let prefix = Array("[".utf8)
+    var tree = prefix
+    let treeCount = old.writeDiff(to: new, into: &tree)
+    var bytes = prefix
+    let count = old.serialized.withUnsafeBufferPointer { oldBytes in
+      new.serialized.withUnsafeBufferPointer { newBytes in
+        CanonicalJSONDiff.write(from: oldBytes, to: newBytes, into: &bytes)
+      }
+    }
+    #expect(count == nil || count == treeCount)
+    return (
+      count.map { _ in String(decoding: bytes, as: UTF8.self) },
+      String(decoding: tree, as: UTF8.self)
+    )
+  }
+
+  @Test func everyKindOfChangeIsWrittenAsTheTreeDiffWritesIt() {
+    let cases: [(JSONValue, JSONValue)] = [
+      (["a": 1, "b": 2], ["a": 1, "b": 3]),
+      (["a": 1, "b": 2], ["b": 2, "c": [1, 2]]),
+      (["list": [1, 2, 3]], ["list": [1, 2, 3, 4, 5]]),
+      (["list": [1, 2, 3, 4]], ["list": [1, 2]]),
+      (["list": [1, 2, 3, 4]], ["list": [9, 9, 9, 4]]),
+      (["list": [["x": 1], ["x": 2]]], ["list": [["x": 1], ["x": 3, "y": nil]]]),
+      ([1, 2], ["a": 1]),
+      ("text", 4.5),
+      (["n": 1], ["n": 1.0]),
+      (["n": 1e21], ["n": 1.5e21]),
+      (["s": "a \"quoted\" \\ line\n"], ["s": "é ✓"]),
+      (["": true, "a": [], "b": [:]], ["": false, "a": [nil], "b": ["k": []]]),
+      (["a": ["b": ["c": [1, 2, 3]]]], ["a": ["b": ["c": [1, 2, 3], "d": "e"]]]),
+      ([:], [:]),
+      ([], [1]),
+      (["same": [1, [2, 3]]], ["same": [1, [2, 3]]]),
+    ]
+    for (old, new) in cases {
+      let result = both(old, new)
+      #expect(result.bytes == result.tree, "\(old) → \(new)")
+    }
+  }
+
+  @Test func aKeyWithAnEscapeLeavesTheDiffToTheTrees() {
+    var bytes = Array("[".utf8)
+    let oldValue: JSONValue = ["a\"b": 1]
+    let newValue: JSONValue = ["a\"b": 2]
+    let old = oldValue.serialized
+    let new = newValue.serialized
+    let count = old.withUnsafeBufferPointer { old in
+      new.withUnsafeBufferPointer { new in
+        CanonicalJSONDiff.write(from: old, to: new, into: &bytes)
+      }
+    }
+    #expect(count == nil)
+    #expect(bytes == Array("[".utf8))
+  }
+
+  @Test func changedNumbersAndLiteralsAreWrittenAsTheTreeDiffWritesThem() {
+    let values: [JSONValue] = (0..<1000).map { .int(Int64($0 % 17) - 3) }
+    let cases: [(JSONValue, JSONValue)] = [
+      (.int(5), .int(6)),
+      (["counter": 1, "values": .array(values)], ["counter": 1, "values": .array(values)]),
+    ]
+    var changes =
+      cases + [
+        (.array([1, 2, 3]), .array([4, 5, 3])),
+        (.array([["a": 1], ["a": 2]]), .array([["a": 5], ["a": 6]])),
+        (
+          ["a": 1, "b": ["c": true, "d": nil], "e": .array([1, 2])],
+          ["a": 2, "b": ["c": false, "d": 0.5], "e": .array([1, 3])]
+        ),
+      ]
+    for index in [0, 1, 499, 998, 999] {
+      var changed = values
+      changed[index] = [.int(12_345), nil, .bool(true), .double(-0.5)][index % 4]
+      changes.append(
+        (["counter": 1, "values": .array(values)], ["counter": 2, "values": .array(changed)]))
+      changes.append(
+        (.array([.array(values), .array(values)]), .array([.array(changed), .array(changed)])))
+      changes.append(
+        (["a": ["b": .array(values)], "z": nil], ["a": ["b": .array(changed)], "z": nil]))
+      changes.append((.array([.array(values), "x"]), .array([.array(changed), "x"])))
+    }
+    for (old, new) in changes {
+      let result = both(old, new)
+      #expect(result.bytes == result.tree)
+    }
+  }
+
+  @Test func randomValuesDiffAsTheTreesDo() {
+    var generator = RandomJSON(seed: 7)
+    var compared = 0
+    for _ in 0..<2_000 {
+      let old = generator.value(depth: 3)
+      let new = generator.mutated(old, depth: 3)
+      let result = both(old, new)
+      guard let bytes = result.bytes else { continue }
+      #expect(bytes == result.tree, "\(old.serializedString) → \(new.serializedString)")
+      compared += 1
+    }
+    #expect(compared > 1_900)
+  }
+}
+
+/// JSON values and changes to them, drawn from a seeded generator.
+private struct RandomJSON: RandomNumberGenerator {
+  private var generator: SeededGenerator
+
+  init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+
+  mutating func next() -> UInt64 { generator.next() }
+
+  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+
+  mutating func scalar() -> JSONValue {
+    switch below(7) {
+    case 0: return nil
+    case 1: return .bool(below(2) == 0)
+    case 2: return .int(Int64(below(20)) - 5)
+    case 3: return .double(Double(below(40)) / 4)
+    case 4: return .string(["", "a", "b", "q\"uote", "é"][below(5)])
+    case 5: return .int(Int64(below(3)))
+    default: return .double(Double(below(3)))
+    }
+  }
+
+  mutating func key() -> String { ["a", "b", "c", "ab", "", "zz", "é"][below(7)] }
+
+  mutating func value(depth: Int) -> JSONValue {
+    guard depth > 0, below(3) > 0 else { return scalar() }
+    if below(2) == 0 {
+      return .array((0..<below(6)).map { _ in value(depth: depth - 1) })
+    }
+    var object = JSONObject()
+    for _ in 0..<below(5) { object.set(value(depth: depth - 1), forKey: key()) }
+    return .object(object)
+  }
+
+  /// `value` with a few random changes: members added, removed or changed, elements changed,
+  /// appended or dropped, or the whole value replaced.
+  mutating func mutated(_ value: JSONValue, depth: Int) -> JSONValue {
+    switch value {
+    case .object(var object) where below(6) > 0:
+      for _ in 0..<(1 + below(2)) {
+        switch below(3) {
+        case 0: object.set(self.value(depth: depth - 1), forKey: key())
+        case 1: object[key()] = nil
+        default:
+          if let member = object.members.randomElement(using: &self) {
+            object.set(mutated(member.value, depth: depth - 1), forKey: member.key)
+          }
+        }
+      }
+      return .object(object)
+    case .array(var elements) where below(6) > 0:
+      switch below(4) {
+      case 0: elements.append(contentsOf: (0..<(1 + below(3))).map { _ in self.value(depth: 1) })
+      case 1: elements.removeLast(min(elements.count, 1 + below(2)))
+      default:
+        for _ in 0..<(1 + below(3)) where !elements.isEmpty {
+          let index = below(elements.count)
+          elements[index] = mutated(elements[index], depth: depth - 1)
+        }
+      }
+      return .array(elements)
+    default:
+      return below(4) == 0 ? value : self.value(depth: depth)
+    }
+  }
+}

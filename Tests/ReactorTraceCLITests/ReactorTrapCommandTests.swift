@@ -1,0 +1,135 @@
+import Foundation
+import Testing
+
+/// Commands that run the user's reactor, on `ReactorExamples.ItemListReactor`: a list of
+/// sections of cells whose actions name a cell by `IndexPath` and trap on one that names no
+/// cell, as the ReactorKit code it is modelled on does.
+@Suite("reactor code that traps, end to end")
+struct ReactorTrapCommandTests {
+  /// Loads, gets an item from another screen (a scripted store event) in the empty second
+  /// section, toggles it and deletes it.
+  private let listScript = """
+    {"reactor": "ReactorExamples.ItemListReactor"}
+    {"t": 0, "action": "load"}
+    {"t": 200, "event": {"added": {"_0": {"id": 7, "title": "From the edit screen", "isChecked": false}, "section": 1}}}
+    {"t": 300, "action": {"toggle": {"_0": {"indexes": [1, 0]}}}}
+    {"t": 400, "action": {"delete": {"_0": {"indexes": [1, 0]}}}}
+
+    """
+
+  private let alphabet = """
+    {"reactor": "ReactorExamples.ItemListReactor"}
+    {"t": 0, "action": "load"}
+    {"t": 0, "action": {"delete": {"_0": {"indexes": [1, 0]}}}}
+
+    """
+
+  private func write(_ text: String, to path: String) throws -> String {
+    try text.write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  /// A trace of the list script whose store event came from another screen: the header
+  /// does not keep it (`metadata` removed), so a replay does not hand it over again.
+  private func traceWithAnotherScreensEvent(in scratch: borrowing ScratchDirectory) throws
+    -> String
+  {
+    let recorded = scratch.file("list.trace.jsonl")
+    let record = try runReactorTrace([
+      "record", "--actions", write(listScript, to: scratch.file("list.jsonl")), "-o", recorded,
+    ])
+    #expect(record.exitCode == 0)
+    var lines = try String(contentsOfFile: recorded, encoding: .utf8)
+      .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    var header = try #require(
+      JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+    #expect(header.removeValue(forKey: "metadata") != nil)
+    lines[0] = String(
+      decoding: try JSONSerialization.data(withJSONObject: header, options: [.sortedKeys]),
+      as: UTF8.self)
+    let path = scratch.file("other-screen.trace.jsonl")
+    try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func mutateReplayStopsAtTheMissingStreamMutationInsteadOfTrapping() throws {
+    let scratch = try ScratchDirectory()
+    let trace = try traceWithAnotherScreensEvent(in: scratch)
+    let result = try runReactorTrace(["replay", "--mode", "mutate", trace])
+    #expect(result.terminationReason == .exit)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.standardOutput.hasPrefix(
+        "divergence (mutate replay): event 5 (line 6): mutation append("))
+    #expect(result.standardOutput.contains("the replay produced no mutation here"))
+    #expect(!result.standardError.contains("Fatal error"))
+  }
+
+  @Test func exploreReportsTheShortestScriptThatTrapsTheReactor() throws {
+    let scratch = try ScratchDirectory()
+    let result = try runReactorTrace([
+      "explore", "ItemListReactor", "--actions", write(alphabet, to: scratch.file("a.jsonl")),
+      "--max-depth", "4",
+    ])
+    #expect(result.terminationReason == .exit)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.standardOutput == """
+        the reactor trapped (Swift's message is on standard error) after 1 action: \
+        delete([1, 0])
+          {"reactor":"ReactorExamples.ItemListReactor"}
+          {"action":{"delete":{"_0":{"indexes":[1,0]}}},"t":0}
+
+        """)
+    #expect(result.standardError.contains("Fatal error: Index out of range"))
+  }
+
+  @Test func coverageReportsTheScriptThatTrapsTheReactor() throws {
+    let scratch = try ScratchDirectory()
+    let trace = scratch.file("list.trace.jsonl")
+    _ = try runReactorTrace([
+      "record", "--actions", write(listScript, to: scratch.file("list.jsonl")), "-o", trace,
+    ])
+    let result = try runReactorTrace(["coverage", trace, "--max-depth", "3"])
+    #expect(result.terminationReason == .exit)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.standardOutput.hasPrefix(
+        "the reactor trapped (Swift's message is on standard error) after 1 action: "))
+  }
+
+  @Test func recordNamesTheScriptStepThatTrappedTheReactor() throws {
+    let scratch = try ScratchDirectory()
+    let script = """
+      {"reactor": "ReactorExamples.ItemListReactor"}
+      {"t": 0, "action": "load"}
+      {"t": 50, "action": {"delete": {"_0": {"indexes": [1, 0]}}}}
+
+      """
+    let output = scratch.file("crash.trace.jsonl")
+    let result = try runReactorTrace([
+      "record", "--actions", write(script, to: scratch.file("crash.jsonl")), "-o", output,
+    ])
+    #expect(result.terminationReason == .exit)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.standardOutput == """
+        the reactor trapped (Swift's message is on standard error) at step 2 of 2 of the \
+        script, t=50 ms: the action delete([1, 0]), or in what the steps before it started
+
+        """)
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
+  @Test func rerecordNamesTheStepWhenTheEventFromAnotherScreenIsMissing() throws {
+    let scratch = try ScratchDirectory()
+    let trace = try traceWithAnotherScreensEvent(in: scratch)
+    let result = try runReactorTrace(["rerecord", trace, "-o", scratch.file("new.trace.jsonl")])
+    #expect(result.terminationReason == .exit)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.standardOutput.contains(
+        "at step 2 of 3 of the script, t=300 ms: the action toggle([1, 0])"))
+    #expect(!FileManager.default.fileExists(atPath: scratch.file("new.trace.jsonl")))
+  }
+}
