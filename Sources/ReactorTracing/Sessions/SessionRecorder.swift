@@ -200,9 +200,9 @@ public final class SessionRecorder: ReactorSessionObserver {
     await log.waitUntilIdle()
   }
 
-  /// Stops recording: uninstalls the recorder, detaches from every reactor and appends the
-  /// end line.
+  /// Stops recording.
   ///
+  /// It uninstalls the recorder, detaches from every reactor and appends the end line.
   /// Later calls do nothing.
   public func stop() {
     uninstall()
