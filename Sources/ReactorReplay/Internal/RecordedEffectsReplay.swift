@@ -53,35 +53,15 @@ enum RecordedEffectsReplay {
 
     reactor.runtime.effectRunner = player
     defer { reactor.runtime.effectRunner = nil }
-    let recorder: InMemoryTraceRecorder<R>
-    do throws(TraceRecordingError) {
-      recorder = try InMemoryTraceRecorder(
-        recording: reactor,
-        options: TraceOptions(
-          redactions: header.redactions.map { TraceRedaction($0) }, clock: clock))
-    } catch {
-      throw .undecodable(line: 1, reason: "the trace's redactions: \(error)")
-    }
+    let recorder = try ReplayChecks.recorder(of: reactor, header: header, clock: clock)
     // Built now: a window may start with mutations, delivered before any action is sent.
     _ = reactor.state
-    var elapsed = Duration.zero
-    for (index, line) in timeline.lines.enumerated() {
-      if line.event.time > elapsed {
-        await advance(line.event.time - elapsed)
-        elapsed = line.event.time
-      }
-      switch line.event.kind {
-      case .action(let action) where action.source == .sent:
-        guard let position = timeline.positions[action.id] else { continue }
-        player.currentPosition = position
-        reactor.send(actions[position])
-        player.currentPosition = nil
-      default:
-        // What waits for an effect that ended (the next step of a `concat`) goes on now.
-        if player.play(index) { await advance(.zero) }
-      }
+    _ = try await MutateReplayDriver.drive(timeline, advance: advance, player: player) { position in
+      player.currentPosition = position
+      reactor.send(actions[position])
+      player.currentPosition = nil
+      return true
     }
-    await advance(timeline.endTime > elapsed ? timeline.endTime - elapsed : .zero)
     recorder.stop()
     player.finish()
 
@@ -230,32 +210,23 @@ enum RecordedEffectsReplay {
         guard next < replayed.count else {
           return ReplayResult(
             stepsChecked: checked,
-            divergence: ReplayDivergence(
-              sequence: expected.sequence, line: expected.line, mutation: expected.label,
+            divergence: MutationDivergence.missing(
+              sequence: expected.sequence, line: expected.line, label: expected.label,
               action: wording.action(of: expected.cause),
-              reason: "the replay produced no mutation here; the trace has "
-                + wording.text(expected.label, expected.cause),
-              diff: nil))
+              recorded: wording.text(expected.label, expected.cause)))
         }
         let actual = replayed[next]
         next += 1
         if expected.label != actual.label || expected.value != actual.value
           || expected.cause != actual.cause
         {
-          var diff: String?
-          if let old = expected.value, let new = actual.value, old != new {
-            diff =
-              "the mutation's value (recorded → replayed):\n"
-              + StateComparison.pathDiff(from: old, to: new)
-          }
           return ReplayResult(
             stepsChecked: checked,
-            divergence: ReplayDivergence(
-              sequence: expected.sequence, line: expected.line, mutation: expected.label,
-              action: wording.action(of: expected.cause),
-              reason: "the trace has \(wording.text(expected.label, expected.cause)), "
-                + "the replay produced \(wording.text(actual.label, actual.cause))",
-              diff: diff))
+            divergence: MutationDivergence.differing(
+              sequence: expected.sequence, line: expected.line, label: expected.label,
+              action: wording.action(of: expected.cause), values: (expected.value, actual.value),
+              recorded: wording.text(expected.label, expected.cause),
+              replayed: wording.text(actual.label, actual.cause)))
         }
         if expected.hash != actual.hash {
           return ReplayResult(
@@ -277,12 +248,9 @@ enum RecordedEffectsReplay {
       let extra = replayed[next]
       return ReplayResult(
         stepsChecked: checked,
-        divergence: ReplayDivergence(
-          sequence: timeline.lastSequence, line: nil, mutation: nil,
-          action: wording.action(of: extra.cause),
-          reason: "the replay produced a mutation the trace does not have: "
-            + wording.text(extra.label, extra.cause),
-          diff: nil))
+        divergence: MutationDivergence.extra(
+          sequence: timeline.lastSequence, action: wording.action(of: extra.cause),
+          replayed: wording.text(extra.label, extra.cause)))
     }
     return ReplayResult(stepsChecked: checked, divergence: nil)
   }
@@ -366,6 +334,7 @@ enum RecordedEffectsReplay {
       }
       return nil
     }
+
 
     /// How the cancellations the action at `position` made differ from the recorded ones.
     func cancellationsDiffer(at position: Int) -> String? {
