@@ -164,6 +164,104 @@ import Testing
     }
   }
 
+  /// The GitHub search example recorded with effect ids (format 1.3), on a test clock.
+  private func searchRecordedWithEffectIDs() async throws -> Trace {
+    let clock = TestClock()
+    let reactor = GitHubSearchReactor(service: FakeGitHubSearchService(clock: clock))
+    let recorder = try InMemoryTraceRecorder(
+      recording: reactor, options: TraceOptions(clock: clock, recordsEffectIDs: true))
+    reactor.send(.updateQuery("r"))
+    await clock.advance(by: .milliseconds(100))
+    reactor.send(.updateQuery("re"))
+    await clock.advance(by: .milliseconds(400))
+    reactor.send(.loadNextPage)
+    await clock.advance(by: .milliseconds(400))
+    await recorder.waitUntilIdle()
+    recorder.stop()
+    return recorder.trace
+  }
+
+  /// `trace` with its bytes edited: what another recording would have held.
+  private func edited(_ trace: Trace, _ from: String, _ to: String) throws -> Trace {
+    let text = String(decoding: trace.serialized, as: UTF8.self)
+    #expect(text.contains(from))
+    return try Trace(bytes: Array(text.replacingOccurrences(of: from, with: to).utf8))
+  }
+
+  @Test func effectIDsAreRecordedInFormat1_3AndReplayWithAMatch() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await searchRecordedWithEffectIDs()
+      #expect(trace.header.version == TraceFormatVersion(major: 1, minor: 3))
+      let text = String(decoding: trace.serialized, as: UTF8.self)
+      #expect(
+        text.contains(
+          #""kind":"effectStart","effect":1,"action":1,"name":"search","cancelID":"SearchID()","#
+            + #""cancelInFlight":true}"#))
+      #expect(text.contains(#""name":"next page","cancelID":"SearchID()"}"#))
+      let clock = TestClock()
+      let result = try await MutateReplay.run(
+        trace, through: GitHubSearchReactor(service: UncallableSearchService()), clock: clock,
+        advance: { await clock.advance(by: $0) }, effects: .recorded)
+      #expect(result.failureMessage == nil)
+    }
+  }
+
+  @Test func aCancelInFlightTheRecordingDoesNotHaveIsCaughtAtTheActionThatStartsIt()
+    async throws
+  {
+    try await withExclusiveMainSerialExecutor {
+      // A recording whose search had the id "search" and no cancelInFlight, replayed through
+      // a mutate that starts it with cancelInFlight (its reduce is wrong, but later).
+      let recording = try edited(
+        try await searchRecordedWithEffectIDs(),
+        #""cancelID":"SearchID()","cancelInFlight":true"#, #""cancelID":"search""#)
+      let result = try await MutateReplay.run(
+        try edited(recording, #""cancelID":"SearchID()""#, #""cancelID":"search""#),
+        through: SeededSearchReactor(bug: .reposDropped), clock: TestClock(), advance: { _ in },
+        allowingReactorMismatch: true, effects: .recorded)
+      let divergence = try #require(result.divergence)
+      #expect(divergence.sequence == 1)
+      #expect(divergence.action == #"updateQuery("r")"#)
+      #expect(
+        divergence.reason
+          == "today's mutate starts effect `search` with cancelInFlight; the recording has none "
+          + "(effect 1 (search))")
+    }
+  }
+
+  @Test func aRemovedCancelInFlightIsCaughtAtTheActionThatStartsTheSearch() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let recording = try edited(
+        try await searchRecordedWithEffectIDs(), #""cancelID":"SearchID()""#,
+        #""cancelID":"search""#)
+      let result = try await MutateReplay.run(
+        recording, through: SeededSearchReactor(bug: .noCancelInFlight), clock: TestClock(),
+        advance: { _ in }, allowingReactorMismatch: true, effects: .recorded)
+      let divergence = try #require(result.divergence)
+      // Seen where the search starts, not only where it no longer cancels (seq 4, in a trace
+      // without effect ids).
+      #expect(divergence.sequence == 1)
+      #expect(
+        divergence.reason
+          == "the recording starts effect 1 (search) with cancelInFlight; today's mutate "
+          + "starts effect `search` without")
+    }
+  }
+
+  @Test func anotherEffectIDIsCaughtAtTheActionThatStartsTheEffect() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let result = try await MutateReplay.run(
+        try await searchRecordedWithEffectIDs(), through: SeededSearchReactor(bug: .reposDropped),
+        clock: TestClock(), advance: { _ in }, allowingReactorMismatch: true, effects: .recorded)
+      let divergence = try #require(result.divergence)
+      #expect(divergence.sequence == 1)
+      #expect(
+        divergence.reason
+          == "today's mutate starts effect `search` with id search; the recording has id "
+          + "SearchID() (effect 1 (search))")
+    }
+  }
+
   @Test func aReactorWhoseServiceNeedsTheNetworkReplaysWhatARealRunRecorded() async throws {
     try await withExclusiveMainSerialExecutor {
       // What a QA session against the real backend recorded (the backend stands in here as a

@@ -331,10 +331,36 @@ enum RecordedEffectsReplay {
           return "the recording starts \(timeline.describe(effect: recorded[index])) at this "
             + "action; today's mutate starts \(today(todays[index])) instead"
         }
+        if let reason = identityDiffers(recorded: recorded[index], today: todays[index]) {
+          return reason
+        }
       }
       return nil
     }
 
+    /// How today's effect differs from the recorded one it plays in `id` or `cancelInFlight`,
+    /// in a trace that records them.
+    func identityDiffers(recorded id: Int, today effect: Int) -> String? {
+      guard timeline.recordsEffectIDs, let recorded = timeline.effects[id],
+        let run = player.runs[effect]
+      else { return nil }
+      let todayID = run.id.map { String(describing: $0.base) }
+      let started = run.name.map { "effect `\($0)`" } ?? "an unnamed effect"
+      if todayID != recorded.cancelID {
+        return "today's mutate starts \(started) "
+          + (todayID.map { "with id \($0)" } ?? "with no id") + "; the recording "
+          + (recorded.cancelID.map { "has id \($0)" } ?? "has none")
+          + " (\(timeline.describe(effect: id)))"
+      }
+      if run.cancelsInFlight != recorded.cancelsInFlight {
+        return run.cancelsInFlight
+          ? "today's mutate starts \(started) with cancelInFlight; the recording has none "
+            + "(\(timeline.describe(effect: id)))"
+          : "the recording starts \(timeline.describe(effect: id)) with cancelInFlight; "
+            + "today's mutate starts \(started) without"
+      }
+      return nil
+    }
 
     /// How the cancellations the action at `position` made differ from the recorded ones.
     func cancellationsDiffer(at position: Int) -> String? {
