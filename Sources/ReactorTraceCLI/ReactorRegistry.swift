@@ -132,7 +132,7 @@ public struct ReactorRegistry: Sendable {
           // made them are not handed to the fakes again.
           return try await MutateReplay.run(
             path: path, through: reactor, clock: clock, advance: { await clock.advance(by: $0) },
-            allowingReactorMismatch: true, effects: .recorded)
+            allowingReactorMismatch: true, effects: .recorded, willSend: willSend)
         }
         let feed = ScriptedEventFeed(
           events: try Self.decodeEvents(Event.self, from: metadata, accepted: deliver != nil),
