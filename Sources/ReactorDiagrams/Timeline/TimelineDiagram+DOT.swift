@@ -260,8 +260,13 @@ extension TimelineDiagram {
     var titles: [String] = []
     var count: Int { titles.count }
 
-    /// - Parameter includesEmptyLanes: Whether the action and state lanes are drawn when
-    ///   nothing happens on them (always, in the timeline of one reactor).
+    /// Plans the lanes of `timeline`'s events in `range`.
+    ///
+    /// - Parameters:
+    ///   - timeline: The reactor's timeline.
+    ///   - range: The page's columns.
+    ///   - includesEmptyLanes: Whether the action and state lanes are drawn when nothing
+    ///     happens on them (always, in the timeline of one reactor).
     init(_ timeline: TimelineDiagram, _ range: Range<Int>, includesEmptyLanes: Bool) {
       var laneEnds: [Int] = []
       for effect in timeline.effects {
