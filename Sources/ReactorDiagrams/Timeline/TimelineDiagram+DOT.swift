@@ -181,7 +181,8 @@ extension TimelineDiagram {
     return (result, isCut)
   }
 
-  private func page(_ range: Range<Int>, number: Int, of pageCount: Int) -> DOTGraph {
+  /// The graph of the columns in `range`, page `number` of `pageCount`.
+  func page(_ range: Range<Int>, number: Int, of pageCount: Int) -> DOTGraph {
     var graph = DOTGraph(
       attributes: [
         "splines": "line", "outputorder": "edgesfirst", "fontname": "Helvetica",

@@ -75,7 +75,12 @@ public struct TimelineDiagram: Sendable, Hashable {
   ///
   /// The diagram is of an incomplete trace when it is not 0. Each gap is drawn as a red
   /// marker on the action lane.
-  public private(set) var droppedEventCount = 0
+  public internal(set) var droppedEventCount = 0
+
+  /// An empty diagram, for ``TimelineAccumulator`` to fill.
+  init(reactor: String) {
+    self.reactor = reactor
+  }
 
   /// Reads the trace at `path`.
   ///
@@ -97,61 +102,14 @@ public struct TimelineDiagram: Sendable, Hashable {
   ///   - sequences: The events to show, by `seq`; `nil` for all of them.
   /// - Throws: ``TraceReadError`` when the trace cannot be read.
   public init(reader: TraceReader, sequences: ClosedRange<Int>? = nil) throws(TraceReadError) {
-    reactor = reader.header.reactor
     let window = sequences ?? Int.min...Int.max
-    var open: [Int: Effect] = [:]
-    var previous = reader.header.initialState
-    var streamSet: Set<String> = []
-    func noteStream(_ stream: String) {
-      if streamSet.insert(stream).inserted { streams.append(stream) }
-    }
+    var accumulator = TimelineAccumulator(
+      reactor: reader.header.reactor, initialState: reader.header.initialState)
     while let event = try reader.next() {
       if event.sequence > window.upperBound { break }
-      let isShown = window.contains(event.sequence)
-      let column = columns.count
-      var isEnd = false
-      if case .end = event.kind { isEnd = true }
-      if isShown && !isEnd {
-        columns.append(Column(sequence: event.sequence, time: event.time))
-      }
-      switch event.kind {
-      case .action(let action):
-        guard isShown else { break }
-        var stream: String?
-        if case .stream(let name) = action.source { stream = name }
-        marks.append(
-          Placed(column: column, mark: .action(id: action.id, label: action.label, stream: stream)))
-      case .effectStarted(let start):
-        open[start.effect] = Effect(
-          id: start.effect, name: start.name, action: start.action,
-          start: isShown ? column : nil, end: nil, outcome: nil)
-      case .effectEnded(let end):
-        guard var effect = open.removeValue(forKey: end.effect), isShown else { break }
-        effect.end = column
-        effect.outcome = end.outcome
-        effects.append(effect)
-      case .mutation(let mutation):
-        let state = reader.currentState
-        defer { previous = state }
-        guard isShown else { break }
-        if case .stream(let name) = mutation.cause { noteStream(name) }
-        let changes = StateChanges.lines(from: previous, to: state, change: mutation.state)
-        marks.append(
-          Placed(column: column, mark: .mutation(label: mutation.label, cause: mutation.cause)))
-        marks.append(Placed(column: column, mark: .stateChange(changes: changes)))
-      case .streamEnded(let end):
-        guard isShown else { break }
-        noteStream(end.stream)
-        marks.append(Placed(column: column, mark: .streamEnd(stream: end.stream, error: end.error)))
-      case .gap(let gap):
-        guard isShown else { break }
-        droppedEventCount += gap.droppedEvents
-        marks.append(Placed(column: column, mark: .gap(dropped: gap.droppedEvents)))
-      case .end:
-        break
-      }
+      accumulator.add(
+        event, isShown: window.contains(event.sequence), stateAfter: reader.currentState)
     }
-    effects += open.values.filter { $0.start != nil || !columns.isEmpty }
-    effects.sort { ($0.start ?? -1, $0.id) < ($1.start ?? -1, $1.id) }
+    self = accumulator.finished()
   }
 }
