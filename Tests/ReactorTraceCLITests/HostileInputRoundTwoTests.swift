@@ -330,6 +330,39 @@ struct HostileInputRoundTwoTests {
     #expect((mode as? NSNumber)?.intValue == 0o600)
   }
 
+  /// Each way an output is written: streamed piece by piece (perfetto, inspector), as pages
+  /// of a batch (timeline), or whole (rerecord, transitions); the file each replaces.
+  static let replacingCommands: [(arguments: [String], replaced: String)] = [
+    (["render", "perfetto", "Traces/counter.trace.jsonl", "-o"], "out.json"),
+    (["render", "inspector", "Traces/counter.trace.jsonl", "-o"], "out.html"),
+    (["render", "timeline", "Traces/counter.trace.jsonl", "--page-size", "10", "-o"], "out.svg"),
+    (["rerecord", "Traces/counter.trace.jsonl", "-o"], "out.trace.jsonl"),
+    (["render", "transitions", "Traces/counter.trace.jsonl", "-o"], "out.dot"),
+  ]
+
+  @Test(arguments: replacingCommands.indices)
+  func aReplacedOutputKeepsItsModeAndOwner(command: Int) throws {
+    let (arguments, name) = Self.replacingCommands[command]
+    let scratch = try ScratchDirectory()
+    let output = scratch.file(name)
+    // Pages are named after -o: the first page is the file replaced.
+    let replaced =
+      arguments.contains("--page-size") ? scratch.file("out-1.svg") : output
+    #expect(FileManager.default.createFile(atPath: replaced, contents: Data("old".utf8)))
+    #expect(chmod(replaced, 0o640) == 0)
+    // Another owner can be given only by root; otherwise the owner is ours and stays so.
+    let isRoot = geteuid() == 0
+    if isRoot { #expect(chown(replaced, 4321, 4322) == 0) }
+    let result = try runReactorTrace(arguments + [output])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    var info = stat()
+    #expect(stat(replaced, &info) == 0)
+    #expect(info.st_mode & 0o7777 == 0o640)
+    #expect(info.st_uid == (isRoot ? 4321 : geteuid()))
+    #expect(info.st_gid == (isRoot ? 4322 : getegid()))
+    #expect(try String(contentsOfFile: replaced, encoding: .utf8) != "old")
+  }
+
   @Test func rerecordWritesDashToStandardOutput() throws {
     let scratch = try ScratchDirectory()
     let result = try runReactorTrace(["rerecord", "Traces/counter.trace.jsonl", "-o", "-"])
