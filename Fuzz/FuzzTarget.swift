@@ -69,7 +69,9 @@ private func checkScript(_ text: String) {
 /// The value writer for any JSON value: an enum case expression with no raw control
 /// character and no line break, or none; and for any file name, an ASCII identifier.
 private func checkValueWriter(_ text: String) {
-  if let value = try? JSONValue(parsing: text), let expression = SwiftLiteral.enumCase(value, schema: nil) {
+  if let value = try? JSONValue(parsing: text),
+    let expression = SwiftLiteral.enumCase(value, schema: nil)
+  {
     for scalar in expression.unicodeScalars
     where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
       || scalar == "\u{2028}" || scalar == "\u{2029}"
