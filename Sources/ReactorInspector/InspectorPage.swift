@@ -10,6 +10,9 @@ public import ReactorTracing
 /// last one are as large as it, so they never take more room than the diffs. Every text from
 /// the trace is inserted into the page as text, never as markup.
 ///
+/// The page is written as the trace is read, in pieces, so that memory does not grow with
+/// the trace: ``write(tracePath:options:to:)``.
+///
 /// ```swift
 /// let page = try InspectorPage(tracePath: "github-search.trace.jsonl")
 /// try AtomicFile.write(page.html, to: "run.html")
@@ -18,18 +21,34 @@ public struct InspectorPage: Sendable {
   /// The page.
   public private(set) var html: [UInt8]
   /// How many events the page holds.
-  public private(set) var eventCount: Int
+  public var eventCount: Int { summary.eventCount }
   /// How many events the trace has; more than ``eventCount`` when it was cut.
-  public private(set) var traceEventCount: Int
+  public var traceEventCount: Int { summary.traceEventCount }
   /// How many state snapshots the page holds, the initial state included.
-  public private(set) var snapshotCount: Int
+  public var snapshotCount: Int { summary.snapshotCount }
   /// Why the page has no transitions diagram, or `nil` when it has one.
-  public private(set) var diagramNote: String?
+  public var diagramNote: String? { summary.diagramNote }
   /// What the reader noticed without failing (a torn last line, effects still running at the
   /// end); the page shows them too.
-  public private(set) var warnings: [TraceWarning]
+  public var warnings: [TraceWarning] { summary.warnings }
+  /// What the page holds.
+  public let summary: Summary
 
-  /// Reads a trace and makes its page.
+  /// What a page holds, as ``write(tracePath:options:to:)`` reports it.
+  public struct Summary: Sendable {
+    /// How many events the page holds.
+    public var eventCount: Int
+    /// How many events the trace has; more than ``eventCount`` when it was cut.
+    public var traceEventCount: Int
+    /// How many state snapshots the page holds, the initial state included.
+    public var snapshotCount: Int
+    /// Why the page has no transitions diagram, or `nil` when it has one.
+    public var diagramNote: String?
+    /// What the reader noticed without failing; the page shows them too.
+    public var warnings: [TraceWarning]
+  }
+
+  /// Reads a trace and makes its page, in memory.
   ///
   /// - Parameters:
   ///   - tracePath: The trace file.
@@ -38,6 +57,29 @@ public struct InspectorPage: Sendable {
   public init(tracePath: String, options: InspectorOptions = InspectorOptions())
     throws(InspectorError)
   {
+    var html: [UInt8] = []
+    summary = try Self.write(tracePath: tracePath, options: options) {
+      html.append(contentsOf: $0)
+    }
+    self.html = html
+  }
+
+  /// Reads a trace and writes its page to `output`, piece by piece as the trace is read.
+  ///
+  /// The transitions diagram is drawn first, in a pass of its own over the trace.
+  ///
+  /// - Parameters:
+  ///   - tracePath: The trace file.
+  ///   - options: How much to embed and how to draw the diagram.
+  ///   - output: Takes each piece of the page in order.
+  /// - Returns: What the page holds.
+  /// - Throws: ``InspectorError`` when the trace cannot be read; `output` then holds a page
+  ///   cut short.
+  @discardableResult
+  public static func write(
+    tracePath: String, options: InspectorOptions = InspectorOptions(),
+    to output: ([UInt8]) -> Void
+  ) throws(InspectorError) -> Summary {
     let diagram = TransitionsEmbedding(tracePath: tracePath, abstraction: options.abstraction)
     let reader: TraceReader
     do {
@@ -45,12 +87,14 @@ public struct InspectorPage: Sendable {
     } catch {
       throw .unreadableTrace(error)
     }
-    var writer = PageDataWriter(header: reader.header, diagram: diagram)
+    output(Array(InspectorPageText.beforeData.utf8))
+    var writer = PageDataWriter(header: reader.header, diagram: diagram, output: output)
     do {
       while let event = try reader.next() {
         if writer.eventCount < options.maximumEvents {
           writer.add(
-            event, stateAfter: reader.currentState, skipped: reader.skippedBeforeLastEvent)
+            event, stateAfter: reader.currentState, skipped: reader.skippedBeforeLastEvent,
+            output: output)
         } else {
           writer.skip(event)
         }
@@ -58,12 +102,12 @@ public struct InspectorPage: Sendable {
     } catch {
       throw .unreadableTrace(error)
     }
-    let data = writer.finish(warnings: reader.warnings.map(\.description))
-    html = InspectorTemplate.page(title: reader.header.reactor, data: data)
-    eventCount = writer.eventCount
-    traceEventCount = writer.eventCount + writer.skippedEventCount
-    snapshotCount = writer.snapshotCount
-    diagramNote = diagram.note
-    warnings = reader.warnings
+    guard writer.finish(warnings: reader.warnings.map(\.description), output: output) else {
+      throw .temporaryFileFailed
+    }
+    output(Array(InspectorPageText.afterData.utf8))
+    return Summary(
+      eventCount: writer.eventCount, traceEventCount: writer.eventCount + writer.skippedEventCount,
+      snapshotCount: writer.snapshotCount, diagramNote: diagram.note, warnings: reader.warnings)
   }
 }

@@ -2,6 +2,11 @@ import ReactorTracing
 
 /// Writes the inspector's data, one JSON document, as the trace is read.
 ///
+/// The document goes out in pieces, already escaped for the page's `<script>` element: the
+/// events as they come (in pieces of about ``pieceSize`` bytes), then the snapshots and the
+/// diagram's nodes (escaped as they are made, and kept in ``SpillBuffer``s until then), then the header's facts and the
+/// notes, known only at the end. Memory does not grow with the trace.
+///
 /// Events are compact arrays, their members in the order ``PageEventSlots`` names them for
 /// both the writer and the page's script: the sequence number, the time in nanoseconds, a
 /// one-letter kind, then the members of the kind.
@@ -10,8 +15,8 @@ struct PageDataWriter {
   private(set) var skippedEventCount = 0
   private(set) var snapshotCount = 1
   private var events: [UInt8] = []
-  private var snapshots: [UInt8] = []
-  private var nodes: [UInt8] = []
+  private let snapshots = SpillBuffer()
+  private let nodes = SpillBuffer()
   private let header: TraceHeader
   private let diagram: TransitionsEmbedding
   private var mutationCount = 0
@@ -25,25 +30,30 @@ struct PageDataWriter {
 
   /// The most mutations between two snapshots when the diffs are as large as the state.
   static let snapshotInterval = 64
+  /// How many bytes of events collect before they go out.
+  static let pieceSize = 1 << 20
 
-  init(header: TraceHeader, diagram: TransitionsEmbedding) {
+  /// Starts the document with its first piece, to `output`.
+  init(header: TraceHeader, diagram: TransitionsEmbedding, output: ([UInt8]) -> Void) {
     self.header = header
     self.diagram = diagram
-    snapshots.append(contentsOf: "[[0,".utf8)
-    let before = snapshots.count
-    Self.write(header.initialState, to: &snapshots)
-    lastSnapshotSize = snapshots.count - before
-    snapshots.append(UInt8(ascii: "]"))
+    var snapshot = Array("[[0,".utf8)
+    Self.write(header.initialState, to: &snapshot)
+    lastSnapshotSize = snapshot.count - 4
+    snapshot.append(UInt8(ascii: "]"))
+    snapshots.append(ScriptEscaping.escaped(snapshot))
     if diagram.hasDiagram {
       lastNode = diagram.node(of: header.initialState)
-      nodes.append(contentsOf: "\(lastNode)".utf8)
+      nodes.append("\(lastNode)")
     }
+    output(Array(#"{"events":["#.utf8))
   }
 
   /// Adds an event; `state` is the state after it, `skipped` how many lines of kinds the
   /// reader does not know came right before it (their `seq` numbers are not missing).
   mutating func add(
-    _ event: TraceEvent, stateAfter state: TraceHeader.State, skipped: Int = 0
+    _ event: TraceEvent, stateAfter state: TraceHeader.State, skipped: Int = 0,
+    output: ([UInt8]) -> Void
   ) {
     if let lastSequence, event.sequence != lastSequence + 1 + skipped, gaps.count < 20 {
       gaps.append(
@@ -101,6 +111,10 @@ struct PageDataWriter {
     }
     events.append(UInt8(ascii: "]"))
     bytesSinceSnapshot += events.count - start
+    if events.count >= Self.pieceSize {
+      output(ScriptEscaping.escaped(events))
+      events.removeAll(keepingCapacity: true)
+    }
   }
 
   private mutating func addMutation(
@@ -134,14 +148,15 @@ struct PageDataWriter {
     if diagram.hasDiagram {
       // Most mutations leave the fields the diagram shows alone: their diff says so.
       if !diagram.keepsNode(through: mutation.state) { lastNode = diagram.node(of: state) }
-      nodes.append(contentsOf: ",\(lastNode)".utf8)
+      nodes.append(",\(lastNode)")
     }
     if mutationsSinceSnapshot >= Self.snapshotInterval && bytesSinceSnapshot >= lastSnapshotSize {
-      snapshots.append(contentsOf: ",\n[\(mutationCount),".utf8)
-      let before = snapshots.count
-      Self.write(state, to: &snapshots)
-      lastSnapshotSize = snapshots.count - before
-      snapshots.append(UInt8(ascii: "]"))
+      var snapshot = Array(",\n[\(mutationCount),".utf8)
+      let before = snapshot.count
+      Self.write(state, to: &snapshot)
+      lastSnapshotSize = snapshot.count - before
+      snapshot.append(UInt8(ascii: "]"))
+      snapshots.append(ScriptEscaping.escaped(snapshot))
       snapshotCount += 1
       mutationsSinceSnapshot = 0
       bytesSinceSnapshot = 0
@@ -153,8 +168,9 @@ struct PageDataWriter {
     skippedEventCount += 1
   }
 
-  /// The whole document, safe to put inside a `<script>` element.
-  func finish(warnings readerWarnings: [String]) -> [UInt8] {
+  /// Writes the rest of the document, safe to put inside a `<script>` element.
+  /// - Returns: `false` when a temporary file could not be read back whole.
+  mutating func finish(warnings readerWarnings: [String], output: ([UInt8]) -> Void) -> Bool {
     var warnings = readerWarnings
     if let window = header.window {
       warnings.append(
@@ -192,24 +208,24 @@ struct PageDataWriter {
     object["nodeNames"] = .array(diagram.nodeNames.map(JSONValue.string))
     object["describedStates"] = .bool(
       { if case .description = header.initialState { true } else { false } }())
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(events.count + snapshots.count + nodes.count + 4096)
-    JSONValue.object(object).write(to: &bytes)
-    bytes.removeLast()
-    bytes.append(contentsOf: #","events":["#.utf8)
-    bytes.append(contentsOf: events)
-    bytes.append(contentsOf: "\n],\"snapshots\":".utf8)
-    bytes.append(contentsOf: snapshots)
-    bytes.append(contentsOf: "],\"nodes\":".utf8)
+    output(ScriptEscaping.escaped(events))
+    events = []
+    output(Array("\n],\"snapshots\":".utf8))
+    var isWhole = snapshots.drain(to: output)
+    output(Array("],\"nodes\":".utf8))
     if diagram.hasDiagram {
-      bytes.append(UInt8(ascii: "["))
-      bytes.append(contentsOf: nodes)
-      bytes.append(UInt8(ascii: "]"))
+      output(Array("[".utf8))
+      isWhole = nodes.drain(to: output) && isWhole
+      output(Array("]".utf8))
     } else {
-      bytes.append(contentsOf: "null".utf8)
+      output(Array("null".utf8))
     }
-    bytes.append(UInt8(ascii: "}"))
-    return ScriptEscaping.escaped(bytes)
+    // The header's facts and the notes, known only now: the rest of the object.
+    var rest: [UInt8] = []
+    JSONValue.object(object).write(to: &rest)
+    rest[0] = UInt8(ascii: ",")
+    output(ScriptEscaping.escaped(rest))
+    return isWhole
   }
 
   private static func write(_ state: TraceHeader.State, to bytes: inout [UInt8]) {

@@ -52,7 +52,8 @@ struct OTLPRequest: CommandRequest {
   func run(output report: any TextOutput) async throws -> ExitCode {
     try TraceExport.run(trace: trace, output: output, strict: strict, report: report) {
       let export = try OTLPTrace(reader: $0)
-      return (export.jsonLines, "\(export.lines.count) traces, \(export.spanCount) spans")
+      $1(export.jsonLines)
+      return "\(export.lines.count) traces, \(export.spanCount) spans"
     }
   }
 }
