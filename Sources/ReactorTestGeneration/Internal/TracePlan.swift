@@ -29,6 +29,8 @@ struct TracePlan {
   var path: String
   var reactor: String
   var metadata: [String: String]
+  /// The schema of the reactor's `Action` the trace recorded, to rebuild payloads.
+  var actionSchema: TypeSchema?
   var steps: [Step] = []
 
   private enum Input {
@@ -50,6 +52,7 @@ struct TracePlan {
     self.path = path
     reactor = reader.header.reactor
     metadata = reader.header.metadata
+    actionSchema = reader.header.schema.action.shape
     let initial = Self.json(reader.header.initialState)
     var current = initial
     var inputs: [(time: Duration, input: Input)] = []

@@ -248,8 +248,8 @@ private struct ReplayRun {
         result = try await entry.mutate(command.trace, header.metadata, command.effects) {
           sequence, label in
           ReactorTrap.running(
-            "divergence (mutate replay): the reactor trapped (Swift's message is on standard "
-              + "error) at event \(sequence), the action \(label), or in what it started",
+            "divergence (\(mutateMode) replay): the reactor trapped (Swift's message is on "
+              + "standard error) at event \(sequence), the action \(label), or in what it started",
             exitCode: ReactorTrap.exitCode)
         }
       } else {
