@@ -195,6 +195,9 @@ public final class SessionRecorder: ReactorSessionObserver {
   /// Lets a held writer write again.
   func releaseWriter() { log.writer?.release() }
 
+  /// Whether no effect of a live recorded reactor is running.
+  public var isIdle: Bool { log.isIdle }
+
   /// Waits until no effect of a live recorded reactor is running.
   ///
   /// It returns at once when none is, and when recording stops.
