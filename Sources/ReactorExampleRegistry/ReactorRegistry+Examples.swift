@@ -101,14 +101,14 @@ extension ReactorRegistry {
     // screens named as the app names them.
     registry.registerSession(
       app: "TaskApp",
-      including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor }
-    ) { context in
-      let app = TaskApp(clock: context.clock)
-      context.recorder.record(app.list, name: "list")
-      context.recorder.record(app.edit, name: "edit")
-      app.bindViews()
-      return app
-    }
+      including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor },
+      make: { context in
+        let app = TaskApp(clock: context.clock)
+        context.recorder.record(app.list, name: "list")
+        context.recorder.record(app.edit, name: "edit")
+        app.bindViews()
+        return app
+      })
     return registry
   }
 
