@@ -326,7 +326,9 @@ let package = Package(
     // The shipped binary's registry: the example reactors, with their test factories.
     .target(
       name: "ReactorExampleRegistry",
-      dependencies: ["ReactorTraceCLI", "ReactorExamples", "ReactorTestGeneration"]
+      dependencies: [
+        "ReactorTraceCLI", "ReactorExamples", "ReactorTestGeneration", "ReactorTracing",
+      ]
     ),
     .executableTarget(name: "reactor-trace", dependencies: ["ReactorExampleRegistry"]),
     .testTarget(

@@ -20,10 +20,7 @@ struct SessionReplayRun {
 
   func run() async throws -> ExitCode {
     if command.mode == .mutate {
-      throw CommandFailure.unusableInput(
-        "a session replays through mutate with the app's session factory, in a test "
-          + "(SessionMutateReplay); here it replays structurally, and through reduce one "
-          + "reactor at a time with --reactor-id")
+      return try await mutate()
     }
     let replay = try StructuralSessionReplay(path: command.trace)
     let range =
@@ -90,6 +87,37 @@ struct SessionReplayRun {
         + " of reactor \(reactorID) replayed through "
         + "\(lane.header.reactor).reduce; every state equals the recorded one")
     return command.strict && !warnings.isEmpty ? .strictWarnings : .success
+  }
+
+  /// Replays the whole session through the app its registered session factory builds.
+  private func mutate() async throws -> ExitCode {
+    if command.reactorID != nil {
+      throw CommandFailure.unusableInput(
+        "--mode mutate replays a whole session through its session factory; "
+          + "--reactor-id replays one reactor through reduce")
+    }
+    if command.effects == .recorded {
+      throw CommandFailure.unusableInput(
+        "a session replays through mutate with its services running (--effects run): "
+          + "its session factory wires them")
+    }
+    let session = try SessionTrace(contentsOf: command.trace)
+    let (app, entry) = try ReactorRegistry.current.sessionEntry(for: session.header)
+    let result = try await entry.mutate(session, .seconds(10))
+    if let divergence = result.divergence {
+      write(
+        result: "divergence", mode: "mutate",
+        text: "divergence (mutate replay of the session through the '\(app)' session "
+          + "factory): \(divergence)")
+      return .divergence
+    }
+    write(
+      result: "match", mode: "mutate",
+      text: "match: \(result.matchedEvents) events of \(session.reactors.count) reactors "
+        + "recorded again through the '\(app)' session factory from \(result.userActions) "
+        + "user actions; every action, mutation, state and cause across reactors is the "
+        + "recorded one")
+    return .success
   }
 
   private func reactorCount(_ replay: StructuralSessionReplay) -> Int {
