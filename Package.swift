@@ -19,6 +19,7 @@ let package = Package(
     .library(name: "ReactorInspector", targets: ["ReactorInspector"]),
     .library(name: "ReactorExploration", targets: ["ReactorExploration"]),
     .library(name: "ReactorTestGeneration", targets: ["ReactorTestGeneration"]),
+    .library(name: "ReactorScript", targets: ["ReactorScript"]),
     .library(name: "ReactorFleet", targets: ["ReactorFleet"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .library(name: "ReactorLiveRecording", targets: ["ReactorLiveRecording"]),
@@ -197,12 +198,32 @@ let package = Package(
       ]
     ),
 
+    // Scripts of timed actions and events: the format `record --actions` reads, the
+    // `script.events` metadata, their one order and time conversion, the scripted-event feed
+    // and the runner that records a script on a test clock. No Graphviz.
+    .target(
+      name: "ReactorScript",
+      dependencies: [
+        "ReactorCore", "ReactorTracing",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+    .testTarget(
+      name: "ReactorScriptTests",
+      dependencies: [
+        "ReactorScript", "ReactorExamples", "ReactorReplay", "ReactorReplayTesting",
+        "ReactorTestSupport", "ReactorTracing",
+        .product(name: "Clocks", package: "swift-clocks"),
+      ]
+    ),
+
     // Exploring the states a reactor reaches, breadth first on a virtual clock: shortest
     // scripts, invariants, coverage of traces. Depends on tracing for state encodings.
     .target(
       name: "ReactorExploration",
       dependencies: [
-        "ReactorCore", "ReactorTracing",
+        "ReactorCore", "ReactorTracing", "ReactorScript",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
@@ -215,7 +236,7 @@ let package = Package(
     ),
 
     // Turning traces into Swift Testing or XCTest source that drives the recorded run again.
-    .target(name: "ReactorTestGeneration", dependencies: ["ReactorTracing"]),
+    .target(name: "ReactorTestGeneration", dependencies: ["ReactorTracing", "ReactorScript"]),
     // The generator's own tests: the committed generated tests match what it writes now,
     // and a generated test fails, naming the action and the field, against a broken reduce.
     .testTarget(
@@ -295,7 +316,8 @@ let package = Package(
       name: "ReactorTraceCLI",
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExploration",
-        "ReactorTestGeneration", "ReactorExport", "ReactorInspector", "ReactorFleet",
+        "ReactorTestGeneration", "ReactorExport", "ReactorInspector", "ReactorScript",
+        "ReactorFleet",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

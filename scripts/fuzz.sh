@@ -11,7 +11,8 @@
 # Our modules are compiled with swiftc -sanitize=fuzzer,address here, outside the package's
 # build graph, so `swift build` and `swift test` never compile the fuzz target. The
 # third-party modules replay needs (CustomDump, IssueReporting) come from a normal
-# `swift build` of the package, uninstrumented.
+# `swift build` of the package, uninstrumented, as do those of ReactorScript (Clocks,
+# ConcurrencyExtras), which test generation imports.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,19 +21,21 @@ jobs="${FUZZ_JOBS:-1}"
 out=.build-fuzz
 mkdir -p "$out/modules" "$out/corpus" "$out/findings"
 
-# The dependencies of ReactorReplay, built as usual.
+# The dependencies of ReactorReplay and ReactorScript, built as usual.
 swift build --target ReactorReplay >/dev/null
+swift build --target ReactorScript >/dev/null
 deps=.build/debug
-third_party_objects=("$deps"/CustomDump.build/*.o "$deps"/IssueReporting.build/*.o)
+third_party_objects=("$deps"/CustomDump.build/*.o "$deps"/IssueReporting.build/*.o
+  "$deps"/Clocks.build/*.o "$deps"/ConcurrencyExtras.build/*.o)
 
 flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -package-name reactor_trace
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility
   -I "$out/modules" -I "$deps/Modules")
 
-echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorTestGeneration and the fuzz target"
+echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration and the fuzz target"
 libraries=()
-for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport ReactorTestGeneration; do
+for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport ReactorScript ReactorTestGeneration; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name "$module" -emit-library -static \
     -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \

@@ -2,9 +2,11 @@ import ReactorCore
 import ReactorReplay
 import ReactorTracing
 
-/// The session measurements run in a child process (issue 28): recording many counter-concat
-/// reactors into one session in memory, writing such a session, and replaying a session file
-/// structurally. Not rows of the table yet: docs/performance.md gives their callgrind counts.
+/// The session measurements, run in a child process (issue 28).
+///
+/// They record many counter-concat reactors into one session in memory, write such a
+/// session, and replay a session file structurally. Not rows of the table yet:
+/// docs/performance.md gives their callgrind counts.
 @MainActor
 enum SessionWorkload {
   /// Records `reactors` counter-concat reactors into one session in memory and sends

@@ -1,6 +1,7 @@
-/// What a reactor of a recorded session is doing: the reactor, the action it handles and the
-/// async effect of that action that runs. The origin a session records for what one reactor
-/// causes in another.
+/// What a reactor of a recorded session is doing.
+///
+/// It names the reactor, the action it handles and the async effect of that action that
+/// runs: the origin a session records for what one reactor causes in another.
 ///
 /// The runtime of a reactor that a session recorder records (``ReactorRuntime/sessionID``
 /// set) keeps it up to date: synchronously around `mutate`, `reduce` and the state observers,
@@ -67,9 +68,10 @@ public struct ReactorActivity: Hashable, Sendable {
     running ?? ofEffect
   }
 
-  /// The session id of the recorded reactor whose code runs now: its `mutate`, `reduce` or an
-  /// observer on the main actor, or else the effect body of the current task. A reactor
-  /// created now is a child of it.
+  /// The session id of the recorded reactor whose code runs now.
+  ///
+  /// That code is its `mutate`, `reduce` or an observer on the main actor, or else the
+  /// effect body of the current task. A reactor created now is a child of it.
   @MainActor public static var currentReactor: Int? {
     runningReactor ?? ofEffect?.reactor
   }
@@ -83,6 +85,7 @@ public struct ReactorActivity: Hashable, Sendable {
   ///   - origin: The activity that caused the values, or `nil` for an external source.
   ///   - body: Delivers the values.
   /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
   @MainActor public static func delivering<T, Failure: Error>(
     _ origin: ReactorActivity?, _ body: () throws(Failure) -> T
   ) throws(Failure) -> T {

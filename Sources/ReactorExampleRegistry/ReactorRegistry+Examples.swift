@@ -19,10 +19,10 @@ extension ReactorRegistry {
         ReactorFactory(
           expression: "CounterReactor(clock: clock, limit: \(metadata.integer("limit") ?? 10))",
           imports: imports)
-      }
-    ) { context in
-      CounterReactor(clock: context.clock, limit: context.integer("limit") ?? 10)
-    }
+      },
+      make: { context in
+        CounterReactor(clock: context.clock, limit: context.integer("limit") ?? 10)
+      })
     registry.register(
       ProfileReactor.self, view: ProfileView.bound(to:),
       test: { metadata in
@@ -34,13 +34,13 @@ extension ReactorRegistry {
               + "failing: [\(failing.map(String.init).joined(separator: ", "))])",
             "let reactor = ProfileReactor(api: api)",
           ], imports: imports)
-      }
-    ) { context in
-      ProfileReactor(
-        api: FakeUserAPI(
-          clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300),
-          failing: Set(failingRequests(ReactorContext.Metadata(context.metadata)))))
-    }
+      },
+      make: { context in
+        ProfileReactor(
+          api: FakeUserAPI(
+            clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300),
+            failing: Set(failingRequests(ReactorContext.Metadata(context.metadata)))))
+      })
     registry.register(
       TaskListReactor.self, events: TaskEdit.self, view: TaskListView.bound(to:),
       test: { metadata in
@@ -50,12 +50,12 @@ extension ReactorRegistry {
               + ".milliseconds(\(metadata.integer("latency") ?? 100)))",
             "let reactor = TaskListReactor(service: service)",
           ], deliver: "service.apply", imports: imports)
-      }
-    ) { context in
-      let service = TaskService(
-        clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
-      return (TaskListReactor(service: service), service.apply)
-    }
+      },
+      make: { context in
+        let service = TaskService(
+          clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
+        return (TaskListReactor(service: service), service.apply)
+      })
     registry.register(
       GitHubSearchReactor.self, view: GitHubSearchView.bound(to:),
       test: { metadata in
@@ -65,12 +65,12 @@ extension ReactorRegistry {
             "  clock: clock, latency: .milliseconds(\(metadata.integer("latency") ?? 300)))",
             "let reactor = GitHubSearchReactor(service: service)",
           ], imports: imports)
-      }
-    ) { context in
-      GitHubSearchReactor(
-        service: FakeGitHubSearchService(
-          clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300)))
-    }
+      },
+      make: { context in
+        GitHubSearchReactor(
+          service: FakeGitHubSearchService(
+            clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 300)))
+      })
     registry.register(
       ItemListReactor.self, events: ItemStore.Event.self,
       test: { metadata in
@@ -80,12 +80,12 @@ extension ReactorRegistry {
               + ".milliseconds(\(metadata.integer("latency") ?? 100)))",
             "let reactor = ItemListReactor(store: store)",
           ], deliver: "store.apply", imports: imports)
-      }
-    ) { context in
-      let store = ItemStore(
-        clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
-      return (ItemListReactor(store: store), store.apply)
-    }
+      },
+      make: { context in
+        let store = ItemStore(
+          clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
+        return (ItemListReactor(store: store), store.apply)
+      })
     // The task app's reactors, for replays of its session one reactor at a time
     // (`replay SESSION --reactor-id N`): a row, and the edit screen.
     registry.register(TaskCellReactor.self) { context in

@@ -1,3 +1,4 @@
+public import ReactorScript
 import ReactorTracing
 
 /// A script of timed actions found by an exploration, in the format `reactor-trace record
@@ -25,37 +26,25 @@ public struct ExplorationScript: Sendable, Hashable {
     steps.map(\.action.label).joined(separator: ", ")
   }
 
+  /// The script as `record --actions` reads it, naming the reactor and its metadata.
+  /// - Parameters:
+  ///   - reactor: The reactor's type name.
+  ///   - metadata: The metadata the reactor was built with.
+  /// - Returns: A script named `explored script`, a step per action.
+  public func script(reactor: String, metadata: [String: String]) -> ReactorScript {
+    ReactorScript(
+      name: "explored script", reactor: reactor, metadata: metadata,
+      steps: steps.enumerated().map { index, step in
+        ReactorScript.Step(time: step.time, input: .action(step.action.value), line: index + 2)
+      })
+  }
+
   /// The script's lines: a header naming the reactor and its metadata, then a step per line.
   /// - Parameters:
   ///   - reactor: The reactor's type name.
   ///   - metadata: The metadata the reactor was built with.
   /// - Returns: JSON Lines, without newlines.
   public func lines(reactor: String, metadata: [String: String]) -> [String] {
-    var header: [(String, JSONValue)] = [("reactor", .string(reactor))]
-    if !metadata.isEmpty {
-      header.append(
-        ("meta", .object(JSONObject(metadata.map { ($0.key, JSONValue.string($0.value)) }))))
-    }
-    var lines = [JSONValue.object(JSONObject(header)).serializedString]
-    for step in steps {
-      let nanoseconds = step.time / .nanoseconds(1)
-      let time: JSONValue =
-        nanoseconds.truncatingRemainder(dividingBy: 1_000_000) == 0
-        ? .int(Int64(nanoseconds / 1_000_000)) : .double(nanoseconds / 1_000_000)
-      lines.append(
-        JSONValue.object(JSONObject([("t", time), ("action", Self.compact(step.action.value))]))
-          .serializedString)
-    }
-    return lines
-  }
-
-  /// `{"increase": {}}` as `"increase"`, which scripts also accept.
-  private static func compact(_ value: JSONValue) -> JSONValue {
-    if case .object(let object) = value, object.count == 1,
-      case .object(let payload) = object.members[0].value, payload.isEmpty
-    {
-      return .string(object.members[0].key)
-    }
-    return value
+    script(reactor: reactor, metadata: metadata).lines
   }
 }

@@ -6,9 +6,11 @@ public struct LiveStatus: Sendable, Hashable {
   public var heldEvents: Int
   /// The bytes of those events' lines.
   public var heldBytes: Int
-  /// Events the stream gave up on: held when it stopped without reaching the server, or
-  /// when the server lost events the app no longer held. Events dropped because the ring was
-  /// full are not counted here: the trace records them as gaps.
+  /// Events the stream gave up on.
+  ///
+  /// They were held when it stopped without reaching the server, or the server lost them
+  /// when the app no longer held them. Events dropped because the ring was full are not
+  /// counted here: the trace records them as gaps.
   public var lostEvents: Int
   /// How many times it connected to the server.
   public var connections: Int

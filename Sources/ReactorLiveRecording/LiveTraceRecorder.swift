@@ -40,9 +40,10 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
   private weak var reactor: R?
   private var isStopping = false
 
-  /// Starts recording `reactor` and streaming it to the server `live` names, replacing any
-  /// monitor the reactor had. It returns at once; the first connection is made in the
-  /// background.
+  /// Starts recording `reactor` and streaming it to the server `live` names.
+  ///
+  /// It replaces any monitor the reactor had. It returns at once; the first connection is
+  /// made in the background.
   /// - Parameters:
   ///   - reactor: The reactor to record.
   ///   - live: The server, its token, and the ring's bounds.

@@ -227,8 +227,8 @@ public enum ReduceReplay {
   ///   - reactor: The reactor whose `reduce` to run.
   ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor
   ///     type.
-  /// - Returns: The number of mutations that matched and the first divergence, if any.
   ///   - willReduce: Called with each mutation's `seq` before `reduce` runs on it.
+  /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError``, as ``run(_:through:allowingReactorMismatch:willReduce:)`` does.
   public static func run<R: Reactor>(
     path: String, through reactor: R, allowingReactorMismatch: Bool = false,

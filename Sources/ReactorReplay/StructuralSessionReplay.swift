@@ -277,6 +277,9 @@ public final class StructuralSessionReplay {
   ///   - reactor: The reactor whose event names it.
   ///   - lane: That reactor's lane, taken out of ``lanes`` while its event is replayed (a
   ///     reactor may receive what it published itself).
+  ///   - sequence: The event's `seq`, for a divergence.
+  ///   - line: The event's line, for a divergence.
+  /// - Returns: Whether the origin resolves; when not, a divergence was recorded.
   private func check(
     _ from: TraceEvent.ReactorOrigin, of reactor: Int, lane: Lane, sequence: Int, line: Int
   ) -> Bool {

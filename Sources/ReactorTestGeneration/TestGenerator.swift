@@ -141,24 +141,8 @@ public struct TestGenerator: Sendable {
             .replacingNewlines)
         body.append("\(deliver)(try decoded(\(SwiftLiteral.string(value.serializedString))))")
       case .expect(let checks, let context):
-        let message = SwiftLiteral.string(context)
         for check in checks {
-          let actual = "field(\(SwiftLiteral.string(check.path)))"
-          let expected = check.json.map(SwiftLiteral.string) ?? "nil"
-          let (call, arguments) =
-            options.framework == .swiftTesting
-            ? ("#expect", ["\(actual) == \(expected)", message])
-            : ("XCTAssertEqual", [actual, expected, message])
-          let line = call + "(" + arguments.joined(separator: ", ") + ")"
-          // Four levels of indentation come on top.
-          if line.count <= 92 {
-            body.append(line)
-          } else {
-            body.append(call + "(")
-            for (index, argument) in arguments.enumerated() {
-              body.append("  " + argument + (index == arguments.count - 1 ? ")" : ","))
-            }
-          }
+          body += assertion(path: check.path, expected: check.json, message: context)
         }
       }
     }
@@ -166,6 +150,53 @@ public struct TestGenerator: Sendable {
     lines += ["  }", "}"]
     return lines
   }
+
+  /// The lines of one check that the field at `path` is `expected`, within the line length
+  /// `swift format` keeps (100 columns, the lines indented by 6 on top), laid out as it lays
+  /// them out: on one line when that fits, else one argument a line, a comparison broken
+  /// before `==` and a long literal cut into pieces joined by `+`.
+  private func assertion(path: String, expected: String?, message: String) -> [String] {
+    let actual = "field(\(SwiftLiteral.string(path)))"
+    let expectedLiteral = expected.map(SwiftLiteral.string) ?? "nil"
+    let messageLiteral = SwiftLiteral.string(message)
+    let swiftTesting = options.framework == .swiftTesting
+    let call = swiftTesting ? "#expect" : "XCTAssertEqual"
+    let oneLine =
+      swiftTesting
+      ? "\(call)(\(actual) == \(expectedLiteral), \(messageLiteral))"
+      : "\(call)(\(actual), \(expectedLiteral), \(messageLiteral))"
+    // The body's lines are indented by 6 in the file; 2 columns are left spare.
+    if 6 + oneLine.count <= Self.lineLength - 2 { return [oneLine] }
+    // An argument a line, indented by 2 (its continuation lines by 4), within this width.
+    let width = Self.lineLength - 6 - 2
+    // A literal's lines: `lead` before its first piece, `  + ` before the others, `end`
+    // after the last (`,` or `)`).
+    func literal(_ text: String?, lead: String, end: String) -> [String] {
+      let single = text.map(SwiftLiteral.string) ?? "nil"
+      guard let text, lead.count + single.count + end.count > width else {
+        return [lead + single + end]
+      }
+      let pieces = SwiftLiteral.pieces(text, width: width - max(lead.count, 4) - end.count)
+      var lines = [lead + pieces[0]] + pieces.dropFirst().map { "  + " + $0 }
+      lines[lines.count - 1] += end
+      return lines
+    }
+    var lines = [call + "("]
+    if !swiftTesting {
+      lines.append(actual + ",")
+      lines += literal(expected, lead: "", end: ",")
+    } else if actual.count + 4 + expectedLiteral.count + 1 <= width {
+      lines.append("\(actual) == \(expectedLiteral),")
+    } else {
+      lines.append(actual)
+      lines += literal(expected, lead: "  == ", end: ",")
+    }
+    lines += literal(message, lead: "", end: ")")
+    return [lines[0]] + lines.dropFirst().map { "  " + $0 }
+  }
+
+  /// The line length of the generated files: `swift format`'s, in `.swift-format`.
+  private static let lineLength = 100
 
   /// `text` in lines of at most `width` characters (a longer word stays whole), each
   /// starting with `prefix`.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReactorScript
 import ReactorTracing
 
 /// An exploration's inputs once read: the alphabet's encodings and the metadata.
@@ -17,11 +18,11 @@ struct ExplorationInputs {
   init(_ arguments: ExplorationArguments, extraTraces: [String] = []) throws {
     var seen: Set<JSONValue> = []
     func add(_ value: JSONValue) {
-      if seen.insert(Self.expanded(value)).inserted { alphabet.append(value) }
+      if seen.insert(ScriptCase.expanded(value)).inserted { alphabet.append(value) }
     }
     var base: [String: String] = [:]
     if let path = arguments.script {
-      let script = try ActionScript(path: path)
+      let script = try ReactorScript(path: path)
       reactor = script.reactor
       base = script.metadata
       for step in script.steps {
@@ -43,13 +44,5 @@ struct ExplorationInputs {
       }
     }
     metadata = arguments.metadata(over: base)
-  }
-
-  /// `"increase"` as `{"increase": {}}`, so that both spellings count once.
-  private static func expanded(_ value: JSONValue) -> JSONValue {
-    if case .string(let name) = value {
-      return .object(JSONObject([(name, .object(JSONObject()))]))
-    }
-    return value
   }
 }

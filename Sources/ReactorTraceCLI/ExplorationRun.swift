@@ -69,12 +69,8 @@ enum ExplorationRun {
     _ script: ExplorationScript, reactor: String, metadata: [String: String], to path: String
   ) async throws {
     guard let entry = ReactorRegistry.current.entry(named: reactor) else { return }
-    let actions = ActionScript(
-      name: "explored script", reactor: reactor, metadata: metadata,
-      steps: script.steps.enumerated().map { index, step in
-        ActionScript.Step(time: step.time, input: .action(step.action.value), line: index + 2)
-      })
-    let (trace, _) = try await entry.record(actions, metadata, .seconds(10))
+    let (trace, _) = try await entry.record(
+      script.script(reactor: reactor, metadata: metadata), metadata, .seconds(10))
     try trace.write(to: path)
   }
 }

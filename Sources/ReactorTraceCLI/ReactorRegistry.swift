@@ -3,6 +3,7 @@ import Clocks
 public import ReactorCore
 import ReactorExploration
 import ReactorReplay
+import ReactorScript
 public import ReactorTestGeneration
 import ReactorTracing
 
@@ -55,7 +56,8 @@ public struct ReactorRegistry: Sendable {
     test: (@Sendable (ReactorContext.Metadata) -> ReactorFactory)? = nil,
     make: @escaping @MainActor @Sendable (ReactorContext) -> R
   ) {
-    add(type, events: NoEvent.self, view: view, invariants: invariants, test: test) { context in
+    add(type, events: ScriptRunner.NoEvent.self, view: view, invariants: invariants, test: test) {
+      context in
       (make(context), nil)
     }
   }
@@ -110,13 +112,16 @@ public struct ReactorRegistry: Sendable {
     }
     entries[name] = Entry(
       testFactory: testFactory,
-      payloadFreeActions: Self.payloadFreeCases(of: R.Action.self),
+      payloadFreeActions: ScriptCase.payloadFreeCases(of: R.Action.self),
       record: { script, metadata, settle throws(ScriptError) in
         let clock = TestClock()
         let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
-        return try await ScriptRecording.record(
-          reactor, deliver: deliver, view: view, script: script, clock: clock,
-          metadata: metadata, settle: settle)
+        let screen = view?(reactor)
+        defer { ReactorTrap.clear() }
+        let trace = try await ScriptRunner.record(
+          script, reactor: reactor, clock: clock, deliver: deliver, metadata: metadata,
+          settle: settle, willRun: { ReactorTrap.running($0) })
+        return (trace, screen?())
       },
       reduce: { path, metadata throws(ReplayError) in
         let (reactor, _) = make(ReactorContext(clock: ContinuousClock(), metadata: metadata))
@@ -134,9 +139,8 @@ public struct ReactorRegistry: Sendable {
             path: path, through: reactor, clock: clock, advance: { await clock.advance(by: $0) },
             allowingReactorMismatch: true, effects: .recorded)
         }
-        let feed = ScriptedEventFeed(
-          events: try Self.decodeEvents(Event.self, from: metadata, accepted: deliver != nil),
-          clock: clock, deliver: deliver ?? { _ in })
+        let feed = try Self.feed(
+          of: Event.self, from: metadata, clock: clock, deliver: deliver)
         return try await MutateReplay.run(
           path: path, through: reactor, clock: clock, advance: { await feed.advance(by: $0) },
           allowingReactorMismatch: true, willSend: willSend)
@@ -149,7 +153,7 @@ public struct ReactorRegistry: Sendable {
         var alphabet: [(action: R.Action, value: JSONValue)] = []
         for value in values {
           do {
-            guard let action = try ScriptRecording.decode(decodable, from: value) as? R.Action
+            guard let action = try ScriptCase.decode(decodable, from: value) as? R.Action
             else { throw ScriptError.notDecodable(String(reflecting: R.Action.self)) }
             alphabet.append((action, value))
           } catch {
@@ -163,49 +167,26 @@ public struct ReactorRegistry: Sendable {
       })
   }
 
-  /// The scripted events a trace's metadata holds, decoded for the reactor's fakes.
-  private static func decodeEvents<Event: Decodable>(
-    _ type: Event.Type, from metadata: [String: String], accepted: Bool
-  ) throws(ReplayError) -> [(Duration, Event)] {
-    let stored: ScriptedEvents
-    do {
-      stored = try ScriptedEvents(metadata: metadata)
-    } catch {
-      throw .undecodable(line: 1, reason: error.reason)
-    }
-    guard accepted || stored.events.isEmpty else {
-      throw .undecodable(
-        line: 1,
-        reason: "the trace holds scripted events, but the reactor is registered without an "
-          + "event type")
-    }
-    var events: [(Duration, Event)] = []
-    for event in stored.events {
-      do {
-        events.append((event.time, try JSONValueDecoder().decode(Event.self, from: event.value)))
-      } catch {
-        throw .undecodable(
-          line: 1, reason: "scripted event \(event.value.serializedString): \(error)")
+  /// The feed of the scripted events a trace's metadata holds, decoded for the reactor's
+  /// fakes.
+  @MainActor
+  private static func feed<Event: Decodable>(
+    of type: Event.Type, from metadata: [String: String], clock: TestClock<Duration>,
+    deliver: (@MainActor (Event) -> Void)?
+  ) throws(ReplayError) -> ScriptedEventFeed<Event> {
+    do throws(ScriptError) {
+      guard let deliver else {
+        guard try ScriptedEvents(metadata: metadata).events.isEmpty else {
+          throw .unusableEvents(
+            reason: "the trace holds scripted events, but the reactor is registered without "
+              + "an event type")
+        }
+        return ScriptedEventFeed(events: [], clock: clock, deliver: { _ in })
       }
-    }
-    return events
-  }
-
-  /// The encodings of the cases of `Action` that carry no payload, as scripts spell them
-  /// (`"increase"`, or the raw value of a raw-value enum), in the schema's order.
-  private static func payloadFreeCases<Action>(of type: Action.Type) -> [JSONValue] {
-    guard case .enumeration(_, let rawValue, let cases, _) = TypeFingerprint(of: type).shape
-    else { return [] }
-    return cases.filter(\.fields.isEmpty).compactMap { item in
-      rawValue == nil ? .string(item.name) : item.rawValue
-    }
-  }
-
-  /// The event type of a reactor registered without events.
-  private enum NoEvent: Decodable {
-    init(from decoder: any Decoder) throws {
-      throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: [], debugDescription: "the reactor takes no events"))
+      return try ScriptedEventFeed(
+        metadata: metadata, as: Event.self, clock: clock, deliver: deliver)
+    } catch {
+      throw .undecodable(line: 1, reason: error.description)
     }
   }
 
@@ -251,7 +232,7 @@ public struct ReactorRegistry: Sendable {
     /// The `Action` cases without payload: the alphabet `explore` tries when given none.
     let payloadFreeActions: [JSONValue]
     let record:
-      @MainActor @Sendable (ActionScript, [String: String], Duration) async throws(ScriptError) ->
+      @MainActor @Sendable (ReactorScript, [String: String], Duration) async throws(ScriptError) ->
         (trace: Trace, screen: String?)
     let reduce: @MainActor @Sendable (String, [String: String]) throws(ReplayError) -> ReplayResult
     let mutate:

@@ -50,7 +50,8 @@ import Testing
       // 1600 ms
       await clock.advance(by: .milliseconds(600))
       #expect(
-        field("errorMessage.value") == #""Could not unfollow: request 3 failed: the server is unavailable""#,
+        field("errorMessage.value")
+          == #""Could not unfollow: request 3 failed: the server is unavailable""#,
         "after unfollow (action 3), at 1600 ms")
       #expect(
         field("errorMessage.valueUpdatedCount") == "1",

@@ -39,10 +39,12 @@ private var isBrowserRequired: Bool {
 
 @Suite("Live server, app and page, as real processes")
 struct LiveBrowserTests {
-  /// Runs Tests/Browser/live_test.py: a real `serve`, a real app process streaming to it,
-  /// headless Chromium on the live page (compared with `replay --state-at`), a server killed
-  /// and started again mid-stream, and the refusals. Skipped, saying why, where Chromium or
-  /// Selenium is missing, unless `REACTOR_TRACE_BROWSER_TESTS=required` (as in CI).
+  /// Runs Tests/Browser/live_test.py against real processes.
+  ///
+  /// It starts a real `serve` and a real app process streaming to it, drives headless
+  /// Chromium on the live page (compared with `replay --state-at`), kills the server and
+  /// starts it again mid-stream, and checks the refusals. Skipped, saying why, where Chromium
+  /// or Selenium is missing, unless `REACTOR_TRACE_BROWSER_TESTS=required` (as in CI).
   @Test(
     .enabled(
       if: missingBrowser == nil || isBrowserRequired,

@@ -26,9 +26,11 @@ enum DOTEscaping {
   /// longer than 16,384 bytes, so a longer tooltip or name made the whole file unreadable.
   static let valueLimit = 15_000
 
-  /// The most bytes a quoted label takes: layout measures every character of a label, at a
-  /// cost that grows faster than its length (a 5 MB label took over 30 s); a label this long
-  /// is unreadable in a diagram anyway. The full text stays in tooltips and the inspector.
+  /// The most bytes a quoted label takes.
+  ///
+  /// Layout measures every character of a label, at a cost that grows faster than its
+  /// length (a 5 MB label took over 30 s); a label this long is unreadable in a diagram
+  /// anyway. The full text stays in tooltips and the inspector.
   static let labelLimit = 2_000
 
   /// `text`, or as much of it as escapes to at most `limit` bytes with `… (cut: N characters

@@ -57,7 +57,9 @@ public final class TaskAppListReactor: Reactor {
     }
   }
 
+  /// No rows, not loading.
   public let initialState = State()
+  /// The reactor's pipeline.
   public let runtime = Runtime()
   private let service: TaskAppService
 
@@ -66,6 +68,7 @@ public final class TaskAppListReactor: Reactor {
     self.service = service
   }
 
+  /// Turns an action into service requests: `refresh` fetches the tasks, `delete` deletes one.
   public func mutate(action: Action) -> Effect<Mutation> {
     let service = self.service
     switch action {
@@ -80,6 +83,7 @@ public final class TaskAppListReactor: Reactor {
     }
   }
 
+  /// Merges the service's created and deleted tasks into the mutations.
   public func transform(mutation: Flow<Mutation>) -> Flow<Mutation> {
     mutation.merge(
       service.events.flow(name: "taskService").compactMap { event in
@@ -91,6 +95,7 @@ public final class TaskAppListReactor: Reactor {
       })
   }
 
+  /// Applies a mutation.
   public func reduce(state: State, mutation: Mutation) -> State {
     var state = state
     switch mutation {

@@ -23,7 +23,9 @@ public final class TaskCellReactor: Reactor {
     public var task: TaskItem
   }
 
+  /// The row's task as it was given.
   public let initialState: State
+  /// The reactor's pipeline.
   public let runtime = Runtime()
   private let service: TaskAppService
 
@@ -33,6 +35,7 @@ public final class TaskCellReactor: Reactor {
     self.service = service
   }
 
+  /// Toggles the task through the service; the row changes when the service says so.
   public func mutate(action: Action) -> Effect<Mutation> {
     var task = currentState.task
     task.isDone.toggle()
@@ -40,6 +43,7 @@ public final class TaskCellReactor: Reactor {
     return .run(name: "toggle") { _ in try await service.update(task) }
   }
 
+  /// Merges the service's updates of this row's task into the mutations.
   public func transform(mutation: Flow<Mutation>) -> Flow<Mutation> {
     let id = initialState.task.id
     return mutation.merge(
@@ -49,6 +53,7 @@ public final class TaskCellReactor: Reactor {
       })
   }
 
+  /// Applies a mutation.
   public func reduce(state: State, mutation: Mutation) -> State {
     switch mutation {
     case .setTask(let task): State(task: task)

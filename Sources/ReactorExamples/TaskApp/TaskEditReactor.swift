@@ -33,7 +33,9 @@ public final class TaskEditReactor: Reactor {
     public var isSaving = false
   }
 
+  /// An empty title for a new task, not saving.
   public let initialState = State()
+  /// The reactor's pipeline.
   public let runtime = Runtime()
   private let service: TaskAppService
   private let publishedIDOffset: Int
@@ -49,6 +51,7 @@ public final class TaskEditReactor: Reactor {
     self.publishedIDOffset = publishedIDOffset
   }
 
+  /// Turns an action into mutations; `save` creates or updates the task through the service.
   public func mutate(action: Action) -> Effect<Mutation> {
     switch action {
     case .setTitle(let title):
@@ -75,6 +78,7 @@ public final class TaskEditReactor: Reactor {
     }
   }
 
+  /// Applies a mutation.
   public func reduce(state: State, mutation: Mutation) -> State {
     var state = state
     switch mutation {

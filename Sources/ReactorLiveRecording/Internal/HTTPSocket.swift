@@ -130,6 +130,8 @@ final class HTTPSocket {
   ///   - head: The request line and headers, without `Content-Length` and the blank line.
   ///   - body: The body's pieces, sent one after the other; none for a request without a
   ///     body.
+  /// - Returns: The server's response.
+  /// - Throws: ``Failure`` when the socket fails or the response is malformed.
   func exchange(head: String, body: [ArraySlice<UInt8>]) throws(Failure) -> Response {
     let length = body.reduce(0) { $0 + $1.count }
     let framing = body.isEmpty ? "\r\n" : "Content-Length: \(length)\r\n\r\n"

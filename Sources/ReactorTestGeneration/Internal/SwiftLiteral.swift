@@ -10,6 +10,16 @@ package enum SwiftLiteral {
   /// in a one-line literal, or which would hide what the source says) as `\u{…}` escapes,
   /// written with the literal's `#`s.
   package static func string(_ text: String) -> String {
+    pieces(text, width: .max)[0]
+  }
+
+  /// String literals that, concatenated with `+`, compile to exactly `text`, each at most
+  /// `width` characters long (when one character's escape is longer, it has a piece of its
+  /// own): how a generated test keeps a long expected value within the line length.
+  ///
+  /// Every piece is written as ``string(_:)`` writes `text`, with the same `#`s (the ones
+  /// `text` needs, which are enough for any part of it). Pieces end between characters.
+  package static func pieces(_ text: String, width: Int) -> [String] {
     // Compared as bytes, as the compiler reads them: a combining mark after `"#` makes
     // another Character, but still ends the literal.
     let bytes = Array(text.utf8)
@@ -25,15 +35,31 @@ package enum SwiftLiteral {
       hashes = "#"
       while holds("\"" + hashes) || holds("\\" + hashes) { hashes += "#" }
     }
-    var result = hashes + "\""
-    for scalar in text.unicodeScalars {
-      if needsEscape(scalar) {
-        result += "\\" + hashes + "u{" + String(scalar.value, radix: 16) + "}"
-      } else {
-        result.unicodeScalars.append(scalar)
+    let delimiters = 2 * (hashes.count + 1)
+    var pieces: [String] = []
+    var piece = ""
+    // Scalars, not Characters: never fewer than the characters the line holds.
+    var pieceLength = 0
+    for character in text {
+      var written = ""
+      for scalar in character.unicodeScalars {
+        if needsEscape(scalar) {
+          written += "\\" + hashes + "u{" + String(scalar.value, radix: 16) + "}"
+        } else {
+          written.unicodeScalars.append(scalar)
+        }
       }
+      let length = written.unicodeScalars.count
+      if pieceLength > 0, delimiters + pieceLength + length > width {
+        pieces.append(hashes + "\"" + piece + "\"" + hashes)
+        piece = ""
+        pieceLength = 0
+      }
+      piece += written
+      pieceLength += length
     }
-    return result + "\"" + hashes
+    pieces.append(hashes + "\"" + piece + "\"" + hashes)
+    return pieces
   }
 
   /// Whether a scalar must be written as an escape: a control character (C0, DEL, C1), a

@@ -1,3 +1,4 @@
+import ReactorScript
 import ReactorTracing
 
 /// A trace turned into the steps of a test: when to advance the clock, what to send or hand
@@ -97,14 +98,17 @@ struct TracePlan {
       throw .unreadableTrace("\(error)")
     }
     close(at: nil, isAction: true)
-    for (time, event) in try Self.scriptedEvents(metadata, path: path) {
-      inputs.append((time, .event(event)))
+    let events: ScriptedEvents
+    do {
+      events = try ScriptedEvents(metadata: metadata)
+    } catch {
+      throw .unusableEvents(path: path, reason: error.description)
     }
-    // As `record` orders them: by time, events before actions, then in order.
-    inputs = inputs.enumerated().sorted { lhs, rhs in
-      (lhs.element.time, lhs.element.input.isAction ? 1 : 0, lhs.offset)
-        < (rhs.element.time, rhs.element.input.isAction ? 1 : 0, rhs.offset)
-    }.map(\.element)
+    for event in events.events {
+      inputs.append((event.time, .event(event.value)))
+    }
+    // As `record` orders them.
+    inputs = ScriptOrder.sorted(inputs, time: \.time, isAction: \.input.isAction)
 
     var now = Duration.zero
     var checked = initial
@@ -194,25 +198,6 @@ struct TracePlan {
       return elements.enumerated().flatMap { leaves(of: $1, prefix: path(String($0))) }
     default:
       return [(prefix, value.serializedString)]
-    }
-  }
-
-  /// The events `record` stored in the metadata: `script.events`.
-  private static func scriptedEvents(
-    _ metadata: [String: String], path: String
-  ) throws(TestGenerationError) -> [(Duration, JSONValue)] {
-    guard let text = metadata["script.events"] else { return [] }
-    guard case .array(let items)? = try? JSONValue(parsing: text) else {
-      throw .unusableEvents(path: path, reason: "'script.events' is not a JSON array")
-    }
-    return try items.map { item throws(TestGenerationError) in
-      guard let event = item["event"], let milliseconds = item["t"],
-        let time = TraceTime.duration(milliseconds: milliseconds)
-      else {
-        throw .unusableEvents(
-          path: path, reason: "\(item.serializedString) is not {\"t\": ms, \"event\": …}")
-      }
-      return (time, event)
     }
   }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReactorScript
 import ReactorTracing
 
 extension ReactorTraceCommand {
@@ -89,7 +90,7 @@ struct RecordRequest: CommandRequest {
   func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
     try OutputFiles.refuse([output], ifAnyIs: [actions])
-    let script = try ActionScript(path: actions)
+    let script = try ReactorScript(path: actions)
     guard let name = reactor ?? script.reactor else {
       throw CommandFailure.unusableInput(
         "no reactor to record: pass --reactor or name it in the script's first line, "
@@ -98,8 +99,7 @@ struct RecordRequest: CommandRequest {
     guard let entry = registry.entry(named: name) else {
       throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
     }
-    var metadata = script.metadata.merging(self.metadata) { _, option in option }
-    metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
+    let metadata = script.metadata.merging(self.metadata) { _, option in option }
     let (trace, screen) = try await entry.record(script, metadata, settle)
     // The check a reader makes: effects still running when --settle ran out.
     let reader = try TraceReader(bytes: trace.serialized, name: output)

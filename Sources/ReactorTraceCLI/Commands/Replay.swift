@@ -245,7 +245,9 @@ private struct ReplayRun {
       let result: ReplayResult
       defer { ReactorTrap.clear() }
       if command.mode == .mutate {
+        let wasSerial = uncheckedUseMainSerialExecutor
         uncheckedUseMainSerialExecutor = true
+        defer { uncheckedUseMainSerialExecutor = wasSerial }
         result = try await entry.mutate(command.trace, header.metadata, command.effects) {
           sequence, label in
           ReactorTrap.running(

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReactorReplay
+import ReactorScript
 import ReactorTracing
 
 extension ReactorTraceCommand {
@@ -78,15 +79,13 @@ struct RerecordRequest: CommandRequest {
   func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
     let old = try Self.load(trace)
-    let script = try ActionScript(trace: trace)
+    let script = try ReactorScript(trace: trace)
     let name = reactor ?? script.reactor ?? old.header.reactor
     guard let entry = registry.entry(named: name) else {
       throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
     }
-    var metadata = script.metadata
-    metadata[ScriptedEvents.metadataKey] = ScriptedEvents(script: script).metadataValue
     if !isInPlace { try OutputFiles.refuse([output], ifAnyIs: [trace]) }
-    let (new, _) = try await entry.record(script, metadata, settle)
+    let (new, _) = try await entry.record(script, script.metadata, settle)
     // Everything is checked before anything is replaced: with --in-place, the trace.
     if let late = new.events.first(where: { TraceTime.nanoseconds($0.time) == nil }) {
       throw CommandFailure.unusableInput(

@@ -1,8 +1,12 @@
 extension TraceTime {
-  /// Nanoseconds since 1970-01-01T00:00:00Z of a header's clock origin
-  /// (`2026-11-22T09:30:00.123Z`), or `nil` for text that is not a UTC time of the form
-  /// `YYYY-MM-DDTHH:MM:SS[.fraction]Z` between the years 1970 and 2262; without Foundation's
-  /// formatters. Summaries and exports use it to put a trace's times on the wall clock.
+  /// Nanoseconds since 1970-01-01T00:00:00Z of a header's clock origin.
+  ///
+  /// The origin reads like `2026-11-22T09:30:00.123Z`; the result is `nil` for text that is
+  /// not a UTC time of the form `YYYY-MM-DDTHH:MM:SS[.fraction]Z` between the years 1970 and
+  /// 2262. No Foundation formatter is used. Summaries and exports use it to put a trace's
+  /// times on the wall clock.
+  /// - Parameter text: The clock origin's text.
+  /// - Returns: The nanoseconds, or `nil`.
   public static func unixNanoseconds(iso8601 text: String) -> Int64? {
     let bytes = Array(text.utf8)
     guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }

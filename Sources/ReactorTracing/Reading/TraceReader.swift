@@ -37,9 +37,10 @@ public final class TraceReader {
   @exclusivity(unchecked) public private(set) var warnings: [TraceWarning] = []
   /// How many events were read so far: complete lines of known kinds.
   @exclusivity(unchecked) public private(set) var eventCount = 0
-  /// How many lines of kinds this reader does not know it skipped so far (each named once
-  /// in ``warnings``). Their `seq` numbers belong to them: consumers that check that no
-  /// event is missing count them with ``skippedBeforeLastEvent``.
+  /// How many lines of kinds this reader does not know it skipped so far.
+  ///
+  /// Each such kind is named once in ``warnings``. Their `seq` numbers belong to them:
+  /// consumers that check that no event is missing count them with ``skippedBeforeLastEvent``.
   @exclusivity(unchecked) public private(set) var skippedEventCount = 0
   /// How many lines of unknown kinds came right before the event ``next()`` returned last
   /// (0 when none did): the `seq` numbers between the previous event and this one that

@@ -24,8 +24,9 @@ public struct SessionHeader: Hashable, Sendable {
   public var metadata: [String: String]
   /// The redaction rules that were applied to payloads and states.
   public var redactions: [String]
-  /// For a windowed trace of one reactor read as a session: the part of the recording its
-  /// window kept. Session traces (2.0) have no window.
+  /// The part of the recording a window kept, for a windowed trace read as a session.
+  ///
+  /// Only a trace of one reactor has one: session traces (2.0) have no window.
   public var window: TraceHeader.Window?
 
   /// A session header.

@@ -142,8 +142,10 @@ public final class SessionRecorder: ReactorSessionObserver {
     await log.waitUntilIdle()
   }
 
-  /// Stops recording: uninstalls the recorder, detaches from every reactor and appends the
-  /// end line. Later calls do nothing.
+  /// Stops recording.
+  ///
+  /// It uninstalls the recorder, detaches from every reactor and appends the end line.
+  /// Later calls do nothing.
   public func stop() {
     uninstall()
     log.stop()

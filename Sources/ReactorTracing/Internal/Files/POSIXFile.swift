@@ -61,9 +61,11 @@ struct POSIXFile: ~Copyable {
     }
   }
 
-  /// Gives the file the permission bits, owner and group of the regular file at `path`,
-  /// which it is about to replace; nothing when there is none. A change of owner the
-  /// process may not make (it is not root) is left out: the file is then the process's own.
+  /// Gives the file the permission bits, owner and group of the regular file it replaces.
+  ///
+  /// It does nothing when there is no regular file at `path`. A change of owner the process
+  /// may not make (it is not root) is left out: the file is then the process's own.
+  /// - Parameter path: The file about to be replaced.
   /// - Returns: `false` when the permission bits could not be set.
   func takeModeAndOwner(of path: String) -> Bool {
     var info = stat()

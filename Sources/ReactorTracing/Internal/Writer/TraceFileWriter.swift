@@ -145,6 +145,10 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   /// - Parameters:
   ///   - sink: Where the encoded lines go, from the writer's thread.
   ///   - name: What the writer's failures call the destination.
+  ///   - header: The recording's header, the first line.
+  ///   - encoder: Encodes the events' actions, mutations and states.
+  ///   - options: The recording's options; a live recording takes no limit.
+  /// - Throws: ``TraceRecordingError/invalidOption(_:)`` for an invalid option.
   package init(
     sink: any TraceLineSink, name: String, header: TraceHeader,
     encoder: TraceEventEncoder<Action, Mutation, State>, options: TraceOptions

@@ -1,0 +1,33 @@
+public import ReactorTracing
+
+extension ReactorScript {
+  /// One scripted input and when it is due.
+  public struct Step: Sendable, Hashable {
+    /// What a step feeds the reactor.
+    public enum Input: Sendable, Hashable {
+      /// An action sent to the reactor, as its Codable `Action` encodes it.
+      case action(JSONValue)
+      /// An event handed to the reactor's fakes.
+      case event(JSONValue)
+
+      /// Whether this is an action.
+      public var isAction: Bool {
+        if case .action = self { true } else { false }
+      }
+    }
+
+    /// When, from the start of the run.
+    public var time: Duration
+    /// What is fed.
+    public var input: Input
+    /// The line of the script (or trace) it was read from; for messages.
+    public var line: Int
+
+    /// A step.
+    public init(time: Duration, input: Input, line: Int) {
+      self.time = time
+      self.input = input
+      self.line = line
+    }
+  }
+}
