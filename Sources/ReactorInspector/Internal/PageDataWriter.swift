@@ -223,6 +223,7 @@ struct PageDataWriter {
   /// - Parameters:
   ///   - title: What the page is called: the reactor's type, or the session's app.
   ///   - readerWarnings: What the reader noticed.
+  /// - Returns: The JSON text, escaped for a `<script>` element.
   func finish(title: String, warnings readerWarnings: [String]) -> [UInt8] {
     var warnings = readerWarnings
     if let window = header.window {
