@@ -59,6 +59,11 @@ public final class StructuralSessionReplay {
   }
 
   private let reader: SessionReader
+  /// Whether events a cause names may be missing: after a gap, or anywhere in a window (they
+  /// may have come before it).
+  private var mayMissEvents: Bool { droppedEventCount > 0 || reader.header.window != nil }
+  /// In a window, the `seq` of the last reactor introduced before it, as its base.
+  private var lastBaseSequence = 0
   private var lanes: [Int: Lane] = [:]
   private var introduced: Set<Int> = []
   private var expectedSequence: Int?
@@ -176,7 +181,7 @@ public final class StructuralSessionReplay {
         .brokenCause(sequence: sequence, line: line, reason: "of reactor \(reactor) \(reason)"))
     }
     func checkAction(_ id: Int, what: String) {
-      if id < 1 || id > lane.lastAction, droppedEventCount == 0 {
+      if id < 1 || id > lane.lastAction, !mayMissEvents {
         broken("is \(what) caused by action \(id), which was not seen before it")
       }
     }
@@ -209,7 +214,7 @@ public final class StructuralSessionReplay {
         kind: "effectStart", label: start.name ?? "effect \(start.effect)",
         cause: actionText(start.action))
     case .effectEnded(let end):
-      if lane.runningEffects.remove(end.effect) == nil, droppedEventCount == 0 {
+      if lane.runningEffects.remove(end.effect) == nil, !mayMissEvents {
         broken("ends effect \(end.effect), which did not start before it or already ended")
       }
       let outcome =
@@ -229,7 +234,7 @@ public final class StructuralSessionReplay {
         cause = actionText(action)
       case .effect(let effect, let action):
         checkAction(action, what: "a mutation")
-        if effect > lane.lastEffect, droppedEventCount == 0 {
+        if effect > lane.lastEffect, !mayMissEvents {
           broken("is a mutation from effect \(effect), which did not start before it")
         }
         resolved = !lane.unresolvedActions.contains(action)
@@ -291,7 +296,7 @@ public final class StructuralSessionReplay {
       return false
     }
     guard let origin = from.reactor == reactor ? lane : lanes[from.reactor] else {
-      if droppedEventCount > 0 { return false }
+      if mayMissEvents { return false }
       return broken(
         introduced.contains(from.reactor)
           ? "which was released before it" : "which was not introduced before it")
@@ -303,14 +308,14 @@ public final class StructuralSessionReplay {
     _ from: TraceEvent.ReactorOrigin, against origin: Lane, broken: (String) -> Bool
   ) -> Bool {
     guard let action = from.action else {
-      return droppedEventCount == 0 ? broken("with no action of it") : false
+      return !mayMissEvents ? broken("with no action of it") : false
     }
     if action > origin.lastAction {
-      return droppedEventCount == 0
+      return !mayMissEvents
         ? broken("whose action \(action) did not come before it") : false
     }
     if let effect = from.effect, effect > origin.lastEffect {
-      return droppedEventCount == 0
+      return !mayMissEvents
         ? broken("whose effect \(effect) did not start before it") : false
     }
     return !origin.unresolvedActions.contains(action)
@@ -330,7 +335,9 @@ public final class StructuralSessionReplay {
 
   private func introduce(_ introduction: ReactorIntroduction, sequence: Int, line: Int) {
     introduced.insert(introduction.reactor)
-    if let parent = introduction.parent, lanes[parent] == nil {
+    if let parent = introduction.parent, lanes[parent] == nil,
+      !(reader.header.window != nil && !introduced.contains(parent))
+    {
       divergences.append(
         .brokenCause(
           sequence: sequence, line: line,
@@ -352,6 +359,17 @@ public final class StructuralSessionReplay {
   private func checkSequence(_ sequence: Int, line: Int) {
     // The introduction of a trace of one reactor read as a session has `seq` 0.
     guard sequence > 0 else { return }
+    // A window starts with the reactors alive before it, at their introductions' `seq`.
+    if expectedSequence == nil, let window = reader.header.window,
+      sequence < window.firstSequence
+    {
+      if sequence <= lastBaseSequence {
+        divergences.append(
+          .sequenceGap(line: line, expected: lastBaseSequence + 1, found: sequence))
+      }
+      lastBaseSequence = sequence
+      return
+    }
     // Lines of kinds the reader does not know hold the `seq` numbers they skipped.
     let expected =
       (expectedSequence ?? reader.header.window?.firstSequence ?? 1)

@@ -18,14 +18,19 @@ import Testing
 
   /// The user's taps, on a test clock: load the list, create a task on the edit screen,
   /// check a row, rename a task on the edit screen, delete a task from the list, load again.
-  static func recordSession(editIDOffset: Int = 0) async throws -> SessionTrace {
+  ///
+  /// Recorded in memory, or where `destination` says: a file's session is the file read back
+  /// after the recorder closed it.
+  static func recordSession(
+    editIDOffset: Int = 0, to destination: SessionDestination = .memory
+  ) async throws -> SessionTrace {
     let session = Box<SessionTrace?>(nil)
     try await withExclusiveMainSerialExecutor {
       let clock = TestClock()
       let app = TaskApp(clock: clock, editIDOffset: editIDOffset)
       // Only the app's reactors: other suites' reactors may start while this one waits.
       let recorder = try SessionRecorder.recordingEveryReactor(
-        options: TraceOptions(metadata: ["app": "TaskApp"], clock: clock),
+        destination, options: TraceOptions(metadata: ["app": "TaskApp"], clock: clock),
         including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor })
       for (name, reactor) in app.namedReactors {
         if let list = reactor as? TaskAppListReactor { recorder.record(list, name: name) }
@@ -49,8 +54,13 @@ import Testing
       app.list.send(.refresh)
       await clock.advance(by: latency)
       await recorder.waitUntilIdle()
-      recorder.stop()
-      session.value = recorder.session
+      if case .file(let path) = destination {
+        try await recorder.close()
+        session.value = try SessionTrace(contentsOf: path)
+      } else {
+        recorder.stop()
+        session.value = recorder.session
+      }
     }
     return try #require(session.value)
   }
@@ -165,7 +175,7 @@ extension TaskAppSessionTests {
 }
 
 /// A mutable box for a value set inside a closure.
-private final class Box<Value>: @unchecked Sendable {
+final class Box<Value>: @unchecked Sendable {
   var value: Value
   init(_ value: Value) { self.value = value }
 }

@@ -11,6 +11,14 @@ extension SessionHeader {
     line.member("clock", clock.json)
     line.member("metadata", .object(JSONObject(metadata.map { ($0.key, .string($0.value)) })))
     if !redactions.isEmpty { line.member("redactions", .array(redactions.map { .string($0) })) }
+    if let window {
+      line.member(
+        "window",
+        [
+          "firstSequence": .int(Int64(window.firstSequence)),
+          "droppedEvents": .int(Int64(window.droppedEvents)),
+        ])
+    }
     line.end()
     return line.bytes
   }
@@ -22,9 +30,17 @@ extension SessionHeader {
     _ json: JSONValue, version: TraceFormatVersion
   ) throws(TraceFormatError) -> SessionHeader {
     let fields = try JSONFields(json, what: "the header")
+    var window: TraceHeader.Window?
+    if let windowValue = fields.optionalValue("window") {
+      let windowFields = try JSONFields(windowValue, what: "'window'")
+      window = TraceHeader.Window(
+        firstSequence: try windowFields.integer("firstSequence", minimum: 1),
+        droppedEvents: try windowFields.integer("droppedEvents", minimum: 0))
+    }
     return SessionHeader(
       version: version, recorder: try fields.optionalString("recorder"),
       clock: try TraceHeader.Clock(json: try fields.value("clock")),
-      metadata: try TraceHeader.metadata(fields), redactions: try TraceHeader.redactions(fields))
+      metadata: try TraceHeader.metadata(fields), redactions: try TraceHeader.redactions(fields),
+      window: window)
   }
 }

@@ -12,6 +12,9 @@
 public struct SessionHeader: Hashable, Sendable {
   /// The format version of session traces this library writes and reads.
   public static let currentVersion = TraceFormatVersion(major: 2, minor: 0)
+  /// The format version of a session window that dropped the start of the run: 2.1, which
+  /// adds the header's `window`.
+  public static let windowVersion = TraceFormatVersion(major: 2, minor: 1)
 
   /// The format version the trace was written in: 2.x, or 1.x for a trace of one reactor read
   /// as a session.
@@ -24,9 +27,9 @@ public struct SessionHeader: Hashable, Sendable {
   public var metadata: [String: String]
   /// The redaction rules that were applied to payloads and states.
   public var redactions: [String]
-  /// The part of the recording a window kept, for a windowed trace read as a session.
-  ///
-  /// Only a trace of one reactor has one: session traces (2.0) have no window.
+  /// Set when a rolling window dropped the start of the run (a session flight recorder's
+  /// window, format 2.1, or a windowed trace of one reactor read as a session): the part of
+  /// the recording the window kept.
   public var window: TraceHeader.Window?
 
   /// A session header.

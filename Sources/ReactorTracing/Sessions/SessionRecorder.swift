@@ -1,19 +1,34 @@
 public import ReactorCore
 import ReactorSchema
 
-/// Records many reactors into one session, in memory: each reactor's lane, and the causes
-/// that cross from one reactor to another.
+/// Records many reactors into one session: each reactor's lane, and the causes that cross
+/// from one reactor to another, in memory, to a file or as a flight recorder's window
+/// (``SessionDestination``).
 ///
 /// Record a whole app with one line at start-up: every reactor whose pipeline starts from
 /// then on is recorded, children with their parent.
 ///
 /// ```swift
-/// let recorder = try SessionRecorder.recordingEveryReactor()
+/// let recorder = try SessionRecorder.recordingEveryReactor(.file("app.session.jsonl"))
 /// // … the app runs …
 /// await recorder.waitUntilIdle()
-/// recorder.stop()
-/// try recorder.session.write(to: "app.session.jsonl")
+/// try await recorder.close()
 /// ```
+///
+/// In memory, ``session`` holds every event; as a flight recorder
+/// (`.window(FlightWindow(events: 5_000))`), ``session`` is the window now, which starts from
+/// every live reactor's state before its first event, and can be written at any time with
+/// `recorder.session.write(to:)` while recording goes on.
+///
+/// To a file, each event's line is queued for a writer thread, which writes what is queued
+/// every ``TraceOptions/flushInterval`` or ``TraceOptions/flushThreshold`` events: the main
+/// actor never waits for the disk unless the queue is full (``TraceOptions/queueBudget``
+/// bytes, or `flushThreshold` lines), so a crash loses at most the last 200 ms or 4,096
+/// events by default. The file is a valid session after every flush (a torn last line is
+/// reported by readers as a warning). ``close()`` writes everything and the end line; if the
+/// recorder is released without it, recording stops and the writer finishes in the
+/// background. Only the wait policy applies: a dropped introduction or mutation would break
+/// the lanes after it.
 ///
 /// Or choose reactors by hand, with names scripts address them by:
 ///
@@ -37,42 +52,55 @@ public final class SessionRecorder: ReactorSessionObserver {
   private var includes: @MainActor (AnyObject) -> Bool = { _ in true }
 
   /// Starts a session recording no reactor yet.
-  /// - Parameter options: Metadata, redaction, a first-events limit, snapshot interval and
-  ///   clock; a rolling window and flush options do not apply.
-  /// - Throws: ``TraceRecordingError`` for an invalid option.
-  public init(options: TraceOptions = TraceOptions()) throws(TraceRecordingError) {
+  /// - Parameters:
+  ///   - destination: Where the events go: memory (the default), a file or a flight window.
+  ///   - options: Metadata, redaction, a first-events limit (not with a window), snapshot
+  ///     interval and clock; for a file, flushing and the queue budget too. A rolling window
+  ///     of the last events is the `.window` destination, not a limit.
+  /// - Throws: ``TraceRecordingError`` for an invalid option, or a file that cannot be
+  ///   created.
+  public init(
+    _ destination: SessionDestination = .memory, options: TraceOptions = TraceOptions()
+  ) throws(TraceRecordingError) {
     if case .lastEvents = options.limit {
-      throw .invalidOption("a session recorder keeps no rolling window of the last events")
+      throw .invalidOption(
+        "a session recorder keeps the last events with the .window destination, not a limit")
     }
     // Checks the redactions and the snapshot interval once, before any reactor.
     _ = try TraceEventEncoder<Never, Never, Never>(
       redactions: options.redactions, snapshotInterval: options.snapshotInterval)
     let clock = options.clock
     let isRealTime = clock is ContinuousClock || clock is SuspendingClock
-    log = SessionLog(
+    log = try SessionLog(
       header: SessionHeader(
         recorder: recorderIdentifier,
         clock: TraceHeader.Clock(
           name: String(describing: type(of: clock)),
           origin: isRealTime ? WallClock.nowISO8601() : nil),
         metadata: options.metadata, redactions: options.redactions.map(\.pattern)),
-      options: options)
+      options: options, destination: destination)
     self.options = options
+  }
+
+  isolated deinit {
+    log.stop()
+    log.writer?.closeInBackground()
   }
 
   /// Starts a session that records every reactor whose pipeline starts from now on, until
   /// ``stop()``: the one line that records a whole app.
   /// - Parameters:
-  ///   - options: As for ``init(options:)``.
+  ///   - destination: As for ``init(_:options:)``.
+  ///   - options: As for ``init(_:options:)``.
   ///   - including: Which reactors to record (all by default): a reactor it turns down is
   ///     not in the session, and neither is what it causes in others.
-  /// - Returns: The recorder; keep it, since it is installed weakly.
-  /// - Throws: ``TraceRecordingError`` for an invalid option.
+  /// - Returns: The recorder; keep it, since it is installed weakly (released, it stops).
+  /// - Throws: ``TraceRecordingError`` for an invalid option or a file that cannot be created.
   public static func recordingEveryReactor(
-    options: TraceOptions = TraceOptions(),
+    _ destination: SessionDestination = .memory, options: TraceOptions = TraceOptions(),
     including: @escaping @MainActor (AnyObject) -> Bool = { _ in true }
   ) throws(TraceRecordingError) -> SessionRecorder {
-    let recorder = try SessionRecorder(options: options)
+    let recorder = try SessionRecorder(destination, options: options)
     recorder.includes = including
     recorder.install()
     return recorder
@@ -130,10 +158,40 @@ public final class SessionRecorder: ReactorSessionObserver {
     try control.send(action)
   }
 
-  /// The session so far: header and events, with the end line once stopped.
+  /// The session so far: in memory, the header and every event, with the end line once
+  /// stopped; as a flight recorder, the window now, closed by an end line; to a file, the
+  /// header alone (the events are in the file: read it after ``flush()`` or ``close()``).
   public var session: SessionTrace {
-    SessionTrace(header: log.header, events: log.events)
+    log.session
   }
+
+  /// The most bytes that were queued for a file's writer at once, as counted against
+  /// ``TraceOptions/queueBudget`` (0 unless recording to a file).
+  public var peakQueuedBytes: Int { log.writer?.peakQueuedBytes ?? 0 }
+
+  /// Writes every event recorded so far to the file, without stopping.
+  ///
+  /// It waits until the writer has handed them to the operating system: after it returns, a
+  /// crash of the app loses none of them. Nothing to do unless recording to a file.
+  public func flush() async {
+    await log.writer?.flush()
+  }
+
+  /// Stops recording (as ``stop()``) and, when recording to a file, waits until every line
+  /// and the end line are written and the file is closed.
+  /// - Throws: ``TraceRecordingError/writeFailed(path:reason:)`` if any write failed; the
+  ///   file then holds the lines written before the failure.
+  public func close() async throws(TraceRecordingError) {
+    stop()
+    if let failure = await log.writer?.close() { throw failure }
+  }
+
+  /// Holds a file's writer back from writing until ``releaseWriter()``: lets tests see what
+  /// is queued and not yet on disk.
+  func holdWriter() { log.writer?.hold() }
+
+  /// Lets a held writer write again.
+  func releaseWriter() { log.writer?.release() }
 
   /// Waits until no effect of a live recorded reactor is running.
   ///

@@ -70,15 +70,19 @@ public struct SessionTrace: Hashable, Sendable {
     }
   }
 
-  /// The session as JSON Lines in format 2.0: the header line, then one line per event, each
-  /// ending in a newline.
+  /// The session as JSON Lines in format 2.0 (2.1 for a session window that dropped the
+  /// start of the run): the header line, then one line per event, each ending in a newline.
   ///
   /// A trace of one reactor read as a session (its introduction has `seq` 0) is numbered
   /// again from 1, so that the file's numbering is consecutive.
   public var serialized: [UInt8] {
     var header = self.header
-    header.version = SessionHeader.currentVersion
-    header.window = nil
+    if header.version.major == SessionHeader.currentVersion.major, header.window != nil {
+      header.version = SessionHeader.windowVersion
+    } else {
+      header.version = SessionHeader.currentVersion
+      header.window = nil
+    }
     var lines = LineWriter()
     lines.bytes = header.serializedLine
     lines.endLine()

@@ -1,7 +1,8 @@
 import ReactorCore
 
-/// The events of a session being recorded in memory, numbered and timed across all its
-/// reactors, and what the session knows of each reactor's lane.
+/// The events of a session being recorded, numbered and timed across all its reactors and
+/// kept where the ``SessionDestination`` says, and what the session knows of each reactor's
+/// lane.
 @MainActor
 final class SessionLog {
   /// What the log knows of one reactor it records.
@@ -16,16 +17,79 @@ final class SessionLog {
   }
 
   let header: SessionHeader
+  /// The events, when recording in memory.
   private(set) var events: [SessionEvent] = []
+  /// The file's writer, when recording to a file.
+  let writer: SessionFileWriter?
+  /// The window, when recording as a flight recorder.
+  private(set) var window: SessionWindow?
+  /// The end line, once stopped.
+  private(set) var endEvent: SessionEvent?
+  /// Reused to serialize each event for the file or to count it for the window.
+  private var line = LineWriter()
   private(set) var lanes: [Int: Lane] = [:]
   private(set) var lastReactorID = 0
   private(set) var isStopped = false
   private var stamper: EventStamper
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
-  init(header: SessionHeader, options: TraceOptions) {
+  /// A log keeping its events where `destination` says.
+  /// - Throws: ``TraceRecordingError`` when the file cannot be created or an option does not
+  ///   fit the destination.
+  init(
+    header: SessionHeader, options: TraceOptions, destination: SessionDestination
+  ) throws(TraceRecordingError) {
     self.header = header
+    switch destination {
+    case .memory:
+      writer = nil
+    case .file(let path):
+      writer = try SessionFileWriter(path: path, header: header, options: options)
+    case .window(let bounds):
+      guard bounds.events >= 1, bounds.bytes >= 1 else {
+        throw .invalidOption("a flight window must keep at least 1 event and 1 byte")
+      }
+      if let duration = bounds.duration, duration <= .zero {
+        throw .invalidOption("a flight window's duration must be positive")
+      }
+      guard case .unlimited = options.limit else {
+        throw .invalidOption("a flight window takes no limit: its bounds say what it keeps")
+      }
+      writer = nil
+      window = SessionWindow(bounds: bounds)
+    }
     stamper = EventStamper(limit: options.limit, clock: options.clock)
+  }
+
+  /// The bytes of memory a kept event is counted at per byte of its line, against a flight
+  /// window's ``FlightWindow/bytes``.
+  static let memoryPerLineByte = 4
+
+  /// Keeps an event where the destination says.
+  private func store(_ event: SessionEvent) {
+    if let writer {
+      line.bytes.removeAll(keepingCapacity: true)
+      event.write(to: &line)
+      line.endLine()
+      writer.append(line.bytes)
+    } else if window != nil {
+      line.bytes.removeAll(keepingCapacity: true)
+      event.write(to: &line)
+      line.endLine()
+      window?.append(event, bytes: Self.memoryPerLineByte * line.bytes.count)
+    } else {
+      events.append(event)
+    }
+  }
+
+  /// The session so far: in memory, every event; as a flight window, the window (closed by an
+  /// end line as if it stopped now, while it records); to a file, the header alone, since
+  /// the events are in the file.
+  var session: SessionTrace {
+    if let window {
+      return window.session(header: header, end: endEvent ?? makeEnd(numbering: false))
+    }
+    return SessionTrace(header: header, events: events)
   }
 
   /// A new reactor id.
@@ -43,7 +107,7 @@ final class SessionLog {
 
   /// Appends an event stamped by ``stamp()``.
   func append(_ event: SessionEvent) {
-    events.append(event)
+    store(event)
     guard let reactor = event.reactor, lanes[reactor] != nil else { return }
     lanes[reactor]?.lastSequence = event.sequence
     guard case .reactor(_, let kind) = event.kind else { return }
@@ -64,7 +128,7 @@ final class SessionLog {
   ) {
     guard let (sequence, time) = stamp() else { return }
     lanes[introduction.reactor] = Lane(control: control, lastSequence: sequence)
-    events.append(SessionEvent(sequence: sequence, time: time, kind: .introduced(introduction)))
+    store(SessionEvent(sequence: sequence, time: time, kind: .introduced(introduction)))
   }
 
   /// Ends the lane of a released reactor.
@@ -72,7 +136,7 @@ final class SessionLog {
     guard lanes.removeValue(forKey: reactor) != nil else { return }
     if isIdle { resumeIdleWaiters() }
     guard let (sequence, time) = stamp() else { return }
-    events.append(SessionEvent(sequence: sequence, time: time, kind: .released(reactor: reactor)))
+    store(SessionEvent(sequence: sequence, time: time, kind: .released(reactor: reactor)))
   }
 
   /// The monitor of a live reactor.
@@ -102,23 +166,32 @@ final class SessionLog {
   /// Detaches every lane and appends the end line, listing the effects still running.
   func stop() {
     guard !isStopped else { return }
+    let end = makeEnd(numbering: true)
+    // Stopped first: a lane detached here may be released at once, and is then no event.
+    isStopped = true
+    for lane in lanes.values { lane.control?.detach() }
+    endEvent = end
+    if window == nil { store(end) }
+    resumeIdleWaiters()
+  }
+
+  /// The end line, listing the effects of live reactors still running; `numbering` takes its
+  /// `seq` for good, else it is the end line the session would get if it stopped now.
+  private func makeEnd(numbering: Bool) -> SessionEvent {
     let running = lanes.sorted { $0.key < $1.key }.flatMap { reactor, lane in
       lane.running.values.sorted { $0.effect < $1.effect }.map {
         SessionEvent.RunningEffect(reactor: reactor, start: $0)
       }
     }
-    // Stopped first: a lane detached here may be released at once, and is then no event.
-    isStopped = true
-    for lane in lanes.values { lane.control?.detach() }
-    let end = stamper.end(running: [])
-    guard case .end(let observed, let dropped, _) = end.kind else { return }
-    events.append(
-      SessionEvent(
-        sequence: end.sequence, time: end.time,
-        kind: .end(
-          SessionEvent.End(
-            observedEvents: observed, droppedEvents: dropped, runningEffects: running))))
-    resumeIdleWaiters()
+    let end = numbering ? stamper.end(running: []) : stamper.peekEnd(running: [])
+    guard case .end(let observed, let dropped, _) = end.kind else {
+      preconditionFailure("the stamper's end event is an end")
+    }
+    return SessionEvent(
+      sequence: end.sequence, time: end.time,
+      kind: .end(
+        SessionEvent.End(
+          observedEvents: observed, droppedEvents: dropped, runningEffects: running)))
   }
 
   private func resumeIdleWaiters() {
