@@ -140,7 +140,7 @@ public enum MutateReplay {
     if effects == .recorded {
       return try await RecordedEffectsReplay.run(
         reader, through: reactor, clock: clock, advance: advance,
-        allowingReactorMismatch: allowingReactorMismatch)
+        allowingReactorMismatch: allowingReactorMismatch, willSend: willSend)
     }
     let header = reader.header
     if let window = header.window, window.droppedEvents > 0 {

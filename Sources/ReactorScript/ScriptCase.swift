@@ -69,13 +69,18 @@ public enum ScriptCase {
   }
 
   /// The cases of `type` that carry no payload, as scripts spell them (`"increase"`, or
-  /// the raw value of a raw-value enum), in the schema's order; none for a type that is
-  /// not an enum.
+  /// the raw value of a raw-value enum), and those whose payloads are all `Optional`, sent
+  /// as `nil` (`{"setFilter": {}}`, as synthesized `Codable` writes it), in the schema's
+  /// order; none for a type that is not an enum.
   public static func payloadFreeCases<T>(of type: T.Type) -> [JSONValue] {
     guard case .enumeration(_, let rawValue, let cases, _) = TypeFingerprint(of: type).shape
     else { return [] }
-    return cases.filter(\.fields.isEmpty).compactMap { item in
-      rawValue == nil ? .string(item.name) : item.rawValue
+    return cases.compactMap { item in
+      if item.fields.isEmpty { return rawValue == nil ? .string(item.name) : item.rawValue }
+      let isAllOptional = item.fields.allSatisfy {
+        if case .optional = $0.schema { true } else { false }
+      }
+      return isAllOptional ? .object(JSONObject([(item.name, .object(JSONObject()))])) : nil
     }
   }
 }

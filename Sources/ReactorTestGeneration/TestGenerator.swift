@@ -125,7 +125,7 @@ public struct TestGenerator: Sendable {
         body += ["", "// \(TracePlan.text(time))", "await clock.advance(by: \(swift(duration)))"]
       case .send(let value, let label, let id, let time):
         let action =
-          SwiftLiteral.enumCase(value)
+          SwiftLiteral.enumCase(value, schema: plan.actionSchema)
           ?? "try decoded(" + SwiftLiteral.string(value.serializedString) + ")"
         body.append("// action \(id), sent at \(TracePlan.text(time)): \(label)".replacingNewlines)
         body.append("reactor.send(\(action))")

@@ -27,7 +27,7 @@ struct DiagramOptions: ParsableArguments, Sendable {
     let list = names.dropLast().joined(separator: ", ") + " or " + names.last!
     let resolved: DiagramFormat
     if let format {
-      guard let named = DiagramFormat(rawValue: format.lowercased()) else {
+      guard let named = DiagramFormat(name: format) else {
         throw CommandFailure.unusableInput("unknown format '\(format)'; use \(list)")
       }
       resolved = named

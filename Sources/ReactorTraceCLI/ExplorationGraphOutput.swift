@@ -9,7 +9,7 @@ enum ExplorationGraphOutput {
   static func format(path: String, format: String?) throws(CommandFailure) -> DiagramFormat? {
     if let format {
       if format.lowercased() == "json" { return nil }
-      guard let resolved = DiagramFormat(rawValue: format.lowercased()) else {
+      guard let resolved = DiagramFormat(name: format) else {
         throw CommandFailure.unusableInput(
           "unknown format '\(format)'; use dot, svg, png, pdf, mermaid or json")
       }

@@ -8,7 +8,8 @@ enum ExplorationRun {
   /// Reads the inputs, looks the reactor up and explores it.
   ///
   /// With neither a script nor traces, the alphabet is the cases of the reactor's `Action`
-  /// that carry no payload, and a note on standard error says so.
+  /// that carry no payload or only `Optional` ones (sent as `nil`), and a note on standard
+  /// error says so.
   static func explore(
     reactor: String?, arguments: ExplorationArguments, extraTraces: [String] = []
   ) async throws -> (Exploration, metadata: [String: String]) {
@@ -27,7 +28,8 @@ enum ExplorationRun {
       if !inputs.alphabet.isEmpty {
         CommandFailure.printError(
           "note: no --actions or --actions-from: exploring the cases of the Action without "
-            + "payload: " + inputs.alphabet.map(\.serializedString).joined(separator: ", "))
+            + "payload (Optional payloads as nil): "
+            + inputs.alphabet.map(\.serializedString).joined(separator: ", "))
       }
     }
     guard !inputs.alphabet.isEmpty else {

@@ -137,7 +137,7 @@ public struct ReactorRegistry: Sendable {
           // made them are not handed to the fakes again.
           return try await MutateReplay.run(
             path: path, through: reactor, clock: clock, advance: { await clock.advance(by: $0) },
-            allowingReactorMismatch: true, effects: .recorded)
+            allowingReactorMismatch: true, effects: .recorded, willSend: willSend)
         }
         let feed = try Self.feed(
           of: Event.self, from: metadata, clock: clock, deliver: deliver)

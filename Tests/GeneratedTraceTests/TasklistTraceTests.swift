@@ -59,11 +59,27 @@ import Testing
 
       // 900 ms
       await clock.advance(by: .milliseconds(300))
+      #expect(
+        field("tasks.3.id") == "4",
+        #"after add(title: "Ship the demo") (action 3), at 900 ms"#)
+      #expect(
+        field("tasks.3.isDone") == "false",
+        #"after add(title: "Ship the demo") (action 3), at 900 ms"#)
+      #expect(
+        field("tasks.3.title") == #""Ship the demo""#,
+        #"after add(title: "Ship the demo") (action 3), at 900 ms"#)
       // scripted event at 900 ms: {"create":{"title":"Reply to review"}}
       service.apply(try decoded(#"{"create":{"title":"Reply to review"}}"#))
 
       // 1000 ms
       await clock.advance(by: .milliseconds(100))
+      #expect(field("tasks.4.id") == "5", "after the scripted event at 900 ms, at 1000 ms")
+      #expect(
+        field("tasks.4.isDone") == "false",
+        "after the scripted event at 900 ms, at 1000 ms")
+      #expect(
+        field("tasks.4.title") == #""Reply to review""#,
+        "after the scripted event at 900 ms, at 1000 ms")
       // scripted event at 1000 ms: {"setDone":{"id":2,"isDone":true}}
       service.apply(try decoded(#"{"setDone":{"id":2,"isDone":true}}"#))
 
@@ -71,25 +87,7 @@ import Testing
       await clock.advance(by: .milliseconds(200))
       #expect(
         field("tasks.1.isDone") == "true",
-        #"after add(title: "Ship the demo") (action 3), at 1200 ms"#)
-      #expect(
-        field("tasks.3.id") == "4",
-        #"after add(title: "Ship the demo") (action 3), at 1200 ms"#)
-      #expect(
-        field("tasks.3.isDone") == "false",
-        #"after add(title: "Ship the demo") (action 3), at 1200 ms"#)
-      #expect(
-        field("tasks.3.title") == #""Ship the demo""#,
-        #"after add(title: "Ship the demo") (action 3), at 1200 ms"#)
-      #expect(
-        field("tasks.4.id") == "5",
-        #"after add(title: "Ship the demo") (action 3), at 1200 ms"#)
-      #expect(
-        field("tasks.4.isDone") == "false",
-        #"after add(title: "Ship the demo") (action 3), at 1200 ms"#)
-      #expect(
-        field("tasks.4.title") == #""Reply to review""#,
-        #"after add(title: "Ship the demo") (action 3), at 1200 ms"#)
+        "after the scripted event at 1000 ms, at 1200 ms")
       // action 4, sent at 1200 ms: toggle(id: 2)
       reactor.send(.toggle(id: 2))
       await clock.advance()

@@ -145,4 +145,10 @@ struct ReactorScriptTests {
       ScriptCase.payloadFreeCases(of: CounterReactor.Action.self) == ["decrease", "increase"])
     #expect(ScriptCase.payloadFreeCases(of: TaskListReactor.Action.self) == ["refresh"])
   }
+
+  @Test func aCaseWhosePayloadsAreAllOptionalIsTriedWithNil() throws {
+    let cases = ScriptCase.payloadFreeCases(of: ItemListReactor.Action.self)
+    #expect(cases == ["load", ["setFilter": [:]]])
+    #expect(try ScriptCase.decode(ItemListReactor.Action.self, from: cases[1]) == .setFilter(nil))
+  }
 }

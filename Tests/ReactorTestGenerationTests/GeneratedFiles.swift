@@ -18,7 +18,8 @@ enum GeneratedFiles {
     #filePath.dropLast("/Tests/ReactorTestGenerationTests/GeneratedFiles.swift".count))
 
   /// A test per trace of `Traces/` in `Tests/GeneratedTraceTests` (and the TaskList's as
-  /// XCTest too), and the Counter's test against the broken copy here.
+  /// XCTest too), the ItemList fixture's (an Optional payload sent as nil), and the Counter's
+  /// test against the broken copy here.
   static var all: [File] {
     let traces = [
       ("counter", "Counter"), ("github-search", "GithubSearch"), ("profile", "Profile"),
@@ -40,6 +41,15 @@ enum GeneratedFiles {
         options: TestGenerationOptions(
           framework: .xctest, suiteName: "TasklistXCTests",
           serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"]),
+        factory: nil))
+    // An action whose Optional payload was sent as nil, recorded as {"setFilter": {}}.
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/ItemlistTraceTests.swift",
+        trace: "Tests/Fixtures/itemlist.trace.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "ItemlistTraceTests", serialExecutor: "withExclusiveMainSerialExecutor",
+          imports: ["ReactorTestSupport"]),
         factory: nil))
     files.append(
       File(

@@ -88,11 +88,23 @@ struct ExploreCommandTests {
     #expect(
       result.standardError
         == "reactor-trace: note: no --actions or --actions-from: exploring the cases of the "
-        + "Action without payload: \"decrease\", \"increase\"\n")
+        + "Action without payload (Optional payloads as nil): \"decrease\", \"increase\"\n")
     #expect(
       result.standardOutput.hasPrefix(
         "explored ReactorExamples.CounterReactor: 18 states (9 resting), 38 transitions, "
           + "14 runs\nalphabet: decrease, increase\n"))
+  }
+
+  @Test func exploreWithoutAnAlphabetSendsOptionalPayloadsAsNil() throws {
+    let result = try runReactorTrace([
+      "explore", "ReactorExamples.ItemListReactor", "--max-depth", "2",
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(
+      result.standardError
+        == "reactor-trace: note: no --actions or --actions-from: exploring the cases of the "
+        + "Action without payload (Optional payloads as nil): \"load\", {\"setFilter\":{}}\n")
+    #expect(result.standardOutput.contains("alphabet: load, setFilter(nil)\n"))
   }
 
   @Test func badExploreInputExitsWith2NamingTheProblem() throws {

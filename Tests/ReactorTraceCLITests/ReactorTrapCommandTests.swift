@@ -65,6 +65,56 @@ struct ReactorTrapCommandTests {
     #expect(!result.standardError.contains("Fatal error"))
   }
 
+  /// The list script's trace with one line's text replaced.
+  private func listTrace(
+    in scratch: borrowing ScratchDirectory, replacing old: String, with new: String
+  ) throws -> String {
+    let recorded = scratch.file("list.trace.jsonl")
+    let record = try runReactorTrace([
+      "record", "--actions", write(listScript, to: scratch.file("list.jsonl")), "-o", recorded,
+    ])
+    #expect(record.exitCode == 0)
+    let text = try String(contentsOfFile: recorded, encoding: .utf8)
+    #expect(text.contains(old))
+    let path = scratch.file("edited.trace.jsonl")
+    try text.replacingOccurrences(of: old, with: new)
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func recordedEffectsReplayStopsAtADivergenceBeforeTheActionThatWouldTrap() throws {
+    let scratch = try ScratchDirectory()
+    // The store's item, delivered from the recording, goes to the first section: the toggle
+    // of the second section's item that follows would index an empty array.
+    let trace = try listTrace(
+      in: scratch, replacing: #""section":1}}"#, with: #""section":0}}"#)
+    let result = try runReactorTrace(["replay", "--mode", "mutate", "--effects", "recorded", trace])
+    #expect(result.terminationReason == .exit)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.standardOutput.hasPrefix(
+        "divergence (mutate, effects recorded replay): event 5 (line 6): mutation append("))
+    #expect(!result.standardError.contains("Fatal error"))
+  }
+
+  @Test func recordedEffectsReplayNamesTheActionThatTrappedTheReactor() throws {
+    let scratch = try ScratchDirectory()
+    let trace = try listTrace(
+      in: scratch,
+      replacing: #""label":"toggle([1, 0])","value":{"toggle":{"_0":{"indexes":[1,0]}}},"source""#,
+      with: #""label":"toggle([1, 5])","value":{"toggle":{"_0":{"indexes":[1,5]}}},"source""#)
+    let result = try runReactorTrace(["replay", "--mode", "mutate", "--effects", "recorded", trace])
+    #expect(result.terminationReason == .exit)
+    #expect(result.exitCode == 1)
+    #expect(
+      result.standardOutput == """
+        divergence (mutate, effects recorded replay): the reactor trapped (Swift's message is \
+        on standard error) at event 6, the action toggle([1, 5]), or in what it started
+
+        """)
+    #expect(result.standardError.contains("Fatal error: Index out of range"))
+  }
+
   @Test func exploreReportsTheShortestScriptThatTrapsTheReactor() throws {
     let scratch = try ScratchDirectory()
     let result = try runReactorTrace([

@@ -116,6 +116,24 @@ struct RenderCommandTests {
     #expect(scratch.contents == ["feed-1.svg", "feed-2.svg", "feed-3.svg"])
   }
 
+  @Test func aFormatCanBeNamedByItsExtension() throws {
+    let scratch = try ScratchDirectory()
+    let render = try runReactorTrace([
+      "render", "transitions", "Traces/counter.trace.jsonl", "--format", "mmd",
+      "-o", scratch.file("counter.txt"),
+    ])
+    #expect(render.exitCode == 0, "\(render.standardError)")
+    let text = try String(contentsOfFile: scratch.file("counter.txt"), encoding: .utf8)
+    #expect(text.hasPrefix("stateDiagram-v2"))
+    let explore = try runReactorTrace([
+      "explore", "counter", "--actions", "Traces/counter.actions.jsonl", "--max-depth", "2",
+      "--graph", scratch.file("explored.txt"), "--format", "MMD",
+    ])
+    #expect(explore.exitCode == 0, "\(explore.standardError)")
+    let explored = try String(contentsOfFile: scratch.file("explored.txt"), encoding: .utf8)
+    #expect(explored.hasPrefix("stateDiagram-v2"))
+  }
+
   @Test func anUnknownFormatExitsWith2AndWritesNothing() throws {
     let scratch = try ScratchDirectory()
     let result = try runReactorTrace([

@@ -113,6 +113,50 @@ struct ReplayCommandTests {
       ))
   }
 
+  /// The Counter sample as a flight recorder keeps it when it dropped events 1 to 6: the
+  /// header starts from the state after event 6 and says which events are gone.
+  private func counterWindow(in scratch: borrowing ScratchDirectory) throws -> String {
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8)
+    var lines = original.split(separator: "\n").map(String.init)
+    // Event 5 (line 6) is the last state change before the window: value 1, not loading.
+    let hash = try #require(lines[5].split(separator: #""hash":""#).last?.prefix(16))
+    lines[0] = lines[0]
+      .replacingOccurrences(
+        of: #""value":0},"initialStateHash":"2ddfd7135ad998ad""#,
+        with: #""value":1},"initialStateHash":"\#(hash)""#
+      )
+      .replacingOccurrences(
+        of: #""metadata":"#,
+        with: #""window":{"firstSequence":7,"droppedEvents":6},"metadata":"#)
+    lines.removeSubrange(1...6)
+    lines[lines.count - 1] = lines[lines.count - 1]
+      .replacingOccurrences(of: #""dropped":0"#, with: #""dropped":6"#)
+    let path = scratch.file("window.trace.jsonl")
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test func anEventBeforeAWindowIsNamedAsDropped() throws {
+    let scratch = try ScratchDirectory()
+    let window = try counterWindow(in: scratch)
+    let inside = try runReactorTrace(["replay", window, "--state-at", "9"])
+    #expect(inside.exitCode == 0, "\(inside.standardError)")
+    #expect(inside.standardOutput.hasPrefix("state after event 9: "))
+    let dropped =
+      "it is a flight-recorder window: its events run from 7 to 19 (the 6 events "
+      + "before it were dropped)\n"
+    let state = try runReactorTrace(["replay", window, "--state-at", "5"])
+    #expect(state.exitCode == 2)
+    #expect(state.standardError == "reactor-trace: the trace has no event 5: " + dropped)
+    let steps = try runReactorTrace(["replay", window, "--from", "1", "--to", "3"])
+    #expect(steps.exitCode == 2)
+    #expect(
+      steps.standardError
+        == "reactor-trace: no event of the trace is in --from 1 --to 3: " + dropped)
+  }
+
   @Test func unusableInputExitsWith2AndOneLine() throws {
     let scratch = try ScratchDirectory()
     let long = scratch.file("long.jsonl")

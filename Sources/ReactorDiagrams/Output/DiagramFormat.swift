@@ -17,12 +17,19 @@ public enum DiagramFormat: String, CaseIterable, Sendable, Hashable {
   public init?(path: String) {
     let name = path.split(separator: "/").last.map(String.init) ?? path
     guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return nil }
-    switch name[name.index(after: dot)...].lowercased() {
+    self.init(name: String(name[name.index(after: dot)...]))
+  }
+
+  /// The format a `--format` option names, ignoring case: its name (`mermaid`) or one of its
+  /// file extensions (`mmd`, `gv`), so that what `-o x.mmd` accepts `--format mmd` does too;
+  /// `nil` for any other.
+  public init?(name: String) {
+    switch name.lowercased() {
     case "dot", "gv": self = .dot
     case "svg": self = .svg
     case "png": self = .png
     case "pdf": self = .pdf
-    case "mmd", "mermaid", "md": self = .mermaid
+    case "mermaid", "mmd", "md": self = .mermaid
     default: return nil
     }
   }

@@ -8,6 +8,10 @@ import ReactorTracing
 /// streams are delivered too. Afterwards, in the order of the trace, each sent action's
 /// effects (how many, their names) and the cancellations it made are compared, and every
 /// mutation (label, value, cause) and the state `reduce` returned for it (its hash).
+///
+/// As with effects that run, the replay stops at the first divergence: before each action is
+/// sent, what came before it in the trace is compared, and when it differs the action is not
+/// sent (a reactor whose state left the recorded path may trap on it).
 @MainActor
 enum RecordedEffectsReplay {
   /// What caused a mutation, in the trace's terms.
@@ -35,7 +39,8 @@ enum RecordedEffectsReplay {
   static func run<R: Reactor>(
     _ reader: TraceReader, through reactor: R, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, allowingReactorMismatch: Bool,
-    startsFromRecordedState: Bool = false
+    startsFromRecordedState: Bool = false,
+    willSend: ((_ sequence: Int, _ label: String) -> Void)? = nil
   ) async throws(ReplayError) -> ReplayResult {
     let header = reader.header
     let evolution = try ReplayChecks.check(
@@ -84,6 +89,7 @@ enum RecordedEffectsReplay {
     // Built now: a window may start with mutations, delivered before any action is sent.
     _ = reactor.state
     var elapsed = Duration.zero
+    var divergence: ReplayResult?
     for (index, line) in timeline.lines.enumerated() {
       if line.event.time > elapsed {
         await advance(line.event.time - elapsed)
@@ -92,6 +98,13 @@ enum RecordedEffectsReplay {
       switch line.event.kind {
       case .action(let action) where action.source == .sent:
         guard let position = timeline.positions[action.id] else { continue }
+        // Stop at the first divergence: what came before this action must match.
+        let before = compare(timeline, replayed: recorder.events, player: player, before: index)
+        if before.divergence != nil {
+          divergence = before
+          break
+        }
+        willSend?(line.event.sequence, action.label)
         player.currentPosition = position
         reactor.send(actions[position])
         player.currentPosition = nil
@@ -113,12 +126,15 @@ enum RecordedEffectsReplay {
       default:
         break
       }
+      if divergence != nil { break }
     }
-    await advance(timeline.endTime > elapsed ? timeline.endTime - elapsed : .zero)
+    if divergence == nil {
+      await advance(timeline.endTime > elapsed ? timeline.endTime - elapsed : .zero)
+    }
     recorder.stop()
     player.finish()
 
-    var result = compare(timeline, replayed: recorder.events, player: player)
+    var result = divergence ?? compare(timeline, replayed: recorder.events, player: player)
     result.warnings = reader.warnings
     result.schemaChanges = evolution.changes
     result.droppedEventCount = timeline.dropped
@@ -153,9 +169,12 @@ enum RecordedEffectsReplay {
     }
   }
 
+  /// Compares the replay with the trace: all of it, or only its lines before the line at
+  /// index `limit` (then mutations the replay made beyond them are left for later).
   private static func compare(
     _ timeline: RecordedTimeline, replayed events: [TraceEvent],
-    player: RecordedEffectPlayer<some Sendable, some Sendable, some Sendable>
+    player: RecordedEffectPlayer<some Sendable, some Sendable, some Sendable>,
+    before limit: Int? = nil
   ) -> ReplayResult {
     var recorded: [Int: Produced] = [:]
     for (index, line) in timeline.lines.enumerated() {
@@ -211,6 +230,7 @@ enum RecordedEffectsReplay {
     var checked = 0
     var next = 0
     for (index, line) in timeline.lines.enumerated() {
+      if let limit, index >= limit { break }
       switch line.event.kind {
       case .action(let action) where action.source == .sent:
         guard let position = timeline.positions[action.id] else { continue }
@@ -271,7 +291,7 @@ enum RecordedEffectsReplay {
         break
       }
     }
-    if next < replayed.count {
+    if limit == nil, next < replayed.count {
       let extra = replayed[next]
       return ReplayResult(
         stepsChecked: checked,

@@ -93,15 +93,57 @@ package enum SwiftLiteral {
   /// without payload (`.increase`) or with one unlabelled or labelled scalar
   /// (`.updateQuery("swift")`, `.toggle(id: 2)`); `nil` otherwise, for the caller to decode
   /// the JSON instead.
-  static func enumCase(_ value: JSONValue) -> String? {
+  ///
+  /// The schema the trace recorded for the enum tells `{"setFilter": {}}` apart: a case
+  /// without payload, or one whose `Optional` payload was `nil` (synthesized `Codable` omits
+  /// it), which is written `.setFilter(nil)`. Without the case in a schema, an empty payload
+  /// is decoded from the JSON, which is right either way.
+  ///
+  /// - Parameters:
+  ///   - value: The value as the trace encodes it.
+  ///   - schema: The enum's schema, from the trace's header, if it has one.
+  /// - Returns: The expression, or `nil`.
+  static func enumCase(_ value: JSONValue, schema: TypeSchema?) -> String? {
     guard case .object(let object) = value, object.count == 1,
       case .object(let payload) = object.members[0].value,
       isIdentifier(object.members[0].key)
     else { return nil }
-    let name = "." + object.members[0].key
-    guard !payload.isEmpty else { return name }
-    guard payload.count == 1, let argument = scalar(payload.members[0].value) else { return nil }
-    let label = payload.members[0].key
+    let caseName = object.members[0].key
+    let name = "." + caseName
+    guard case .enumeration(_, _, let cases, _)? = schema,
+      let schemaCase = cases.first(where: { $0.name == caseName })
+    else {
+      guard !payload.isEmpty, payload.count == 1, let argument = scalar(payload.members[0].value)
+      else { return nil }
+      return call(name, label: payload.members[0].key, argument: argument)
+    }
+    guard !schemaCase.fields.isEmpty else { return payload.isEmpty ? name : nil }
+    // Labelled fields come sorted by name, which need not be their order in the case: only
+    // one is written out.
+    guard schemaCase.fields.count == 1, payload.count <= 1 else { return nil }
+    let field = schemaCase.fields[0]
+    let argument: String
+    switch payload.members.first {
+    case nil:
+      guard case .optional = field.schema else { return nil }
+      argument = "nil"
+    case let member? where member.key == field.name:
+      if member.value == .null, case .optional = field.schema {
+        argument = "nil"
+      } else {
+        // A literal stands for a primitive only: a string is no `URL` or raw-value enum.
+        guard field.schema.unwrappingOptional.isPrimitive, let scalar = scalar(member.value)
+        else { return nil }
+        argument = scalar
+      }
+    default:
+      return nil
+    }
+    return call(name, label: field.name, argument: argument)
+  }
+
+  /// `.name(argument)` for the label `_0`, `.name(label: argument)` for another identifier.
+  private static func call(_ name: String, label: String, argument: String) -> String? {
     if label == "_0" { return name + "(" + argument + ")" }
     guard isIdentifier(label) else { return nil }
     return name + "(" + label + ": " + argument + ")"
@@ -136,5 +178,18 @@ package enum SwiftLiteral {
     }.joined()
     if result.isEmpty || result.first!.isNumber { result = "trace" + result }
     return result
+  }
+}
+
+extension TypeSchema {
+  /// The schema an optional wraps, all the way down; the schema itself otherwise.
+  fileprivate var unwrappingOptional: TypeSchema {
+    if case .optional(let wrapped) = self { return wrapped.unwrappingOptional }
+    return self
+  }
+
+  fileprivate var isPrimitive: Bool {
+    if case .primitive = self { return true }
+    return false
   }
 }

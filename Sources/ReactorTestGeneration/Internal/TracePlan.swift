@@ -29,6 +29,8 @@ struct TracePlan {
   var path: String
   var reactor: String
   var metadata: [String: String]
+  /// The schema of the reactor's `Action` the trace recorded, to rebuild payloads.
+  var actionSchema: TypeSchema?
   var steps: [Step] = []
 
   private enum Input {
@@ -50,9 +52,13 @@ struct TracePlan {
     self.path = path
     reactor = reader.header.reactor
     metadata = reader.header.metadata
+    actionSchema = reader.header.schema.action.shape
     let initial = Self.json(reader.header.initialState)
     var current = initial
     var inputs: [(time: Duration, input: Input)] = []
+    // The state after each mutation, to know the state a scripted event found.
+    var changes: [StateChange] = []
+    var sentActions: [(time: Duration, sequence: Int)] = []
     var end = Duration.zero
     // The action whose state "right after it" is still open: the state before the first
     // later event at a later time, or before the next sent action.
@@ -86,8 +92,14 @@ struct TracePlan {
                 stateAfter: current)
             ))
           open = (inputs.count - 1, event.time)
-        case .mutation:
+          sentActions.append((event.time, event.sequence))
+        case .mutation(let mutation):
           current = Self.json(reader.currentState)
+          var isStream = false
+          if case .stream = mutation.cause { isStream = true }
+          changes.append(
+            StateChange(
+              time: event.time, sequence: event.sequence, isStream: isStream, state: current))
         default:
           break
         }
@@ -136,7 +148,19 @@ struct TracePlan {
         }
         checked = stateAfter
       case .event(let value):
+        // What changed since the last check is the last action's doing; what changes next,
+        // the event's.
+        let stateBefore = Self.state(
+          beforeEventAt: time, changes: changes, initial: initial, sentActions: sentActions)
+        if expectations != .finalState {
+          let checks = Self.changes(from: checked, to: stateBefore, keys: expectations)
+          if !checks.isEmpty {
+            steps.append(.expect(checks, context: "after \(previous), at \(Self.text(time))"))
+          }
+        }
+        checked = stateBefore
         steps.append(.deliver(value, time: time))
+        previous = "the scripted event at \(Self.text(time))"
       }
     }
     steps.append(.advance(max(end - now, .zero), to: max(end, now)))
@@ -147,6 +171,33 @@ struct TracePlan {
     if !checks.isEmpty {
       steps.append(.expect(checks, context: "after \(previous), at the end (\(Self.text(end)))"))
     }
+  }
+
+  /// The state after one mutation of the trace.
+  private struct StateChange {
+    var time: Duration
+    var sequence: Int
+    /// Whether a stream caused it, as a scripted event's mutations are.
+    var isStream: Bool
+    var state: JSONValue
+  }
+
+  /// The state the trace recorded just before the scripted event at `time` was handed over:
+  /// after every mutation before that time, and those at that time that came before the
+  /// first mutation of a stream (the event's) and before the actions sent then (which
+  /// `record` sends after the events).
+  private static func state(
+    beforeEventAt time: Duration, changes: [StateChange], initial: JSONValue,
+    sentActions: [(time: Duration, sequence: Int)]
+  ) -> JSONValue {
+    let nextAction = sentActions.first { $0.time >= time }?.sequence ?? Int.max
+    var state = initial
+    for change in changes {
+      if change.time > time || change.sequence > nextAction { break }
+      if change.time == time, change.isStream { break }
+      state = change.state
+    }
+    return state
   }
 
   /// `500 ms`, or `1.5 ms` for a fraction.

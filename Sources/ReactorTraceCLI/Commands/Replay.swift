@@ -215,15 +215,13 @@ private struct ReplayRun {
       if let range, command.from != nil || command.to != nil, printedSteps == 0 {
         warnings.print(strict: false)
         throw CommandFailure.unusableInput(
-          "no event of the trace is in \(windowText(range)): "
-            + (structural.lastSequence.map { "its events end at \($0)" } ?? "it has no events"))
+          "no event of the trace is in \(windowText(range)): " + eventsText(structural))
       }
       if let stateAt = command.stateAt {
         guard let stateAtStep else {
           warnings.print(strict: false)
           throw CommandFailure.unusableInput(
-            "the trace has no event \(stateAt): "
-              + (structural.lastSequence.map { "its events end at \($0)" } ?? "it has no events"))
+            "the trace has no event \(stateAt): " + eventsText(structural))
         }
         output.write(
           command.json ? stateJSON(stateAtStep, at: stateAt) : stateText(stateAtStep, at: stateAt))
@@ -251,8 +249,8 @@ private struct ReplayRun {
         result = try await entry.mutate(command.trace, header.metadata, command.effects) {
           sequence, label in
           ReactorTrap.running(
-            "divergence (mutate replay): the reactor trapped (Swift's message is on standard "
-              + "error) at event \(sequence), the action \(label), or in what it started",
+            "divergence (\(mutateMode) replay): the reactor trapped (Swift's message is on "
+              + "standard error) at event \(sequence), the action \(label), or in what it started",
             exitCode: ReactorTrap.exitCode)
         }
       } else {
@@ -289,6 +287,21 @@ private struct ReplayRun {
         warnings: TraceWarningReport(path: command.trace, warnings: [], eventCount: 0))
       return .divergence
     }
+  }
+
+  /// Which events the trace holds, for a message about one it does not: `its events end at
+  /// 19`, or for a flight-recorder window that dropped the start of the run, `it is a
+  /// flight-recorder window: its events run from 7 to 19 (the 6 events before it were
+  /// dropped)`.
+  private func eventsText(_ structural: StructuralReplay) -> String {
+    guard let last = structural.lastSequence else { return "it has no events" }
+    guard let window = structural.header.window, window.droppedEvents > 0 else {
+      return "its events end at \(last)"
+    }
+    let dropped =
+      window.droppedEvents == 1 ? "the event" : "the \(window.droppedEvents) events"
+    return "it is a flight-recorder window: its events run from \(window.firstSequence) to "
+      + "\(last) (\(dropped) before it were dropped)"
   }
 
   /// How a mutate replay is named in reports: `mutate`, or `mutate, effects recorded`.
