@@ -4,7 +4,10 @@ public import ReactorTracing
 ///
 /// Each comma-separated term is a dotted path, `=`, and a value, read as JSON when it parses
 /// (`2`, `false`, `null`, `"a,b"`, `[]`) and as a string otherwise (`query=swift`). A state
-/// matches when every path holds its value; a pulse's value stands for the pulse.
+/// matches when every path holds its value; a pulse's value stands for the pulse. `null`
+/// also matches a field its object leaves out, as synthesized `Codable` leaves out a `nil`
+/// optional (`filter=null` matches `{"sections": []}`); a path through a missing object or
+/// past the end of an array still matches nothing.
 public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
   /// The terms: a dotted path and the value it must hold.
   public var terms: [(key: String, value: JSONValue)] {
@@ -41,8 +44,21 @@ public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
   public func matches(_ state: JSONValue) -> Bool {
     let plain = StateIdentity.withoutPulseCounters(state)
     return zip(keys, values).allSatisfy { key, value in
-      StateIdentity.value(at: key, in: plain) == value
+      guard let found = StateIdentity.value(at: key, in: plain) else {
+        return value == .null && Self.isLeftOut(key, in: plain)
+      }
+      return found == value
     }
+  }
+
+  /// Whether the field at `key` is missing from an object that is there.
+  private static func isLeftOut(_ key: String, in state: JSONValue) -> Bool {
+    guard let dot = key.lastIndex(of: ".") else {
+      if case .object = state { return true }
+      return false
+    }
+    if case .object? = StateIdentity.value(at: String(key[..<dot]), in: state) { return true }
+    return false
   }
 
   /// The condition as it was given, normalized: `isLoading=false,value=2`.
