@@ -11,7 +11,8 @@
     return node;
   }
   function push(map, key, value) { const list = map.get(key); if (list) list.push(value); else map.set(key, [value]); }
-  const SESSION = D.session === true;
+  let SESSION = D.session === true;
+  const LIVE = D.live === true; // the page `reactor-trace serve` hosts: its events arrive as they happen
   let following = false; // whether the selection follows the last event (End)
 
   // ---- Reactors and indexes ---------------------------------------------------------
@@ -220,33 +221,35 @@
   }
 
   // ---- Header -----------------------------------------------------------------------
-  document.title = D.reactor + " · reactor-trace inspector";
-  $("reactor").textContent = D.reactor;
   function mutationTotal() { let total = 0; for (const r of reactors) total += r.mutations.length; return total; }
   function renderSummary() {
     $("summary").textContent = (SESSION ? reactors.length + " reactors · " : "") + N + " events · " + mutationTotal() + " mutations · clock " + D.clock + " · format " + D.version;
   }
-  renderSummary();
   const meta = $("meta");
   function metaRow(key, value) { const tr = el("tr"); tr.append(el("td", "muted", key), el("td", null, value)); meta.append(tr); }
-  if (SESSION) metaRow("session", D.reactor); else metaRow("reactor", D.reactor);
-  metaRow("format version", D.version);
-  if (D.recorder !== null) metaRow("recorder", D.recorder);
-  metaRow("clock", D.clock + (D.origin !== null ? ", started " + D.origin : ""));
-  for (const key of Object.keys(D.metadata).sort(compareKeys)) metaRow("metadata · " + key, D.metadata[key]);
-  if (D.redactions.length) metaRow("redactions", D.redactions.join(", "));
   function renderSchemas() {
     if (!SESSION) { $("schema").textContent = reactors.length ? canonical(reactors[0].schema, true) : ""; return; }
     const byType = {};
     for (const r of reactors) byType[r.type] = r.schema;
     $("schema").textContent = canonical(byType, true);
   }
-  renderSchemas();
-  if (D.warnings.length) {
-    $("warnings").classList.remove("hidden");
-    for (const warning of D.warnings) $("warning-list").append(el("li", null, warning));
+  function renderHeader() {
+    document.title = D.reactor + " · reactor-trace inspector";
+    $("reactor").textContent = D.reactor;
+    renderSummary();
+    meta.replaceChildren();
+    if (SESSION) metaRow("session", D.reactor); else metaRow("reactor", D.reactor);
+    metaRow("format version", D.version);
+    if (D.recorder !== null) metaRow("recorder", D.recorder);
+    metaRow("clock", D.clock + (D.origin !== null ? ", started " + D.origin : ""));
+    for (const key of Object.keys(D.metadata).sort(compareKeys)) metaRow("metadata · " + key, D.metadata[key]);
+    if (D.redactions.length) metaRow("redactions", D.redactions.join(", "));
+    renderSchemas();
+    $("warnings").classList.toggle("hidden", !D.warnings.length);
+    $("warning-list").replaceChildren(...D.warnings.map((warning) => el("li", null, warning)));
+    $("notes").replaceChildren(...D.notes.map((note) => el("li", null, note)));
   }
-  for (const note of D.notes) $("notes").append(el("li", null, note));
+  renderHeader();
 
   // ---- The reactor filter ---------------------------------------------------------
   const reactorFilter = $("reactor-filter");
@@ -316,7 +319,7 @@
     while (pool.length < count) {
       const row = el("div", "row");
       row.append(el("span", "seq"), el("span", "time"), el("span", "badge"), el("span", "who"), el("span", "label"), el("span", "cause"));
-      row.addEventListener("click", () => { const index = row.dataset.index; if (index !== "") select(Number(index)); });
+      row.addEventListener("click", () => { const index = row.dataset.index; if (index !== "") pick(Number(index)); });
       spacer.append(row); pool.push(row);
     }
     for (let j = 0; j < pool.length; j++) {
@@ -402,7 +405,7 @@
     const node = el("span", "chip " + (index >= 0 ? E[index][Slot.kind] : "") + (current ? " current" : "") + (extra ? " " + extra : ""), text);
     if (index >= 0) {
       node.title = text; node.dataset.seq = String(E[index][Slot.seq]);
-      node.addEventListener("click", () => select(index));
+      node.addEventListener("click", () => pick(index));
     }
     return node;
   }
@@ -643,6 +646,13 @@
     drawTimeline();
   }
 
+  // What the user picks: the live page follows the end again only when that is the last event.
+  function pick(index) {
+    following = index === N - 1;
+    if (LIVE) $("follow").disabled = following;
+    select(index);
+  }
+
   // ---- Keyboard -------------------------------------------------------------------
   document.addEventListener("keydown", (event) => {
     const target = event.target;
@@ -661,9 +671,8 @@
       default: return;
     }
     event.preventDefault();
-    following = event.key === "End";
     position = Math.max(0, Math.min(visible.length - 1, position));
-    select(visible[position]);
+    pick(visible[position]);
   });
 
   // ---- The transitions diagrams: one per reactor type -------------------------------
@@ -748,7 +757,7 @@
     const total = r.mutations.length;
     for (let step = 1; step <= total + 1; step++) {
       const k = (start + step) % (total + 1);
-      if (r.nodes[k] === stateIndex) { select(k === 0 ? r.introduced : r.mutations[k - 1]); return; }
+      if (r.nodes[k] === stateIndex) { pick(k === 0 ? r.introduced : r.mutations[k - 1]); return; }
     }
   }
 
@@ -890,7 +899,7 @@
         if (best >= 0) i = best;
       }
     }
-    select(i);
+    pick(i);
   });
   function renderTimelineCaption() {
     if (N) { $("timeline-start").textContent = "seq " + E[0][Slot.seq] + " · t = " + timeText(E[0][Slot.time]); $("timeline-end").textContent = "seq " + E[N - 1][Slot.seq] + " · t = " + timeText(E[N - 1][Slot.time]); }
@@ -898,21 +907,232 @@
   renderTimelineCaption();
   if (SESSION) $("timeline-help").textContent = "One lane per reactor (its lifetime shaded): actions above, mutations below, effects as bars; the selected event's causes in other reactors are drawn as arrows.";
 
+  // ---- Live mode --------------------------------------------------------------------
+  // The page `reactor-trace serve` hosts is this page with no events in it: it reads the
+  // trace's lines from the server's socket as they arrive (the history first), turns each into
+  // an event as the page data has it, and asks the server for the transitions diagrams of what
+  // has arrived at most twice a second.
+  const latencies = []; // ms from an event's time in the app to its arrival here (live lines only)
+  const live = { stream: null, lines: [], partial: "", header: null, paused: false, held: [], socket: null, dirty: false, diagramAt: 0, diagramBusy: false, diagramWanted: false };
+  function startLane(introduction) { // a reactor entering: id, type, name, parent, during, schema, initial state
+    const described = !("initialState" in introduction);
+    const initial = described ? introduction.initialStateDescription : introduction.initialState;
+    const r = addReactor({ id: introduction.id, type: introduction.type, name: introduction.name, parent: introduction.parent, during: introduction.during, schema: introduction.schema, described, diagram: -1, nodes: null, snapshots: [[0, clone(initial)]] });
+    r.liveState = clone(initial);
+    r.sinceSnapshot = 0;
+    return r;
+  }
+  function compact(v) {
+    const e = [];
+    e[Slot.seq] = v.seq; e[Slot.time] = v.t;
+    const reactor = SESSION ? (v.reactor === undefined ? 0 : v.reactor) : (v.kind === "gap" || v.kind === "end" ? 0 : 1);
+    e[Slot.reactor] = reactor;
+    const origin = (from) => from ? [from.reactor, from.action === undefined ? null : from.action, from.effect === undefined ? null : from.effect] : null;
+    switch (v.kind) {
+      case "reactor":
+        e[Slot.kind] = "r";
+        startLane({ id: v.reactor, type: v.type, name: v.name === undefined ? null : v.name, parent: v.parent === undefined ? null : v.parent, during: v.during === undefined ? null : v.during, schema: v.schema, initialState: v.initialState, initialStateDescription: v.initialStateDescription });
+        break;
+      case "release": e[Slot.kind] = "q"; break;
+      case "action":
+        e[Slot.kind] = "a"; e[Slot.action.id] = v.id; e[Slot.action.label] = v.label;
+        e[Slot.action.stream] = v.source === "stream" ? v.stream : null; e[Slot.action.from] = origin(v.from);
+        break;
+      case "effectStart":
+        e[Slot.kind] = "s"; e[Slot.effectStart.effect] = v.effect; e[Slot.effectStart.action] = v.action;
+        e[Slot.effectStart.name] = v.name === undefined ? null : v.name;
+        break;
+      case "effectEnd":
+        e[Slot.kind] = "e"; e[Slot.effectEnd.effect] = v.effect; e[Slot.effectEnd.outcome] = v.outcome;
+        e[Slot.effectEnd.error] = v.error === undefined ? null : v.error;
+        break;
+      case "mutation": {
+        e[Slot.kind] = "m"; e[Slot.mutation.id] = v.id; e[Slot.mutation.label] = v.label;
+        const cause = v.cause || {};
+        e[Slot.mutation.action] = cause.action === undefined ? null : cause.action;
+        e[Slot.mutation.effect] = cause.effect === undefined ? null : cause.effect;
+        e[Slot.mutation.stream] = cause.stream === undefined ? null : cause.stream;
+        e[Slot.mutation.operations] = "diff" in v ? v.diff : [{ p: [], v: "snapshot" in v ? v.snapshot : v.stateDescription }];
+        e[Slot.mutation.from] = origin(cause.from);
+        break;
+      }
+      case "streamEnd":
+        e[Slot.kind] = "x"; e[Slot.streamEnd.stream] = v.stream; e[Slot.streamEnd.error] = v.error === undefined ? null : v.error;
+        break;
+      case "end": e[Slot.kind] = "z"; e[Slot.end.observed] = v.observed; e[Slot.end.dropped] = v.dropped; break;
+      case "gap": e[Slot.kind] = "o"; e[Slot.other.description] = "gap: " + v.dropped + " events dropped"; D.warnings.push("the recorder dropped " + v.dropped + " events at seq " + v.seq); break;
+      default: e[Slot.kind] = "o"; e[Slot.other.description] = String(v.kind); break;
+    }
+    return e;
+  }
+  function takeLine(line) {
+    if (!line) return;
+    const value = JSON.parse(line);
+    live.lines.push(line);
+    if (live.header === null && !("seq" in value)) { takeHeader(value); return; }
+    const e = compact(value);
+    E.push(e); N = E.length;
+    indexEvent(N - 1);
+    const r = reactorOf(N - 1);
+    if (e[Slot.kind] === "m" && r) {
+      for (const op of e[Slot.mutation.operations]) r.liveState = applyOperation(r.liveState, op);
+      r.sinceSnapshot += 1;
+      if (r.sinceSnapshot >= 64) { r.snapshots.push([r.mutations.length, clone(r.liveState)]); r.sinceSnapshot = 0; }
+      live.diagramWanted = true;
+    }
+    if (e[Slot.kind] === "r") live.newReactors = true;
+  }
+  function takeHeader(header) {
+    live.header = header;
+    SESSION = !("reactor" in header) || Number(String(header.version).split(".")[0]) >= 2;
+    D.reactor = SESSION ? (header.metadata && header.metadata.app) || "session" : header.reactor;
+    D.version = header.version; D.recorder = header.recorder === undefined ? null : header.recorder;
+    D.clock = header.clock ? header.clock.name : ""; D.origin = header.clock && header.clock.origin !== undefined ? header.clock.origin : null;
+    D.metadata = header.metadata || {}; D.redactions = header.redactions || [];
+    if (!SESSION) startLane({ id: 1, type: header.reactor, name: null, parent: null, during: null, schema: header.schema, initialState: header.initialState, initialStateDescription: header.initialStateDescription });
+    renderHeader();
+    live.newReactors = true;
+  }
+  function resetLive(id) {
+    live.stream = id; live.lines = []; live.partial = ""; live.header = null; live.held = [];
+    E.length = 0; N = 0; reactors.length = 0; reactorById.clear(); mutationsUpTo.length = 0;
+    crossByAction.clear(); crossByEffect.clear(); searchTexts = null; openOthers.clear();
+    D.diagrams = []; D.warnings = []; loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren();
+    selected = -1; focus = null; base = null; following = true; SESSION = false;
+    renderHeader(); refreshLive();
+  }
+  function receiveLines(text, isLive) {
+    const arrival = Date.now();
+    const before = N;
+    const parts = (live.partial + text).split("\n");
+    live.partial = parts.pop();
+    for (const line of parts) takeLine(line);
+    const origin = live.header && live.header.clock && Date.parse(live.header.clock.origin);
+    if (isLive && origin) {
+      for (let i = before; i < N; i++) latencies.push(arrival - (origin + E[i][Slot.time] / 1e6));
+      if (latencies.length > 100000) latencies.splice(0, latencies.length - 100000);
+    }
+    if (N !== before) scheduleRefresh();
+  }
+  let refreshPending = false;
+  function scheduleRefresh() { if (!refreshPending) { refreshPending = true; requestAnimationFrame(refreshLive); } }
+  function refreshLive() {
+    refreshPending = false;
+    $("count").textContent = String(N);
+    renderSummary();
+    if (live.newReactors) { live.newReactors = false; if (SESSION) { fillReactorFilter(); $("reactor-filter-box").classList.remove("hidden"); } else $("reactor-filter-box").classList.add("hidden"); renderSchemas(); }
+    renderTimelineCaption();
+    refilter();
+    base = null;
+    if (following && N) select(visible.length ? visible[visible.length - 1] : N - 1); else drawTimeline();
+    $("follow").disabled = following;
+    if (live.diagramWanted) requestDiagrams();
+  }
+  function requestDiagrams() { // at most one request at a time, and at most two a second
+    const wait = live.diagramAt + 500 - Date.now();
+    if (live.diagramBusy) return;
+    if (wait > 0) { setTimeout(() => { if (live.diagramWanted) requestDiagrams(); }, wait); return; }
+    live.diagramWanted = false; live.diagramBusy = true; live.diagramAt = Date.now();
+    const stream = live.stream;
+    fetch("/live/v1/diagram?stream=" + encodeURIComponent(stream) + "&token=" + encodeURIComponent(token))
+      .then((response) => response.ok ? response.json() : null)
+      .then((data) => { if (data && stream === live.stream) takeDiagrams(data); })
+      .catch(() => {})
+      .finally(() => { live.diagramBusy = false; if (live.diagramWanted) requestDiagrams(); });
+  }
+  function takeDiagrams(data) {
+    D.diagrams = data.diagrams;
+    loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren();
+    for (const lane of data.reactors) {
+      const r = reactorById.get(lane.id);
+      if (r) { r.diagram = lane.diagram; r.nodes = lane.nodes; }
+    }
+    showDiagram(); highlightNode();
+  }
+  const token = LIVE ? new URLSearchParams(location.hash.slice(1)).get("token") || "" : "";
+  function receive(message) {
+    const newline = message.indexOf("\n");
+    const control = JSON.parse(newline < 0 ? message : message.slice(0, newline));
+    const body = newline < 0 ? "" : message.slice(newline + 1);
+    if (control.type === "streams") return showStreams(control.streams);
+    if (control.type === "notice") { $("status").textContent = control.text; return; }
+    if (control.type === "lines" && control.stream === live.stream) {
+      if (control.reset) resetLive(live.stream);
+      if (live.paused) live.held.push(body); else receiveLines(body, !control.history);
+    }
+  }
+  function showStreams(list) {
+    const menu = $("streams"), chosen = menu.value;
+    menu.replaceChildren();
+    for (const s of list) {
+      const option = el("option", null, (s.app ? s.app + " · " : "") + String(s.reactor || "session").split(".").pop() + " · " + s.id.slice(0, 8) + (s.ended ? " (ended)" : ""));
+      option.value = s.id;
+      menu.append(option);
+    }
+    if (chosen && list.some((s) => s.id === chosen)) menu.value = chosen;
+    else if (list.length) menu.value = list[list.length - 1].id;
+    if (menu.value && menu.value !== live.stream) watch(menu.value);
+  }
+  function watch(id) {
+    resetLive(id);
+    if (live.socket && live.socket.readyState === 1) live.socket.send(JSON.stringify({ watch: id }));
+  }
+  function connect() {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live/v1/socket?token=" + encodeURIComponent(token);
+    const socket = live.socket = new WebSocket(url);
+    socket.onopen = () => { $("status").textContent = "live"; if (live.stream) socket.send(JSON.stringify({ watch: live.stream })); };
+    socket.onmessage = (event) => receive(event.data);
+    socket.onclose = () => { $("status").textContent = "disconnected; reconnecting…"; setTimeout(connect, 1000); };
+  }
+  function startLive() {
+    $("live-bar").classList.remove("hidden");
+    $("streams").addEventListener("change", () => watch($("streams").value));
+    $("follow").addEventListener("click", () => { following = true; refreshLive(); });
+    $("pause").addEventListener("click", () => {
+      live.paused = !live.paused;
+      $("pause").textContent = live.paused ? "Resume" : "Pause";
+      if (!live.paused) for (const text of live.held.splice(0)) receiveLines(text, false);
+    });
+    $("save").addEventListener("click", () => {
+      if (!live.stream) return;
+      const blob = new Blob([live.lines.join("\n") + "\n"], { type: "application/x-ndjson" });
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = live.stream + ".trace.jsonl";
+      document.body.append(link); link.click(); link.remove();
+    });
+    // For the browser tests and the latency benchmark.
+    window.reactorTraceLive = Object.freeze({
+      stateAt(seq, reactor) {
+        const r = reactorById.get(reactor === undefined ? 1 : reactor);
+        if (!r) return null;
+        let index = -1;
+        for (let i = 0; i < N && E[i][Slot.seq] <= seq; i++) index = i;
+        return clone(stateAfter(r, countAt(r, index)));
+      },
+      select(seq) { for (let i = 0; i < N; i++) if (E[i][Slot.seq] === seq) { following = false; select(i); $("follow").disabled = false; return true; } return false; },
+      get events() { return N; },
+      latencies,
+    });
+    connect();
+  }
+
   // A moment can be linked to: `page.html#seq=120` opens with event 120 selected.
   function selectFromLocation() {
     const match = /(?:^#|&)seq=(\d+)/.exec(location.hash);
     if (!match) return false;
     const seq = Number(match[1]);
-    if (seq === 0) { select(-1); return true; }
+    if (seq === 0) { pick(-1); return true; }
     let lo = 0, hi = N - 1;
     while (lo < hi) { const mid = (lo + hi) >> 1; if (E[mid][Slot.seq] < seq) lo = mid + 1; else hi = mid; }
-    if (N && E[lo][Slot.seq] === seq) { select(lo); return true; }
+    if (N && E[lo][Slot.seq] === seq) { pick(lo); return true; }
     return false;
   }
   window.addEventListener("hashchange", selectFromLocation);
 
   refilter();
   if (!selectFromLocation()) select(-1);
+  if (LIVE) startLive();
   viewport.focus();
   // When the page was ready, in milliseconds since navigation began (the browser tests read it).
   document.body.dataset.readyAt = String(performance.now());
