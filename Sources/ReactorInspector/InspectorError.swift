@@ -4,9 +4,6 @@ public import ReactorTracing
 public enum InspectorError: Error, Sendable, Hashable {
   /// The trace could not be read.
   case unreadableTrace(TraceReadError)
-  /// The temporary file that held the page's snapshots or diagram nodes could not be written
-  /// or read back.
-  case temporaryFileFailed
 }
 
 extension InspectorError: CustomStringConvertible {
@@ -14,8 +11,6 @@ extension InspectorError: CustomStringConvertible {
   public var description: String {
     switch self {
     case .unreadableTrace(let error): error.description
-    case .temporaryFileFailed:
-      "the temporary file holding the page's state snapshots could not be written or read back"
     }
   }
 }

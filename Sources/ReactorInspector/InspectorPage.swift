@@ -1,7 +1,8 @@
 public import ReactorTracing
 
-/// One self-contained HTML page for stepping through a trace offline: the events, the state
-/// after any of them with what changed, the causes, and the transitions diagram.
+/// One self-contained HTML page for stepping through a trace or a session offline: the events,
+/// the state after any of them with what changed, the causes (across reactors in a session),
+/// and the transitions diagram (one per reactor type in a session).
 ///
 /// The page needs no network: its script, styles and data are inline. The events are
 /// embedded as they are stored (labels, causes, state diffs) together with a snapshot of the
@@ -9,9 +10,6 @@ public import ReactorTracing
 /// snapshot. Snapshots are taken every 64 mutations at most, and only once the diffs since the
 /// last one are as large as it, so they never take more room than the diffs. Every text from
 /// the trace is inserted into the page as text, never as markup.
-///
-/// The page is written as the trace is read, in pieces, so that memory does not grow with
-/// the trace: ``write(tracePath:options:to:)``.
 ///
 /// ```swift
 /// let page = try InspectorPage(tracePath: "github-search.trace.jsonl")
@@ -21,34 +19,20 @@ public struct InspectorPage: Sendable {
   /// The page.
   public private(set) var html: [UInt8]
   /// How many events the page holds.
-  public var eventCount: Int { summary.eventCount }
+  public private(set) var eventCount: Int
   /// How many events the trace has; more than ``eventCount`` when it was cut.
-  public var traceEventCount: Int { summary.traceEventCount }
+  public private(set) var traceEventCount: Int
   /// How many state snapshots the page holds, the initial state included.
-  public var snapshotCount: Int { summary.snapshotCount }
+  public private(set) var snapshotCount: Int
   /// Why the page has no transitions diagram, or `nil` when it has one.
-  public var diagramNote: String? { summary.diagramNote }
+  public private(set) var diagramNote: String?
   /// What the reader noticed without failing (a torn last line, effects still running at the
   /// end); the page shows them too.
-  public var warnings: [TraceWarning] { summary.warnings }
-  /// What the page holds.
-  public let summary: Summary
+  public private(set) var warnings: [TraceWarning]
+  /// The diagrams and every reactor's diagram nodes alone, as JSON, for the live page.
+  private(set) var diagramData: [UInt8]
 
-  /// What a page holds, as ``write(tracePath:options:to:)`` reports it.
-  public struct Summary: Sendable {
-    /// How many events the page holds.
-    public var eventCount: Int
-    /// How many events the trace has; more than ``eventCount`` when it was cut.
-    public var traceEventCount: Int
-    /// How many state snapshots the page holds, the initial state included.
-    public var snapshotCount: Int
-    /// Why the page has no transitions diagram, or `nil` when it has one.
-    public var diagramNote: String?
-    /// What the reader noticed without failing; the page shows them too.
-    public var warnings: [TraceWarning]
-  }
-
-  /// Reads a trace and makes its page, in memory.
+  /// Reads a trace and makes its page.
   ///
   /// - Parameters:
   ///   - tracePath: The trace file.
@@ -57,44 +41,37 @@ public struct InspectorPage: Sendable {
   public init(tracePath: String, options: InspectorOptions = InspectorOptions())
     throws(InspectorError)
   {
-    var html: [UInt8] = []
-    summary = try Self.write(tracePath: tracePath, options: options) {
-      html.append(contentsOf: $0)
-    }
-    self.html = html
-  }
-
-  /// Reads a trace and writes its page to `output`, piece by piece as the trace is read.
-  ///
-  /// The transitions diagram is drawn first, in a pass of its own over the trace.
-  ///
-  /// - Parameters:
-  ///   - tracePath: The trace file.
-  ///   - options: How much to embed and how to draw the diagram.
-  ///   - output: Takes each piece of the page in order.
-  /// - Returns: What the page holds.
-  /// - Throws: ``InspectorError`` when the trace cannot be read; `output` then holds a page
-  ///   cut short.
-  @discardableResult
-  public static func write(
-    tracePath: String, options: InspectorOptions = InspectorOptions(),
-    to output: ([UInt8]) -> Void
-  ) throws(InspectorError) -> Summary {
-    let diagram = TransitionsEmbedding(tracePath: tracePath, abstraction: options.abstraction)
-    let reader: TraceReader
+    let reader: SessionReader
     do {
-      reader = try TraceReader(path: tracePath)
+      reader = try SessionReader(path: tracePath)
     } catch {
       throw .unreadableTrace(error)
     }
-    output(Array(InspectorPageText.beforeData.utf8))
-    var writer = PageDataWriter(header: reader.header, diagram: diagram, output: output)
+    let isSession = reader.header.version.major >= 2
+    let diagrams: PageDiagrams
+    var title = reader.header.metadata["app"] ?? "session"
+    if isSession {
+      do {
+        diagrams = PageDiagrams(session: try SessionTrace(contentsOf: tracePath))
+      } catch {
+        throw .unreadableTrace(error)
+      }
+    } else {
+      do {
+        title = try TraceReader(path: tracePath, verifyingStates: false).header.reactor
+      } catch {
+        throw .unreadableTrace(error)
+      }
+      diagrams = PageDiagrams(
+        tracePath: tracePath, type: title, abstraction: options.abstraction)
+    }
+    var writer = PageDataWriter(header: reader.header, diagrams: diagrams)
     do {
       while let event = try reader.next() {
         if writer.eventCount < options.maximumEvents {
-          writer.add(
-            event, stateAfter: reader.currentState, skipped: reader.skippedBeforeLastEvent,
-            output: output)
+          writer.add(event, skipped: reader.skippedBeforeLastEvent) {
+            reader.currentState(of: $0)
+          }
         } else {
           writer.skip(event)
         }
@@ -102,12 +79,13 @@ public struct InspectorPage: Sendable {
     } catch {
       throw .unreadableTrace(error)
     }
-    guard writer.finish(warnings: reader.warnings.map(\.description), output: output) else {
-      throw .temporaryFileFailed
-    }
-    output(Array(InspectorPageText.afterData.utf8))
-    return Summary(
-      eventCount: writer.eventCount, traceEventCount: writer.eventCount + writer.skippedEventCount,
-      snapshotCount: writer.snapshotCount, diagramNote: diagram.note, warnings: reader.warnings)
+    let data = writer.finish(title: title, warnings: reader.warnings.map(\.description))
+    html = InspectorTemplate.page(title: title, data: data)
+    diagramData = writer.diagramData()
+    eventCount = writer.eventCount
+    traceEventCount = writer.eventCount + writer.skippedEventCount
+    snapshotCount = writer.snapshotCount
+    diagramNote = diagrams.note
+    warnings = reader.warnings
   }
 }

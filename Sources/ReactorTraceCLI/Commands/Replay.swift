@@ -105,7 +105,10 @@ extension ReactorTraceCommand {
     @OptionGroup var strictness: StrictOption
 
     /// A step whose state to print.
-    @Option(help: "Print the state after this seq (0: the initial state).")
+    @Option(
+      help:
+        "Print the state after this seq (0: the initial state); for a session, every live reactor's."
+    )
     var stateAt: Int?
 
     /// Whether to print JSON Lines instead of text.
