@@ -43,7 +43,7 @@ struct HostileLabelTests {
     return parser.parse() ? collector.text : nil
   }
 
-  @Test(arguments: ["transitions", "timeline"])
+  @Test(arguments: ["transitions", "timeline", "sequence"])
   func hostileLabelsGiveValidSVGShowingTheirTextVisibly(diagram: String) throws {
     let scratch = try ScratchDirectory()
     let trace = try Self.hostileTrace(in: scratch)
@@ -56,6 +56,42 @@ struct HostileLabelTests {
     #expect(text.contains(#"\u{202E}evil\u{200B}\u{2066}x\u{FEFF}"#))
     for hidden in ["\u{1}", "\u{FFFE}", "\u{202E}", "\u{200B}", "\u{2066}", "\u{FEFF}"] {
       #expect(!text.contains(hidden), "\(hidden.unicodeScalars.first!.value)")
+    }
+  }
+
+  /// The example app's session with the hostile label on its `refresh` actions, as the
+  /// list's name and as the name of its service.
+  static func hostileSession(in scratch: borrowing ScratchDirectory) throws -> String {
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/taskapp.session.jsonl", encoding: .utf8)
+    let quoted = #"""# + hostileLabel + #"""#
+    let path = scratch.file("hostile.session.jsonl")
+    try original.replacingOccurrences(of: #""label":"refresh""#, with: #""label":"# + quoted)
+      .replacingOccurrences(of: #""name":"list""#, with: #""name":"# + quoted)
+      .replacingOccurrences(of: #""stream":"taskService""#, with: #""stream":"# + quoted)
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test(arguments: ["sequence"])
+  func hostileNamesInASessionGiveValidSVGShowingTheirTextVisibly(diagram: String) throws {
+    let scratch = try ScratchDirectory()
+    let session = try Self.hostileSession(in: scratch)
+    let output = scratch.file("out.svg")
+    let result = try runReactorTrace(["render", diagram, session, "-o", output])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+
+    let text = try #require(Self.xmlText(of: Data(contentsOf: URL(fileURLWithPath: output))))
+    #expect(text.contains("inc&#1;&#xFFFE;&#xD800;&lt;b&gt;"))
+    #expect(text.contains(#"\u{202E}evil\u{200B}\u{2066}x\u{FEFF}"#))
+    for hidden in ["\u{1}", "\u{FFFE}", "\u{202E}", "\u{200B}", "\u{2066}", "\u{FEFF}"] {
+      #expect(!text.contains(hidden), "\(hidden.unicodeScalars.first!.value)")
+    }
+    let mermaid = scratch.file("out.mmd")
+    #expect(try runReactorTrace(["render", diagram, session, "-o", mermaid]).exitCode == 0)
+    let lines = try String(contentsOfFile: mermaid, encoding: .utf8)
+    for hidden in ["\u{1}", "\u{FFFE}", "\u{202E}", "\u{200B}", "\u{2066}", "\u{FEFF}", "<b>"] {
+      #expect(!lines.contains(hidden), "\(hidden)")
     }
   }
 

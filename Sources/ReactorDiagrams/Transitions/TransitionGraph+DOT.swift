@@ -168,8 +168,8 @@ extension TransitionGraph {
         mutation = key.mutation + (mutation.contains("(") ? "(…)" : "")
         action = key.action + (action.contains("(") ? "(…)" : "")
       }
-      mutation = mutation.cutAtToken(to: labelWidth)
-      action = action.cutAtToken(to: labelWidth - 10)
+      mutation = DescriptionText.short(mutation, budget: labelWidth)
+      action = DescriptionText.short(action, budget: labelWidth - 10)
       if count > 1 || showsSingleCounts { action += " ×\(count)" }
       if let index = merged.firstIndex(where: {
         $0.mutation == mutation && $0.events == key.events && $0.actions.count < 3
@@ -181,7 +181,7 @@ extension TransitionGraph {
     }
     return merged.flatMap { line in
       [line.mutation + "  ← " + line.actions.joined(separator: ", ")]
-        + line.events.map { "fires " + $0.cutAtToken(to: labelWidth) }
+        + line.events.map { "fires " + DescriptionText.short($0, budget: labelWidth) }
     }
   }
 

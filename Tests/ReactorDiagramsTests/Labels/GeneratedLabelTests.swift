@@ -115,18 +115,26 @@ struct GeneratedLabelTests {
     var transitions = TransitionGraph()
     try transitions.add(TraceReader(bytes: bytes))
     let timeline = try TimelineDiagram(reader: TraceReader(bytes: bytes))
+    let sequence = try SequenceDiagram(reader: SessionReader(bytes: bytes))
     let diagrams: [(String, DOTGraph, LayoutEngine)] = [
       ("transitions", try transitions.dotGraph(), .dot),
       ("timeline", timeline.dotGraph(), .nop),
+      ("sequence", sequence.dotGraph(), .nop),
     ]
-    let mermaid = try transitions.mermaid()
-    #expect(
-      !Self.hasHiddenCharacter(mermaid.replacingOccurrences(of: "\n", with: "")), "\(context)")
+    for mermaid in [try transitions.mermaid(), sequence.mermaid()] {
+      #expect(
+        !Self.hasHiddenCharacter(mermaid.replacingOccurrences(of: "\n", with: "")), "\(context)")
+      // One line per statement: no label starts a line of its own.
+      #expect(
+        mermaid.split(separator: "\n").allSatisfy {
+          $0.hasPrefix("    ") || $0.hasPrefix("stateDiagram") || $0.hasPrefix("sequenceDiagram")
+        }, "\(context)")
+    }
     for (kind, diagram, engine) in diagrams {
       let dot = diagram.serialized()
       #expect(!Self.hasHiddenCharacter(dot), "\(kind) DOT: \(context)")
       let renderer = GraphvizRenderer(
-        textMeasurement: kind == "timeline" ? .estimated : .shaped)
+        textMeasurement: kind == "transitions" ? .shaped : .estimated)
       Self.expectValidSVG(
         try renderer.render(diagram, engine: engine, format: .svg), "\(kind) \(context)")
       // Raster and PDF output for a few labels only: they cost ten times an SVG.

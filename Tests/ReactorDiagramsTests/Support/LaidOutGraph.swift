@@ -107,3 +107,19 @@ struct LaidOutGraph {
     }
   }
 }
+
+extension LaidOutGraph {
+  /// Every pair of nodes with text whose boxes overlap, as `a over b`: two labels drawn on
+  /// top of each other.
+  var overlappingTexts: [String] {
+    let texted = nodes.filter { !$0.texts.isEmpty }
+    var result: [String] = []
+    for (index, node) in texted.enumerated() {
+      for other in texted[(index + 1)...] where node.box.intersects(other.box) {
+        result.append(
+          "\(node.name) \(node.texts.map(\.text)) over \(other.name) \(other.texts.map(\.text))")
+      }
+    }
+    return result
+  }
+}

@@ -1,0 +1,218 @@
+/// A value's Swift description (a trace's label: `setItems([MyApp.Item(id: 1, …)])`) written
+/// short for an edge: module prefixes dropped and lists cut by meaning, as ``ValueText``
+/// cuts JSON.
+///
+/// A label is read as text, quoted strings and bracketed lists (`(…)` and `[…]`, their
+/// elements split at top-level commas). Outside strings, a dotted name of types loses its
+/// first part, the module Swift's descriptions qualify every type with (`MyApp.Item(` →
+/// `Item(`, `MyApp.Kind.small` → `Kind.small`); a stream's `ItemStore.events` stays. A list shows the elements that fit and counts the
+/// rest (`[Item(id: 1, … 2 more), … 4 more]`); one a trace cut off (its labels end in `…`
+/// after 200 characters) ends in `…`. Text that cannot be read so is cut at a token.
+enum DescriptionText {
+  /// One piece of a description.
+  private indirect enum Piece {
+    case text(String)
+    /// A quoted string, with its quotes (the closing one absent when the label was cut).
+    case string(String)
+    /// A bracketed list: its opening and closing characters, its elements, and whether the
+    /// label was cut before it closed.
+    case list(open: Character, close: Character, elements: [[Piece]], isCut: Bool)
+
+    var isList: Bool {
+      if case .list = self { return true }
+      return false
+    }
+  }
+
+  /// `description` in about `budget` characters (a list's first element, when it does not
+  /// fit, is named folded a little over it: `[Item(…), … 2 more]`).
+  static func short(_ description: String, budget: Int) -> String {
+    let line = description.singleLine
+    guard let pieces = parse(line) else { return line.cutAtToken(to: budget) }
+    return render(pieces, budget: budget)
+  }
+
+  // MARK: - Reading
+
+  private static func parse(_ text: String) -> [Piece]? {
+    var stack: [(open: Character, elements: [[Piece]])] = []
+    var top: [Piece] = []
+    var characters = Substring(text)
+    func append(_ piece: Piece) {
+      if stack.isEmpty {
+        top.append(piece)
+      } else {
+        stack[stack.count - 1].elements[stack[stack.count - 1].elements.count - 1].append(piece)
+      }
+    }
+    var plain = ""
+    func flush() {
+      guard !plain.isEmpty else { return }
+      append(.text(withoutModules(plain)))
+      plain = ""
+    }
+    while let character = characters.first {
+      characters = characters.dropFirst()
+      switch character {
+      case "\"":
+        flush()
+        var string = "\""
+        var isEscaped = false
+        while let next = characters.first {
+          characters = characters.dropFirst()
+          string.append(next)
+          if isEscaped {
+            isEscaped = false
+          } else if next == "\\" {
+            isEscaped = true
+          } else if next == "\"" {
+            break
+          }
+        }
+        append(.string(string))
+      case "(", "[":
+        flush()
+        stack.append((character, [[]]))
+      case ",":
+        guard !stack.isEmpty else {
+          plain.append(character)
+          continue
+        }
+        flush()
+        stack[stack.count - 1].elements.append([])
+        if characters.first == " " { characters = characters.dropFirst() }
+      case ")", "]":
+        flush()
+        guard let open = stack.popLast(), open.open == (character == ")" ? "(" : "[") else {
+          return nil
+        }
+        append(.list(open: open.open, close: character, elements: open.elements, isCut: false))
+      default:
+        plain.append(character)
+      }
+    }
+    flush()
+    // Lists still open: the label was cut inside them.
+    var isInnermost = true
+    while let open = stack.popLast() {
+      var elements = open.elements
+      // The element being written when the label was cut, and its `…`, go, and the list ends
+      // in `…`; outer lists keep theirs, which shows the cut inside it.
+      if isInnermost { elements.removeLast() }
+      append(
+        .list(
+          open: open.open, close: open.open == "(" ? ")" : "]", elements: elements,
+          isCut: isInnermost))
+      isInnermost = false
+    }
+    return top
+  }
+
+  /// `text` with the first part of each dotted name (a module) dropped.
+  private static func withoutModules(_ text: String) -> String {
+    var result = ""
+    var word = ""
+    var previous: Character?
+    func isNameCharacter(_ character: Character) -> Bool {
+      character.isLetter || character.isNumber || character == "_"
+    }
+    var characters = Array(text)
+    characters.append(" ")
+    var index = 0
+    while index < characters.count {
+      let character = characters[index]
+      if isNameCharacter(character) {
+        word.append(character)
+      } else {
+        // A name that starts a dotted chain of type names (`MyApp.Item`), not a number, not
+        // after a dot, nor a stream's `ItemStore.events`.
+        if character == ".", let first = word.first, first.isLetter || first == "_",
+          previous != ".", index + 1 < characters.count, characters[index + 1].isUppercase
+        {
+          word = ""
+          previous = "."
+          index += 1
+          continue
+        }
+        result += word
+        word = ""
+        if index < characters.count - 1 { result.append(character) }
+        previous = character
+      }
+      index += 1
+    }
+    return result
+  }
+
+  // MARK: - Writing
+
+  private static func render(_ pieces: [Piece], budget: Int) -> String {
+    var result = ""
+    for piece in pieces {
+      let room = budget - result.count
+      // Past the budget, text and strings stop; a list folds itself to `(…)`.
+      if room <= 1, !result.isEmpty, !piece.isList {
+        result += "…"
+        break
+      }
+      switch piece {
+      case .text(let text):
+        // Names and labels stay whole; only long free text is cut.
+        result += text.count > max(room, 12) ? text.cutAtToken(to: max(room, 12)) : text
+      case .string(let string):
+        var inner = string.dropFirst()
+        if inner.last == "\"" { inner = inner.dropLast() }
+        result += ValueText.quoted(String(inner), budget: max(room, 8))
+      case .list(let open, let close, let elements, let isCut):
+        result += list(open: open, close: close, elements: elements, isCut: isCut, budget: room)
+      }
+    }
+    return result
+  }
+
+  /// An element with its lists and strings folded: `Item(…)`.
+  private static func folded(_ pieces: [Piece]) -> String {
+    pieces.map { piece in
+      switch piece {
+      case .text(let text): text
+      case .string: "\"…\""
+      case .list(let open, let close, _, _): String(open) + "…" + String(close)
+      }
+    }.joined()
+  }
+
+  /// The first elements that fit in `budget`, and how many more there are; `(…)` when not
+  /// even the first fits.
+  private static func list(
+    open: Character, close: Character, elements: [[Piece]], isCut: Bool, budget: Int
+  ) -> String {
+    let collapsed = String(open) + "…" + String(close)
+    guard !elements.isEmpty else { return isCut ? collapsed : String(open) + String(close) }
+    var shown: [String] = []
+    var length = 2
+    for element in elements {
+      let more = elements.count - shown.count - 1
+      // A list the trace cut off has more elements than it shows; how many is not known.
+      let tail = isCut ? ", …".count : (more > 0 ? ", … \(more) more".count : 0)
+      let room = budget - length - (shown.isEmpty ? 0 : 2) - tail
+      var text = render(element, budget: room)
+      if text.count > room {
+        // The first element is named at least, its lists folded, a little over budget.
+        guard shown.isEmpty else { break }
+        if text.count > room + 16 { text = folded(element) }
+        if text.count > room + 16 { break }
+      }
+      shown.append(text)
+      length += text.count + (shown.count > 1 ? 2 : 0)
+    }
+    guard !shown.isEmpty else { return collapsed }
+    let rest = elements.count - shown.count
+    var tail = ""
+    if isCut {
+      tail = ", …"
+    } else if rest > 0 {
+      tail = ", … \(rest) more"
+    }
+    return String(open) + shown.joined(separator: ", ") + tail + String(close)
+  }
+}

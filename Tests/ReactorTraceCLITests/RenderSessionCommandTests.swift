@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// `reactor-trace render` on a session: the sequence diagram and the views that take a trace
+/// of one reactor, drawing every reactor of the example app's session.
+@Suite("Rendering a session, end to end")
+struct RenderSessionCommandTests {
+  static let session = "Traces/taskapp.session.jsonl"
+
+  @Test(arguments: ["svg", "png", "pdf", "dot", "mmd"])
+  func theSequenceDiagramOfTheExampleSessionIsWrittenInEveryFormat(format: String) throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("sequence.\(format)")
+    let result = try runReactorTrace(["render", "sequence", Self.session, "-o", output])
+
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(result.standardOutput == "wrote \(output): 56 events\n")
+    let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+    switch format {
+    case "png": #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+    case "pdf": #expect(bytes.starts(with: Array("%PDF".utf8)))
+    case "mmd": #expect(bytes.starts(with: Array("sequenceDiagram\n".utf8)))
+    case "dot": #expect(bytes.starts(with: Array("digraph".utf8)))
+    default: #expect(String(decoding: bytes, as: UTF8.self).contains("taskService"))
+    }
+  }
+
+  @Test func aSequenceDiagramCanBeCutToReactorsAndAWindowAndSplitIntoPages() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("s.svg")
+    let result = try runReactorTrace([
+      "render", "sequence", Self.session, "--reactor", "1", "--reactor", "2", "--from", "10",
+      "--to", "45", "--page-size", "20", "-o", output,
+    ])
+
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(
+      result.standardOutput
+        == "wrote \(scratch.file("s-1.svg")), \(scratch.file("s-2.svg")): 29 events\n")
+    let first = try String(contentsOfFile: scratch.file("s-1.svg"), encoding: .utf8)
+    #expect(first.contains("edit"))
+    #expect(!first.contains("TaskCellReactor"))
+  }
+
+  @Test func anUnknownReactorOrAnEmptyWindowIsOneLineAndExitCode2() throws {
+    let scratch = try ScratchDirectory()
+    let unknown = try runReactorTrace([
+      "render", "sequence", Self.session, "--reactor", "42", "-o", scratch.file("s.svg"),
+    ])
+    #expect(unknown.exitCode == 2)
+    #expect(
+      unknown.standardError
+        == "reactor-trace: no reactor 42 in the session; its reactors are 1, 2, 3, 4, 5, 6, 7, 8, 9\n"
+    )
+    let empty = try runReactorTrace([
+      "render", "sequence", Self.session, "--from", "900", "-o", scratch.file("s.svg"),
+    ])
+    #expect(empty.exitCode == 2)
+    #expect(empty.standardError.contains("no event of the session is in --from 900"))
+    #expect(!FileManager.default.fileExists(atPath: scratch.file("s.svg")))
+  }
+
+  @Test func aTraceOfOneReactorDrawsAsASessionOfOne() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("counter.svg")
+    let result = try runReactorTrace([
+      "render", "sequence", "Traces/counter.trace.jsonl", "-o", output,
+    ])
+
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let svg = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(svg.contains("CounterReactor"))
+    #expect(svg.contains("increase"))
+  }
+}
