@@ -261,11 +261,12 @@ let package = Package(
     // Live: an app streams its recording to `reactor-trace serve` (issue 31). The recorder
     // side links no server library, no Graphviz and no FoundationNetworking: plain sockets.
     .target(name: "ReactorLiveRecording", dependencies: ["ReactorCore", "ReactorTracing"]),
-    // The server: takes apps' streams, keeps each on disk as a trace, serves the live page.
+    // The server: takes apps' streams, keeps each on disk as a trace, serves the inspector in
+    // live mode (and draws its diagrams, so it links Graphviz through ReactorInspector).
     .target(
       name: "ReactorLiveServer",
       dependencies: [
-        "ReactorTracing", "ReactorLiveRecording",
+        "ReactorTracing", "ReactorLiveRecording", "ReactorInspector",
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
@@ -289,7 +290,7 @@ let package = Package(
       dependencies: [
         "ReactorLiveRecording", "ReactorLiveServer", "ReactorTracing", "ReactorCore",
         "ReactorExamples", "ReactorTestSupport", "reactor-trace", "reactor-trace-live-example",
-        "reactor-trace-serve",
+        "reactor-trace-serve", .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
     ),
 

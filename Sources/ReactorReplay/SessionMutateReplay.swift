@@ -59,8 +59,10 @@ public enum SessionMutateReplay {
   ///   - recorded: The recorded session.
   ///   - clock: The test clock the app's effects and services wait on.
   ///   - advance: Advances that clock by a duration and lets the work it wakes run.
+  ///   - settle: The most virtual time to wait, after the last recorded event, for effects
+  ///     still running to end; those that do not are listed in the replayed end line.
   ///   - including: Which reactors the replay records (all by default), as for
-  ///     ``ReactorTracing/SessionRecorder/recordingEveryReactor(options:including:)``.
+  ///     ``ReactorTracing/SessionRecorder/recordingEveryReactor(_:options:including:)``.
   ///   - effects: Whether effects run (against the app's services) or are played back from
   ///     the recording.
   ///   - factory: Builds the app with the recorder installed: records the reactors it names
@@ -71,7 +73,7 @@ public enum SessionMutateReplay {
   ///   (with recorded effects) a reactor's lane does not replay through its type.
   public static func run(
     _ recorded: SessionTrace, clock: any Clock<Duration>,
-    advance: (Duration) async -> Void,
+    advance: (Duration) async -> Void, settle: Duration = .seconds(10),
     including: @escaping @MainActor (AnyObject) -> Bool = { _ in true },
     effects: ReplayEffects = .run,
     factory: (SessionRecorder) -> AnyObject
@@ -131,7 +133,7 @@ public enum SessionMutateReplay {
       recorder.stop()
       playback.finish()
     } else {
-      await recorder.waitUntilIdle()
+      await settleEffects(of: recorder, advance: advance, within: settle)
       recorder.stop()
     }
     extendLifetime(app)
@@ -140,6 +142,22 @@ public enum SessionMutateReplay {
     return Result(
       replayed: replayed, divergence: divergence, userActions: userActions,
       matchedEvents: matched, playedEffects: playback?.playedEffects ?? [])
+  }
+
+  /// Lets the work the last advance woke run and, while an effect still runs, advances the
+  /// clock a millisecond at a time, at most `settle` in all: an effect that waits longer than
+  /// the recording's does is listed in the end line instead of keeping the replay waiting.
+  private static func settleEffects(
+    of recorder: SessionRecorder, advance: (Duration) async -> Void, within settle: Duration
+  ) async {
+    var settled = Duration.zero
+    while true {
+      // Effects woken by the clock resume on the main actor, behind these yields.
+      for _ in 0..<64 where !recorder.isIdle { await Task.yield() }
+      if recorder.isIdle || settled >= settle { return }
+      await advance(.milliseconds(1))
+      settled += .milliseconds(1)
+    }
   }
 
   /// An event in a few words: `[r4] mutation setTask(…) ← stream taskService from reactor 2,

@@ -38,55 +38,69 @@ public struct ReactorRegistry: Sendable {
   /// The registered type names, sorted: `ReactorExamples.CounterReactor`.
   public var names: [String] { entries.keys.sorted() }
 
-  /// The registered apps whose sessions replay whole, sorted: `TaskApp`.
+  /// The apps with a registered session factory, sorted: `TaskApp`.
   public var sessionApps: [String] { sessionEntries.keys.sorted() }
 
-  /// Registers an app whose sessions `replay --mode mutate` replays whole: every reactor,
-  /// wired as the app wires them, with the user's actions sent again.
+  /// Registers a session factory: how to build a whole app, wired as the app wires it, for
+  /// `replay --mode mutate` and `rerecord` of its sessions.
   ///
-  /// A session names its app in its header's metadata (`"app": "TaskApp"`, as the app's
-  /// recorder set it). The factory builds the app with the recorder installed, as in
-  /// ``ReactorReplay/SessionMutateReplay/run(_:clock:advance:including:effects:factory:)``:
+  /// A session is matched to its factory by its header's `app` metadata.
   ///
   /// ```swift
-  /// registry.registerSession(app: "TaskApp") { context, recorder in
+  /// registry.registerSession(app: "TaskApp") { context in
   ///   let app = TaskApp(clock: context.clock)
-  ///   recorder.record(app.list, name: "list")
-  ///   recorder.record(app.edit, name: "edit")
+  ///   context.recorder.record(app.list, name: "list")
+  ///   context.recorder.record(app.edit, name: "edit")
   ///   app.bindViews()
   ///   return app
   /// }
   /// ```
   /// - Parameters:
-  ///   - app: The app's name, as the session's metadata `app` spells it.
-  ///   - including: Which reactors the replay records (all by default).
-  ///   - make: Builds the app on the given clock (the test clock the replay advances; with
-  ///     recorded effects its services are never called) with the recorder installed, and
-  ///     returns what must stay alive for the run.
+  ///   - app: The app's name, as its sessions' `app` metadata holds it.
+  ///   - including: Which reactors the replay records: the app's (all by default; a process
+  ///     running other reactors at the same time, such as a test runner, names the app's
+  ///     types).
+  ///   - make: Builds the app on the context's clock, names its reactors to the context's
+  ///     recorder, and returns what must stay alive for the run.
   public mutating func registerSession(
     app: String, including: @escaping @MainActor @Sendable (AnyObject) -> Bool = { _ in true },
-    make: @escaping @MainActor @Sendable (ReactorContext, SessionRecorder) -> AnyObject
+    make: @escaping @MainActor @Sendable (SessionContext) -> AnyObject
   ) {
-    sessionEntries[app] = SessionEntry { session, effects throws(ReplayError) in
+    sessionEntries[app] = SessionEntry { session, effects, settle throws(ReplayError) in
       let clock = TestClock()
-      let context = ReactorContext(clock: clock, metadata: session.header.metadata)
       return try await SessionMutateReplay.run(
-        session, clock: clock, advance: { await clock.advance(by: $0) }, including: including,
-        effects: effects
-      ) { recorder in make(context, recorder) }
+        session, clock: clock, advance: { await clock.advance(by: $0) }, settle: settle,
+        including: including, effects: effects
+      ) { recorder in
+        make(SessionContext(clock: clock, metadata: session.header.metadata, recorder: recorder))
+      }
     }
   }
 
-  /// How to replay the sessions of the app `app`, or `nil` when it is not registered.
-  func sessionEntry(app: String) -> SessionEntry? {
-    sessionEntries[app]
+  /// The session factory for a session, by its `app` metadata.
+  /// - Throws: ``CommandFailure/unusableInput(_:)`` naming the registered apps when none
+  ///   matches.
+  func sessionEntry(for header: SessionHeader) throws(CommandFailure) -> (String, SessionEntry) {
+    let registered = sessionApps.isEmpty ? "none" : sessionApps.joined(separator: ", ")
+    guard let app = header.metadata["app"] else {
+      throw .unusableInput(
+        "the session's metadata names no 'app', so no session factory replays it; "
+          + "registered session factories: \(registered)")
+    }
+    guard let entry = sessionEntries[app] else {
+      throw .unusableInput(
+        "no session factory is registered for app '\(app)'; registered: \(registered)")
+    }
+    return (app, entry)
   }
 
-  /// How to replay whole sessions of one registered app.
+  /// How to replay the sessions of one registered app through mutate.
   struct SessionEntry: Sendable {
-    /// Replays a session through the app's reactors, effects run or played back.
-    let replay:
-      @MainActor @Sendable (SessionTrace, ReplayEffects) async throws(ReplayError) ->
+    /// Replays a session through the app the factory builds, its effects run or played back
+    /// from the recording, waiting at most the given virtual time after the last event for
+    /// effects to end.
+    let mutate:
+      @MainActor @Sendable (SessionTrace, ReplayEffects, Duration) async throws(ReplayError) ->
         SessionMutateReplay.Result
   }
 

@@ -25,7 +25,9 @@ struct SessionReplayRun {
     let range =
       command.steps || command.from != nil || command.to != nil
       ? (command.from ?? 1)...(command.to ?? Int.max) : nil
+    var statesAt: [(ReactorIntroduction, TraceHeader.State)]? = command.stateAt == 0 ? [] : nil
     while let step = try replay.next() {
+      if step.step.sequence == command.stateAt { statesAt = liveStates(of: replay) }
       guard let range, range.contains(step.step.sequence) else { continue }
       if command.json {
         var json = step.step.json
@@ -40,6 +42,14 @@ struct SessionReplayRun {
     }
     let warnings = TraceWarningReport(
       path: command.trace, warnings: replay.warnings, eventCount: replay.stepCount)
+    if let stateAt = command.stateAt {
+      guard let statesAt else {
+        warnings.print(strict: false)
+        throw CommandFailure.unusableInput(
+          "the session has no event \(stateAt): it has \(replay.stepCount) events")
+      }
+      write(states: statesAt, at: stateAt)
+    }
     warnings.print(strict: command.strict)
     if let divergence = replay.divergences.first {
       write(
@@ -130,17 +140,8 @@ struct SessionReplayRun {
         played: result.playedEffects)
       return .success
     }
-    let app = session.header.metadata["app"] ?? ""
-    guard let entry = registry.sessionEntry(app: app) else {
-      throw CommandFailure.unusableInput(
-        (app.isEmpty
-          ? "the session names no app (metadata 'app')"
-          : "the session's app '\(app)' is not registered")
-          + " for a whole-session mutate replay; registered apps: "
-          + (registry.sessionApps.isEmpty ? "none" : registry.sessionApps.joined(separator: ", "))
-          + "; --reactor-id N --effects recorded replays one reactor")
-    }
-    let result = try await entry.replay(session, command.effects)
+    let (app, entry) = try registry.sessionEntry(for: session.header)
+    let result = try await entry.mutate(session, command.effects, .seconds(10))
     let mode = recorded ? "mutate, effects recorded" : "mutate"
     if let divergence = result.divergence {
       write(
@@ -181,6 +182,50 @@ struct SessionReplayRun {
       return group.reactor.map { "reactor \($0): \(names)" } ?? names
     }
     return " (" + text.joined(separator: "; ") + ")"
+  }
+
+  /// Every live reactor with its state, in the order of their ids.
+  private func liveStates(of replay: StructuralSessionReplay) -> [(
+    ReactorIntroduction, TraceHeader.State
+  )] {
+    replay.liveReactors.sorted { $0.key < $1.key }.compactMap { id, introduction in
+      replay.currentState(of: id).map { (introduction, $0) }
+    }
+  }
+
+  /// Prints the states of the reactors live after event `sequence`: a line each, or one JSON
+  /// object `{"stateAt": N, "reactors": [{"reactor", "type", "name", "state"}]}`.
+  private func write(states: [(ReactorIntroduction, TraceHeader.State)], at sequence: Int) {
+    guard command.json else {
+      if states.isEmpty { output.write("no reactor is live after event \(sequence)") }
+      for (introduction, state) in states {
+        let name = introduction.name.map { " '\($0)'" } ?? ""
+        let text =
+          switch state {
+          case .json(let json): json.serializedString
+          case .description(let text): text
+          }
+        output.write(
+          "state of reactor \(introduction.reactor)\(name) (\(introduction.type)) after event "
+            + "\(sequence): \(text)")
+      }
+      return
+    }
+    var object = JSONObject()
+    object["stateAt"] = .int(Int64(sequence))
+    object["reactors"] = .array(
+      states.map { introduction, state in
+        var reactor = JSONObject()
+        reactor["reactor"] = .int(Int64(introduction.reactor))
+        reactor["type"] = .string(introduction.type)
+        reactor["name"] = introduction.name.map(JSONValue.string) ?? .null
+        switch state {
+        case .json(let json): reactor["state"] = json
+        case .description(let text): reactor["stateDescription"] = .string(text)
+        }
+        return .object(reactor)
+      })
+    output.write(JSONValue.object(object).serializedString)
   }
 
   private func reactorCount(_ replay: StructuralSessionReplay) -> Int {

@@ -21,9 +21,10 @@ extension ReactorTraceCommand {
         action's effects and cancellations are compared too. --mode structural stops \
         after the first check. A session (many reactors, format 2.0) replays structurally, \
         every cause across reactors checked, and with --reactor-id N one reactor through \
-        reduce; with --mode mutate the whole session replays through its registered app \
-        (effects run, or played back with --effects recorded, service events delivered from \
-        the session), or with --reactor-id N --effects recorded one reactor. A trace cut off by a crash, without an end line, or whose \
+        reduce; with --mode mutate the whole session replays through the app registered for \
+        its metadata's 'app' (effects run, or played back with --effects recorded, service \
+        events delivered from the session), or with --reactor-id N --effects recorded one \
+        reactor. A trace cut off by a crash, without an end line, or whose \
         recording stopped with effects still running is replayed as far as it goes, with a \
         warning on standard error per problem; --strict makes them failures. Types changed \
         compatibly since the recording (a case added, an unused case removed, a State field \
@@ -109,7 +110,10 @@ extension ReactorTraceCommand {
     @OptionGroup var strictness: StrictOption
 
     /// A step whose state to print.
-    @Option(help: "Print the state after this seq (0: the initial state).")
+    @Option(
+      help:
+        "Print the state after this seq (0: the initial state); for a session, every live reactor's."
+    )
     var stateAt: Int?
 
     /// Whether to print JSON Lines instead of text.
