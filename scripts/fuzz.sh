@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the trace reader, structural replay, the Perfetto writer and the test generator's
-# string literal writer with libFuzzer for SECONDS (default 60),
+# Fuzzes the trace reader, structural replay, the Perfetto and OTLP writers, the fleet's
+# summary line reader and the test generator's string literal writer with libFuzzer for SECONDS (default 60),
 # starting from the sample traces in Traces/. Exits non-zero on any finding (a crash, trap,
 # sanitizer report, leak or timeout), whose input is left in .build-fuzz/findings/.
 #
@@ -31,11 +31,14 @@ third_party_objects=("$deps"/CustomDump.build/*.o "$deps"/IssueReporting.build/*
 flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -package-name reactor_trace
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility
-  -I "$out/modules" -I "$deps/Modules")
+  -I "$out/modules" -I "$deps/Modules"
+  # The system libraries' module maps (Graphviz for ReactorDiagrams, zlib for ReactorFleet).
+  -I Sources/CGraphviz -I Sources/CZlib $(pkg-config --cflags-only-I libgvc zlib | sed 's/-I/-Xcc -I/g'))
 
-echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration and the fuzz target"
+echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration, ReactorDiagrams, ReactorExploration, ReactorFleet and the fuzz target"
 libraries=()
-for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport ReactorScript ReactorTestGeneration; do
+for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport \
+  ReactorScript ReactorTestGeneration ReactorDiagrams ReactorExploration ReactorFleet; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name "$module" -emit-library -static \
     -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
@@ -47,8 +50,10 @@ swiftc "${flags[@]}" -module-name ReactorTraceFuzz Fuzz/FuzzTarget.swift \
   "${libraries[@]}" "${third_party_objects[@]}" -o "$out/reactor-trace-fuzz" 2>&1 |
   { grep -v "Cannot export local symbol" || true; }
 
-# The seed corpus: the sample traces, added to what earlier runs found.
-cp Traces/*.trace.jsonl Tests/Fixtures/*.trace.jsonl "$out/corpus/"
+# The seed corpus: the sample traces and sessions and the fleet model's summary lines, added
+# to what earlier runs found.
+cp Traces/*.trace.jsonl Traces/*.session.jsonl Tests/Fixtures/*.trace.jsonl "$out/corpus/"
+cp fleet/model.summary.jsonl "$out/corpus/model.summary.jsonl"
 
 echo "fuzz: running for ${seconds}s"
 parallel=()
