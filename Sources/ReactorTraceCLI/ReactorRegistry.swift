@@ -5,7 +5,7 @@ import ReactorExploration
 import ReactorReplay
 import ReactorScript
 public import ReactorTestGeneration
-public import ReactorTracing
+import ReactorTracing
 
 /// The reactors a `reactor-trace` binary can replay traces against, by type name.
 ///
