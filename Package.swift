@@ -289,7 +289,7 @@ let package = Package(
       dependencies: [
         "ReactorLiveRecording", "ReactorLiveServer", "ReactorTracing", "ReactorCore",
         "ReactorExamples", "ReactorTestSupport", "reactor-trace", "reactor-trace-live-example",
-        "reactor-trace-serve",
+        "reactor-trace-serve", .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
     ),
 

@@ -43,7 +43,7 @@ extension Exploration {
     }
     return [
       "reactor": .string(reactor),
-      "identity": .array(identity.keys.map { .string($0) }),
+      "identity": .array(identity.keys.map { .string($0.description) }),
       "stoppedBy": stop,
       "runs": .int(Int64(runCount)),
       "unsettledRuns": .int(Int64(unsettledRunCount)),
@@ -63,7 +63,12 @@ extension Exploration {
     reactor = try reader.string(json["reactor"], "reactor")
     identity = StateIdentity(
       keys: try reader.array(json["identity"], "identity").map { key throws(ExplorationError) in
-        try reader.string(key, "identity")
+        let text = try reader.string(key, "identity")
+        do throws(StatePathError) {
+          return try StatePath(parsing: text)
+        } catch {
+          throw .malformedExploration("identity: \(error)")
+        }
       })
     let stop = json["stoppedBy"]
     switch stop?["kind"]?.stringValue {

@@ -2,24 +2,24 @@ public import ReactorTracing
 
 /// A condition on a state's fields, as `--path-to` takes it: `isLoading=false,value=2`.
 ///
-/// Each comma-separated term is a dotted path, `=`, and a value, read as JSON when it parses
-/// (`2`, `false`, `null`, `"a,b"`, `[]`) and as a string otherwise (`query=swift`). A state
-/// matches when every path holds its value; a pulse's value stands for the pulse. `null`
-/// also matches a field its object leaves out, as synthesized `Codable` leaves out a `nil`
-/// optional (`filter=null` matches `{"sections": []}`); a path through a missing object or
-/// past the end of an array still matches nothing.
+/// Each comma-separated term is a ``StatePath`` (`tasks.0.title`), `=`, and a value, read as
+/// JSON when it parses (`2`, `false`, `null`, `"a,b"`, `[]`) and as a string otherwise
+/// (`query=swift`). A state matches when every path holds its value; a pulse's value stands
+/// for the pulse. `null` also matches a field its object leaves out, as synthesized `Codable`
+/// leaves out a `nil` optional (`filter=null` matches `{"sections": []}`); a path through a
+/// missing object or past the end of an array still matches nothing.
 public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
-  /// The terms: a dotted path and the value it must hold.
-  public var terms: [(key: String, value: JSONValue)] {
+  /// The terms: a path and the value it must hold.
+  public var terms: [(key: StatePath, value: JSONValue)] {
     zip(keys, values).map { ($0, $1) }
   }
 
-  private var keys: [String]
+  private var keys: [StatePath]
   private var values: [JSONValue]
 
   /// Parses `text`.
   /// - Throws: ``ExplorationError/malformedCondition(_:reason:)`` for a term without `=` or
-  ///   with an empty path.
+  ///   whose path is empty or malformed.
   public init(parsing text: String) throws(ExplorationError) {
     keys = []
     values = []
@@ -34,7 +34,11 @@ public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
       guard !key.isEmpty else {
         throw .malformedCondition(text, reason: "'\(trimmed)' has no field path")
       }
-      keys.append(key)
+      do throws(StatePathError) {
+        keys.append(try StatePath(parsing: key))
+      } catch {
+        throw .malformedCondition(text, reason: error.description)
+      }
       values.append((try? JSONValue(parsing: raw)) ?? .string(raw))
     }
     guard !keys.isEmpty else { throw .malformedCondition(text, reason: "no terms") }
@@ -42,9 +46,9 @@ public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether `state` (a state's JSON, pulses replaced by their values or not) matches.
   public func matches(_ state: JSONValue) -> Bool {
-    let plain = StateIdentity.withoutPulseCounters(state)
+    let plain = StatePulse.withoutCounts(state)
     return zip(keys, values).allSatisfy { key, value in
-      guard let found = StateIdentity.value(at: key, in: plain) else {
+      guard let found = key.value(in: plain) else {
         return value == .null && Self.isLeftOut(key, in: plain)
       }
       return found == value
@@ -52,12 +56,10 @@ public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Whether the field at `key` is missing from an object that is there.
-  private static func isLeftOut(_ key: String, in state: JSONValue) -> Bool {
-    guard let dot = key.lastIndex(of: ".") else {
-      if case .object = state { return true }
-      return false
+  private static func isLeftOut(_ key: StatePath, in state: JSONValue) -> Bool {
+    if case .object? = StatePath(components: key.components.dropLast()).value(in: state) {
+      return true
     }
-    if case .object? = StateIdentity.value(at: String(key[..<dot]), in: state) { return true }
     return false
   }
 

@@ -1,4 +1,5 @@
 public import ReactorDiagrams
+import ReactorTracing
 
 extension StateAbstraction {
   /// The abstraction as one line of text that ``init(summaryText:)`` reads back: what a
@@ -13,7 +14,7 @@ extension StateAbstraction {
     if isWholeState { return "whole" }
     if rules.isEmpty {
       return "key:"
-        + keyPaths.map { $0.map(Self.escape).joined(separator: ".") }
+        + keyPaths.map { $0.components.map(Self.escape).joined(separator: ".") }
         .joined(separator: ",")
     }
     return "fields:"
@@ -32,7 +33,7 @@ extension StateAbstraction {
       return
     }
     if text.hasPrefix("key:") {
-      var paths: [[String]] = []
+      var paths: [StatePath] = []
       for path in text.dropFirst(4).split(separator: ",", omittingEmptySubsequences: false) {
         let keys = try path.split(separator: ".", omittingEmptySubsequences: false).map {
           (key) throws(FleetError) in try Self.unescape(key)
@@ -40,7 +41,7 @@ extension StateAbstraction {
         guard !keys.contains(where: \.isEmpty) else {
           throw .malformedAbstraction("empty field name in '\(text)'")
         }
-        paths.append(keys)
+        paths.append(StatePath(components: keys))
       }
       self.init(keyPaths: paths)
       return

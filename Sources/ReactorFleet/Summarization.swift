@@ -1,5 +1,5 @@
 public import ReactorDiagrams
-import ReactorTracing
+public import ReactorTracing
 
 /// A `summarize` run: traces (and, when merging, summary files) in, summary lines out.
 ///
@@ -17,7 +17,7 @@ public struct Summarization: Sendable {
     /// Every distinct whole state is its own state.
     case wholeState
     /// States projected onto these dotted key paths.
-    case keys([String])
+    case keys([StatePath])
     /// Inferred from each reactor's traces (unless the abstraction file has it), with these
     /// fields drawn as chosen.
     case inferred(overrides: [String: FieldAbstraction])

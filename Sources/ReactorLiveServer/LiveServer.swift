@@ -91,7 +91,8 @@ public final class LiveServer: Sendable {
       })
     let server = HTTPServer(
       config: HTTPServer.Configuration(
-        address: address, timeout: 60, logger: .disabled),
+        address: address, timeout: 60,
+        pool: NoDelaySocketPool(pool: HTTPServer.defaultPool()), logger: .disabled),
       handler: handler)
     let task = Task { try await server.run() }
     do {

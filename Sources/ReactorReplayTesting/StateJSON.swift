@@ -5,7 +5,7 @@ import ReactorTracing
 ///
 /// Comparing encodings rather than properties lets a generated test check any Codable
 /// state, whatever its property names, wrappers and optionals, with the values the trace
-/// recorded. A pulse shows as `{"value": …, "valueUpdatedCount": …}`, as in traces.
+/// recorded. A pulse shows as it is encoded (``StatePulse``), as in traces.
 ///
 /// ```swift
 /// #expect(stateJSON(reactor.currentState, at: "isLoading") == "true")
@@ -13,24 +13,23 @@ import ReactorTracing
 /// ```
 /// - Parameters:
 ///   - state: The state.
-///   - path: Object keys separated by dots; array elements by their index (`tasks.0.title`).
+///   - path: A ``StatePath``: object keys separated by dots, array elements by their index
+///     (`tasks.0.title`).
 /// - Returns: The field's canonical JSON, `nil` when it is absent, or a description of the
-///   error when the state cannot be encoded (which no recorded value equals).
+///   error when the state cannot be encoded or the path is malformed (which no recorded value
+///   equals).
 public func stateJSON<State: Encodable>(_ state: State, at path: String) -> String? {
-  var value: JSONValue?
+  let value: JSONValue
   do {
     value = try JSONValueEncoder().encode(state)
   } catch {
     return "state not encodable: \(error)"
   }
-  for key in path.split(separator: ".", omittingEmptySubsequences: false) {
-    if case .array(let elements)? = value, let index = Int(key) {
-      value = elements.indices.contains(index) ? elements[index] : JSONValue?.none
-    } else {
-      value = value?[String(key)]
-    }
+  do throws(StatePathError) {
+    return try StatePath(parsing: path).value(in: value)?.serializedString
+  } catch {
+    return error.description
   }
-  return value?.serializedString
 }
 
 /// Decodes `json` as a `Value`: how generated tests build actions and events from a trace.

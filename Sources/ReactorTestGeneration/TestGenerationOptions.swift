@@ -1,3 +1,5 @@
+public import ReactorTracing
+
 /// What a generated test looks like and what it checks.
 public struct TestGenerationOptions: Sendable, Hashable {
   /// The test framework.
@@ -14,8 +16,8 @@ public struct TestGenerationOptions: Sendable, Hashable {
     case exhaustive
     /// Every field of the final state, once, at the end.
     case finalState
-    /// Only fields at or under these dotted paths, wherever they changed.
-    case keys([String])
+    /// Only fields at or under these paths, wherever they changed.
+    case keys([StatePath])
   }
 
   /// The test framework.

@@ -27,7 +27,8 @@ struct ExplorationArguments: ParsableArguments, Sendable {
   @Option(
     name: .customLong("key"),
     help: """
-      Identify states by this field (repeatable): isLoading, user.name. Default: the whole \
+      Identify states by this field (repeatable): isLoading, user.name, tasks.0.title. \
+      Default: the whole \
       state, pulse counters left out.
       """)
   var keys: [String] = []
@@ -62,6 +63,7 @@ struct ExplorationArguments: ParsableArguments, Sendable {
       throw ValidationError("--time-limit must be a positive number of seconds.")
     }
     guard settle >= 0 else { throw ValidationError("--settle must not be negative.") }
+    _ = try StatePath.arguments(keys, of: "--key")
   }
 
   /// Fails when an output would overwrite the script, a trace read for the alphabet, or one
@@ -76,7 +78,8 @@ struct ExplorationArguments: ParsableArguments, Sendable {
     ExplorationOptions(
       maximumDepth: maxDepth, maximumStates: maxStates,
       timeLimit: timeLimit.map { .nanoseconds(Int64($0 * 1e9)) },
-      settleLimit: .milliseconds(settle), identity: StateIdentity(keys: keys))
+      settleLimit: .milliseconds(settle),
+      identity: StateIdentity(keys: (try? StatePath.arguments(keys, of: "--key")) ?? []))
   }
 
   /// The metadata of `--meta`, over the script's header.

@@ -8,7 +8,7 @@ struct StateAbstractionOptions: ParsableArguments, Sendable {
   /// Fields that states are projected onto.
   @Option(
     name: .customLong("key"),
-    help: "Project states onto this field (repeatable): isLoading, user.name.")
+    help: "Project states onto this field (repeatable): isLoading, user.name, tasks.0.title.")
   var keys: [String] = []
 
   /// Per-field overrides of the inferred abstraction, `name=how`.
@@ -26,9 +26,7 @@ struct StateAbstractionOptions: ParsableArguments, Sendable {
 
   /// Checks the options before anything is read.
   func validate() throws {
-    guard !keys.contains(where: \.isEmpty) else {
-      throw ValidationError("--key needs a field name, such as isLoading or user.name.")
-    }
+    _ = try statePaths()
     if wholeState && (!keys.isEmpty || !fields.isEmpty) {
       throw ValidationError("--whole-state cannot be combined with --key or --field.")
     }
@@ -62,12 +60,20 @@ struct StateAbstractionOptions: ParsableArguments, Sendable {
   ///   field.
   func abstraction(forTracesAt paths: [String]) throws -> StateAbstraction {
     if wholeState { return .wholeState }
-    if !keys.isEmpty { return StateAbstraction(keys: keys) }
+    if !keys.isEmpty { return StateAbstraction(keys: try statePaths()) }
     return try StateAbstraction.inferred(fromTracesAt: paths, overrides: try overrides())
+  }
+
+  /// `--key` as paths.
+  ///
+  /// - Returns: The paths, in order.
+  /// - Throws: A `ValidationError` naming a malformed one.
+  func statePaths() throws -> [StatePath] {
+    try StatePath.arguments(keys, of: "--key")
   }
 
   /// A message naming the first `--key` the trace's state has no field for, or `nil`.
   func unknownKey(in header: TraceHeader) -> String? {
-    StateKeyPaths(header).unknown(keys)
+    StateKeyPaths(header).unknown((try? statePaths()) ?? [])
   }
 }

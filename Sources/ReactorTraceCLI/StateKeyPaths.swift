@@ -1,51 +1,48 @@
 import ReactorTracing
 
-/// The dotted paths of the fields a trace's state has, for checking `--key` values: from the
+/// The paths of the fields a trace's state has, for checking `--key` values: from the
 /// header's State schema and its initial state.
 struct StateKeyPaths {
-  /// Every known path: `isLoading`, `alertMessage`, `alertMessage.value`.
-  private(set) var paths: Set<String> = []
+  /// The header's State schema, when it has one.
+  private let schema: TypeSchema?
+  /// The initial state's JSON, when it was recorded as JSON.
+  private let initialState: JSONValue?
 
   /// The paths of the state a trace header describes.
   init(_ header: TraceHeader) {
-    if let shape = header.schema.state.shape { collect(shape, prefix: "") }
-    if case .json(let json) = header.initialState { collect(json, prefix: "") }
+    schema = header.schema.state.shape
+    if case .json(let json) = header.initialState {
+      initialState = json
+    } else {
+      initialState = nil
+    }
+  }
+
+  /// Every path to suggest: `isLoading`, `alertMessage`, `alertMessage.value`, `tasks.0.title`.
+  var paths: Set<String> {
+    var paths = Set((schema.map(StatePath.fieldPaths(of:)) ?? []).map(\.description))
+    paths.formUnion((initialState.map(StatePath.fieldPaths(of:)) ?? []).map(\.description))
+    return paths
+  }
+
+  /// Whether the state can have a value at `path`.
+  func knows(_ path: StatePath) -> Bool {
+    if let schema, path.isDescribed(by: schema) { return true }
+    if let initialState, path.value(in: initialState) != nil { return true }
+    return false
   }
 
   /// A message naming the first of `keys` that is no known path and listing the known
   /// ones, closest to it first; `nil` when every key is known (or nothing is known).
-  func unknown(_ keys: [String]) -> String? {
-    guard !paths.isEmpty, let key = keys.first(where: { !paths.contains($0) }) else {
-      return nil
-    }
+  func unknown(_ keys: [StatePath]) -> String? {
+    let paths = paths
+    guard !paths.isEmpty, let key = keys.first(where: { !knows($0) }) else { return nil }
+    let text = key.description
     let ranked = paths.sorted {
-      (Self.distance(key, $0), $0) < (Self.distance(key, $1), $1)
+      (Self.distance(text, $0), $0) < (Self.distance(text, $1), $1)
     }
-    return "unknown --key '\(key)': the trace's state has no such field; its fields, "
+    return "unknown --key '\(text)': the trace's state has no such field; its fields, "
       + "closest first: " + ranked.joined(separator: ", ")
-  }
-
-  private mutating func collect(_ schema: TypeSchema, prefix: String) {
-    switch schema {
-    case .structure(_, let fields, _):
-      for field in fields {
-        let path = prefix + field.name
-        paths.insert(path)
-        collect(field.schema, prefix: path + ".")
-      }
-    case .optional(let wrapped), .wrapper(_, let wrapped):
-      collect(wrapped, prefix: prefix)
-    default:
-      break
-    }
-  }
-
-  private mutating func collect(_ json: JSONValue, prefix: String) {
-    guard case .object(let object) = json else { return }
-    for (key, value) in object.members {
-      paths.insert(prefix + key)
-      collect(value, prefix: prefix + key + ".")
-    }
   }
 
   /// The Levenshtein distance between two strings, by characters.

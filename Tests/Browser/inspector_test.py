@@ -507,6 +507,48 @@ HOSTILE = [
 ]
 
 
+class StatePathSearchTests(unittest.TestCase):
+    """The path search takes the paths every command's --key takes, with the same meaning."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        cls.trace = os.path.join(ROOT, "Traces", "tasklist.trace.jsonl")
+        cls.html = os.path.join(cls.scratch.name, "tasklist.html")
+        render(cls.trace, cls.html)
+        cls.header, cls.events = read_trace(cls.trace)
+        cls.driver = new_driver()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def test_an_index_into_an_array_finds_the_events_that_changed_that_element(self):
+        page = InspectorPage(self.driver, self.html)
+        for text, components in (("tasks.0.title", ["tasks", "0", "title"]),
+                                 ("tasks[0].title", ["tasks", "0", "title"]),
+                                 ("tasks.1.isDone", ["tasks", "1", "isDone"]),
+                                 ("tasks.0", ["tasks", "0"])):
+            field = self.driver.find_element(By.ID, "path-input")
+            field.clear()
+            field.send_keys(text, Keys.ENTER)
+            expected = events_that_changed(self.header, self.events, components)
+            self.assertTrue(expected, text)
+            self.assertEqual([seq for seq, _, _ in page.rows()], expected, text)
+            status = self.driver.find_element(By.ID, "path-status").text
+            self.assertEqual(
+                status, "%d event%s changed %s" % (len(expected), "" if len(expected) == 1 else "s",
+                                                   ".".join(components)))
+
+    def test_a_path_with_an_empty_field_name_is_refused_as_the_commands_refuse_it(self):
+        page = InspectorPage(self.driver, self.html)
+        field = self.driver.find_element(By.ID, "path-input")
+        field.send_keys("tasks..title", Keys.ENTER)
+        status = self.driver.find_element(By.ID, "path-status").text
+        self.assertTrue(status.startswith("not a state path"), status)
+        self.assertEqual(page.rows()[0][0], 0)
+
+
 class EveryTraceOpensTests(unittest.TestCase):
     def check(self, trace, expected_last_state):
         with tempfile.TemporaryDirectory() as scratch:

@@ -1,6 +1,7 @@
 import Foundation
 import ReactorExampleRegistry
 import ReactorTestGeneration
+import ReactorTracing
 import Testing
 
 @testable import ReactorTraceCLI

@@ -73,3 +73,32 @@ struct RenderSessionCommandTests {
     #expect(svg.contains("increase"))
   }
 }
+
+extension RenderSessionCommandTests {
+  @Test func theTimelineOfASessionDrawsTheChosenReactors() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("timeline.svg")
+    let result = try runReactorTrace([
+      "render", "timeline", Self.session, "--reactor", "2", "--reactor", "4", "-o", output,
+    ])
+
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(result.standardOutput == "wrote \(output): 22 events\n")
+    let svg = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(svg.contains("edit · #2 TaskEditReactor"))
+    #expect(!svg.contains("list · #1"))
+    let png = try runReactorTrace(["render", "timeline", Self.session, "-o", scratch.file("t.png")])
+    #expect(png.exitCode == 0, "\(png.standardError)")
+  }
+
+  @Test func reactorIsRefusedForATraceOfOneReactor() throws {
+    let scratch = try ScratchDirectory()
+    let result = try runReactorTrace([
+      "render", "timeline", "Traces/counter.trace.jsonl", "--reactor", "1", "-o",
+      scratch.file("t.svg"),
+    ])
+
+    #expect(result.exitCode == 2)
+    #expect(result.standardError.contains("--reactor picks reactors of a session"))
+  }
+}

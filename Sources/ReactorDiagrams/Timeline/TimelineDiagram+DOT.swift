@@ -95,6 +95,12 @@ extension TimelineDiagram {
     var axis: TimeAxis
     var texts: [Int: [String]] = [:]
 
+    /// A layout of columns already measured: the widest of several reactors' in a session.
+    init(widths: [Double], axis: TimeAxis) {
+      self.widths = widths
+      self.axis = axis
+    }
+
     init(_ timeline: TimelineDiagram, _ range: Range<Int>) {
       var widths = Array(repeating: TimelineDiagram.emptyColumn, count: range.count)
       var texts: [Int: [String]] = [:]
@@ -131,7 +137,7 @@ extension TimelineDiagram {
     switch mark {
     case .action(_, let label, let stream):
       return ([(stream.map { $0 + ": " } ?? "") + label], 9, 2)
-    case .mutation(let label, _):
+    case .mutation(_, let label, _):
       return ([label], 9, 2)
     case .streamEnd(_, let error):
       return (["end " + (error.map { "✗ " + $0 } ?? "✓")], 9, 2)
@@ -182,7 +188,21 @@ extension TimelineDiagram {
   }
 
   private func page(_ range: Range<Int>, number: Int, of pageCount: Int) -> DOTGraph {
-    var graph = DOTGraph(
+    var graph = Self.emptyPage()
+    graph.label = .text(Self.title(reactor, columns, range, number: number, of: pageCount))
+    let layout = PageLayout(self, range)
+    let lanes = LanePlan(self, range, includesEmptyLanes: true)
+    let frame = Frame(range: range, layout: layout, laneCount: lanes.count)
+    drawTitles(lanes.titles, base: 0, in: frame, into: &graph)
+    Self.drawAxis(columns, in: frame, bottomLane: lanes.count - 1, into: &graph)
+    _ = drawContents(lanes, base: 0, texts: layout.texts, in: frame, into: &graph)
+    Self.drawLegend(in: frame, bottomLane: lanes.count - 1, into: &graph)
+    return graph
+  }
+
+  /// A page with the attributes every timeline page has, and no node yet.
+  static func emptyPage() -> DOTGraph {
+    DOTGraph(
       attributes: [
         "splines": "line", "outputorder": "edgesfirst", "fontname": "Helvetica",
         "fontsize": "13", "labelloc": "t", "labeljust": "l", "pad": "0.3",
@@ -193,7 +213,13 @@ extension TimelineDiagram {
       ],
       edgeAttributes: ["color": "#5b7da8", "arrowsize": "0.5", "penwidth": "0.8"]
     )
-    var title = reactor
+  }
+
+  /// `feed  ·  events #7–#12, 300 ms to 1.2 s  ·  page 2 of 3`.
+  static func title(
+    _ name: String, _ columns: [Column], _ range: Range<Int>, number: Int, of pageCount: Int
+  ) -> String {
+    var title = name
     if let first = range.first, let last = range.last {
       title += "  ·  events #\(columns[first].sequence)–#\(columns[last].sequence)"
       let (start, end) = (columns[first].time, columns[last].time)
@@ -201,42 +227,92 @@ extension TimelineDiagram {
       title += start == end ? "" : Self.format(end)
     }
     if pageCount > 1 { title += "  ·  page \(number) of \(pageCount)" }
-    graph.label = .text(title)
-    let layout = PageLayout(self, range)
+    return title
+  }
 
-    // Lanes: actions, effects (greedily reused), streams, state changes.
-    var laneEnds: [Int] = []
-    var effectLane: [Int: Int] = [:]
-    var shownEffects: [(effect: Effect, start: Int, end: Int)] = []
-    for effect in effects {
-      let start = max(effect.start ?? range.lowerBound, range.lowerBound)
-      let end = min(effect.end ?? (range.upperBound - 1), range.upperBound - 1)
-      guard start <= end, start < range.upperBound, end >= range.lowerBound else { continue }
-      let lane = laneEnds.firstIndex { $0 < start } ?? laneEnds.count
-      if lane == laneEnds.count { laneEnds.append(end) } else { laneEnds[lane] = end }
-      effectLane[effect.id] = lane
-      shownEffects.append((effect, start, end))
-    }
-    let effectLaneCount = laneEnds.count
-    let streamLane = Dictionary(
-      uniqueKeysWithValues: streams.enumerated().map { ($1, 1 + effectLaneCount + $0) })
-    let stateLane = 1 + effectLaneCount + streams.count
-    let laneCount = stateLane + 1
-    func y(_ lane: Int) -> Double { Double(laneCount - lane) * Self.laneHeight }
+  /// Where a page's columns and lanes are.
+  struct Frame {
+    var range: Range<Int>
+    var layout: PageLayout
+    var laneCount: Int
+
+    func y(_ lane: Int) -> Double { Double(laneCount - lane) * TimelineDiagram.laneHeight }
     func x(_ column: Int) -> Double { layout.axis.centers[column - range.lowerBound] }
     func width(_ column: Int) -> Double { layout.widths[column - range.lowerBound] }
     func pos(_ x: Double, _ y: Double) -> DOTValue {
-      .string(Self.number(x) + "," + Self.number(y) + "!")
+      .string(TimelineDiagram.number(x) + "," + TimelineDiagram.number(y) + "!")
     }
-    let left = range.isEmpty ? 0 : x(range.lowerBound) - width(range.lowerBound) / 2
-    let right = range.isEmpty ? 0 : x(range.upperBound - 1) + width(range.upperBound - 1) / 2
-    let titleX = left - 16 - Self.laneTitleWidth / 2
+    var left: Double { range.isEmpty ? 0 : x(range.lowerBound) - width(range.lowerBound) / 2 }
+    var right: Double {
+      range.isEmpty ? 0 : x(range.upperBound - 1) + width(range.upperBound - 1) / 2
+    }
+    var titleX: Double { left - 16 - TimelineDiagram.laneTitleWidth / 2 }
+  }
 
-    // Lane titles, at the left edge.
-    var laneTitles = ["actions"]
-    laneTitles += (0..<effectLaneCount).map { "effects \($0 + 1)" }
-    laneTitles += streams.map { "stream \($0)" }
-    laneTitles.append("state changes")
+  /// The lanes of one reactor on a page: actions, effects (greedily reused), streams, state
+  /// changes.
+  struct LanePlan {
+    var effectLane: [Int: Int] = [:]
+    var shownEffects: [(effect: Effect, start: Int, end: Int)] = []
+    var actionLane: Int?
+    var streamLane: [String: Int] = [:]
+    var stateLane: Int?
+    var titles: [String] = []
+    var count: Int { titles.count }
+
+    /// Plans the lanes of `timeline`'s events in `range`.
+    ///
+    /// - Parameters:
+    ///   - timeline: The reactor's timeline.
+    ///   - range: The page's columns.
+    ///   - includesEmptyLanes: Whether the action and state lanes are drawn when nothing
+    ///     happens on them (always, in the timeline of one reactor).
+    init(_ timeline: TimelineDiagram, _ range: Range<Int>, includesEmptyLanes: Bool) {
+      var laneEnds: [Int] = []
+      for effect in timeline.effects {
+        let start = max(effect.start ?? range.lowerBound, range.lowerBound)
+        let end = min(effect.end ?? (range.upperBound - 1), range.upperBound - 1)
+        guard start <= end, start < range.upperBound, end >= range.lowerBound else { continue }
+        let lane = laneEnds.firstIndex { $0 < start } ?? laneEnds.count
+        if lane == laneEnds.count { laneEnds.append(end) } else { laneEnds[lane] = end }
+        effectLane[effect.id] = lane
+        shownEffects.append((effect, start, end))
+      }
+      var hasActions = includesEmptyLanes
+      var hasChanges = includesEmptyLanes
+      if !includesEmptyLanes {
+        for placed in timeline.marks where range.contains(placed.column) {
+          switch placed.mark {
+          case .action, .gap: hasActions = true
+          case .stateChange: hasChanges = true
+          case .mutation(_, _, .action): hasActions = true
+          case .mutation(_, _, .effect(let effect, _)):
+            // On the action lane when its effect's bar is not on the page.
+            if effectLane[effect] == nil { hasActions = true }
+          default: break
+          }
+        }
+      }
+      if hasActions {
+        actionLane = 0
+        titles.append("actions")
+      }
+      let firstEffectLane = titles.count
+      effectLane = effectLane.mapValues { $0 + firstEffectLane }
+      titles += (0..<laneEnds.count).map { "effects \($0 + 1)" }
+      for stream in timeline.streams {
+        streamLane[stream] = titles.count
+        titles.append("stream \(stream)")
+      }
+      if hasChanges {
+        stateLane = titles.count
+        titles.append("state changes")
+      }
+    }
+  }
+
+  /// Lane titles at the left edge, the first at lane `base`.
+  func drawTitles(_ titles: [String], base: Int, in frame: Frame, into graph: inout DOTGraph) {
     // Nodes come in runs of one kind each, whose shared attributes are written once: a
     // timeline has thousands of nodes of a kind. Kinds overlap only where a later kind is
     // meant to be drawn on top (mutations on effect bars).
@@ -244,21 +320,29 @@ extension TimelineDiagram {
       "shape": "plaintext", "style": "", "width": .string(Self.inches(Self.laneTitleWidth)),
       "height": "0.36", "fontsize": "10", "fontcolor": "gray25",
     ])
-    for (lane, title) in laneTitles.enumerated() {
+    for (lane, title) in titles.enumerated() {
       let lines = TextWidth.wrapped(title, width: Self.laneTitleWidth - 4, fontSize: 10, lines: 2)
       graph.addNode(
-        label: .text(lines.joined(separator: "\n")), attributes: ["pos": pos(titleX, y(lane))])
+        label: .text(lines.joined(separator: "\n")),
+        attributes: ["pos": frame.pos(frame.titleX, frame.y(base + lane))])
     }
+  }
 
-    // The time axis: a line with round ticks, each event's number and time under it, and
-    // the compressed idle gaps.
-    let axisY = y(-1) + 6
+  /// The time axis: a line with round ticks, each event's number and time under it, and the
+  /// compressed idle gaps down to `bottomLane`.
+  static func drawAxis(
+    _ columns: [Column], in frame: Frame, bottomLane: Int, into graph: inout DOTGraph
+  ) {
+    let range = frame.range
+    let layout = frame.layout
+    let axisY = frame.y(-1) + 6
     if !range.isEmpty {
       graph.setNodeDefaults([
         "shape": "point", "style": "invis", "width": "0.01", "height": "0.01", "fontsize": "7",
       ])
-      let axisStart = graph.addNode(label: "", attributes: ["pos": pos(left, axisY)])
-      let axisEnd = graph.addNode(label: "", attributes: ["pos": pos(right + 8, axisY)])
+      let axisStart = graph.addNode(label: "", attributes: ["pos": frame.pos(frame.left, axisY)])
+      let axisEnd = graph.addNode(
+        label: "", attributes: ["pos": frame.pos(frame.right + 8, axisY)])
       graph.addEdge(
         from: axisStart, to: axisEnd,
         attributes: ["color": "gray55", "arrowsize": "0.4", "tooltip": "time"])
@@ -270,7 +354,7 @@ extension TimelineDiagram {
     for tick in layout.axis.ticks {
       // The tick's mark, `┴`, stands on the axis under its time.
       let text = Self.format(tick.time)
-      var attributes: [String: DOTValue] = ["pos": pos(tick.x, axisY + 9)]
+      var attributes: [String: DOTValue] = ["pos": frame.pos(tick.x, axisY + 9)]
       if let width = Self.widthFitting(text, fontSize: 8, defaultWidth: 0.8) {
         attributes["width"] = .string(width)
       }
@@ -284,7 +368,7 @@ extension TimelineDiagram {
     for column in range {
       let time = columns[column].time
       var tick = "#\(columns[column].sequence)"
-      var attributes: [String: DOTValue] = ["pos": pos(x(column), axisY - 16)]
+      var attributes: [String: DOTValue] = ["pos": frame.pos(frame.x(column), axisY - 16)]
       if time != lastTime {
         let text = Self.format(time)
         tick += "\n" + text
@@ -297,7 +381,7 @@ extension TimelineDiagram {
     }
     if !layout.axis.gaps.isEmpty {
       let top = axisY - 30
-      let bottom = y(stateLane) - Self.laneHeight / 2
+      let bottom = frame.y(bottomLane) - Self.laneHeight / 2
       graph.setNodeDefaults([
         "shape": "box", "style": "dashed,filled", "fillcolor": "#f3f3f3", "color": "gray70",
         "width": .string(Self.inches(TimeAxis.gapWidth - 20)),
@@ -308,11 +392,31 @@ extension TimelineDiagram {
         graph.addNode(
           label: .text(idle),
           attributes: [
-            "pos": pos(gap.x, (top + bottom) / 2),
+            "pos": frame.pos(gap.x, (top + bottom) / 2),
             "tooltip": .string("nothing happened for " + Self.format(gap.duration)),
           ])
       }
     }
+  }
+
+  /// The nodes of one reactor's actions and mutations on a page, for arrows between reactors.
+  struct DrawnNodes {
+    var actions: [Int: DOTNode.ID] = [:]
+    var mutations: [Int: DOTNode.ID] = [:]
+  }
+
+  /// Effect bars, actions, mutations, state changes, stream ends and gaps on the lanes of
+  /// `lanes`, the first at lane `base`.
+  func drawContents(
+    _ lanes: LanePlan, base: Int, texts: [Int: [String]], in frame: Frame,
+    into graph: inout DOTGraph
+  ) -> DrawnNodes {
+    let range = frame.range
+    func y(_ lane: Int) -> Double { frame.y(base + lane) }
+    func x(_ column: Int) -> Double { frame.x(column) }
+    func width(_ column: Int) -> Double { frame.width(column) }
+    func pos(_ x: Double, _ y: Double) -> DOTValue { frame.pos(x, y) }
+    var drawn = DrawnNodes()
 
     // Effect bars, drawn first so that mutations sit on top of them.
     graph.setNodeDefaults([
@@ -321,8 +425,8 @@ extension TimelineDiagram {
     ])
     var barTitles: [(text: String, pos: DOTValue, width: Double, color: String, tooltip: String)] =
       []
-    for (effect, start, end) in shownEffects {
-      let lane = 1 + effectLane[effect.id]!
+    for (effect, start, end) in lanes.shownEffects {
+      let lane = lanes.effectLane[effect.id]!
       let barLeft = x(start) - width(start) / 2 - 4
       let barRight = x(end) + width(end) / 2 + 4
       let (fill, color, style, outcome) = Self.appearance(of: effect)
@@ -362,20 +466,20 @@ extension TimelineDiagram {
     let first = marks.partitioningIndex { $0.column >= range.lowerBound }
     let shown = marks.indices[first...].prefix { marks[$0].column < range.upperBound }
     func label(_ index: Int) -> DOTLabel {
-      .text(layout.texts[index, default: []].joined(separator: "\n"))
+      .text(texts[index, default: []].joined(separator: "\n"))
     }
     func boxWidth(_ column: Int) -> DOTValue { .string(Self.inches(width(column))) }
+    let actionLane = lanes.actionLane ?? 0
     graph.setNodeDefaults([
       "height": "0.42", "style": "rounded,filled", "fillcolor": "#dbe9f6", "color": "#3b6ea5",
     ])
-    var actionNodes: [Int: DOTNode.ID] = [:]
     for index in shown {
       guard case .action(let id, let text, let stream) = marks[index].mark else { continue }
       let column = marks[index].column
-      actionNodes[id] = graph.addNode(
+      drawn.actions[id] = graph.addNode(
         label: label(index),
         attributes: [
-          "pos": pos(x(column), y(0)), "width": boxWidth(column),
+          "pos": pos(x(column), y(actionLane)), "width": boxWidth(column),
           "tooltip": .string("action #\(id)\n" + (stream.map { $0 + ": " } ?? "") + text),
         ])
     }
@@ -383,13 +487,13 @@ extension TimelineDiagram {
       "height": "0.38", "fillcolor": "white", "color": "#444444",
     ])
     for index in shown {
-      guard case .mutation(let text, let cause) = marks[index].mark else { continue }
+      guard case .mutation(let id, let text, let cause) = marks[index].mark else { continue }
       let column = marks[index].column
-      var lane = 0
+      var lane = actionLane
       switch cause {
-      case .effect(let effect, action: _): lane = effectLane[effect].map { $0 + 1 } ?? 0
-      case .stream(let stream): lane = streamLane[stream] ?? 0
-      case .action(_): lane = 0
+      case .effect(let effect, action: _): lane = lanes.effectLane[effect] ?? actionLane
+      case .stream(let stream): lane = lanes.streamLane[stream] ?? actionLane
+      case .action(_): lane = actionLane
       }
       let node = graph.addNode(
         label: label(index),
@@ -397,7 +501,8 @@ extension TimelineDiagram {
           "pos": pos(x(column), y(lane) - 7), "width": boxWidth(column),
           "tooltip": .string("mutation \(text)"),
         ])
-      if let action = cause.action, let source = actionNodes[action] {
+      drawn.mutations[id] = node
+      if let action = cause.action, let source = drawn.actions[action] {
         graph.addEdge(from: source, to: node)
       }
     }
@@ -405,15 +510,17 @@ extension TimelineDiagram {
       "height": "0.66", "shape": "note", "fillcolor": "#fafafa", "color": "gray60",
       "fontsize": "8",
     ])
-    for index in shown {
-      guard case .stateChange(let changes) = marks[index].mark else { continue }
-      let column = marks[index].column
-      graph.addNode(
-        label: label(index),
-        attributes: [
-          "pos": pos(x(column), y(stateLane)), "width": boxWidth(column),
-          "tooltip": .string(changes.isEmpty ? "(unchanged)" : changes.joined(separator: "\n")),
-        ])
+    if let stateLane = lanes.stateLane {
+      for index in shown {
+        guard case .stateChange(let changes) = marks[index].mark else { continue }
+        let column = marks[index].column
+        graph.addNode(
+          label: label(index),
+          attributes: [
+            "pos": pos(x(column), y(stateLane)), "width": boxWidth(column),
+            "tooltip": .string(changes.isEmpty ? "(unchanged)" : changes.joined(separator: "\n")),
+          ])
+      }
     }
     graph.setNodeDefaults(["height": "0.38", "shape": "cds", "fontsize": "9"])
     for index in shown {
@@ -422,7 +529,8 @@ extension TimelineDiagram {
       graph.addNode(
         label: label(index),
         attributes: [
-          "pos": pos(x(column), y(streamLane[stream] ?? 0)), "width": boxWidth(column),
+          "pos": pos(x(column), y(lanes.streamLane[stream] ?? actionLane)),
+          "width": boxWidth(column),
           "fillcolor": error == nil ? "#eeeeee" : "#fde0dc",
           "tooltip": .string("stream \(stream) ended" + (error.map { ": " + $0 } ?? "")),
         ])
@@ -434,20 +542,23 @@ extension TimelineDiagram {
       graph.addNode(
         label: label(index),
         attributes: [
-          "pos": pos(x(column), y(0)), "width": boxWidth(column), "fillcolor": "#fde0dc",
-          "color": "#c62828", "style": "filled,bold",
+          "pos": pos(x(column), y(actionLane)), "width": boxWidth(column),
+          "fillcolor": "#fde0dc", "color": "#c62828", "style": "filled,bold",
           "tooltip": .string(
             "the recorder dropped \(dropped) events here: the trace is incomplete"),
         ])
     }
+    return drawn
+  }
 
-    // The legend of effect outcomes, under the lanes at the left.
-    let legendY = y(stateLane) - Self.laneHeight * 0.85
+  /// The legend of effect outcomes, under the lanes at the left.
+  static func drawLegend(in frame: Frame, bottomLane: Int, into graph: inout DOTGraph) {
+    let legendY = frame.y(bottomLane) - Self.laneHeight * 0.85
     graph.setNodeDefaults([
       "shape": "plaintext", "style": "", "width": .string(Self.inches(Self.laneTitleWidth)),
       "height": "0.3", "fontsize": "9", "fontcolor": "gray25",
     ])
-    graph.addNode(label: "effects:", attributes: ["pos": pos(titleX, legendY)])
+    graph.addNode(label: "effects:", attributes: ["pos": frame.pos(frame.titleX, legendY)])
     graph.setNodeDefaults([
       "shape": "box", "width": "0.95", "height": "0.26", "fontsize": "8", "fontcolor": "black",
     ])
@@ -457,11 +568,11 @@ extension TimelineDiagram {
       graph.addNode(
         label: .text(outcome.map { if case .failed = $0 { "failed" } else { text } } ?? text),
         attributes: [
-          "pos": pos(left + 34 + Double(index) * 76, legendY), "fillcolor": .string(fill),
-          "color": .string(color), "style": .string(style), "fontcolor": .string(color),
+          "pos": frame.pos(frame.left + 34 + Double(index) * 76, legendY),
+          "fillcolor": .string(fill), "color": .string(color), "style": .string(style),
+          "fontcolor": .string(color),
         ])
     }
-    return graph
   }
 
   /// `search #3 · cancelled`, after `… ` when the effect started before the page.
@@ -476,7 +587,7 @@ extension TimelineDiagram {
     appearance(of: effect.outcome)
   }
 
-  private static func appearance(
+  static func appearance(
     of outcome: TraceEvent.Outcome?
   ) -> (fill: String, color: String, style: String, outcome: String) {
     switch outcome {
@@ -526,7 +637,7 @@ extension TimelineDiagram {
 extension Array {
   /// The index of the first element for which `belongs` holds, in an array where it holds
   /// for a suffix.
-  fileprivate func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
+  func partitioningIndex(where belongs: (Element) -> Bool) -> Int {
     var low = 0
     var high = count
     while low < high {

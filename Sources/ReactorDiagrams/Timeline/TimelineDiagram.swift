@@ -34,7 +34,7 @@ public struct TimelineDiagram: Sendable, Hashable {
   /// Something drawn at one column.
   enum Mark: Sendable, Hashable {
     case action(id: Int, label: String, stream: String?)
-    case mutation(label: String, cause: TraceEvent.Cause)
+    case mutation(id: Int, label: String, cause: TraceEvent.Cause)
     /// What a mutation changed, drawn under it on the state lane.
     case stateChange(changes: [String])
     case streamEnd(stream: String, error: String?)
@@ -75,7 +75,7 @@ public struct TimelineDiagram: Sendable, Hashable {
   ///
   /// The diagram is of an incomplete trace when it is not 0. Each gap is drawn as a red
   /// marker on the action lane.
-  public private(set) var droppedEventCount = 0
+  public internal(set) var droppedEventCount = 0
 
   /// Reads the trace at `path`.
   ///
@@ -99,12 +99,7 @@ public struct TimelineDiagram: Sendable, Hashable {
   public init(reader: TraceReader, sequences: ClosedRange<Int>? = nil) throws(TraceReadError) {
     reactor = reader.header.reactor
     let window = sequences ?? Int.min...Int.max
-    var open: [Int: Effect] = [:]
-    var previous = reader.header.initialState
-    var streamSet: Set<String> = []
-    func noteStream(_ stream: String) {
-      if streamSet.insert(stream).inserted { streams.append(stream) }
-    }
+    var reading = Reading(previous: reader.header.initialState)
     while let event = try reader.next() {
       if event.sequence > window.upperBound { break }
       let isShown = window.contains(event.sequence)
@@ -114,44 +109,84 @@ public struct TimelineDiagram: Sendable, Hashable {
       if isShown && !isEnd {
         columns.append(Column(sequence: event.sequence, time: event.time))
       }
-      switch event.kind {
-      case .action(let action):
-        guard isShown else { break }
-        var stream: String?
-        if case .stream(let name) = action.source { stream = name }
-        marks.append(
-          Placed(column: column, mark: .action(id: action.id, label: action.label, stream: stream)))
-      case .effectStarted(let start):
-        open[start.effect] = Effect(
-          id: start.effect, name: start.name, action: start.action,
-          start: isShown ? column : nil, end: nil, outcome: nil)
-      case .effectEnded(let end):
-        guard var effect = open.removeValue(forKey: end.effect), isShown else { break }
-        effect.end = column
-        effect.outcome = end.outcome
-        effects.append(effect)
-      case .mutation(let mutation):
-        let state = reader.currentState
-        defer { previous = state }
-        guard isShown else { break }
-        if case .stream(let name) = mutation.cause { noteStream(name) }
-        let changes = StateChanges.lines(from: previous, to: state, change: mutation.state)
-        marks.append(
-          Placed(column: column, mark: .mutation(label: mutation.label, cause: mutation.cause)))
-        marks.append(Placed(column: column, mark: .stateChange(changes: changes)))
-      case .streamEnded(let end):
-        guard isShown else { break }
-        noteStream(end.stream)
-        marks.append(Placed(column: column, mark: .streamEnd(stream: end.stream, error: end.error)))
-      case .gap(let gap):
-        guard isShown else { break }
-        droppedEventCount += gap.droppedEvents
-        marks.append(Placed(column: column, mark: .gap(dropped: gap.droppedEvents)))
-      case .end:
-        break
-      }
+      add(event, column: column, isShown: isShown, state: reader.currentState, reading: &reading)
     }
-    effects += open.values.filter { $0.start != nil || !columns.isEmpty }
+    finish(reading)
+  }
+
+  /// A diagram of one reactor of a session, filled in by ``add(_:column:isShown:state:reading:)``
+  /// on columns shared with the session's other reactors.
+  init(reactor: String) {
+    self.reactor = reactor
+  }
+
+  /// What reading a trace needs to remember between events.
+  struct Reading {
+    /// Effects started and not yet ended, by id.
+    var open: [Int: Effect] = [:]
+    /// The state before the next mutation.
+    var previous: TraceHeader.State
+  }
+
+  /// Adds what one event draws at `column`.
+  ///
+  /// - Parameters:
+  ///   - event: The event.
+  ///   - column: Its column, when shown.
+  ///   - isShown: Whether the event is in the window.
+  ///   - state: The reactor's state after the event.
+  ///   - reading: What earlier events left open.
+  mutating func add(
+    _ event: TraceEvent, column: Int, isShown: Bool, state: @autoclosure () -> TraceHeader.State,
+    reading: inout Reading
+  ) {
+    switch event.kind {
+    case .action(let action):
+      guard isShown else { break }
+      var stream: String?
+      if case .stream(let name) = action.source { stream = name }
+      marks.append(
+        Placed(column: column, mark: .action(id: action.id, label: action.label, stream: stream)))
+    case .effectStarted(let start):
+      reading.open[start.effect] = Effect(
+        id: start.effect, name: start.name, action: start.action,
+        start: isShown ? column : nil, end: nil, outcome: nil)
+    case .effectEnded(let end):
+      guard var effect = reading.open.removeValue(forKey: end.effect), isShown else { break }
+      effect.end = column
+      effect.outcome = end.outcome
+      effects.append(effect)
+    case .mutation(let mutation):
+      let state = state()
+      defer { reading.previous = state }
+      guard isShown else { break }
+      if case .stream(let name) = mutation.cause { noteStream(name) }
+      let changes = StateChanges.lines(from: reading.previous, to: state, change: mutation.state)
+      marks.append(
+        Placed(
+          column: column,
+          mark: .mutation(id: mutation.id, label: mutation.label, cause: mutation.cause)))
+      marks.append(Placed(column: column, mark: .stateChange(changes: changes)))
+    case .streamEnded(let end):
+      guard isShown else { break }
+      noteStream(end.stream)
+      marks.append(Placed(column: column, mark: .streamEnd(stream: end.stream, error: end.error)))
+    case .gap(let gap):
+      guard isShown else { break }
+      droppedEventCount += gap.droppedEvents
+      marks.append(Placed(column: column, mark: .gap(dropped: gap.droppedEvents)))
+    case .end:
+      break
+    }
+  }
+
+  /// Adds the effects still running at the window's end, drawn to its right edge.
+  mutating func finish(_ reading: Reading) {
+    effects += reading.open.values.filter { $0.start != nil || !columns.isEmpty }
     effects.sort { ($0.start ?? -1, $0.id) < ($1.start ?? -1, $1.id) }
+  }
+
+  private mutating func noteStream(_ stream: String) {
+    if !streams.contains(stream) { streams.append(stream) }
   }
 }

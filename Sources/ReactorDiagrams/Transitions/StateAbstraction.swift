@@ -11,13 +11,12 @@ public import ReactorTracing
 ///
 /// ```swift
 /// let whole = StateAbstraction.wholeState
-/// let loading = StateAbstraction(keys: ["isLoading", "user.name"])
+/// let loading = StateAbstraction(keys: ["isLoading", "user.name", "tasks.0.title"])
 /// let machine = try StateAbstraction.inferred(fromTracesAt: ["search.trace.jsonl"])
 /// ```
 public struct StateAbstraction: Sendable, Hashable {
-  /// The fields to keep, each a path of object keys from the state's root; empty for the
-  /// whole state.
-  public var keyPaths: [[String]]
+  /// The fields to keep, each a path from the state's root; empty for the whole state.
+  public var keyPaths: [StatePath]
 
   /// How each top-level field is drawn; empty unless made by ``init(rules:)``.
   public private(set) var rules: [FieldRule] = []
@@ -27,17 +26,18 @@ public struct StateAbstraction: Sendable, Hashable {
 
   /// Creates an abstraction that keeps the fields at `keyPaths`.
   ///
-  /// - Parameter keyPaths: Paths of object keys, such as `[["user", "name"]]`; empty for
-  ///   the whole state.
-  public init(keyPaths: [[String]]) {
+  /// - Parameter keyPaths: Paths such as `user.name` or `tasks.0.title`; empty for the
+  ///   whole state.
+  public init(keyPaths: [StatePath]) {
     self.keyPaths = keyPaths
   }
 
-  /// Creates an abstraction from dotted key paths such as `isLoading` or `user.name`.
+  /// Creates an abstraction that keeps the fields at `keys`, such as `isLoading` or
+  /// `tasks.0.title`.
   ///
-  /// - Parameter keys: Dotted paths; empty for the whole state.
-  public init(keys: [String]) {
-    self.init(keyPaths: keys.map { $0.split(separator: ".").map(String.init) })
+  /// - Parameter keys: The paths; empty for the whole state.
+  public init(keys: [StatePath]) {
+    self.init(keyPaths: keys)
   }
 
   /// Creates an abstraction that draws each top-level field by its rule.
@@ -47,7 +47,9 @@ public struct StateAbstraction: Sendable, Hashable {
   ///
   /// - Parameter rules: One rule per field, in the order the fields show.
   public init(rules: [FieldRule]) {
-    self.keyPaths = rules.filter(\.abstraction.isShownInNodes).map { [$0.name] }
+    self.keyPaths = rules.filter(\.abstraction.isShownInNodes).map {
+      StatePath(components: [$0.name])
+    }
     self.rules = rules
   }
 
@@ -94,18 +96,14 @@ public struct StateAbstraction: Sendable, Hashable {
     }
     return zip(keyPaths, projectedValues(of: json)).map { path, value in
       StateField(
-        name: path.joined(separator: "."), value: value?.serializedString ?? "∅",
+        name: path.description, value: value?.serializedString ?? "∅",
         shown: ValueText.short(value))
     }
   }
 
   /// The values at the key paths, `nil` where the state has none.
   func projectedValues(of json: JSONValue) -> [JSONValue?] {
-    keyPaths.map { path in
-      var value: JSONValue? = json
-      for key in path { value = value?[key] }
-      return value
-    }
+    keyPaths.map { $0.value(in: json) }
   }
 }
 
@@ -122,20 +120,8 @@ extension StateAbstraction {
     guard case .diff(let operations) = change else { return false }
     guard !isWholeState else { return operations.isEmpty }
     return !operations.contains { operation in
-      keyPaths.contains { Self.overlaps(operation.path, $0) }
+      keyPaths.contains { $0.overlaps(operation.path) }
     }
-  }
-
-  /// Whether an operation at `path` can change the value at `keyPath`: when one is a prefix
-  /// of the other.
-  ///
-  /// An operation inside an array (an index where the key path has a key) cannot: the value
-  /// there is an array before and after it, and a key path through an array finds nothing.
-  private static func overlaps(_ path: [JSONPathComponent], _ keyPath: [String]) -> Bool {
-    for (component, key) in zip(path, keyPath) {
-      guard case .key(let name) = component, name == key else { return false }
-    }
-    return true
   }
 
   private static func flatten(_ object: JSONObject, prefix: String, into fields: inout [StateField])

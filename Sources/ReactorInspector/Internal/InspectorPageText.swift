@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-i/3NnWtW2GGxzwTECSUNUYXcVy/PHmovFFtJd6BGf6E='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-fUTNiorQ/kvsCiZFND9YEsaNIZU2bu9r+Wp0HJ+iMxI='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -245,7 +245,7 @@ enum InspectorPageText {
         for (const component of path) {
           if (value === null || typeof value !== "object") return undefined;
           if (Array.isArray(value)) {
-            const index = typeof component === "number" ? component : (/^\d+$/.test(component) ? Number(component) : NaN);
+            const index = typeof component === "number" ? component : (/^(0|[1-9]\d*)$/.test(component) ? Number(component) : NaN);
             if (!(index >= 0 && index < value.length)) return undefined;
             value = value[index];
           } else {
@@ -420,10 +420,14 @@ enum InspectorPageText {
       }
 
       // ---- "Events that changed this path" --------------------------------------------
+      // The grammar of StatePath (Swift), the paths every command's --key takes: fields and
+      // indices separated by dots, an index also as [n]; null when a field name is empty.
       function parsePath(text) {
-        const path = [];
-        for (const part of text.trim().replace(/\[(\d+)\]/g, ".$1").split(".")) if (part !== "") path.push(part);
-        return path;
+        const trimmed = text.trim();
+        let dotted = trimmed.replace(/\[(\d+)\]/g, ".$1");
+        if (trimmed.startsWith("[") && dotted.startsWith(".")) dotted = dotted.slice(1);
+        const path = dotted.split(".");
+        return path.some((part) => part === "") ? null : path;
       }
       function overlaps(opPath, path) {
         const n = Math.min(opPath.length, path.length);
@@ -444,9 +448,16 @@ enum InspectorPageText {
       }
       function runPathSearch() {
         const text = $("path-input").value;
-        const path = parsePath(text);
         const status = $("path-status");
-        if (!path.length) { clearPathSearch(); return; }
+        if (!text.trim()) { clearPathSearch(); return; }
+        const path = parsePath(text);
+        if (!path) {
+          pathMatches = null;
+          status.textContent = "not a state path: a field name is empty (write fields and indices separated by dots, such as tasks.0.title)";
+          status.classList.remove("found");
+          refilter();
+          return;
+        }
         pathMatches = findChanges(path);
         status.textContent = pathMatches.size + " event" + (pathMatches.size === 1 ? "" : "s") + " changed " + path.join(".");
         status.classList.toggle("found", pathMatches.size > 0);

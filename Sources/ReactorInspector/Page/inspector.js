@@ -70,7 +70,7 @@
     for (const component of path) {
       if (value === null || typeof value !== "object") return undefined;
       if (Array.isArray(value)) {
-        const index = typeof component === "number" ? component : (/^\d+$/.test(component) ? Number(component) : NaN);
+        const index = typeof component === "number" ? component : (/^(0|[1-9]\d*)$/.test(component) ? Number(component) : NaN);
         if (!(index >= 0 && index < value.length)) return undefined;
         value = value[index];
       } else {
@@ -245,10 +245,14 @@
   }
 
   // ---- "Events that changed this path" --------------------------------------------
+  // The grammar of StatePath (Swift), the paths every command's --key takes: fields and
+  // indices separated by dots, an index also as [n]; null when a field name is empty.
   function parsePath(text) {
-    const path = [];
-    for (const part of text.trim().replace(/\[(\d+)\]/g, ".$1").split(".")) if (part !== "") path.push(part);
-    return path;
+    const trimmed = text.trim();
+    let dotted = trimmed.replace(/\[(\d+)\]/g, ".$1");
+    if (trimmed.startsWith("[") && dotted.startsWith(".")) dotted = dotted.slice(1);
+    const path = dotted.split(".");
+    return path.some((part) => part === "") ? null : path;
   }
   function overlaps(opPath, path) {
     const n = Math.min(opPath.length, path.length);
@@ -269,9 +273,16 @@
   }
   function runPathSearch() {
     const text = $("path-input").value;
-    const path = parsePath(text);
     const status = $("path-status");
-    if (!path.length) { clearPathSearch(); return; }
+    if (!text.trim()) { clearPathSearch(); return; }
+    const path = parsePath(text);
+    if (!path) {
+      pathMatches = null;
+      status.textContent = "not a state path: a field name is empty (write fields and indices separated by dots, such as tasks.0.title)";
+      status.classList.remove("found");
+      refilter();
+      return;
+    }
     pathMatches = findChanges(path);
     status.textContent = pathMatches.size + " event" + (pathMatches.size === 1 ? "" : "s") + " changed " + path.join(".");
     status.classList.toggle("found", pathMatches.size > 0);

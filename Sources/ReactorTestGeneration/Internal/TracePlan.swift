@@ -166,7 +166,7 @@ struct TracePlan {
     steps.append(.advance(max(end - now, .zero), to: max(end, now)))
     let checks =
       expectations == .finalState
-      ? Self.leaves(of: current).map { Check(path: $0.path, json: $0.json) }
+      ? Self.leaves(of: current).map { Check(path: $0.path.description, json: $0.json) }
       : Self.changes(from: checked, to: current, keys: expectations)
     if !checks.isEmpty {
       steps.append(.expect(checks, context: "after \(previous), at the end (\(Self.text(end)))"))
@@ -219,36 +219,26 @@ struct TracePlan {
     let before = Dictionary(
       leaves(of: old).map { ($0.path, $0.json) }, uniquingKeysWith: { first, _ in first })
     let after = leaves(of: new)
-    var checks: [Check] = []
-    var seen: Set<String> = []
+    var changed: [(path: StatePath, json: String?)] = []
+    var seen: Set<StatePath> = []
     for leaf in after {
       seen.insert(leaf.path)
-      if before[leaf.path] != leaf.json { checks.append(Check(path: leaf.path, json: leaf.json)) }
+      if before[leaf.path] != leaf.json { changed.append((leaf.path, leaf.json)) }
     }
     // A field that went away, unless it became a container whose leaves are checked.
-    for path in before.keys.sorted() where !seen.contains(path) {
-      if seen.contains(where: { $0.hasPrefix(path + ".") }) { continue }
-      checks.append(Check(path: path, json: nil))
+    for path in before.keys.sorted(by: { $0.description < $1.description })
+    where !seen.contains(path) {
+      if seen.contains(where: { $0 != path && path.contains($0) }) { continue }
+      changed.append((path, nil))
     }
-    guard case .keys(let wanted) = keys else { return checks }
-    return checks.filter { check in
-      wanted.contains { check.path == $0 || check.path.hasPrefix($0 + ".") }
+    if case .keys(let wanted) = keys {
+      changed = changed.filter { check in wanted.contains { $0.contains(check.path) } }
     }
+    return changed.map { Check(path: $0.path.description, json: $0.json) }
   }
 
-  /// The leaves of a state by dotted path: object members by key, array elements by index
-  /// (`tasks.1.isDone`), empty containers and scalars whole.
-  private static func leaves(
-    of value: JSONValue, prefix: String = ""
-  ) -> [(path: String, json: String)] {
-    func path(_ key: String) -> String { prefix.isEmpty ? key : prefix + "." + key }
-    switch value {
-    case .object(let object) where !object.isEmpty:
-      return object.members.flatMap { leaves(of: $0.value, prefix: path($0.key)) }
-    case .array(let elements) where !elements.isEmpty:
-      return elements.enumerated().flatMap { leaves(of: $1, prefix: path(String($0))) }
-    default:
-      return [(prefix, value.serializedString)]
-    }
+  /// The leaves of a state (``StatePath/leaves(of:)``) with their canonical JSON.
+  private static func leaves(of value: JSONValue) -> [(path: StatePath, json: String)] {
+    StatePath.leaves(of: value).map { ($0.path, $0.value.serializedString) }
   }
 }

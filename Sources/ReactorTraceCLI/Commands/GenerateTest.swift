@@ -35,8 +35,11 @@ extension ReactorTraceCommand {
 
     /// Fields to check.
     @Option(
-      parsing: .upToNextOption,
-      help: "Check only these fields (dotted paths, or comma separated), wherever they change.")
+      name: [.customLong("key"), .customLong("keys")], parsing: .upToNextOption,
+      help: """
+        Check only these fields (paths such as tasks.0.title, or comma separated), wherever \
+        they change.
+        """)
     var keys: [String] = []
 
     /// How the test builds its reactor.
@@ -74,16 +77,26 @@ extension ReactorTraceCommand {
     func validate() throws {
       guard !traces.isEmpty else { throw ValidationError("Give at least one trace file.") }
       guard !(finalState && !keys.isEmpty) else {
-        throw ValidationError("--final-state and --keys do not go together.")
+        throw ValidationError("--final-state and --key do not go together.")
       }
+      _ = try keyPaths()
       if let suiteName, !suiteName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) {
         throw ValidationError("--suite-name must be a Swift identifier.")
       }
     }
 
+    /// `--key` as paths, commas separating several in one value.
+    private func keyPaths() throws -> [StatePath] {
+      try StatePath.arguments(
+        keys.flatMap {
+          $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+        },
+        of: "--key")
+    }
+
     /// Generates and writes the test.
     func run() async throws {
-      let keyList = keys.flatMap { $0.split(separator: ",").map(String.init) }
+      let keyList = try keyPaths()
       let first = traces[0].split(separator: "/").last.map(String.init) ?? traces[0]
       let stem = first.split(separator: ".").first.map(String.init) ?? "Recorded"
       let suite =

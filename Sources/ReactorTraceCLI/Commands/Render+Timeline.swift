@@ -14,15 +14,24 @@ extension ReactorTraceCommand.Render {
         cancelled and failed effects drawn differently), one per external stream, and the \
         state changes; arrows lead from each action to its mutations. A time axis with round \
         ticks runs along the top, and long idle periods are compressed into marked gaps. \
-        Long traces can be cut with --from/--to and split into pages with --page-size. A PNG \
+        Long traces can be cut with --from/--to and split into pages with --page-size. A \
+        session gets a group of lanes per reactor on one time axis, with dashed orange arrows \
+        for causes across reactors; reactors with nothing on a page are collapsed into one \
+        line, and --reactor picks some (by id). A PNG \
         holds at most 32,767 pixels a side: a wider timeline is split into pages \
         automatically, and a --page-size too large for PNG is refused with exit code 2.
         """
     )
 
     /// The trace to draw.
-    @Argument(help: "A trace file.")
+    @Argument(help: "A trace file, or a session.")
     var trace: String
+
+    /// The reactors of a session to draw.
+    @Option(
+      name: .customLong("reactor"),
+      help: "Of a session: draw only this reactor (its id); repeatable.")
+    var reactors: [Int] = []
 
     /// The first event to draw.
     @Option(help: "The first event (seq) to draw.")
@@ -55,12 +64,16 @@ extension ReactorTraceCommand.Render {
       if pageSize != nil, diagram.output == OutputFiles.standardOutput {
         throw ValidationError("--page-size writes several files; give -o a file name, not -.")
       }
+      if reactors.contains(where: { $0 < 1 }) {
+        throw ValidationError("--reactor takes a reactor's id, 1 or more.")
+      }
     }
 
     /// Lays out the timeline and writes it, one file per page.
     func run() async throws {
       try await TimelineRequest(
-        trace: trace, from: from, to: to, pageSize: pageSize, format: format, diagram: diagram
+        trace: trace, reactors: reactors, from: from, to: to, pageSize: pageSize, format: format,
+        diagram: diagram
       ).exit()
     }
 
@@ -82,6 +95,7 @@ extension ReactorTraceCommand.Render {
 /// What `render timeline` was asked to do.
 struct TimelineRequest: CommandRequest {
   var trace: String
+  var reactors: [Int] = []
   var from: Int?
   var to: Int?
   var pageSize: Int?
@@ -91,14 +105,18 @@ struct TimelineRequest: CommandRequest {
   /// Lays out the timeline, writes its pages, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
-    let widestPNG = ReactorTraceCommand.Render.Timeline.widestPNG
     let format = try diagram.resolvedFormat(
       format, accepting: [.dot, .svg, .png, .pdf], for: "timeline")
     let engine = try diagram.resolvedEngine(default: .nop)
     try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
     let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
-    var written: [String] = []
-    var note = ""
+    if SessionReplayRun.isSession(trace) {
+      return try writeSession(range: range, format: format, engine: engine, report: report)
+    }
+    if !reactors.isEmpty {
+      throw CommandFailure.unusableInput(
+        "--reactor picks reactors of a session; '\(trace)' is the trace of one reactor")
+    }
     let reader = try TraceReader(path: trace)
     let timeline = try TimelineDiagram(reader: reader, sequences: range)
     // The rest of the trace, for what the reader notices at its end.
@@ -116,6 +134,51 @@ struct TimelineRequest: CommandRequest {
     }
     if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
     try timeline.checkSize(eventsPerPage: pageSize)
+    return try write(timeline, format: format, engine: engine, report: report)
+  }
+
+  /// Draws a session: a group of lanes per reactor.
+  @MainActor
+  private func writeSession(
+    range: ClosedRange<Int>?, format: DiagramFormat, engine: LayoutEngine, report: any TextOutput
+  ) throws -> ExitCode {
+    let reader = try SessionReader(path: trace)
+    let timeline = try SessionTimelineDiagram(
+      reader: reader, sequences: range, reactors: reactors.isEmpty ? nil : Set(reactors))
+    var introduced = Set(timeline.introducedReactorIDs)
+    while let event = try reader.next() {
+      if case .introduced(let introduction) = event.kind { introduced.insert(introduction.reactor) }
+    }
+    let unknown = reactors.filter { !introduced.contains($0) }
+    if !unknown.isEmpty {
+      throw CommandFailure.unusableInput(
+        "no reactor \(unknown.map(String.init).joined(separator: ", ")) in the session; its "
+          + "reactors are \(introduced.sorted().map(String.init).joined(separator: ", "))")
+    }
+    let warnings = TraceWarningReport(
+      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
+    warnings.print(strict: diagram.strictness.strict)
+    if range != nil, timeline.eventCount == 0 {
+      throw CommandFailure.unusableInput(
+        "no event of the session is in "
+          + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
+          .joined(separator: " ")
+          + ": its events are 1 to \(reader.eventCount)")
+    }
+    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
+    try timeline.checkSize(eventsPerPage: pageSize)
+    return try write(timeline, format: format, engine: engine, report: report)
+  }
+
+  /// Splits a timeline into pages as asked (and as a PNG needs), renders and writes them.
+  @MainActor
+  private func write(
+    _ timeline: some PagedTimeline, format: DiagramFormat, engine: LayoutEngine,
+    report: any TextOutput
+  ) throws -> ExitCode {
+    let widestPNG = ReactorTraceCommand.Render.Timeline.widestPNG
+    var written: [String] = []
+    var note = ""
     let pages: [DOTGraph]
     if format == .png {
       let widest = timeline.width(eventsPerPage: pageSize)
@@ -162,3 +225,15 @@ struct TimelineRequest: CommandRequest {
     return .success
   }
 }
+
+/// A timeline that splits into pages: of one reactor, or of a session.
+protocol PagedTimeline {
+  var eventCount: Int { get }
+  func width(eventsPerPage: Int?) -> Double
+  func pages(eventsPerPage: Int) -> [DOTGraph]
+  func pages(maximumWidth: Double) -> [DOTGraph]
+  func dotGraph() -> DOTGraph
+}
+
+extension TimelineDiagram: PagedTimeline {}
+extension SessionTimelineDiagram: PagedTimeline {}

@@ -78,7 +78,7 @@ extension ReactorTraceCommand {
 
     private func choice() throws -> Summarization.Choice {
       if states.wholeState { return .wholeState }
-      if !states.keys.isEmpty { return .keys(states.keys) }
+      if !states.keys.isEmpty { return .keys(try states.statePaths()) }
       return .inferred(overrides: try states.overrides())
     }
   }

@@ -120,6 +120,10 @@ struct GeneratedLabelTests {
       ("transitions", try transitions.dotGraph(), .dot),
       ("timeline", timeline.dotGraph(), .nop),
       ("sequence", sequence.dotGraph(), .nop),
+      (
+        "session timeline",
+        try SessionTimelineDiagram(reader: SessionReader(bytes: bytes)).dotGraph(), .nop
+      ),
     ]
     for mermaid in [try transitions.mermaid(), sequence.mermaid()] {
       #expect(

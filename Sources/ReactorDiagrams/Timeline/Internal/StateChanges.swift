@@ -18,7 +18,7 @@ enum StateChanges {
     case (.json(let before), .json, .diff(let operations)):
       for operation in operations where lines.count < limit {
         let path = operation.path
-        if case .key("valueUpdatedCount")? = path.last { continue }
+        if case .key(StatePulse.countKey)? = path.last { continue }
         let name = path.isEmpty ? "" : path.dottedDescription
         let previous = Self.value(at: path, in: before)
         switch operation {
@@ -59,7 +59,7 @@ enum StateChanges {
     case (.object(let before)?, .object(let after)?):
       var keys = before.members.map(\.key)
       for (key, _) in after.members where before[key] == nil { keys.append(key) }
-      for key in keys where key != "valueUpdatedCount" {
+      for key in keys where key != StatePulse.countKey {
         compare(before[key], after[key], name.isEmpty ? key : name + "." + key, into: &lines)
       }
     case (.array(let before)?, .array(let after)?):

@@ -48,11 +48,7 @@ struct FieldStatistics {
       noteCount(elements.count, cap: cap)
     case .object(let object)?:
       sawObject = true
-      if object["valueUpdatedCount"] == nil || object.count > 2
-        || (object.count == 2 && object["value"] == nil)
-      {
-        sawPulseShape = false
-      }
+      if !StatePulse.isPulse(object) { sawPulseShape = false }
       noteCount(object.count, cap: cap)
     }
   }

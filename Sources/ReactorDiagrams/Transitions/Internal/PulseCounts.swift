@@ -30,7 +30,9 @@ struct PulseCounts {
       guard count != counts[index] else { continue }
       counts[index] = count
       var value: JSONValue?
-      if case .json(let json) = state { value = json[field]?["value"] }
+      if case .json(let json) = state, let pulse = json[field] {
+        value = StatePulse.value(of: pulse)
+      }
       events.append(field + ": " + ValueText.short(value))
     }
     return events
@@ -38,6 +40,6 @@ struct PulseCounts {
 
   private static func count(of field: String, in state: TraceHeader.State) -> JSONValue? {
     guard case .json(let json) = state else { return nil }
-    return json[field]?["valueUpdatedCount"]
+    return json[field].flatMap(StatePulse.count(of:))
   }
 }
