@@ -1,9 +1,9 @@
 import ReactorJSON
 
 #if canImport(FoundationEssentials)
-  import FoundationEssentials
+import FoundationEssentials
 #else
-  import Foundation
+import Foundation
 #endif
 
 /// Describes `Decodable` types by what their `init(from:)` asks a decoder for.
