@@ -261,11 +261,12 @@ let package = Package(
     // Live: an app streams its recording to `reactor-trace serve` (issue 31). The recorder
     // side links no server library, no Graphviz and no FoundationNetworking: plain sockets.
     .target(name: "ReactorLiveRecording", dependencies: ["ReactorCore", "ReactorTracing"]),
-    // The server: takes apps' streams, keeps each on disk as a trace, serves the live page.
+    // The server: takes apps' streams, keeps each on disk as a trace, serves the inspector in
+    // live mode (and draws its diagrams, so it links Graphviz through ReactorInspector).
     .target(
       name: "ReactorLiveServer",
       dependencies: [
-        "ReactorTracing", "ReactorLiveRecording",
+        "ReactorTracing", "ReactorLiveRecording", "ReactorInspector",
         .product(name: "FlyingFox", package: "FlyingFox"),
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
@@ -326,7 +327,9 @@ let package = Package(
     // The shipped binary's registry: the example reactors, with their test factories.
     .target(
       name: "ReactorExampleRegistry",
-      dependencies: ["ReactorTraceCLI", "ReactorExamples", "ReactorTestGeneration"]
+      dependencies: [
+        "ReactorTraceCLI", "ReactorExamples", "ReactorTestGeneration", "ReactorTracing",
+      ]
     ),
     .executableTarget(name: "reactor-trace", dependencies: ["ReactorExampleRegistry"]),
     .testTarget(

@@ -1,11 +1,14 @@
 import ReactorExport
 import ReactorReplay
+import ReactorScript
 import ReactorTestGeneration
 import ReactorTracing
 
 /// libFuzzer's entry point: any bytes through the trace reader and structural replay, the
-/// Perfetto writer (whose document must parse as JSON) and the test generator's string
-/// literal writer (whose literal must stay on one line, free of control characters).
+/// Perfetto writer (whose document must parse as JSON, whole and streamed with few events
+/// waiting), the action-script reader, and the test generator's value writer (string
+/// literals, enum cases and identifiers made from file names, which must stay on one line,
+/// free of control characters).
 ///
 /// The reader runs verifying states and not. A crash, trap, leak or sanitizer report is a finding; a
 /// thrown error is the expected answer to bad input.
@@ -23,7 +26,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for divergence in replay.divergences { _ = "\(divergence)" }
   }
   checkPerfetto(bytes)
-  checkStringLiteral(String(decoding: bytes, as: UTF8.self))
+  let text = String(decoding: bytes, as: UTF8.self)
+  checkScript(text)
+  checkStringLiteral(text)
+  checkValueWriter(text)
   return 0
 }
 
@@ -35,6 +41,51 @@ private func checkPerfetto(_ bytes: [UInt8]) {
   let document = export.serialized
   guard (try? JSONValue(parsing: String(decoding: document, as: UTF8.self))) != nil else {
     fatalError("the Perfetto export is not JSON")
+  }
+  // Streamed with at most 4 events waiting: effects become begins and ends, arrows from
+  // actions already written go at the end; still one JSON document.
+  guard let again = try? TraceReader(bytes: bytes, name: "fuzz") else { return }
+  var streamed: [UInt8] = []
+  guard (try? PerfettoTrace.write(reader: again, to: { streamed += $0 }, pendingLimit: 4)) != nil
+  else { return }
+  guard (try? JSONValue(parsing: String(decoding: streamed, as: UTF8.self))) != nil else {
+    fatalError("the streamed Perfetto export is not JSON")
+  }
+}
+
+/// The action-script reader on any text: a script whose steps are described, or an error
+/// that is.
+private func checkScript(_ text: String) {
+  do {
+    let script = try ReactorScript(parsing: text, name: "fuzz")
+    for step in script.orderedSteps { _ = "\(step)" }
+    _ = ScriptedEvents(script: script)
+    _ = try? ScriptedEvents(metadata: script.metadata)
+  } catch {
+    _ = error.description
+  }
+}
+
+/// The value writer for any JSON value: an enum case expression with no raw control
+/// character and no line break, or none; and for any file name, an ASCII identifier.
+private func checkValueWriter(_ text: String) {
+  if let value = try? JSONValue(parsing: text),
+    let expression = SwiftLiteral.enumCase(value, schema: nil)
+  {
+    for scalar in expression.unicodeScalars
+    where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value)
+      || scalar == "\u{2028}" || scalar == "\u{2029}"
+    {
+      fatalError("a raw control character in an enum case expression")
+    }
+  }
+  let identifier = SwiftLiteral.identifier(fromFileName: text)
+  guard let first = identifier.unicodeScalars.first, !("0"..."9").contains(first),
+    identifier.unicodeScalars.allSatisfy({
+      ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+    })
+  else {
+    fatalError("a file name gave an identifier that is not one")
   }
 }
 

@@ -76,12 +76,13 @@ done
 
 # The task app's session (many reactors in one trace, Traces/taskapp.session.jsonl, recorded
 # by its test): replayed structurally (every cause across reactors checked), its edit screen
-# and a row through reduce, and compared with itself.
+# and a row through reduce, the whole app through mutate (its registered session factory),
+# and compared with itself.
 session="Traces/taskapp.session.jsonl"
 echo
 echo "== taskapp session ($session)"
 session_results=()
-for arguments in "" "--reactor-id 2" "--reactor-id 3"; do
+for arguments in "" "--reactor-id 2" "--reactor-id 3" "--mode mutate"; do
   # shellcheck disable=SC2086
   if output="$("$bin" replay "$session" $arguments 2>&1)"; then
     session_results+=("match")
@@ -97,9 +98,10 @@ else
   echo "diff: $output"
   failures=$((failures + 1))
 fi
-summary+=("$(printf '  %-14s %s reactors, %s events\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s' \
+summary+=("$(printf '  %-14s %s reactors, %s events\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s, whole app (mutate) %s' \
   "taskapp" "$(grep -c '"kind":"reactor"' "$session")" "$(grep -c '"seq"' "$session")" "" \
-  "${session_results[0]}" "${session_results[1]}" "${session_results[2]}")")
+  "${session_results[0]}" "${session_results[1]}" "${session_results[2]}" \
+  "${session_results[3]}")")
 
 # One example live: `serve` in the background, the Counter example app streaming to it, and
 # the kept stream replayed like any trace. (Open the printed page while it runs to watch; run

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the trace reader, structural replay, the Perfetto writer and the test generator's
-# string literal writer with libFuzzer for SECONDS (default 60),
-# starting from the sample traces in Traces/. Exits non-zero on any finding (a crash, trap,
+# Fuzzes the trace reader, structural replay, the Perfetto writer (whole and streamed), the
+# action-script reader and the test generator's value writer (string literals, enum cases,
+# identifiers from file names) with libFuzzer for SECONDS (default 60), starting from the
+# sample traces in Traces/ and the action scripts beside them. Exits non-zero on any finding (a crash, trap,
 # sanitizer report, leak or timeout), whose input is left in .build-fuzz/findings/.
 #
 #   scripts/fuzz.sh 60          # what CI runs
@@ -47,8 +48,8 @@ swiftc "${flags[@]}" -module-name ReactorTraceFuzz Fuzz/FuzzTarget.swift \
   "${libraries[@]}" "${third_party_objects[@]}" -o "$out/reactor-trace-fuzz" 2>&1 |
   { grep -v "Cannot export local symbol" || true; }
 
-# The seed corpus: the sample traces, added to what earlier runs found.
-cp Traces/*.trace.jsonl Tests/Fixtures/*.trace.jsonl "$out/corpus/"
+# The seed corpus: the sample traces and action scripts, added to what earlier runs found.
+cp Traces/*.trace.jsonl Traces/*.actions.jsonl Tests/Fixtures/*.trace.jsonl "$out/corpus/"
 
 echo "fuzz: running for ${seconds}s"
 parallel=()

@@ -139,7 +139,9 @@ struct ResultTable {
       "| streaming pass | max RSS, 100k events | max RSS, 1M events | growth for 10× the events |",
       "|---|--:|--:|--:|",
     ]
-    for scenario in ["trace-read", "reduce-replay"] {
+    for scenario in [
+      "trace-read", "reduce-replay", "render-perfetto", "render-inspector", "render-timeline-paged",
+    ] {
       guard let small = results.first(where: { $0.row.id == "\(scenario)/100k" }),
         let large = results.first(where: { $0.row.id == "\(scenario)/1M" })
       else { continue }

@@ -1,6 +1,7 @@
 import ReactorExamples
 import ReactorTestGeneration
 public import ReactorTraceCLI
+import ReactorTracing
 
 extension ReactorRegistry {
   /// The example reactors, as the shipped `reactor-trace` registers them: each built with
@@ -100,6 +101,19 @@ extension ReactorRegistry {
     registry.register(TaskEditReactor.self) { context in
       TaskEditReactor(service: TaskAppService(clock: context.clock))
     }
+    // The task app as a whole, for `replay --mode mutate` and `rerecord` of its sessions
+    // (`"app":"TaskApp"` in their metadata): built and wired as `TaskApp` does, its two
+    // screens named as the app names them.
+    registry.registerSession(
+      app: "TaskApp",
+      including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor },
+      make: { context in
+        let app = TaskApp(clock: context.clock)
+        context.recorder.record(app.list, name: "list")
+        context.recorder.record(app.edit, name: "edit")
+        app.bindViews()
+        return app
+      })
     return registry
   }
 

@@ -12,7 +12,9 @@ public import ReactorTracing
 /// (cancelling is how reactors drop stale work, not a failure) with the outcome as an
 /// attribute and a `cancelled` event; one still running when the recording stopped ends
 /// with the trace, marked `running`. A mutation an external stream sent is a trace of its own
-/// (`stream NAME`). The reactor's type, schema digests and metadata are resource attributes;
+/// (`stream NAME`). In a session, a cause that crosses reactors is a span link to the
+/// sender's span (``init(session:)``). The reactor's type, schema digests and metadata are
+/// resource attributes;
 /// the recorder and format version scope attributes. Ids are derived from the header and
 /// the event ids, so exporting a trace again gives the same bytes. Times are Unix
 /// nanoseconds from the header's clock origin, or from the epoch for a virtual clock.
@@ -26,7 +28,8 @@ public struct OTLPTrace: Sendable {
   private struct Root {
     var traceID: String
     var span: Span
-    var effects: [Int] = []
+    /// The reactor whose action or element it is.
+    var reactor: Int
   }
 
   /// One span being built.
@@ -38,7 +41,208 @@ public struct OTLPTrace: Sendable {
     var end: Int64
     var attributes: [(String, JSONValue)]
     var events: [JSONValue] = []
+    var links: [JSONValue] = []
     var status: (code: Int64, message: String?)?
+  }
+
+  /// The trace and span ids of one reactor's spans, derived from what introduced it, so that
+  /// exporting again gives the same ids and a link can name a span of another reactor.
+  private struct SpanIDs {
+    var seed: UInt64
+
+    /// Kinds of span: an action's root, an effect, a stream element's root.
+    static let action: UInt8 = 1
+    static let effect: UInt8 = 2
+    static let stream: UInt8 = 3
+
+    /// The ids of a reactor of `type` whose initial state hashes to `hash`, on a clock with
+    /// `origin`; `reactor` is its id in a session (`nil` for a trace of one reactor).
+    init(type: String, hash: TraceHash, origin: String?, reactor: Int?) {
+      var bytes = Array(type.utf8) + [0] + Array(hash.description.utf8)
+      bytes += [0] + Array((origin ?? "").utf8)
+      if let reactor { bytes += [0] + Array("reactor \(reactor)".utf8) }
+      seed = TraceHash(of: bytes).value
+    }
+
+    func traceID(_ kind: UInt8, _ id: Int) -> String {
+      OTLPTrace.hex(seed) + OTLPTrace.hex(TraceHash(of: [kind] + Array(String(id).utf8)).value)
+    }
+
+    func spanID(_ kind: UInt8, _ id: Int) -> String {
+      OTLPTrace.hex(
+        TraceHash(of: [kind, 0] + Array(String(id).utf8) + OTLPTrace.bytes(seed)).value)
+    }
+  }
+
+  /// What is being built for one reactor: its ids, resource, actions and open effects.
+  private struct Lane {
+    var ids: SpanIDs
+    var resource: JSONValue
+    var previous: TraceHeader.State
+    var rootOfAction: [Int: Int] = [:]
+    var effects: [Int: (root: Int, span: Span)] = [:]
+  }
+
+  /// The spans of a trace or a session, built event by event.
+  private struct Builder {
+    var base: Int64
+    var last: Int64
+    var lanes: [Int: Lane] = [:]
+    var roots: [Root] = []
+    var endedEffects: [(root: Int, span: Span)] = []
+
+    init(base: Int64) {
+      self.base = base
+      last = base
+    }
+
+    /// The link from a span to the span of another reactor's action or effect that `origin`
+    /// names; `nil` when that reactor is unknown or was handling no action.
+    func link(to origin: TraceEvent.ReactorOrigin) -> JSONValue? {
+      guard let ids = lanes[origin.reactor]?.ids, let action = origin.action else { return nil }
+      let spanID =
+        origin.effect.map { ids.spanID(SpanIDs.effect, $0) } ?? ids.spanID(SpanIDs.action, action)
+      var list: [(String, JSONValue)] = [
+        ("reactor.from.reactor", .int(Int64(origin.reactor))),
+        ("reactor.from.action", .int(Int64(action))),
+      ]
+      if let effect = origin.effect { list.append(("reactor.from.effect", .int(Int64(effect)))) }
+      return .object(
+        JSONObject([
+          ("traceId", .string(ids.traceID(SpanIDs.action, action))),
+          ("spanId", .string(spanID)),
+          ("attributes", OTLPTrace.attributes(list)),
+        ]))
+    }
+
+    /// Adds one event of reactor `reactor`, whose state after it is `state`.
+    mutating func add(
+      _ kind: TraceEvent.Kind, of reactor: Int, at eventTime: Duration,
+      state: TraceHeader.State?
+    ) {
+      guard var lane = lanes[reactor] else { return }
+      defer { lanes[reactor] = lane }
+      let time = base &+ eventTime.traceNanoseconds
+      last = max(last, time)
+      switch kind {
+      case .action(let action):
+        var attributes: [(String, JSONValue)] = [
+          ("reactor.action.id", .int(Int64(action.id))),
+          ("reactor.action.label", .string(action.label)),
+        ]
+        if case .stream(let name) = action.source {
+          attributes.append(("reactor.action.stream", .string(name)))
+        }
+        var span = Span(
+          spanID: lane.ids.spanID(SpanIDs.action, action.id), name: action.label, start: time,
+          end: time, attributes: attributes)
+        if let from = action.from, let link = link(to: from) { span.links.append(link) }
+        lane.rootOfAction[action.id] = roots.count
+        roots.append(
+          Root(traceID: lane.ids.traceID(SpanIDs.action, action.id), span: span, reactor: reactor))
+      case .effectStarted(let start):
+        guard let root = lane.rootOfAction[start.action] else { return }
+        var attributes: [(String, JSONValue)] = [("reactor.effect.id", .int(Int64(start.effect)))]
+        if let name = start.name { attributes.append(("reactor.effect.name", .string(name))) }
+        lane.effects[start.effect] = (
+          root,
+          Span(
+            spanID: lane.ids.spanID(SpanIDs.effect, start.effect),
+            parentID: roots[root].span.spanID, name: start.name ?? "effect \(start.effect)",
+            start: time, end: time, attributes: attributes)
+        )
+      case .effectEnded(let end):
+        guard let removed = lane.effects.removeValue(forKey: end.effect) else { return }
+        var span = removed.span
+        span.end = time
+        switch end.outcome {
+        case .finished:
+          span.status = (1, nil)
+          span.attributes.append(("reactor.effect.outcome", "finished"))
+        case .cancelled:
+          span.attributes.append(("reactor.effect.outcome", "cancelled"))
+          span.events.append(OTLPTrace.event("cancelled", time: time, attributes: []))
+        case .failed(let error):
+          span.status = (2, error)
+          span.attributes.append(("reactor.effect.outcome", "failed"))
+        }
+        roots[removed.root].span.end = max(roots[removed.root].span.end, time)
+        endedEffects.append((removed.root, span))
+      case .mutation(let mutation):
+        let current = state ?? lane.previous
+        let paths = OTLPTrace.changedPaths(mutation.state, from: lane.previous, to: current)
+        lane.previous = current
+        let mutationEvent = OTLPTrace.event(
+          mutation.label, time: time,
+          attributes: [
+            ("reactor.mutation.id", .int(Int64(mutation.id))),
+            ("reactor.mutation.paths", .array(paths.map { .string($0) })),
+            ("reactor.state.hash", .string(mutation.stateHash.description)),
+          ])
+        switch mutation.cause {
+        case .effect(let effect, let action):
+          if lane.effects[effect] != nil {
+            lane.effects[effect]!.span.events.append(mutationEvent)
+            lane.effects[effect]!.span.end = max(lane.effects[effect]!.span.end, time)
+          } else if let root = lane.rootOfAction[action] {
+            roots[root].span.events.append(mutationEvent)
+          }
+          if let root = lane.rootOfAction[action] {
+            roots[root].span.end = max(roots[root].span.end, time)
+          }
+        case .action(let action):
+          guard let root = lane.rootOfAction[action] else { return }
+          roots[root].span.events.append(mutationEvent)
+          roots[root].span.end = max(roots[root].span.end, time)
+        case .stream(let name):
+          var span = Span(
+            spanID: lane.ids.spanID(SpanIDs.stream, mutation.id), name: "stream " + name,
+            start: time, end: time, attributes: [("reactor.stream", .string(name))])
+          span.events.append(mutationEvent)
+          if let from = mutation.from, let link = link(to: from) { span.links.append(link) }
+          roots.append(
+            Root(
+              traceID: lane.ids.traceID(SpanIDs.stream, mutation.id), span: span,
+              reactor: reactor))
+        }
+      case .streamEnded, .gap, .end:
+        break
+      }
+    }
+
+    /// The `TracesData` lines and how many spans they hold, effects still running ending
+    /// with the recording.
+    mutating func finish(scope: JSONValue) -> (lines: [JSONValue], spanCount: Int) {
+      for reactor in lanes.keys.sorted() {
+        for (_, running) in lanes[reactor]!.effects.sorted(by: { $0.key < $1.key }) {
+          var span = running.span
+          span.end = last
+          span.attributes.append(("reactor.effect.outcome", "running"))
+          roots[running.root].span.end = max(roots[running.root].span.end, last)
+          endedEffects.append((running.root, span))
+        }
+        lanes[reactor]!.effects = [:]
+      }
+      var children: [Int: [Span]] = [:]
+      for (root, span) in endedEffects { children[root, default: []].append(span) }
+      var lines: [JSONValue] = []
+      var spanCount = 0
+      for (index, root) in roots.enumerated() {
+        let effectSpans = (children[index] ?? []).sorted { $0.start < $1.start }
+        let spans = [root.span] + effectSpans
+        spanCount += spans.count
+        let scopeSpans = JSONObject([
+          ("scope", scope),
+          ("spans", .array(spans.map { OTLPTrace.json($0, traceID: root.traceID) })),
+        ])
+        let resourceSpans = JSONObject([
+          ("resource", lanes[root.reactor]?.resource ?? .object(JSONObject())),
+          ("scopeSpans", .array([.object(scopeSpans)])),
+        ])
+        lines.append(.object(JSONObject([("resourceSpans", .array([.object(resourceSpans)]))])))
+      }
+      return (lines, spanCount)
+    }
   }
 
   /// The `TracesData` lines, in the order their root actions happened.
@@ -52,147 +256,58 @@ public struct OTLPTrace: Sendable {
   /// - Throws: ``TraceReadError`` when the trace cannot be read.
   public init(reader: TraceReader) throws(TraceReadError) {
     let header = reader.header
-    let base = header.clock.origin.flatMap(TraceTime.unixNanoseconds(iso8601:)) ?? 0
-    var seed = Array(header.reactor.utf8) + [0] + Array(header.initialStateHash.description.utf8)
-    seed += [0] + Array((header.clock.origin ?? "").utf8)
-    let traceSeed = TraceHash(of: seed).value
-    func traceID(_ kind: UInt8, _ id: Int) -> String {
-      Self.hex(traceSeed) + Self.hex(TraceHash(of: [kind] + Array(String(id).utf8)).value)
-    }
-    func spanID(_ kind: UInt8, _ id: Int) -> String {
-      Self.hex(TraceHash(of: [kind, 0] + Array(String(id).utf8) + Self.bytes(traceSeed)).value)
-    }
-    var roots: [Root] = []
-    var rootOfAction: [Int: Int] = [:]
-    var effects: [Int: (root: Int, span: Span)] = [:]
-    var endedEffects: [(root: Int, span: Span)] = []
-    var previous = header.initialState
-    var last: Int64 = base
+    var builder = Builder(
+      base: header.clock.origin.flatMap(TraceTime.unixNanoseconds(iso8601:)) ?? 0)
+    builder.lanes[1] = Lane(
+      ids: SpanIDs(
+        type: header.reactor, hash: header.initialStateHash, origin: header.clock.origin,
+        reactor: nil),
+      resource: Self.resource(header), previous: header.initialState)
     while let event = try reader.next() {
-      let time = base &+ event.time.traceNanoseconds
-      last = max(last, time)
+      builder.add(event.kind, of: 1, at: event.time, state: reader.currentState)
+    }
+    (lines, spanCount) = builder.finish(
+      scope: Self.scope(
+        version: header.version, clock: header.clock, recorder: header.recorder))
+  }
+
+  /// Reads the rest of a session and builds the spans of all its reactors.
+  ///
+  /// Each reactor's spans are as a trace of that reactor alone would give them, with the
+  /// reactor's id and name as resource attributes. A cause that crosses reactors (an action
+  /// sent by another reactor, or a stream element it published: the `from` of the trace
+  /// format) becomes a span link from the receiving action's or element's root span to the
+  /// sender's span: the effect that was running, or else the root span of its action. The
+  /// link's attributes name the sender (`reactor.from.reactor`, `.action`, `.effect`). A
+  /// trace of one reactor read as a session gives the same spans as ``init(reader:)``.
+  ///
+  /// - Parameter session: A reader that verifies states and has read no event yet.
+  /// - Throws: ``TraceReadError`` when the session cannot be read.
+  public init(session: SessionReader) throws(TraceReadError) {
+    let header = session.header
+    let isSession = header.version.major == SessionHeader.currentVersion.major
+    var builder = Builder(
+      base: header.clock.origin.flatMap(TraceTime.unixNanoseconds(iso8601:)) ?? 0)
+    while let event = try session.next() {
       switch event.kind {
-      case .action(let action):
-        var attributes: [(String, JSONValue)] = [
-          ("reactor.action.id", .int(Int64(action.id))),
-          ("reactor.action.label", .string(action.label)),
-        ]
-        if case .stream(let name) = action.source {
-          attributes.append(("reactor.action.stream", .string(name)))
-        }
-        rootOfAction[action.id] = roots.count
-        roots.append(
-          Root(
-            traceID: traceID(1, action.id),
-            span: Span(
-              spanID: spanID(1, action.id), name: action.label, start: time, end: time,
-              attributes: attributes)))
-      case .effectStarted(let start):
-        guard let root = rootOfAction[start.action] else { continue }
-        var attributes: [(String, JSONValue)] = [("reactor.effect.id", .int(Int64(start.effect)))]
-        if let name = start.name { attributes.append(("reactor.effect.name", .string(name))) }
-        effects[start.effect] = (
-          root,
-          Span(
-            spanID: spanID(2, start.effect), parentID: roots[root].span.spanID,
-            name: start.name ?? "effect \(start.effect)", start: time, end: time,
-            attributes: attributes)
-        )
-        roots[root].effects.append(start.effect)
-      case .effectEnded(let end):
-        guard let removed = effects.removeValue(forKey: end.effect) else { continue }
-        let root = removed.root
-        var span = removed.span
-        span.end = time
-        switch end.outcome {
-        case .finished:
-          span.status = (1, nil)
-          span.attributes.append(("reactor.effect.outcome", "finished"))
-        case .cancelled:
-          span.attributes.append(("reactor.effect.outcome", "cancelled"))
-          span.events.append(Self.event("cancelled", time: time, attributes: []))
-        case .failed(let error):
-          span.status = (2, error)
-          span.attributes.append(("reactor.effect.outcome", "failed"))
-        }
-        roots[root].span.end = max(roots[root].span.end, time)
-        endedEffects.append((root, span))
-      case .mutation(let mutation):
-        let paths = Self.changedPaths(mutation.state, from: previous, to: reader.currentState)
-        previous = reader.currentState
-        let mutationEvent = Self.event(
-          mutation.label, time: time,
-          attributes: [
-            ("reactor.mutation.id", .int(Int64(mutation.id))),
-            ("reactor.mutation.paths", .array(paths.map { .string($0) })),
-            ("reactor.state.hash", .string(mutation.stateHash.description)),
-          ])
-        switch mutation.cause {
-        case .effect(let effect, let action):
-          if effects[effect] != nil {
-            effects[effect]!.span.events.append(mutationEvent)
-            effects[effect]!.span.end = max(effects[effect]!.span.end, time)
-          } else if let root = rootOfAction[action] {
-            roots[root].span.events.append(mutationEvent)
-          }
-          if let root = rootOfAction[action] {
-            roots[root].span.end = max(roots[root].span.end, time)
-          }
-        case .action(let action):
-          guard let root = rootOfAction[action] else { continue }
-          roots[root].span.events.append(mutationEvent)
-          roots[root].span.end = max(roots[root].span.end, time)
-        case .stream(let name):
-          var span = Span(
-            spanID: spanID(3, mutation.id), name: "stream " + name, start: time, end: time,
-            attributes: [("reactor.stream", .string(name))])
-          span.events.append(mutationEvent)
-          roots.append(Root(traceID: traceID(3, mutation.id), span: span))
-        }
-      case .streamEnded, .gap, .end:
+      case .introduced(let introduction):
+        let reactor = introduction.reactor
+        builder.lanes[reactor] = Lane(
+          ids: SpanIDs(
+            type: introduction.type, hash: introduction.initialStateHash,
+            origin: header.clock.origin, reactor: isSession ? reactor : nil),
+          resource: isSession
+            ? Self.resource(introduction, metadata: header.metadata)
+            : Self.resource(introduction.traceHeader(in: header)),
+          previous: introduction.initialState)
+      case .reactor(let reactor, let kind):
+        builder.add(kind, of: reactor, at: event.time, state: session.currentState(of: reactor))
+      case .released, .gap, .end:
         break
       }
     }
-    // Effects still running when the recording stopped end with it.
-    for (_, running) in effects.sorted(by: { $0.key < $1.key }) {
-      var span = running.span
-      span.end = last
-      span.attributes.append(("reactor.effect.outcome", "running"))
-      roots[running.root].span.end = max(roots[running.root].span.end, last)
-      endedEffects.append((running.root, span))
-    }
-    var children: [Int: [Span]] = [:]
-    for (root, span) in endedEffects { children[root, default: []].append(span) }
-    let resource = Self.resource(header)
-    let scope = Self.scope(header)
-    for (index, root) in roots.enumerated() {
-      let effectSpans = (children[index] ?? []).sorted { $0.start < $1.start }
-      let spans = [root.span] + effectSpans
-      spanCount += spans.count
-      lines.append(
-        .object(
-          JSONObject([
-            (
-              "resourceSpans",
-              .array([
-                .object(
-                  JSONObject([
-                    ("resource", resource),
-                    (
-                      "scopeSpans",
-                      .array([
-                        .object(
-                          JSONObject([
-                            ("scope", scope),
-                            ("spans", .array(spans.map { Self.json($0, traceID: root.traceID) })),
-                          ]))
-                      ])
-                    ),
-                  ]))
-              ])
-            )
-          ])))
-    }
+    (lines, spanCount) = builder.finish(
+      scope: Self.scope(version: header.version, clock: header.clock, recorder: header.recorder))
   }
 
   /// The lines as bytes, each ending in a newline.
@@ -216,6 +331,7 @@ public struct OTLPTrace: Sendable {
       ("attributes", attributes(span.attributes)),
       ("events", .array(span.events)),
     ]
+    if !span.links.isEmpty { members.append(("links", .array(span.links))) }
     if let parent = span.parentID { members.append(("parentSpanId", .string(parent))) }
     if let status = span.status {
       var fields: [(String, JSONValue)] = [("code", .int(status.code))]
@@ -266,22 +382,48 @@ public struct OTLPTrace: Sendable {
     var list: [(String, JSONValue)] = [
       ("service.name", .string(header.reactor)),
       ("reactor.type", .string(header.reactor)),
-      ("reactor.schema.action", .string(header.schema.action.digest.description)),
-      ("reactor.schema.mutation", .string(header.schema.mutation.digest.description)),
-      ("reactor.schema.state", .string(header.schema.state.digest.description)),
     ]
+    list += schemaAttributes(header.schema)
     for key in header.metadata.keys.sorted() {
       list.append(("reactor.metadata." + key, .string(header.metadata[key]!)))
     }
     return .object(JSONObject([("attributes", attributes(list))]))
   }
 
-  private static func scope(_ header: TraceHeader) -> JSONValue {
+  /// The resource of one reactor of a session: its type, id, name and schema, and the
+  /// session's metadata.
+  private static func resource(
+    _ introduction: ReactorIntroduction, metadata: [String: String]
+  ) -> JSONValue {
     var list: [(String, JSONValue)] = [
-      ("reactor.trace.format", .string(header.version.description)),
-      ("reactor.clock", .string(header.clock.name)),
+      ("service.name", .string(introduction.type)),
+      ("reactor.type", .string(introduction.type)),
+      ("reactor.id", .int(Int64(introduction.reactor))),
     ]
-    if let recorder = header.recorder { list.append(("reactor.trace.recorder", .string(recorder))) }
+    if let name = introduction.name { list.append(("reactor.name", .string(name))) }
+    list += schemaAttributes(introduction.schema)
+    for key in metadata.keys.sorted() {
+      list.append(("reactor.metadata." + key, .string(metadata[key]!)))
+    }
+    return .object(JSONObject([("attributes", attributes(list))]))
+  }
+
+  private static func schemaAttributes(_ schema: TraceSchema) -> [(String, JSONValue)] {
+    [
+      ("reactor.schema.action", .string(schema.action.digest.description)),
+      ("reactor.schema.mutation", .string(schema.mutation.digest.description)),
+      ("reactor.schema.state", .string(schema.state.digest.description)),
+    ]
+  }
+
+  private static func scope(
+    version: TraceFormatVersion, clock: TraceHeader.Clock, recorder: String?
+  ) -> JSONValue {
+    var list: [(String, JSONValue)] = [
+      ("reactor.trace.format", .string(version.description)),
+      ("reactor.clock", .string(clock.name)),
+    ]
+    if let recorder { list.append(("reactor.trace.recorder", .string(recorder))) }
     return .object(
       JSONObject([
         ("name", "reactor-trace"), ("version", "0.1.0"), ("attributes", attributes(list)),

@@ -18,15 +18,22 @@ public import ReactorTracing
 /// reading events of one time in file order; so an arrow's start follows the instant or
 /// lies inside the slice it leaves from, and its end follows the one it reaches.
 ///
+/// The document is written as the trace is read, in one pass with bounded memory: an effect's
+/// slice is written where the effect started once it has ended, and events wait only while
+/// an effect before them is still open. An effect open for so long that the events waiting
+/// behind it pass ``pendingLimit`` is written as a begin (`"ph":"B"`) and an end (`"ph":"E"`,
+/// with the outcome) instead of one complete slice, which viewers draw the same way.
+///
 /// ```swift
-/// let export = try PerfettoTrace(reader: TraceReader(path: "counter.trace.jsonl"))
-/// try AtomicFile.write(export.serialized, to: "counter.json")
+/// let file = try AtomicFileStream(path: "counter.json")
+/// try PerfettoTrace.write(reader: TraceReader(path: "counter.trace.jsonl"), to: file.write)
+/// try file.commit()
 /// ```
 public struct PerfettoTrace: Sendable {
   /// How many trace events the document holds.
-  public var eventCount: Int { events.count(where: { !$0.isEmpty }) }
-  /// Each trace event object's JSON, in the order of the trace.
-  private var events: [[UInt8]] = []
+  public private(set) var eventCount: Int
+  /// The whole document, as ``write(reader:to:)`` writes it.
+  public let serialized: [UInt8]
   /// The document's `metadata`: the header's facts and the reader's warnings.
   public private(set) var metadata: JSONObject
 
@@ -37,13 +44,47 @@ public struct PerfettoTrace: Sendable {
   static let mutationTrack: Int64 = 2
   static let streamTrack: Int64 = 3
   static let firstEffectTrack: Int64 = 10
+  /// The most trace events that wait, unwritten, behind effects still open.
+  public static let pendingLimit = 1 << 16
 
-  /// Reads the rest of a trace and converts it.
+  /// Reads the rest of a trace and converts it, keeping the whole document in memory.
   ///
   /// - Parameter reader: A reader that has read no event yet and verifies states (the
   ///   default): the counters follow its ``TraceReader/currentState``.
   /// - Throws: ``TraceReadError`` when the trace cannot be read.
   public init(reader: TraceReader) throws(TraceReadError) {
+    var bytes: [UInt8] = []
+    let summary = try Self.write(reader: reader) { bytes.append(contentsOf: $0) }
+    serialized = bytes
+    eventCount = summary.eventCount
+    metadata = summary.metadata
+  }
+
+  /// What ``write(reader:to:)`` wrote.
+  public struct Summary: Sendable {
+    /// How many trace events the document holds.
+    public var eventCount: Int
+    /// The document's `metadata`: the header's facts and the reader's warnings.
+    public var metadata: JSONObject
+  }
+
+  /// Reads the rest of a trace and writes its document to `output` piece by piece:
+  /// `{"displayTimeUnit":"ns","traceEvents":[…],"metadata":{…}}`, one trace event per line so
+  /// that it diffs and greps well.
+  ///
+  /// - Parameters:
+  ///   - reader: A reader that has read no event yet and verifies states (the default).
+  ///   - output: Takes each piece of the document in order.
+  ///   - pendingLimit: The most trace events that wait behind an open effect before its
+  ///     slice is split into a begin and an end (``pendingLimit`` by default).
+  /// - Returns: How many trace events were written, and the metadata.
+  /// - Throws: ``TraceReadError`` when the trace cannot be read; `output` then holds a
+  ///   document cut short.
+  @discardableResult
+  public static func write(
+    reader: TraceReader, to output: ([UInt8]) -> Void,
+    pendingLimit: Int = PerfettoTrace.pendingLimit
+  ) throws(TraceReadError) -> Summary {
     let header = reader.header
     var metadata = JSONObject()
     metadata["reactor"] = .string(header.reactor)
@@ -54,8 +95,8 @@ public struct PerfettoTrace: Sendable {
     for (key, value) in header.metadata.sorted(by: { $0.key < $1.key }) {
       metadata["metadata." + key] = .string(value)
     }
-    self.metadata = metadata
-    var builder = Builder(reactor: header.reactor)
+    output(Array(#"{"displayTimeUnit":"ns","traceEvents":["#.utf8))
+    var builder = Builder(reactor: header.reactor, pendingLimit: max(pendingLimit, 4))
     var counters = StateCounters()
     builder.count(counters.changes(in: header.initialState, through: nil), at: .zero)
     while let event = try reader.next() {
@@ -64,41 +105,35 @@ public struct PerfettoTrace: Sendable {
         builder.count(
           counters.changes(in: reader.currentState, through: mutation.state), at: event.time)
       }
+      builder.release(to: output)
     }
-    builder.finish()
-    events = builder.events.chunks
-    self.metadata["warnings"] = .array(reader.warnings.map { .string($0.description) })
-  }
-
-  /// The whole document: `{"displayTimeUnit":"ns","metadata":{…},"traceEvents":[…]}`, one
-  /// event per line so that it diffs and greps well.
-  public var serialized: [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.append(contentsOf: #"{"displayTimeUnit":"ns","metadata":"#.utf8)
-    JSONValue.object(metadata).write(to: &bytes)
-    bytes.append(contentsOf: #","traceEvents":["#.utf8)
-    var isFirst = true
-    for event in events where !event.isEmpty {
-      bytes.append(contentsOf: isFirst ? "\n".utf8 : ",\n".utf8)
-      bytes.append(contentsOf: event)
-      isFirst = false
+    builder.finish(to: output)
+    metadata["warnings"] = .array(reader.warnings.map { .string($0.description) })
+    if builder.arrowsLeftOut > 0 {
+      metadata["arrowsLeftOut"] = .int(Int64(builder.arrowsLeftOut))
     }
-    bytes.append(contentsOf: "\n]}\n".utf8)
-    return bytes
+    var tail = Array("\n],\"metadata\":".utf8)
+    JSONValue.object(metadata).write(to: &tail)
+    tail.append(contentsOf: "}\n".utf8)
+    output(tail)
+    return Summary(eventCount: builder.events.writtenCount, metadata: metadata)
   }
 }
 
 extension PerfettoTrace {
   /// Converts events one at a time, keeping only what open effects need.
   private struct Builder {
-    var events = SerializedEvents()
+    var events = PendingEvents()
     /// An effect that started and has not ended: where its slice waits in ``events``.
     struct OpenEffect {
+      /// The slice's place, by its index among all trace events.
       var slot: Int
       var track: Int64
       var start: Duration
       var name: String
       var arguments: JSONObject
+      /// Whether its slot holds a begin event (`B`), so that its end is an `E` event.
+      var isBegun = false
     }
     var openEffects: [Int: OpenEffect] = [:]
     /// Effect tracks whose effect ended, to reuse lowest first.
@@ -106,13 +141,23 @@ extension PerfettoTrace {
     var trackCount: Int64 = 0
     var nextFlow: Int64 = 1
     var lastTime: Duration = .zero
-    /// Where each action's instant is in ``events``, and its time.
+    /// Where each action's instant is among all trace events, and its time; actions long
+    /// written are forgotten.
     var actionInstants: [Int: (index: Int, time: Duration)] = [:]
-    /// Arrow starts that go right after the event at an index: after an action's instant,
-    /// however much later its mutations come.
-    var following: [Int: [[UInt8]]] = [:]
+    /// How many actions ``actionInstants`` holds before those long written are forgotten.
+    static let rememberedActions = 1 << 17
+    /// The highest action id forgotten from ``actionInstants``.
+    var highestForgottenAction: Int?
+    /// Arrows from actions forgotten before their effect or mutation came.
+    var arrowsLeftOut = 0
+    /// The most events that wait behind open effects.
+    let pendingLimit: Int
+    /// Events kept unwritten behind the newest, so that arrows from recent actions start
+    /// right after their instant.
+    var keptForArrows: Int { pendingLimit / 16 }
 
-    init(reactor: String) {
+    init(reactor: String, pendingLimit: Int) {
+      self.pendingLimit = pendingLimit
       events.append(Self.metadata("process_name", track: nil, name: reactor))
       for (track, name) in [
         (actionTrack, "actions"), (mutationTrack, "mutations"), (streamTrack, "streams"),
@@ -131,7 +176,7 @@ extension PerfettoTrace {
         ])
         if case .stream(let stream) = action.source { arguments["stream"] = .string(stream) }
         if let value = action.value { arguments["value"] = value }
-        actionInstants[action.id] = (events.count, event.time)
+        actionInstants[action.id] = (events.endIndex, event.time)
         events.append(
           Self.instant(
             action.label, category: "action", time: event.time, track: actionTrack,
@@ -152,8 +197,9 @@ extension PerfettoTrace {
         // The slice goes where the effect started, filled in when it ends, so that every
         // track's events stay in time order in the file.
         openEffects[start.effect] = OpenEffect(
-          slot: events.count, track: track, start: event.time, name: name, arguments: arguments)
-        events.append([UInt8]())
+          slot: events.endIndex, track: track, start: event.time, name: name,
+          arguments: arguments)
+        events.appendPlaceholder()
         flow(fromAction: start.action, to: (time: event.time, track: track))
       case .effectEnded(let end):
         guard var effect = openEffects.removeValue(forKey: end.effect) else { return }
@@ -242,22 +288,44 @@ extension PerfettoTrace {
       }
     }
 
-    /// Ends the effects still running when the recording stopped at the last event's time.
-    mutating func finish() {
+    /// Ends the effects still running when the recording stopped at the last event's time,
+    /// and writes every event left.
+    mutating func finish(to output: ([UInt8]) -> Void) {
       for (_, var effect) in openEffects.sorted(by: { $0.key < $1.key }) {
         effect.arguments["outcome"] = "still running when the recording stopped"
         close(effect, at: lastTime)
       }
       openEffects = [:]
-      guard !following.isEmpty else { return }
-      var merged: [[UInt8]] = []
-      merged.reserveCapacity(events.count + following.values.reduce(0) { $0 + $1.count })
-      for (index, event) in events.chunks.enumerated() {
-        merged.append(event)
-        if let after = following[index] { merged.append(contentsOf: after) }
+      events.write(upTo: events.endIndex, to: output)
+    }
+
+    /// Writes the events no open effect holds back, once enough wait; when too many wait
+    /// behind an effect, its slice becomes a begin and an end.
+    mutating func release(to output: ([UInt8]) -> Void) {
+      guard events.pendingCount >= 4 * keptForArrows else { return }
+      var limit = events.endIndex - keptForArrows
+      if events.pendingCount >= pendingLimit {
+        for (effect, open) in openEffects.sorted(by: { $0.value.slot < $1.value.slot })
+        where !open.isBegun && open.slot < limit {
+          events.replace(
+            at: open.slot,
+            with: [
+              "ph": "B", "cat": "effect", "name": .string(open.name), "pid": .int(processID),
+              "tid": .int(open.track), "ts": Self.microseconds(open.start),
+              "args": .object(open.arguments),
+            ])
+          openEffects[effect]?.isBegun = true
+        }
       }
-      events.chunks = merged
-      following = [:]
+      for open in openEffects.values where !open.isBegun { limit = min(limit, open.slot) }
+      guard limit > events.startIndex else { return }
+      events.write(upTo: limit, to: output)
+      if actionInstants.count > Self.rememberedActions {
+        for (action, instant) in actionInstants where instant.index < events.startIndex {
+          actionInstants[action] = nil
+          highestForgottenAction = max(highestForgottenAction ?? action, action)
+        }
+      }
     }
 
     private mutating func newTrack() -> Int64 {
@@ -269,6 +337,18 @@ extension PerfettoTrace {
     }
 
     private mutating func close(_ effect: OpenEffect, at time: Duration) {
+      defer {
+        freeTracks.append(effect.track)
+        freeTracks.sort()
+      }
+      if effect.isBegun {
+        events.append([
+          "ph": "E", "cat": "effect", "name": .string(effect.name), "pid": .int(processID),
+          "tid": .int(effect.track), "ts": Self.microseconds(time),
+          "args": .object(effect.arguments),
+        ])
+        return
+      }
       events.replace(
         at: effect.slot,
         with: [
@@ -276,19 +356,23 @@ extension PerfettoTrace {
           "tid": .int(effect.track), "ts": Self.microseconds(effect.start),
           "dur": Self.microseconds(time - effect.start), "args": .object(effect.arguments),
         ])
-      freeTracks.append(effect.track)
-      freeTracks.sort()
     }
 
     /// An arrow from an action's instant.
     ///
-    /// None when the action is not in the trace (in a windowed trace).
+    /// None when the action is not in the trace (in a windowed trace), or was forgotten
+    /// (counted in ``arrowsLeftOut``). The arrow's start goes right after the instant while
+    /// that is unwritten; after it, at the action's time, where a viewer (which orders events
+    /// by time) binds it to the last instant of that time.
     private mutating func flow(fromAction action: Int, to end: (time: Duration, track: Int64)) {
-      guard let instant = actionInstants[action] else { return }
+      guard let instant = actionInstants[action] else {
+        if let highestForgottenAction, action <= highestForgottenAction { arrowsLeftOut += 1 }
+        return
+      }
       let id = JSONValue.int(nextFlow)
       nextFlow += 1
-      following[instant.index, default: []].append(
-        Self.flowStart(id: id, time: instant.time, track: actionTrack).serialized)
+      let start = Self.flowStart(id: id, time: instant.time, track: actionTrack)
+      if !events.insert(start, after: instant.index) { events.append(start) }
       events.append(Self.flowEnd(id: id, time: end.time, track: end.track))
     }
 
@@ -355,12 +439,25 @@ extension PerfettoTrace {
 }
 
 extension PerfettoTrace {
-  /// Trace events written as JSON as soon as they are made: a document of 100,000 trace
-  /// events held as value trees took ten times its own size in memory.
-  struct SerializedEvents {
-    var chunks: [[UInt8]] = []
+  /// Trace events written as JSON as soon as they are made, waiting in order until they can
+  /// go out: a document of 100,000 trace events held as value trees took ten times its own
+  /// size in memory.
+  ///
+  /// Events are numbered from 0 across the whole document; those from ``startIndex`` on wait
+  /// here. A placeholder holds the place of an event written later.
+  struct PendingEvents {
+    private var chunks: [[UInt8]] = []
+    /// Events that go right after the one at an index, in the order inserted.
+    private var following: [Int: [[UInt8]]] = [:]
+    /// The index of the first event waiting.
+    private(set) var startIndex = 0
+    /// How many trace events have gone out.
+    private(set) var writtenCount = 0
 
-    var count: Int { chunks.count }
+    /// The index the next event appended gets.
+    var endIndex: Int { startIndex + chunks.count }
+    /// How many events wait.
+    var pendingCount: Int { chunks.count }
 
     mutating func append(_ event: JSONValue) {
       chunks.append(event.serialized)
@@ -368,12 +465,46 @@ extension PerfettoTrace {
 
     /// Holds a place for an event written later; a place never filled is left out of the
     /// document.
-    mutating func append(_ placeholder: [UInt8]) {
-      chunks.append(placeholder)
+    mutating func appendPlaceholder() {
+      chunks.append([])
     }
 
     mutating func replace(at index: Int, with event: JSONValue) {
-      chunks[index] = event.serialized
+      chunks[index - startIndex] = event.serialized
+    }
+
+    /// Puts `event` after the one at `index` (and after what was put there before).
+    /// - Returns: `false` when that event has gone out already.
+    mutating func insert(_ event: JSONValue, after index: Int) -> Bool {
+      guard index >= startIndex else { return false }
+      following[index, default: []].append(event.serialized)
+      return true
+    }
+
+    /// Writes the events before `limit`, each on a line of its own, and forgets them.
+    mutating func write(upTo limit: Int, to output: ([UInt8]) -> Void) {
+      let count = min(limit, endIndex) - startIndex
+      guard count > 0 else { return }
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(1 << 20)
+      func put(_ event: [UInt8]) {
+        bytes.append(contentsOf: writtenCount == 0 ? "\n".utf8 : ",\n".utf8)
+        bytes.append(contentsOf: event)
+        writtenCount += 1
+        if bytes.count >= 1 << 20 {
+          output(bytes)
+          bytes.removeAll(keepingCapacity: true)
+        }
+      }
+      for offset in 0..<count {
+        if !chunks[offset].isEmpty { put(chunks[offset]) }
+        if let after = following.removeValue(forKey: startIndex + offset) {
+          for event in after { put(event) }
+        }
+      }
+      if !bytes.isEmpty { output(bytes) }
+      chunks.removeFirst(count)
+      startIndex += count
     }
   }
 }

@@ -1,7 +1,8 @@
 public import ReactorTracing
 
-/// One self-contained HTML page for stepping through a trace offline: the events, the state
-/// after any of them with what changed, the causes, and the transitions diagram.
+/// One self-contained HTML page for stepping through a trace or a session offline: the events,
+/// the state after any of them with what changed, the causes (across reactors in a session),
+/// and the transitions diagram (one per reactor type in a session).
 ///
 /// The page needs no network: its script, styles and data are inline. The events are
 /// embedded as they are stored (labels, causes, state diffs) together with a snapshot of the
@@ -28,6 +29,8 @@ public struct InspectorPage: Sendable {
   /// What the reader noticed without failing (a torn last line, effects still running at the
   /// end); the page shows them too.
   public private(set) var warnings: [TraceWarning]
+  /// The diagrams and every reactor's diagram nodes alone, as JSON, for the live page.
+  private(set) var diagramData: [UInt8]
 
   /// Reads a trace and makes its page.
   ///
@@ -38,19 +41,37 @@ public struct InspectorPage: Sendable {
   public init(tracePath: String, options: InspectorOptions = InspectorOptions())
     throws(InspectorError)
   {
-    let diagram = TransitionsEmbedding(tracePath: tracePath, abstraction: options.abstraction)
-    let reader: TraceReader
+    let reader: SessionReader
     do {
-      reader = try TraceReader(path: tracePath)
+      reader = try SessionReader(path: tracePath)
     } catch {
       throw .unreadableTrace(error)
     }
-    var writer = PageDataWriter(header: reader.header, diagram: diagram)
+    let isSession = reader.header.version.major >= 2
+    let diagrams: PageDiagrams
+    var title = reader.header.metadata["app"] ?? "session"
+    if isSession {
+      do {
+        diagrams = PageDiagrams(session: try SessionTrace(contentsOf: tracePath))
+      } catch {
+        throw .unreadableTrace(error)
+      }
+    } else {
+      do {
+        title = try TraceReader(path: tracePath, verifyingStates: false).header.reactor
+      } catch {
+        throw .unreadableTrace(error)
+      }
+      diagrams = PageDiagrams(
+        tracePath: tracePath, type: title, abstraction: options.abstraction)
+    }
+    var writer = PageDataWriter(header: reader.header, diagrams: diagrams)
     do {
       while let event = try reader.next() {
         if writer.eventCount < options.maximumEvents {
-          writer.add(
-            event, stateAfter: reader.currentState, skipped: reader.skippedBeforeLastEvent)
+          writer.add(event, skipped: reader.skippedBeforeLastEvent) {
+            reader.currentState(of: $0)
+          }
         } else {
           writer.skip(event)
         }
@@ -58,12 +79,13 @@ public struct InspectorPage: Sendable {
     } catch {
       throw .unreadableTrace(error)
     }
-    let data = writer.finish(warnings: reader.warnings.map(\.description))
-    html = InspectorTemplate.page(title: reader.header.reactor, data: data)
+    let data = writer.finish(title: title, warnings: reader.warnings.map(\.description))
+    html = InspectorTemplate.page(title: title, data: data)
+    diagramData = writer.diagramData()
     eventCount = writer.eventCount
     traceEventCount = writer.eventCount + writer.skippedEventCount
     snapshotCount = writer.snapshotCount
-    diagramNote = diagram.note
+    diagramNote = diagrams.note
     warnings = reader.warnings
   }
 }

@@ -46,8 +46,10 @@ public enum SessionMutateReplay {
   ///   - recorded: The recorded session.
   ///   - clock: The test clock the app's effects and services wait on.
   ///   - advance: Advances that clock by a duration and lets the work it wakes run.
+  ///   - settle: The most virtual time to wait, after the last recorded event, for effects
+  ///     still running to end; those that do not are listed in the replayed end line.
   ///   - including: Which reactors the replay records (all by default), as for
-  ///     ``ReactorTracing/SessionRecorder/recordingEveryReactor(options:including:)``.
+  ///     ``ReactorTracing/SessionRecorder/recordingEveryReactor(_:options:including:)``.
   ///   - factory: Builds the app with the recorder installed: records the reactors it names
   ///     by hand, in the order of the recording, binds its views, and returns what must stay
   ///     alive for the run (the app).
@@ -55,7 +57,7 @@ public enum SessionMutateReplay {
   /// - Throws: ``ReplayError`` when a user action has no value, or it does not decode.
   public static func run(
     _ recorded: SessionTrace, clock: any Clock<Duration>,
-    advance: (Duration) async -> Void,
+    advance: (Duration) async -> Void, settle: Duration = .seconds(10),
     including: @escaping @MainActor (AnyObject) -> Bool = { _ in true },
     factory: (SessionRecorder) -> AnyObject
   ) async throws(ReplayError) -> Result {
@@ -93,7 +95,7 @@ public enum SessionMutateReplay {
       userActions += 1
     }
     if lastTime > elapsed { await advance(lastTime - elapsed) }
-    await recorder.waitUntilIdle()
+    await settleEffects(of: recorder, advance: advance, within: settle)
     recorder.stop()
     extendLifetime(app)
     let replayed = recorder.session
@@ -101,6 +103,22 @@ public enum SessionMutateReplay {
     return Result(
       replayed: replayed, divergence: divergence, userActions: userActions,
       matchedEvents: matched)
+  }
+
+  /// Lets the work the last advance woke run and, while an effect still runs, advances the
+  /// clock a millisecond at a time, at most `settle` in all: an effect that waits longer than
+  /// the recording's does is listed in the end line instead of keeping the replay waiting.
+  private static func settleEffects(
+    of recorder: SessionRecorder, advance: (Duration) async -> Void, within settle: Duration
+  ) async {
+    var settled = Duration.zero
+    while true {
+      // Effects woken by the clock resume on the main actor, behind these yields.
+      for _ in 0..<64 where !recorder.isIdle { await Task.yield() }
+      if recorder.isIdle || settled >= settle { return }
+      await advance(.milliseconds(1))
+      settled += .milliseconds(1)
+    }
   }
 
   /// An event in a few words: `[r4] mutation setTask(…) ← stream taskService from reactor 2,

@@ -87,6 +87,80 @@ enum OutputFiles {
     }
   }
 
+  /// One output written piece by piece as it is made (``AtomicFileStream``), for outputs too
+  /// large to hold: standard output gets each piece at once.
+  ///
+  /// With `isHeldUntilCommit` (for `--strict`, whose warnings are known only at the end), a
+  /// destination that cannot be replaced atomically (standard output, a device, a FIFO) gets
+  /// nothing before ``commit()``: the pieces are kept in memory until then. A regular file
+  /// is written to its temporary file as usual, which an uncommitted stream removes.
+  final class Stream {
+    private enum Sink {
+      case file(AtomicFileStream)
+      case standardOutput
+      case held([UInt8])
+    }
+
+    private var sink: Sink
+    private let path: String
+    private let inputs: [String]
+    private var failure: CommandFailure?
+
+    /// Checks `path` against `inputs` and opens it.
+    /// - Throws: Exit code 2 with one line, before anything is written.
+    init(path: String, inputs: [String], isHeldUntilCommit: Bool) throws(CommandFailure) {
+      try refuse([path], ifAnyIs: inputs)
+      self.path = path
+      self.inputs = inputs
+      var info = stat()
+      let isRegular =
+        path != standardOutput && (stat(path, &info) != 0 || info.st_mode & S_IFMT == S_IFREG)
+      if isHeldUntilCommit && !isRegular {
+        sink = .held([])
+      } else if path == standardOutput {
+        sink = .standardOutput
+      } else {
+        do {
+          sink = .file(try AtomicFileStream(path: path))
+        } catch {
+          throw CommandFailure.unusableInput(error.description)
+        }
+      }
+    }
+
+    /// Writes the next piece; a failure is reported by ``commit()``.
+    func write(_ bytes: [UInt8]) {
+      switch sink {
+      case .file(let file): file.write(bytes)
+      case .standardOutput:
+        if failure == nil, !writeToStandardOutput(bytes) {
+          failure = CommandFailure.unusableInput(
+            "cannot write to standard output: \(String(cString: strerror(errno)))")
+        }
+      case .held(var held):
+        sink = .standardOutput
+        held.append(contentsOf: bytes)
+        sink = .held(held)
+      }
+    }
+
+    /// Puts the output in place.
+    /// - Throws: Exit code 2 with one line for the first failure.
+    func commit() throws(CommandFailure) {
+      if let failure { throw failure }
+      switch sink {
+      case .file(let file):
+        do {
+          try file.commit()
+        } catch {
+          throw CommandFailure.unusableInput(error.description)
+        }
+      case .standardOutput: break
+      case .held(let bytes): try OutputFiles.write(bytes, to: path, inputs: inputs)
+      }
+    }
+  }
+
   /// Device and inode of the file at `path` (standard output's for `-`), or `nil` if there
   /// is none.
   private static func identity(of path: String) -> [UInt64]? {

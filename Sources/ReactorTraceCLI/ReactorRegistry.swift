@@ -30,12 +30,78 @@ public struct ReactorRegistry: Sendable {
   @TaskLocal public static var current = ReactorRegistry()
 
   private var entries: [String: Entry] = [:]
+  private var sessionEntries: [String: SessionEntry] = [:]
 
   /// An empty registry.
   public init() {}
 
   /// The registered type names, sorted: `ReactorExamples.CounterReactor`.
   public var names: [String] { entries.keys.sorted() }
+
+  /// The apps with a registered session factory, sorted: `TaskApp`.
+  public var sessionApps: [String] { sessionEntries.keys.sorted() }
+
+  /// Registers a session factory: how to build a whole app, wired as the app wires it, for
+  /// `replay --mode mutate` and `rerecord` of its sessions.
+  ///
+  /// A session is matched to its factory by its header's `app` metadata.
+  ///
+  /// ```swift
+  /// registry.registerSession(app: "TaskApp") { context in
+  ///   let app = TaskApp(clock: context.clock)
+  ///   context.recorder.record(app.list, name: "list")
+  ///   context.recorder.record(app.edit, name: "edit")
+  ///   app.bindViews()
+  ///   return app
+  /// }
+  /// ```
+  /// - Parameters:
+  ///   - app: The app's name, as its sessions' `app` metadata holds it.
+  ///   - including: Which reactors the replay records: the app's (all by default; a process
+  ///     running other reactors at the same time, such as a test runner, names the app's
+  ///     types).
+  ///   - make: Builds the app on the context's clock, names its reactors to the context's
+  ///     recorder, and returns what must stay alive for the run.
+  public mutating func registerSession(
+    app: String, including: @escaping @MainActor @Sendable (AnyObject) -> Bool = { _ in true },
+    make: @escaping @MainActor @Sendable (SessionContext) -> AnyObject
+  ) {
+    sessionEntries[app] = SessionEntry { session, settle throws(ReplayError) in
+      let clock = TestClock()
+      return try await SessionMutateReplay.run(
+        session, clock: clock, advance: { await clock.advance(by: $0) }, settle: settle,
+        including: including
+      ) { recorder in
+        make(SessionContext(clock: clock, metadata: session.header.metadata, recorder: recorder))
+      }
+    }
+  }
+
+  /// The session factory for a session, by its `app` metadata.
+  /// - Throws: ``CommandFailure/unusableInput(_:)`` naming the registered apps when none
+  ///   matches.
+  func sessionEntry(for header: SessionHeader) throws(CommandFailure) -> (String, SessionEntry) {
+    let registered = sessionApps.isEmpty ? "none" : sessionApps.joined(separator: ", ")
+    guard let app = header.metadata["app"] else {
+      throw .unusableInput(
+        "the session's metadata names no 'app', so no session factory replays it; "
+          + "registered session factories: \(registered)")
+    }
+    guard let entry = sessionEntries[app] else {
+      throw .unusableInput(
+        "no session factory is registered for app '\(app)'; registered: \(registered)")
+    }
+    return (app, entry)
+  }
+
+  /// How to replay the sessions of one registered app through mutate.
+  struct SessionEntry: Sendable {
+    /// Replays a session through the app the factory builds, waiting at most the given
+    /// virtual time after the last event for effects to end.
+    let mutate:
+      @MainActor @Sendable (SessionTrace, Duration) async throws(ReplayError) ->
+        SessionMutateReplay.Result
+  }
 
   /// Registers a reactor type under its module-qualified name, as traces record it.
   ///

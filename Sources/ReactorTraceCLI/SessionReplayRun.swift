@@ -20,16 +20,15 @@ struct SessionReplayRun {
 
   func run() async throws -> ExitCode {
     if command.mode == .mutate {
-      throw CommandFailure.unusableInput(
-        "a session replays through mutate with the app's session factory, in a test "
-          + "(SessionMutateReplay); here it replays structurally, and through reduce one "
-          + "reactor at a time with --reactor-id")
+      return try await mutate()
     }
     let replay = try StructuralSessionReplay(path: command.trace)
     let range =
       command.steps || command.from != nil || command.to != nil
       ? (command.from ?? 1)...(command.to ?? Int.max) : nil
+    var statesAt: [(ReactorIntroduction, TraceHeader.State)]? = command.stateAt == 0 ? [] : nil
     while let step = try replay.next() {
+      if step.step.sequence == command.stateAt { statesAt = liveStates(of: replay) }
       guard let range, range.contains(step.step.sequence) else { continue }
       if command.json {
         var json = step.step.json
@@ -44,6 +43,14 @@ struct SessionReplayRun {
     }
     let warnings = TraceWarningReport(
       path: command.trace, warnings: replay.warnings, eventCount: replay.stepCount)
+    if let stateAt = command.stateAt {
+      guard let statesAt else {
+        warnings.print(strict: false)
+        throw CommandFailure.unusableInput(
+          "the session has no event \(stateAt): it has \(replay.stepCount) events")
+      }
+      write(states: statesAt, at: stateAt)
+    }
     warnings.print(strict: command.strict)
     if let divergence = replay.divergences.first {
       write(
@@ -90,6 +97,81 @@ struct SessionReplayRun {
         + " of reactor \(reactorID) replayed through "
         + "\(lane.header.reactor).reduce; every state equals the recorded one")
     return command.strict && !warnings.isEmpty ? .strictWarnings : .success
+  }
+
+  /// Replays the whole session through the app its registered session factory builds.
+  private func mutate() async throws -> ExitCode {
+    if command.reactorID != nil {
+      throw CommandFailure.unusableInput(
+        "--mode mutate replays a whole session through its session factory; "
+          + "--reactor-id replays one reactor through reduce")
+    }
+    if command.effects == .recorded {
+      throw CommandFailure.unusableInput(
+        "a session replays through mutate with its services running (--effects run): "
+          + "its session factory wires them")
+    }
+    let session = try SessionTrace(contentsOf: command.trace)
+    let (app, entry) = try ReactorRegistry.current.sessionEntry(for: session.header)
+    let result = try await entry.mutate(session, .seconds(10))
+    if let divergence = result.divergence {
+      write(
+        result: "divergence", mode: "mutate",
+        text: "divergence (mutate replay of the session through the '\(app)' session "
+          + "factory): \(divergence)")
+      return .divergence
+    }
+    write(
+      result: "match", mode: "mutate",
+      text: "match: \(result.matchedEvents) events of \(session.reactors.count) reactors "
+        + "recorded again through the '\(app)' session factory from \(result.userActions) "
+        + "user actions; every action, mutation, state and cause across reactors is the "
+        + "recorded one")
+    return .success
+  }
+
+  /// Every live reactor with its state, in the order of their ids.
+  private func liveStates(of replay: StructuralSessionReplay) -> [(
+    ReactorIntroduction, TraceHeader.State
+  )] {
+    replay.liveReactors.sorted { $0.key < $1.key }.compactMap { id, introduction in
+      replay.currentState(of: id).map { (introduction, $0) }
+    }
+  }
+
+  /// Prints the states of the reactors live after event `sequence`: a line each, or one JSON
+  /// object `{"stateAt": N, "reactors": [{"reactor", "type", "name", "state"}]}`.
+  private func write(states: [(ReactorIntroduction, TraceHeader.State)], at sequence: Int) {
+    guard command.json else {
+      if states.isEmpty { output.write("no reactor is live after event \(sequence)") }
+      for (introduction, state) in states {
+        let name = introduction.name.map { " '\($0)'" } ?? ""
+        let text =
+          switch state {
+          case .json(let json): json.serializedString
+          case .description(let text): text
+          }
+        output.write(
+          "state of reactor \(introduction.reactor)\(name) (\(introduction.type)) after event "
+            + "\(sequence): \(text)")
+      }
+      return
+    }
+    var object = JSONObject()
+    object["stateAt"] = .int(Int64(sequence))
+    object["reactors"] = .array(
+      states.map { introduction, state in
+        var reactor = JSONObject()
+        reactor["reactor"] = .int(Int64(introduction.reactor))
+        reactor["type"] = .string(introduction.type)
+        reactor["name"] = introduction.name.map(JSONValue.string) ?? .null
+        switch state {
+        case .json(let json): reactor["state"] = json
+        case .description(let text): reactor["stateDescription"] = .string(text)
+        }
+        return .object(reactor)
+      })
+    output.write(JSONValue.object(object).serializedString)
   }
 
   private func reactorCount(_ replay: StructuralSessionReplay) -> Int {

@@ -27,6 +27,7 @@ import unittest
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 OPTIONS = {"bin": None, "screenshot": None}
 
@@ -91,6 +92,7 @@ def start_driver(downloads, extra=()):
     for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                      "--window-size=1400,900", "--hide-scrollbars") + tuple(extra):
         options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     options.add_experimental_option("prefs", {
         "download.default_directory": downloads, "download.prompt_for_download": False})
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
@@ -119,6 +121,9 @@ class LivePageTests(unittest.TestCase):
         cls.server.stop()
         cls.scratch.cleanup()
 
+    def selected_seq(self):
+        return int(self.driver.find_element(By.ID, "selected-title").get_attribute("data-seq"))
+
     def shown_events(self, driver=None):
         return int((driver or self.driver).find_element(By.ID, "count").text or "0")
 
@@ -135,6 +140,7 @@ class LivePageTests(unittest.TestCase):
 
     def test_a_running_app_shows_live_and_the_page_agrees_with_replay(self):
         path = os.path.join(self.directory, "browser.trace.jsonl")
+        self.driver.get_log("browser")  # what other tests' pages logged in this browser
         self.driver.get(self.server.url)
         app = start_app(self.server, "browser", actions=300, rate=60)
         try:
@@ -150,19 +156,34 @@ class LivePageTests(unittest.TestCase):
         total = len(event_lines(path))
         self.assertEqual(total, report["observed"] + 1)
         poll("every event in the page", lambda: self.shown_events() == total)
+
+        # The page is the inspector: the transitions diagram, drawn by the server from what
+        # arrived, outlines the current state, and the state tree shows it.
+        poll("the transitions diagram", lambda: self.driver.find_elements(
+            By.CSS_SELECTOR, "#diagram svg g.node.current"))
+        self.assertTrue(self.driver.find_elements(By.CSS_SELECTOR, "#state-tree details"))
         if OPTIONS["screenshot"]:
             self.driver.save_screenshot(OPTIONS["screenshot"])
 
-        # Time travel: a chosen step's state is replay's.
+        # Time travel: a chosen step's state is replay's. A click on a row picks its event.
         events = [json.loads(line) for line in event_lines(path)]
         mutations = [e["seq"] for e in events if e["kind"] == "mutation"]
         for seq in (mutations[0], mutations[len(mutations) // 2], mutations[-1]):
-            row = self.driver.find_element(By.CSS_SELECTOR, 'li[data-seq="%d"]' % seq)
-            self.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
-            row.click()
-            self.assertEqual(int(self.driver.find_element(By.ID, "selected").text), seq)
-            shown = json.loads(self.driver.find_element(By.ID, "state").text)
-            self.assertEqual(shown, self.replay_state(path, seq))
+            self.driver.execute_script(
+                "location.hash = location.hash.replace(/&seq=\\d+/, '') + '&seq=%d'" % seq)
+            self.assertEqual(self.selected_seq(), seq)
+            shown = self.driver.find_element(By.ID, "state-json").get_attribute("textContent")
+            self.assertEqual(json.loads(shown), self.replay_state(path, seq))
+        self.driver.find_element(By.ID, "events").click()
+        self.driver.find_element(By.ID, "events").send_keys(Keys.HOME)
+        row = [r for r in self.driver.find_elements(By.CSS_SELECTOR, "#events .row")
+               if r.is_displayed() and r.find_element(By.CLASS_NAME, "seq").text == str(mutations[0])][0]
+        row.click()
+        self.assertEqual(self.selected_seq(), mutations[0])
+        # Picking an earlier moment stops following the end; "Follow" is offered again.
+        self.assertIsNone(self.driver.find_element(By.ID, "follow").get_attribute("disabled"))
+        errors = [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertEqual(errors, [], "the page logged errors (a Content-Security-Policy refusal?)")
 
         # A page that joins late gets the whole history.
         late = start_driver(self.downloads)

@@ -146,3 +146,65 @@ def test_a_failed_effect_is_an_error_and_a_cancelled_one_says_so(tmp_path):
     assert cancelled and all(any(event.name == "cancelled" for event in span.events)
                              for span in cancelled)
     assert all(span.kind == Span.SPAN_KIND_INTERNAL for span in spans)
+
+
+SESSIONS = sorted(glob.glob(os.path.join(ROOT, "Traces", "*.session.jsonl")))
+
+
+@pytest.mark.parametrize("path", SESSIONS, ids=os.path.basename)
+def test_a_sessions_cross_reactor_causes_are_links_to_the_senders_spans(path, tmp_path):
+    lines = [json.loads(line) for line in open(path)]
+    introduced = {line["reactor"]: line for line in lines[1:] if line.get("kind") == "reactor"}
+    # Every span of every line, by its ids, with its reactor (a resource attribute).
+    spans = {}
+    for data in export(path, tmp_path):
+        resource = attributes(data.resource_spans[0].resource)
+        reactor = resource["reactor.id"]
+        assert resource["reactor.type"] == introduced[reactor]["type"]
+        assert resource.get("reactor.name") == introduced[reactor].get("name")
+        for span in data.resource_spans[0].scope_spans[0].spans:
+            spans[(span.trace_id, span.span_id)] = (reactor, span)
+    # The causes the session file names, read from it directly: an action's `from`, a
+    # stream mutation's `cause.from`.
+    causes = []
+    for line in lines[1:]:
+        if line.get("kind") == "action" and "from" in line:
+            causes.append((line, line["from"]))
+        if line.get("kind") == "mutation" and "from" in line.get("cause", {}):
+            causes.append((line, line["cause"]["from"]))
+    assert causes, "the session has no cause from another reactor to export"
+    links = 0
+    for line, origin in causes:
+        if line["kind"] == "action":
+            [receiver] = [span for reactor, span in spans.values()
+                          if reactor == line["reactor"] and not span.parent_span_id
+                          and attributes(span).get("reactor.action.id") == line["id"]]
+        else:
+            [receiver] = [span for reactor, span in spans.values()
+                          if reactor == line["reactor"]
+                          and span.name == "stream " + line["cause"]["stream"]
+                          and any(attributes(event).get("reactor.mutation.id") == line["id"]
+                                  for event in span.events)]
+        if "action" not in origin:
+            assert not receiver.links  # the sender handled no action: no span to link to
+            continue
+        [link] = receiver.links
+        links += 1
+        sender_reactor, sender = spans[(link.trace_id, link.span_id)]
+        assert sender_reactor == origin["reactor"]
+        named = attributes(link)
+        assert named["reactor.from.reactor"] == origin["reactor"]
+        assert named["reactor.from.action"] == origin["action"]
+        if "effect" in origin:
+            assert named["reactor.from.effect"] == origin["effect"]
+            assert attributes(sender)["reactor.effect.id"] == origin["effect"]
+            _, root = spans[(link.trace_id, sender.parent_span_id)]
+        else:
+            root = sender
+        assert attributes(root)["reactor.action.id"] == origin["action"]
+        assert not root.parent_span_id
+    assert links == sum("action" in origin for _, origin in causes)
+    # No link points outside the export.
+    for _, span in spans.values():
+        for link in span.links:
+            assert (link.trace_id, link.span_id) in spans

@@ -84,7 +84,8 @@ import Testing
   @Test func theScriptNamesEverySlotOfTheTable() throws {
     let script = InspectorAssets.eventSlotsScript()
     #expect(script.contains("  kind: 2,"))
-    #expect(script.contains("mutation: Object.freeze({ id: 3, label: 4, action: 5"))
-    #expect(script.contains("operations: 8 })"))
+    #expect(script.contains("  reactor: 3,"))
+    #expect(script.contains("mutation: Object.freeze({ id: 4, label: 5, action: 6"))
+    #expect(script.contains("operations: 9, from: 10 })"))
   }
 }

@@ -69,7 +69,8 @@ struct InspectorPageTests {
     #expect(page.eventCount == 2_000)
     #expect(page.snapshotCount == 1 + 1_000 / 64)
     let (_, data) = try pageParts(page)
-    let snapshots = try #require(data["snapshots"]?.arrayValue)
+    let reactor = try #require(data["reactors"]?.arrayValue?.first)
+    let snapshots = try #require(reactor["snapshots"]?.arrayValue)
     #expect(snapshots.map { $0.arrayValue?.first?.intValue } == (0...15).map { $0 * 64 })
     #expect(snapshots.last?.arrayValue?.last?["count"] == .int(960))
   }
@@ -99,8 +100,8 @@ struct InspectorPageTests {
     }
     #expect(data["reactor"]?.stringValue == "ReactorExamples.GitHubSearchReactor")
     #expect(data["events"]?.arrayValue?.count == 48)
-    #expect(data["svg"]?.stringValue?.hasPrefix("<svg") == true)
-    #expect(data["nodes"]?.arrayValue?.count == 19)
+    #expect(data["diagrams"]?.arrayValue?.first?["svg"]?.stringValue?.hasPrefix("<svg") == true)
+    #expect(data["reactors"]?.arrayValue?.first?["nodes"]?.arrayValue?.count == 19)
   }
 
   @Test(arguments: [nil, StateAbstraction.wholeState, StateAbstraction(keys: ["query"])])
@@ -116,8 +117,10 @@ struct InspectorPageTests {
       decoding: try GraphvizRenderer().render(graph.dotGraph(), engine: .dot, format: .svg),
       as: UTF8.self)
     #expect(
-      data["svg"]?.stringValue == String(svg[try #require(svg.range(of: "<svg")).lowerBound...]))
-    #expect(data["nodeNames"]?.arrayValue?.count == graph.states.count)
+      data["diagrams"]?.arrayValue?.first?["svg"]?.stringValue
+        == String(svg[try #require(svg.range(of: "<svg")).lowerBound...]))
+    #expect(
+      data["diagrams"]?.arrayValue?.first?["nodeNames"]?.arrayValue?.count == graph.states.count)
   }
 
   @Test func byDefaultEachStepIsOnTheInferredNodeOfItsState() throws {
@@ -127,7 +130,9 @@ struct InspectorPageTests {
     let graph = try TransitionGraph(
       tracesAt: [path], abstraction: try StateAbstraction.inferred(fromTracesAt: [path]))
     #expect(graph.states.count == 6)
-    let nodes = try #require(data["nodes"]?.arrayValue).map { try #require($0.intValue) }
+    let nodes = try #require(data["reactors"]?.arrayValue?.first?["nodes"]?.arrayValue).map {
+      try #require($0.intValue)
+    }
     #expect(nodes.count == 19)
     // The initial state has no query and no repos; the last has both.
     #expect(graph.states[nodes[0]].text.contains("repos=empty"))
@@ -145,7 +150,7 @@ struct InspectorPageTests {
     #expect(html.components(separatedBy: "</script").count == 3)
     #expect(!html.contains("<!-- "))
     #expect(!html.contains("\u{2028}") && !html.contains("\u{2029}"))
-    let label = data["events"]?.arrayValue?.first?.arrayValue?[4].stringValue
+    let label = data["events"]?.arrayValue?.first?.arrayValue?[5].stringValue
     #expect(label == "</script><script>alert(1)</script><!-- \u{2028} \u{2029} & ]]>")
   }
 
@@ -191,6 +196,45 @@ struct InspectorPageTests {
     let (_, data) = try pageParts(page)
     let warnings = data["warnings"]?.arrayValue?.compactMap(\.stringValue) ?? []
     #expect(warnings == ["a rolling window dropped the first 8 events; the trace starts at seq 9"])
+  }
+
+  @Test func aSessionHasEveryReactorItsEventsAndADiagramPerType() throws {
+    let path = tracesDirectory + "/taskapp.session.jsonl"
+    let page = try InspectorPage(tracePath: path)
+    let (_, data) = try pageParts(page)
+    let session = try SessionTrace(contentsOf: path)
+    #expect(page.eventCount == session.events.count)
+    #expect(data["session"] == .bool(true))
+    #expect(data["reactor"]?.stringValue == "TaskApp")
+    let reactors = try #require(data["reactors"]?.arrayValue)
+    #expect(reactors.map { $0["id"]?.intValue } == session.reactors.map { $0.reactor })
+    let types = try #require(data["diagrams"]?.arrayValue).map { $0["type"]?.stringValue }
+    var typesInOrder: [String] = []
+    for type in session.reactors.map(\.type) where !typesInOrder.contains(type) {
+      typesInOrder.append(type)
+    }
+    #expect(types == typesInOrder)
+    let reactorSlot = try #require(PageEventSlots.common.firstIndex(of: "reactor"))
+    let events = try #require(data["events"]?.arrayValue)
+    #expect(
+      events.compactMap { $0.arrayValue?[reactorSlot].intValue }
+        == session.events.map { $0.reactor ?? 0 })
+    for (reactor, introduction) in zip(reactors, session.reactors) {
+      let lane = try #require(session.lane(of: introduction.reactor))
+      let mutations = lane.events.filter {
+        if case .mutation = $0.kind { true } else { false }
+      }
+      // One node for the initial state and one after each mutation, each a node of the type's
+      // diagram.
+      let nodes = try #require(reactor["nodes"]?.arrayValue)
+      #expect(nodes.count == mutations.count + 1)
+      #expect(nodes.allSatisfy { ($0.intValue ?? -1) >= 0 })
+    }
+    // The insert in the list names the edit screen's save as its origin.
+    let insert = try #require(
+      events.first { $0.arrayValue?[0].intValue == 18 }?.arrayValue)
+    let fromSlot = PageEventSlots.common.count + 6
+    #expect(insert[fromSlot] == .array([.int(2), .int(2), .int(1)]))
   }
 
   @Test func anUnreadableTraceFailsWithTheReadersMessage() {

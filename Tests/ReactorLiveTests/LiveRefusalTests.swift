@@ -13,7 +13,8 @@ import Testing
   ) async throws -> HTTPSocket.Response {
     let port = server.endpoint.port
     return try await onThread {
-      let socket = try HTTPSocket(host: "127.0.0.1", port: port, timeoutMilliseconds: 10_000)
+      let socket = try HTTPSocket(
+        host: "127.0.0.1", port: port, timeoutMilliseconds: 10_000, responseLimit: 1 << 20)
       return try socket.exchange(head: head, body: body.isEmpty ? [] : [Array(body.utf8)[...]])
     }
   }
@@ -91,6 +92,31 @@ import Testing
       let refusals = server.log.filter { $0.contains("refused") }
       #expect(refusals.count == 2)
       #expect(refusals.allSatisfy { $0.contains("DNS rebinding") })
+    }
+  }
+
+  @Test func aStreamsDiagramsNeedTheTokenAndTheServersOwnHost() async throws {
+    try await withoutSerialExecutorTests {
+      let directory = try ScratchDirectory()
+      defer { directory.remove() }
+      let server = try await RunningServer.start(directory: directory.path)
+      defer { Task { await server.stop() } }
+      let port = server.endpoint.port
+      let token = server.endpoint.token
+      func request(token: String, host: String) -> String {
+        "GET /live/v1/diagram?stream=app&token=\(token) HTTP/1.1\r\nHost: \(host)\r\n"
+      }
+
+      let wrong = try await exchange(server, request(token: "guess", host: "127.0.0.1:\(port)"))
+      #expect(wrong.status == 401)
+      let rebound = try await exchange(
+        server, request(token: token, host: "attacker.example:\(port)"))
+      #expect(rebound.status == 421)
+      let refusals = server.log.filter { $0.contains("refused") }
+      #expect(refusals.count == 2)
+      #expect(refusals.allSatisfy { !$0.contains(token) })
+      let unknown = try await exchange(server, request(token: token, host: "127.0.0.1:\(port)"))
+      #expect(unknown.status == 404)
     }
   }
 }

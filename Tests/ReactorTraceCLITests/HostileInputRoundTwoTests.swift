@@ -330,6 +330,80 @@ struct HostileInputRoundTwoTests {
     #expect((mode as? NSNumber)?.intValue == 0o600)
   }
 
+  /// Each way an output is written: streamed piece by piece (perfetto, inspector), as pages
+  /// of a batch (timeline), or whole (rerecord, transitions); the file each replaces.
+  static let replacingCommands: [(arguments: [String], replaced: String)] = [
+    (["render", "perfetto", "Traces/counter.trace.jsonl", "-o"], "out.json"),
+    (["render", "inspector", "Traces/counter.trace.jsonl", "-o"], "out.html"),
+    (["render", "timeline", "Traces/counter.trace.jsonl", "--page-size", "10", "-o"], "out.svg"),
+    (["rerecord", "Traces/counter.trace.jsonl", "-o"], "out.trace.jsonl"),
+    (["render", "transitions", "Traces/counter.trace.jsonl", "-o"], "out.dot"),
+  ]
+
+  @Test(arguments: replacingCommands.indices)
+  func aReplacedOutputKeepsItsModeAndOwner(command: Int) throws {
+    let (arguments, name) = Self.replacingCommands[command]
+    let scratch = try ScratchDirectory()
+    let output = scratch.file(name)
+    // Pages are named after -o: the first page is the file replaced.
+    let replaced =
+      arguments.contains("--page-size") ? scratch.file("out-1.svg") : output
+    #expect(FileManager.default.createFile(atPath: replaced, contents: Data("old".utf8)))
+    #expect(chmod(replaced, 0o640) == 0)
+    // Another owner can be given only by root; otherwise the owner is ours and stays so.
+    let isRoot = geteuid() == 0
+    if isRoot { #expect(chown(replaced, 4321, 4322) == 0) }
+    let result = try runReactorTrace(arguments + [output])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    var info = stat()
+    #expect(stat(replaced, &info) == 0)
+    #expect(info.st_mode & 0o7777 == 0o640)
+    #expect(info.st_uid == (isRoot ? 4321 : geteuid()))
+    #expect(info.st_gid == (isRoot ? 4322 : getegid()))
+    #expect(try String(contentsOfFile: replaced, encoding: .utf8) != "old")
+  }
+
+  @Test(arguments: [SIGINT, SIGTERM])
+  func aSignalAfterRerecordsRenameExitsZero(signal: Int32) throws {
+    let scratch = try ScratchDirectory()
+    // An output path whose report line ("wrote PATH: …") is more than a 4,096-byte pipe
+    // holds: its folders' names are control characters, each printed as a 6-byte escape.
+    // rerecord prints the line only once its output is in place, and then stays stuck
+    // writing it until the signal comes.
+    let folder = String(repeating: "\u{01}", count: 250)
+    let directory = [scratch.path, folder, folder, folder].joined(separator: "/")
+    try FileManager.default.createDirectory(
+      atPath: directory, withIntermediateDirectories: true)
+    let output = directory + "/out.trace.jsonl"
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: try reactorTraceBinaryPath())
+    process.arguments = ["rerecord", "Traces/counter.trace.jsonl", "-o", output]
+    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
+    let report = Pipe()
+    let reader = report.fileHandleForReading.fileDescriptor
+    #if os(Linux)
+    let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc's module does not export
+    _ = fcntl(reader, setPipeSize, 4096)
+    #endif
+    process.standardOutput = report
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    // Wait (at most a minute, only so that a bug cannot hang the suite) for the first bytes
+    // of the report: the output is in place by then.
+    var ready = pollfd(fd: reader, events: Int16(POLLIN), revents: 0)
+    try #require(poll(&ready, 1, 60_000) == 1, "nothing was reported")
+    #expect(FileManager.default.fileExists(atPath: output))
+    kill(process.processIdentifier, signal)
+    _ = report.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0)
+    let written = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(written.hasPrefix(#"{"format":"reactor-trace""#))
+    #expect(FileManager.default.subpaths(atPath: directory)?.count == 1)
+  }
+
   @Test func rerecordWritesDashToStandardOutput() throws {
     let scratch = try ScratchDirectory()
     let result = try runReactorTrace(["rerecord", "Traces/counter.trace.jsonl", "-o", "-"])

@@ -42,6 +42,11 @@ func startReactorTrace(_ arguments: [String]) throws -> Process {
   return process
 }
 
+/// The built binary's path, for tests that start it their own way.
+func reactorTraceBinaryPath() throws -> String {
+  try reactorTraceBinary().path
+}
+
 /// The built binary: next to the test runner on Linux, a few folders up from it on macOS.
 private func reactorTraceBinary() throws -> URL {
   var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()

@@ -102,3 +102,30 @@ extension RenderSessionCommandTests {
     #expect(result.standardError.contains("--reactor picks reactors of a session"))
   }
 }
+
+extension RenderSessionCommandTests {
+  @Test func theTransitionsOfASessionAreOneClusteredStateMachinePerReactorType() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("machines.dot")
+    let result = try runReactorTrace(["render", "transitions", Self.session, "-o", output])
+
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(
+      result.standardOutput
+        == "wrote \(output): TaskAppListReactor: 5 states, 7 transitions; TaskEditReactor: 7 "
+        + "states, 10 transitions; TaskCellReactor: 1 states, 2 transitions\n")
+    let dot = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(dot.components(separatedBy: "subgraph \"cluster").count - 1 >= 3)
+    #expect(dot.contains("TaskCellReactor · 7 reactors merged"))
+    let one = try runReactorTrace([
+      "render", "transitions", Self.session, "--reactor-type", "TaskEditReactor", "-o",
+      scratch.file("edit.svg"),
+    ])
+    #expect(one.standardOutput.hasSuffix("TaskEditReactor: 7 states, 10 transitions\n"))
+    let none = try runReactorTrace([
+      "render", "transitions", Self.session, "--reactor-type", "Nope", "-o",
+      scratch.file("none.svg"),
+    ])
+    #expect(none.exitCode == 2)
+  }
+}

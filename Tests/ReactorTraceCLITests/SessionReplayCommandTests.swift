@@ -1,5 +1,6 @@
 import Foundation
 import ReactorExampleRegistry
+import ReactorTestSupport
 import Testing
 
 @testable import ReactorTraceCLI
@@ -51,8 +52,68 @@ import Testing
         + ".reduce; every state equals the recorded one")
     let (missing, _) = await replay(reactorID: 42)
     #expect(missing == 2)
-    let (mutate, _) = await replay(mode: .mutate)
-    #expect(mutate == 2)
+    let (mutateOne, _) = await replay(mode: .mutate, reactorID: 2)
+    #expect(mutateOne == 2)
+  }
+
+  @Test func aWholeSessionReplaysThroughMutateWithItsAppsRegisteredSessionFactory() async {
+    // Alone: other suites record the task app's reactors too, through the one observer a
+    // process has.
+    var result: (code: Int32, output: [String]) = (-1, [])
+    await withExclusiveMainSerialExecutor { result = await replay(mode: .mutate) }
+    let (code, output) = result
+    #expect(code == 0, "\(output)")
+    #expect(
+      output.last
+        == "match: 57 events of 9 reactors recorded again through the 'TaskApp' session "
+        + "factory from 9 user actions; every action, mutation, state and cause across "
+        + "reactors is the recorded one")
+  }
+
+  @Test func aSessionOfAnAppWithNoSessionFactoryIsRefusedNamingTheRegisteredOnes() async throws {
+    let scratch = NSTemporaryDirectory() + "session-other-app-\(getpid()).jsonl"
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let text = try String(contentsOfFile: session, encoding: .utf8)
+      .replacingOccurrences(of: #""app":"TaskApp""#, with: #""app":"MailApp""#)
+    try text.write(toFile: scratch, atomically: true, encoding: .utf8)
+    let failure = await ReactorRegistry.$current.withValue(.examples) {
+      () async -> CommandFailure? in
+      do {
+        _ = try await ReplayRequest(
+          trace: scratch, mode: .mutate, reactor: nil, steps: false, stateAt: nil, json: false
+        ).run(output: CapturedOutput())
+        return nil
+      } catch {
+        return error as? CommandFailure
+      }
+    }
+    #expect(failure?.code == .unusableInput)
+    #expect(
+      failure?.message == "no session factory is registered for app 'MailApp'; registered: TaskApp")
+  }
+
+  @Test func rerecordingASessionThroughItsFactoryWritesTheSameSessionAndSaysSo() async throws {
+    let scratch = NSTemporaryDirectory() + "session-rerecord-\(getpid()).jsonl"
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let output = CapturedOutput()
+    var code: Int32 = -1
+    await withExclusiveMainSerialExecutor {
+      code = await ReactorRegistry.$current.withValue(.examples) {
+        await RerecordRequest(
+          trace: session, output: scratch, reactor: nil, settle: .seconds(10)
+        ).execute(output: output)
+      }
+    }
+    #expect(code == 0, "\(output.all)")
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: scratch))
+        == Data(contentsOf: URL(fileURLWithPath: session)))
+    #expect(
+      output.all == [
+        "wrote \(scratch): 57 events of 9 reactors from 9 user actions re-sent through the "
+          + "'TaskApp' session factory",
+        "no change: every event is the recorded one",
+      ])
   }
 }
 

@@ -261,6 +261,13 @@ public struct SequenceDiagram: Sendable, Hashable {
     try self.init(reader: SessionReader(path: path), sequences: sequences, reactors: reactors)
   }
 
+  /// A reactor type without its module: `ReactorExamples.TaskCellReactor` →
+  /// `TaskCellReactor`; generic arguments are kept.
+  ///
+  /// - Parameter type: The type as a trace names it.
+  /// - Returns: The type without its module.
+  public static func shortTypeName(_ type: String) -> String { shortType(type) }
+
   /// `ReactorExamples.TaskCellReactor` → `TaskCellReactor`; generic arguments are kept.
   static func shortType(_ type: String) -> String {
     let end = type.firstIndex(of: "<") ?? type.endIndex

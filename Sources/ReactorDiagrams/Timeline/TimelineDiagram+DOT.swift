@@ -187,7 +187,8 @@ extension TimelineDiagram {
     return (result, isCut)
   }
 
-  private func page(_ range: Range<Int>, number: Int, of pageCount: Int) -> DOTGraph {
+  /// The graph of the columns in `range`, page `number` of `pageCount`.
+  func page(_ range: Range<Int>, number: Int, of pageCount: Int) -> DOTGraph {
     var graph = Self.emptyPage()
     graph.label = .text(Self.title(reactor, columns, range, number: number, of: pageCount))
     let layout = PageLayout(self, range)

@@ -18,4 +18,16 @@ enum InspectorTemplate {
     bytes.append(contentsOf: after.utf8)
     return bytes
   }
+
+  /// The page's Content-Security-Policy, as its `<meta>` element states it.
+  static let contentSecurityPolicy: String = {
+    let page = Array(InspectorPageText.beforeData.utf8)
+    let marker = Array(#"http-equiv="Content-Security-Policy" content=""#.utf8)
+    guard let found = page.indices.first(where: { page[$0...].starts(with: marker) }) else {
+      return "default-src 'none'"
+    }
+    let start = found + marker.count
+    let end = page[start...].firstIndex(of: UInt8(ascii: "\"")) ?? page.endIndex
+    return String(decoding: page[start..<end], as: UTF8.self)
+  }()
 }

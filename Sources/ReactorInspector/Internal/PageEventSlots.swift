@@ -16,28 +16,34 @@ package enum PageEventSlots {
     package var slots: [String]
   }
 
-  /// The members every event starts with: its sequence number, its time in nanoseconds and
-  /// the letter of its kind.
-  package static let common = ["seq", "time", "kind"]
+  /// The members every event starts with: its sequence number, its time in nanoseconds, the
+  /// letter of its kind and the id of its reactor (1 in a trace of one reactor, 0 for what
+  /// belongs to the whole session: a gap, the end).
+  package static let common = ["seq", "time", "kind", "reactor"]
 
   /// Every kind and its members.
   package static let kinds = [
-    // The action's id, its label, the name of the stream that sent it or null.
-    Kind(letter: "a", name: "action", slots: ["id", "label", "stream"]),
+    // The action's id, its label, the name of the stream that sent it or null, and the
+    // reactor it came from as [reactor, action or null, effect or null] or null.
+    Kind(letter: "a", name: "action", slots: ["id", "label", "stream", "from"]),
     // The effect's id, the action that started it, the effect's name or null.
     Kind(letter: "s", name: "effectStart", slots: ["effect", "action", "name"]),
     // The effect's id, "finished", "cancelled" or "failed", the error or null.
     Kind(letter: "e", name: "effectEnd", slots: ["effect", "outcome", "error"]),
     // The mutation's id and label, the action, effect and stream that caused it (each or
-    // null), and its diff operations as stored (a snapshot or a description as one operation
-    // at the root).
+    // null), its diff operations as stored (a snapshot or a description as one operation
+    // at the root), and the reactor a stream's element came from, as for an action, or null.
     Kind(
       letter: "m", name: "mutation",
-      slots: ["id", "label", "action", "effect", "stream", "operations"]),
+      slots: ["id", "label", "action", "effect", "stream", "operations", "from"]),
     // The stream's name, its error or null.
     Kind(letter: "x", name: "streamEnd", slots: ["stream", "error"]),
     // The events the recorder observed and dropped.
     Kind(letter: "z", name: "end", slots: ["observed", "dropped"]),
+    // A reactor entered the session (its name, type and parent are in the page's reactors).
+    Kind(letter: "r", name: "introduced", slots: []),
+    // A reactor was released: its lane ends.
+    Kind(letter: "q", name: "released", slots: []),
     // Another kind (a gap, a kind added after the page): its description.
     Kind(letter: "o", name: "other", slots: ["description"]),
   ]

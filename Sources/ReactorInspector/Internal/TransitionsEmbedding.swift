@@ -16,15 +16,32 @@ struct TransitionsEmbedding {
   /// Reads the trace at `tracePath` once more (twice when the abstraction is inferred) and
   /// draws its graph, unless it is too large.
   init(tracePath: String, abstraction: StateAbstraction?) {
-    let graph: TransitionGraph
+    self.init(openers: [{ try TraceReader(path: tracePath) }], abstraction: abstraction)
+  }
+
+  /// Reads the traces `openers` open (twice each when the abstraction is inferred) and draws
+  /// their merged graph, unless it is too large.
+  init(openers: [() throws -> TraceReader], abstraction: StateAbstraction?) {
+    var graph: TransitionGraph
     do throws(TransitionGraphError) {
       let chosen: StateAbstraction
       if let abstraction {
         chosen = abstraction
       } else {
-        chosen = try StateAbstraction.inferred(fromTracesAt: [tracePath])
+        chosen = try StateAbstraction.inferred(fromTraces: openers)
       }
-      graph = try TransitionGraph(tracesAt: [tracePath], abstraction: chosen)
+      graph = TransitionGraph(abstraction: chosen)
+      for open in openers {
+        let reader: TraceReader
+        do {
+          reader = try open()
+        } catch let error as TraceReadError {
+          throw .unreadableTrace(error)
+        } catch {
+          throw .unreadableTrace(.readFailed(path: "trace", reason: "\(error)"))
+        }
+        try graph.add(reader)
+      }
     } catch {
       note = "no transitions diagram: \(error.description)"
       return

@@ -1,7 +1,8 @@
 "use strict";
 (function () {
   const D = JSON.parse(document.getElementById("trace-data").textContent);
-  const E = D.events, N = E.length;
+  const E = D.events;
+  let N = E.length;
   const $ = (id) => document.getElementById(id);
   function el(tag, cls, text) {
     const node = document.createElement(tag);
@@ -10,26 +11,76 @@
     return node;
   }
   function push(map, key, value) { const list = map.get(key); if (list) list.push(value); else map.set(key, [value]); }
+  let SESSION = D.session === true;
+  const LIVE = D.live === true; // the page `reactor-trace serve` hosts: its events arrive as they happen
+  let following = false; // whether the selection follows the last event (End)
 
-  // ---- Indexes --------------------------------------------------------------------
-  const mutationsUpTo = new Int32Array(N);
-  const mutationEvent = [];
-  const actionAt = new Map(), effectStartAt = new Map(), effectEndAt = new Map();
-  const byAction = new Map(), byEffect = new Map();
-  for (let i = 0; i < N; i++) {
+  // ---- Reactors and indexes ---------------------------------------------------------
+  // A reactor: its introduction, the events of its lane and what the page looks up in them.
+  // Action, effect and mutation ids are the reactor's own; `mutations` are event indices.
+  const reactors = [], reactorById = new Map();
+  function addReactor(info) {
+    const r = {
+      id: info.id, type: info.type, name: info.name, parent: info.parent, during: info.during,
+      schema: info.schema, described: info.described, diagram: info.diagram, nodes: info.nodes,
+      snapshots: info.snapshots, cached: null, mutations: [], introduced: -1, released: Infinity,
+      actionAt: new Map(), effectStartAt: new Map(), effectEndAt: new Map(), byAction: new Map(), byEffect: new Map(),
+      lane: reactors.length,
+    };
+    r.cached = { count: 0, state: clone(r.snapshots[0][1]) };
+    reactors.push(r); reactorById.set(r.id, r);
+    return r;
+  }
+  const mutationsUpTo = []; // for a mutation or any event of a reactor: how many of its reactor's mutations up to it
+  const crossByAction = new Map(), crossByEffect = new Map(); // "reactor:id" → events of other reactors it caused
+  function originOf(e) {
+    const k = e[Slot.kind];
+    return k === "a" ? e[Slot.action.from] : k === "m" ? e[Slot.mutation.from] : null;
+  }
+  function indexEvent(i) {
     const e = E[i];
+    const r = reactorById.get(e[Slot.reactor]);
+    if (!r) { mutationsUpTo[i] = 0; return; }
     switch (e[Slot.kind]) {
-      case "a": actionAt.set(e[Slot.action.id], i); break;
-      case "s": effectStartAt.set(e[Slot.effectStart.effect], i); push(byAction, e[Slot.effectStart.action], i); break;
-      case "e": effectEndAt.set(e[Slot.effectEnd.effect], i); break;
+      case "r": r.introduced = i; break;
+      case "q": r.released = i; break;
+      case "a": r.actionAt.set(e[Slot.action.id], i); break;
+      case "s": r.effectStartAt.set(e[Slot.effectStart.effect], i); push(r.byAction, e[Slot.effectStart.action], i); break;
+      case "e": r.effectEndAt.set(e[Slot.effectEnd.effect], i); break;
       case "m":
-        mutationEvent.push(i);
-        if (e[Slot.mutation.action] !== null) push(byAction, e[Slot.mutation.action], i);
-        if (e[Slot.mutation.effect] !== null) push(byEffect, e[Slot.mutation.effect], i);
+        r.mutations.push(i);
+        if (e[Slot.mutation.action] !== null) push(r.byAction, e[Slot.mutation.action], i);
+        if (e[Slot.mutation.effect] !== null) push(r.byEffect, e[Slot.mutation.effect], i);
         break;
     }
-    mutationsUpTo[i] = mutationEvent.length;
+    const from = originOf(e);
+    if (from) {
+      if (from[1] !== null) push(crossByAction, from[0] + ":" + from[1], i);
+      if (from[2] !== null) push(crossByEffect, from[0] + ":" + from[2], i);
+    }
+    mutationsUpTo[i] = r.mutations.length;
   }
+  for (const info of D.reactors) addReactor(info);
+  for (let i = 0; i < N; i++) indexEvent(i);
+  function reactorOf(index) { return index < 0 ? null : reactorById.get(E[index][Slot.reactor]) || null; }
+  // How many of the reactor's mutations come at or before the event `index` (-1: none).
+  function countAt(r, index) {
+    if (index < 0) return 0;
+    const list = r.mutations;
+    let lo = 0, hi = list.length;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (list[mid] <= index) lo = mid + 1; else hi = mid; }
+    return lo;
+  }
+  function isLive(r, index) { return r.introduced <= index && index < r.released; }
+  function reactorName(r) {
+    if (!SESSION) return r.type;
+    return (r.name !== null ? r.name : shortType(r.type)) + " #" + r.id;
+  }
+  function laneLabel(r) { // at most 16 characters, the id always whole
+    const base = r.name !== null ? r.name : shortType(r.type), suffix = " #" + r.id;
+    return base.length + suffix.length <= 16 ? base + suffix : base.slice(0, Math.max(1, 15 - suffix.length)) + "…" + suffix;
+  }
+  function shortType(type) { const dot = type.lastIndexOf("."); return dot >= 0 ? type.slice(dot + 1) : type; }
 
   // ---- States ---------------------------------------------------------------------
   function clone(value) {
@@ -48,22 +99,21 @@
     else if ("truncate" in op) parent[last].length = op.truncate;
     return holder.r;
   }
-  function applyMutation(state, k) { // k: 1-based mutation number
-    for (const op of E[mutationEvent[k - 1]][Slot.mutation.operations]) state = applyOperation(state, op);
+  function applyMutation(r, state, k) { // k: 1-based mutation number of the reactor
+    for (const op of E[r.mutations[k - 1]][Slot.mutation.operations]) state = applyOperation(state, op);
     return state;
   }
-  const snapshots = D.snapshots;
-  let cached = { count: 0, state: clone(snapshots[0][1]) };
-  // The state after the first `count` mutations: from the nearest snapshot at or before it,
-  // or from the last state built when that is nearer.
-  function stateAfter(count) {
+  // The reactor's state after its first `count` mutations: from the nearest snapshot at or
+  // before it, or from the last state built when that is nearer.
+  function stateAfter(r, count) {
+    const snapshots = r.snapshots;
     let lo = 0, hi = snapshots.length - 1;
     while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (snapshots[mid][0] <= count) lo = mid; else hi = mid - 1; }
-    if (!(cached.count <= count && cached.count >= snapshots[lo][0])) {
-      cached = { count: snapshots[lo][0], state: clone(snapshots[lo][1]) };
+    if (!(r.cached.count <= count && r.cached.count >= snapshots[lo][0])) {
+      r.cached = { count: snapshots[lo][0], state: clone(snapshots[lo][1]) };
     }
-    while (cached.count < count) { cached.count += 1; cached.state = applyMutation(cached.state, cached.count); }
-    return cached.state;
+    while (r.cached.count < count) { r.cached.count += 1; r.cached.state = applyMutation(r, r.cached.state, r.cached.count); }
+    return r.cached.state;
   }
   function valueAt(root, path) {
     let value = root;
@@ -109,6 +159,7 @@
     return path.map((c, i) => typeof c === "number" ? "[" + c + "]" : (i ? "." : "") + c).join("");
   }
 
+
   // ---- Texts ----------------------------------------------------------------------
   function timeText(ns) {
     if (ns === 0) return "0";
@@ -116,74 +167,136 @@
     if (ns < 1e9) return +(ns / 1e6).toFixed(3) + " ms";
     return +(ns / 1e9).toFixed(3) + " s";
   }
-  const kindNames = { a: "action", s: "effect started", e: "effect ended", m: "mutation", x: "stream ended", z: "end", o: "event" };
-  function effectName(id) {
-    const start = effectStartAt.get(id);
+  const kindNames = { a: "action", s: "effect started", e: "effect ended", m: "mutation", x: "stream ended", z: "end", o: "event", r: "reactor introduced", q: "reactor released" };
+  function effectName(r, id) {
+    const start = r ? r.effectStartAt.get(id) : undefined;
     return start !== undefined && E[start][Slot.effectStart.name] !== null ? "effect " + id + " " + iso(E[start][Slot.effectStart.name]) : "effect " + id;
   }
+  function introductionText(r) {
+    let text = iso(reactorName(r)) + " (" + iso(r.type) + ")";
+    if (r.parent !== null) { const parent = reactorById.get(r.parent); text += " made by " + (parent ? iso(reactorName(parent)) : "reactor " + r.parent); }
+    return text;
+  }
   function labelOf(e) {
+    const r = reactorById.get(e[Slot.reactor]);
     switch (e[Slot.kind]) {
       case "a": return iso(e[Slot.action.label]);
-      case "s": return effectName(e[Slot.effectStart.effect]) + " started";
-      case "e": return effectName(e[Slot.effectEnd.effect]) + " " + e[Slot.effectEnd.outcome] + (e[Slot.effectEnd.error] !== null ? ": " + iso(e[Slot.effectEnd.error]) : "");
+      case "s": return effectName(r, e[Slot.effectStart.effect]) + " started";
+      case "e": return effectName(r, e[Slot.effectEnd.effect]) + " " + e[Slot.effectEnd.outcome] + (e[Slot.effectEnd.error] !== null ? ": " + iso(e[Slot.effectEnd.error]) : "");
       case "m": return iso(e[Slot.mutation.label]);
       case "x": return "stream " + iso(e[Slot.streamEnd.stream]) + (e[Slot.streamEnd.error] !== null ? " failed: " + iso(e[Slot.streamEnd.error]) : " ended");
       case "z": return "recording ended: " + e[Slot.end.observed] + " observed, " + e[Slot.end.dropped] + " dropped";
       case "o": return iso(e[Slot.other.description]);
+      case "r": return r ? "introduced " + introductionText(r) : "reactor introduced";
+      case "q": return r ? "released " + iso(reactorName(r)) : "reactor released";
     }
     return "";
   }
+  function originText(from) {
+    const r = reactorById.get(from[0]);
+    let text = "from " + (r ? iso(reactorName(r)) : "reactor " + from[0]);
+    if (from[1] !== null) text += " action " + from[1];
+    if (from[2] !== null) text += " effect " + from[2];
+    return text;
+  }
   function causeOf(e) {
+    const from = originOf(e);
+    const across = from ? " ⇠ " + originText(from) : "";
     switch (e[Slot.kind]) {
-      case "a": return e[Slot.action.stream] !== null ? "from stream " + iso(e[Slot.action.stream]) : "sent";
+      case "a": return (e[Slot.action.stream] !== null ? "from stream " + iso(e[Slot.action.stream]) : "sent") + across;
       case "s": return "← action " + e[Slot.effectStart.action];
-      case "m": return e[Slot.mutation.stream] !== null ? "← stream " + iso(e[Slot.mutation.stream]) : e[Slot.mutation.effect] !== null ? "← effect " + e[Slot.mutation.effect] + " ← action " + e[Slot.mutation.action] : "← action " + e[Slot.mutation.action];
+      case "m": return (e[Slot.mutation.stream] !== null ? "← stream " + iso(e[Slot.mutation.stream]) : e[Slot.mutation.effect] !== null ? "← effect " + e[Slot.mutation.effect] + " ← action " + e[Slot.mutation.action] : "← action " + e[Slot.mutation.action]) + across;
     }
     return "";
   }
   let searchTexts = null;
   function searchText(i) {
-    if (!searchTexts) searchTexts = new Array(N);
+    if (!searchTexts) searchTexts = [];
     let text = searchTexts[i];
-    if (text === undefined) text = searchTexts[i] = (labelOf(E[i]) + " " + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
+    if (text === undefined) {
+      const r = reactorOf(i);
+      text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
+    }
     return text;
   }
 
   // ---- Header -----------------------------------------------------------------------
-  document.title = D.reactor + " · reactor-trace inspector";
-  $("reactor").textContent = D.reactor;
-  $("summary").textContent = N + " events · " + mutationEvent.length + " mutations · clock " + D.clock + " · format " + D.version;
+  function mutationTotal() { let total = 0; for (const r of reactors) total += r.mutations.length; return total; }
+  function renderSummary() {
+    $("summary").textContent = (SESSION ? reactors.length + " reactors · " : "") + N + " events · " + mutationTotal() + " mutations · clock " + D.clock + " · format " + D.version;
+  }
   const meta = $("meta");
   function metaRow(key, value) { const tr = el("tr"); tr.append(el("td", "muted", key), el("td", null, value)); meta.append(tr); }
-  metaRow("reactor", D.reactor);
-  metaRow("format version", D.version);
-  if (D.recorder !== null) metaRow("recorder", D.recorder);
-  metaRow("clock", D.clock + (D.origin !== null ? ", started " + D.origin : ""));
-  for (const key of Object.keys(D.metadata).sort(compareKeys)) metaRow("metadata · " + key, D.metadata[key]);
-  if (D.redactions.length) metaRow("redactions", D.redactions.join(", "));
-  $("schema").textContent = canonical(D.schema, true);
-  if (D.warnings.length) {
-    $("warnings").classList.remove("hidden");
-    for (const warning of D.warnings) $("warning-list").append(el("li", null, warning));
+  function renderSchemas() {
+    if (!SESSION) { $("schema").textContent = reactors.length ? canonical(reactors[0].schema, true) : ""; return; }
+    const byType = {};
+    for (const r of reactors) byType[r.type] = r.schema;
+    $("schema").textContent = canonical(byType, true);
   }
-  for (const note of D.notes) $("notes").append(el("li", null, note));
+  function renderHeader() {
+    document.title = D.reactor + " · reactor-trace inspector";
+    $("reactor").textContent = D.reactor;
+    renderSummary();
+    meta.replaceChildren();
+    if (SESSION) metaRow("session", D.reactor); else metaRow("reactor", D.reactor);
+    metaRow("format version", D.version);
+    if (D.recorder !== null) metaRow("recorder", D.recorder);
+    metaRow("clock", D.clock + (D.origin !== null ? ", started " + D.origin : ""));
+    for (const key of Object.keys(D.metadata).sort(compareKeys)) metaRow("metadata · " + key, D.metadata[key]);
+    if (D.redactions.length) metaRow("redactions", D.redactions.join(", "));
+    renderSchemas();
+    $("warnings").classList.toggle("hidden", !D.warnings.length);
+    $("warning-list").replaceChildren(...D.warnings.map((warning) => el("li", null, warning)));
+    $("notes").replaceChildren(...D.notes.map((note) => el("li", null, note)));
+  }
+  renderHeader();
+
+  // ---- The reactor filter ---------------------------------------------------------
+  const reactorFilter = $("reactor-filter");
+  let filteredReactors = null; // Set of reactor ids, or null for all
+  function fillReactorFilter() {
+    const chosen = reactorFilter.value;
+    reactorFilter.replaceChildren(el("option", null, "all reactors"));
+    reactorFilter.firstChild.value = "";
+    const types = new Map();
+    for (const r of reactors) push(types, r.type, r);
+    for (const [type, list] of types) {
+      const group = el("optgroup");
+      group.label = shortType(type);
+      const all = el("option", null, "every " + shortType(type) + " (" + list.length + ")");
+      all.value = "t:" + type;
+      group.append(all);
+      for (const r of list) { const option = el("option", null, reactorName(r)); option.value = "r:" + r.id; group.append(option); }
+      reactorFilter.append(group);
+    }
+    reactorFilter.value = chosen;
+    if (reactorFilter.value !== chosen) reactorFilter.value = "";
+  }
+  function readReactorFilter() {
+    const value = reactorFilter.value;
+    if (!value) filteredReactors = null;
+    else if (value.startsWith("t:")) filteredReactors = new Set(reactors.filter((r) => r.type === value.slice(2)).map((r) => r.id));
+    else filteredReactors = new Set([Number(value.slice(2))]);
+  }
+  if (SESSION) fillReactorFilter(); else $("reactor-filter-box").classList.add("hidden");
+  reactorFilter.addEventListener("change", () => { readReactorFilter(); refilter(); });
 
   // ---- Filters and the virtual list ----------------------------------------------
   const ROW = 22;
   let visible = new Int32Array(0); // event indices; -1 is the initial state
   let pathMatches = null; // Set of event indices, or null
   let selected = -1;
-  function kindShown(kind) {
-    const id = kind === "e" ? "show-s" : kind === "z" || kind === "o" ? "show-x" : "show-" + kind;
-    return $(id).checked;
-  }
+  const shownKind = { a: "show-a", s: "show-s", e: "show-s", m: "show-m", x: "show-x", z: "show-x", o: "show-x", r: "show-x", q: "show-x" };
   function refilter() {
     const text = $("text-filter").value.trim().toLowerCase();
-    const shown = { a: kindShown("a"), s: kindShown("s"), e: kindShown("e"), m: kindShown("m"), x: kindShown("x"), z: kindShown("z"), o: kindShown("o") };
+    const shown = {};
+    for (const kind in shownKind) shown[kind] = $(shownKind[kind]).checked;
     const list = [];
-    if (!text && !pathMatches) list.push(-1);
+    if (!text && !pathMatches && !filteredReactors) list.push(-1);
     for (let i = 0; i < N; i++) {
-      if (!shown[E[i][Slot.kind]]) continue;
+      const e = E[i];
+      if (!shown[e[Slot.kind]]) continue;
+      if (filteredReactors && !filteredReactors.has(e[Slot.reactor])) continue;
       if (pathMatches && !pathMatches.has(i)) continue;
       if (text && searchText(i).indexOf(text) < 0) continue;
       list.push(i);
@@ -205,8 +318,8 @@
     const count = Math.ceil(viewport.clientHeight / ROW) + 10;
     while (pool.length < count) {
       const row = el("div", "row");
-      row.append(el("span", "seq"), el("span", "time"), el("span", "badge"), el("span", "label"), el("span", "cause"));
-      row.addEventListener("click", () => { const index = row.dataset.index; if (index !== "") select(Number(index)); });
+      row.append(el("span", "seq"), el("span", "time"), el("span", "badge"), el("span", "who"), el("span", "label"), el("span", "cause"));
+      row.addEventListener("click", () => { const index = row.dataset.index; if (index !== "") pick(Number(index)); });
       spacer.append(row); pool.push(row);
     }
     for (let j = 0; j < pool.length; j++) {
@@ -217,14 +330,16 @@
       row.classList.toggle("selected", index === selected);
       if (row.dataset.index === String(index)) continue;
       row.dataset.index = String(index);
-      const [seq, time, badge, label, cause] = row.children;
+      const [seq, time, badge, who, label, cause] = row.children;
       if (index < 0) {
         seq.textContent = "0"; time.textContent = ""; badge.textContent = "·"; badge.className = "badge k-i";
-        label.textContent = "initial state"; cause.textContent = "";
+        who.textContent = ""; label.textContent = SESSION ? "start of the session" : "initial state"; cause.textContent = "";
       } else {
-        const e = E[index];
+        const e = E[index], r = reactorOf(index);
         seq.textContent = e[Slot.seq]; time.textContent = timeText(e[Slot.time]);
-        badge.textContent = { a: "A", s: "E", e: "E", m: "M", x: "S", z: "·", o: "·" }[e[Slot.kind]]; badge.className = "badge k-" + e[Slot.kind];
+        badge.textContent = { a: "A", s: "E", e: "E", m: "M", x: "S", z: "·", o: "·", r: "+", q: "−" }[e[Slot.kind]]; badge.className = "badge k-" + e[Slot.kind];
+        who.textContent = SESSION && r ? reactorName(r) : "";
+        who.style.color = SESSION && r ? laneColor(r) : "";
         label.textContent = e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.kind] === "m" ? e[Slot.mutation.label] : labelOf(e); cause.textContent = causeOf(e);
       }
       row.title = seq.textContent + " " + label.textContent;
@@ -259,15 +374,18 @@
     for (let j = 0; j < n; j++) if (String(opPath[j]) !== path[j]) return false;
     return true;
   }
-  function findChanges(path) { // one pass over the diffs, comparing the value at the path where one may touch it
+  function findChanges(path) { // one pass over each reactor's diffs, comparing the value at the path where one may touch it
     const found = new Set();
-    let state = clone(snapshots[0][1]);
-    for (let k = 1; k <= mutationEvent.length; k++) {
-      const ops = E[mutationEvent[k - 1]][Slot.mutation.operations];
-      if (!ops.some((op) => overlaps(op.p, path))) { for (const op of ops) state = applyOperation(state, op); continue; }
-      const before = canonical(valueAt(state, path));
-      for (const op of ops) state = applyOperation(state, op);
-      if (canonical(valueAt(state, path)) !== before) found.add(mutationEvent[k - 1]);
+    for (const r of reactors) {
+      if (filteredReactors && !filteredReactors.has(r.id)) continue;
+      let state = clone(r.snapshots[0][1]);
+      for (let k = 1; k <= r.mutations.length; k++) {
+        const ops = E[r.mutations[k - 1]][Slot.mutation.operations];
+        if (!ops.some((op) => overlaps(op.p, path))) { for (const op of ops) state = applyOperation(state, op); continue; }
+        const before = canonical(valueAt(state, path));
+        for (const op of ops) state = applyOperation(state, op);
+        if (canonical(valueAt(state, path)) !== before) found.add(r.mutations[k - 1]);
+      }
     }
     return found;
   }
@@ -294,68 +412,114 @@
   $("path-input").addEventListener("keydown", (event) => { if (event.key === "Enter") runPathSearch(); });
 
   // ---- Selection and the detail panels ---------------------------------------------
-  function chip(index, text, current) {
-    const node = el("span", "chip " + (index >= 0 ? E[index][Slot.kind] : "") + (current ? " current" : ""), text);
-    if (index >= 0) { node.title = text; node.addEventListener("click", () => select(index)); }
+  function chip(index, text, current, extra) {
+    const node = el("span", "chip " + (index >= 0 ? E[index][Slot.kind] : "") + (current ? " current" : "") + (extra ? " " + extra : ""), text);
+    if (index >= 0) {
+      node.title = text; node.dataset.seq = String(E[index][Slot.seq]);
+      node.addEventListener("click", () => pick(index));
+    }
     return node;
   }
-  function eventChip(index, current) {
-    const e = E[index];
-    const name = e[Slot.kind] === "a" ? "action " + e[Slot.action.id] + " " + iso(e[Slot.action.label]) : e[Slot.kind] === "m" ? "mutation " + e[Slot.mutation.id] + " " + iso(e[Slot.mutation.label]) : e[Slot.kind] === "s" ? effectName(e[Slot.effectStart.effect]) : labelOf(e);
-    return chip(index, short(name, 80), current);
+  function eventChip(index, current, extra) {
+    const e = E[index], r = reactorOf(index);
+    const name = e[Slot.kind] === "a" ? "action " + e[Slot.action.id] + " " + iso(e[Slot.action.label]) : e[Slot.kind] === "m" ? "mutation " + e[Slot.mutation.id] + " " + iso(e[Slot.mutation.label]) : e[Slot.kind] === "s" ? effectName(r, e[Slot.effectStart.effect]) : labelOf(e);
+    return chip(index, short((SESSION && r ? reactorName(r) + ": " : "") + name, 90), current, extra);
   }
-  function arrow() { return el("span", "arrow", "→"); }
+  function arrow(across) { return el("span", "arrow" + (across ? " across" : ""), across ? "⇢" : "→"); }
   function missingChip(text) { return el("span", "chip", text + " (not in this trace)"); }
-  function effectOutcome(id) {
-    const end = effectEndAt.get(id);
-    if (end === undefined) return { cls: "", text: effectName(id) + ": still running when the recording stopped" };
+  function effectOutcome(r, id) {
+    const end = r.effectEndAt.get(id);
+    if (end === undefined) return { cls: "", text: effectName(r, id) + ": still running when the recording stopped" };
     const e = E[end];
-    return { cls: e[Slot.effectEnd.outcome], text: effectName(id) + " " + e[Slot.effectEnd.outcome] + " at seq " + e[Slot.seq] + " (" + timeText(e[Slot.time]) + ")" + (e[Slot.effectEnd.error] !== null ? ": " + iso(e[Slot.effectEnd.error]) : "") };
+    return { cls: e[Slot.effectEnd.outcome], text: effectName(r, id) + " " + e[Slot.effectEnd.outcome] + " at seq " + e[Slot.seq] + " (" + timeText(e[Slot.time]) + ")" + (e[Slot.effectEnd.error] !== null ? ": " + iso(e[Slot.effectEnd.error]) : "") };
+  }
+  // The action and effect behind an event of a reactor, by their ids.
+  function causesOf(r, e) {
+    let actionId = null, effectId = null;
+    switch (e[Slot.kind]) {
+      case "a": actionId = e[Slot.action.id]; break;
+      case "s": actionId = e[Slot.effectStart.action]; effectId = e[Slot.effectStart.effect]; break;
+      case "e": { effectId = e[Slot.effectEnd.effect]; const start = r.effectStartAt.get(effectId); if (start !== undefined) actionId = E[start][Slot.effectStart.action]; break; }
+      case "m": actionId = e[Slot.mutation.action]; effectId = e[Slot.mutation.effect]; break;
+    }
+    return [actionId, effectId];
+  }
+  // Where the root of an event's chain came from in another reactor: the stream element's
+  // publisher for a stream's mutation, else the origin of the action behind it.
+  function upstreamOf(r, e, actionId) {
+    const own = originOf(e);
+    if (own) return own;
+    const at = actionId !== null ? r.actionAt.get(actionId) : undefined;
+    return at !== undefined ? originOf(E[at]) : null;
   }
   function renderChain(index) {
     const chain = $("chain"), outcome = $("outcome");
     chain.replaceChildren(); outcome.replaceChildren(); outcome.className = "outcome";
     if (index < 0) return;
-    const e = E[index];
-    let actionId = null, effectId = null;
-    if (e[Slot.kind] === "a") actionId = e[Slot.action.id];
-    if (e[Slot.kind] === "s") { actionId = e[Slot.effectStart.action]; effectId = e[Slot.effectStart.effect]; }
-    if (e[Slot.kind] === "e") { effectId = e[Slot.effectEnd.effect]; const start = effectStartAt.get(effectId); if (start !== undefined) actionId = E[start][Slot.effectStart.action]; }
-    if (e[Slot.kind] === "m") { actionId = e[Slot.mutation.action]; effectId = e[Slot.mutation.effect]; }
-    if (e[Slot.kind] === "m" && e[Slot.mutation.stream] !== null) chain.append(el("span", "chip", "stream " + iso(e[Slot.mutation.stream])), arrow());
+    const e = E[index], r = reactorOf(index);
+    if (!r) return;
+    const [actionId, effectId] = causesOf(r, e);
+    // Upstream, across reactors, farthest first.
+    const groups = [];
+    let from = upstreamOf(r, e, actionId);
+    const seen = new Set();
+    while (from && groups.length < 8) {
+      const key = from.join(":");
+      if (seen.has(key)) break;
+      seen.add(key);
+      const origin = reactorById.get(from[0]);
+      const group = [];
+      if (!origin) { group.push(missingChip("reactor " + from[0])); groups.unshift(group); break; }
+      const at = from[1] !== null ? origin.actionAt.get(from[1]) : undefined;
+      if (from[1] !== null) group.push(at !== undefined ? eventChip(at, false, "cross") : missingChip(reactorName(origin) + ": action " + from[1]));
+      if (from[2] !== null) {
+        const start = origin.effectStartAt.get(from[2]);
+        if (group.length) group.push(arrow());
+        group.push(start !== undefined ? chip(start, short(reactorName(origin) + ": " + effectName(origin, from[2]), 90), false, "cross") : missingChip(reactorName(origin) + ": effect " + from[2]));
+      }
+      if (!group.length) group.push(el("span", "chip", reactorName(origin)));
+      groups.unshift(group);
+      from = at !== undefined ? originOf(E[at]) : null;
+    }
+    for (const group of groups) chain.append(...group, arrow(true));
+    const links = [];
+    if (e[Slot.kind] === "m" && e[Slot.mutation.stream] !== null) links.push(el("span", "chip", "stream " + iso(e[Slot.mutation.stream])));
     if (actionId !== null) {
-      const at = actionAt.get(actionId);
-      chain.append(at !== undefined ? eventChip(at, at === index) : missingChip("action " + actionId));
+      const at = r.actionAt.get(actionId);
+      links.push(at !== undefined ? eventChip(at, at === index) : missingChip("action " + actionId));
     }
     if (effectId !== null) {
-      const at = effectStartAt.get(effectId);
-      chain.append(arrow(), at !== undefined ? chip(at, effectName(effectId), at === index || e[Slot.kind] === "e") : missingChip("effect " + effectId));
-      const result = effectOutcome(effectId);
+      const at = r.effectStartAt.get(effectId);
+      links.push(at !== undefined ? chip(at, short((SESSION ? reactorName(r) + ": " : "") + effectName(r, effectId), 90), at === index || e[Slot.kind] === "e") : missingChip("effect " + effectId));
+      const result = effectOutcome(r, effectId);
       outcome.textContent = result.text; outcome.className = "outcome " + result.cls;
     }
-    if (e[Slot.kind] === "m") chain.append(arrow(), eventChip(index, true));
-    const followers = e[Slot.kind] === "a" ? byAction.get(e[Slot.action.id]) : e[Slot.kind] === "s" ? byEffect.get(e[Slot.effectStart.effect]) : e[Slot.kind] === "e" ? byEffect.get(e[Slot.effectEnd.effect]) : null;
-    if (followers && followers.length) {
-      chain.append(arrow());
-      for (const follower of followers.slice(0, 24)) chain.append(eventChip(follower, false));
+    if (e[Slot.kind] === "m") links.push(eventChip(index, true));
+    links.forEach((link, j) => { if (j) chain.append(arrow()); chain.append(link); });
+    const local = e[Slot.kind] === "a" ? r.byAction.get(e[Slot.action.id]) : e[Slot.kind] === "s" ? r.byEffect.get(e[Slot.effectStart.effect]) : e[Slot.kind] === "e" ? r.byEffect.get(e[Slot.effectEnd.effect]) : null;
+    const across = e[Slot.kind] === "a" ? crossByAction.get(r.id + ":" + e[Slot.action.id]) : e[Slot.kind] === "s" ? crossByEffect.get(r.id + ":" + e[Slot.effectStart.effect]) : e[Slot.kind] === "e" ? crossByEffect.get(r.id + ":" + e[Slot.effectEnd.effect]) : null;
+    for (const [followers, isAcross] of [[local, false], [across, true]]) {
+      if (!followers || !followers.length) continue;
+      chain.append(arrow(isAcross));
+      for (const follower of followers.slice(0, 24)) chain.append(eventChip(follower, false, isAcross ? "cross" : ""));
       if (followers.length > 24) chain.append(el("span", "muted", "and " + (followers.length - 24) + " more"));
     }
   }
   let changedPaths = new Map(); // path key → [old, new]
   const keyOf = (path) => path.map(String).join("\u0000");
-  function renderChanges(index) {
+  function renderChanges(index, r) {
     const box = $("changes");
     box.replaceChildren();
     changedPaths = new Map();
-    if (index < 0 || E[index][Slot.kind] !== "m") {
-      box.append(el("div", "muted", index < 0 ? "The state before the first event." : "Only mutations change the state; this is the state after the last one before it."));
+    if (index < 0 || E[index][Slot.kind] !== "m" || !r) {
+      box.append(el("div", "muted", index < 0 ? (SESSION ? "The start of the session." : "The state before the first event.") : "Only mutations change a state; this is the state after the last one before it."));
       return;
     }
     const count = mutationsUpTo[index];
     const ops = E[index][Slot.mutation.operations];
-    const before = stateAfter(count - 1);
+    const before = stateAfter(r, count - 1);
     const olds = ops.map((op) => canonical(valueAt(before, op.p)));
-    const after = stateAfter(count);
+    const after = stateAfter(r, count);
     const table = el("table", "changes");
     if (!ops.length) box.append(el("div", "muted", "This mutation left the state as it was."));
     ops.forEach((op, j) => {
@@ -370,17 +534,53 @@
     box.append(table);
   }
   let view = "tree";
+  let focus = null; // the reactor whose state is open: the selected event's, else the last one's
   function renderState(index) {
-    const state = stateAfter(index < 0 ? 0 : mutationsUpTo[index]);
-    $("state-json").textContent = canonical(state, false);
     const tree = $("state-tree");
     tree.replaceChildren();
+    $("state-title").textContent = focus ? (SESSION ? "State of " + reactorName(focus) : "State") : "State";
+    if (!focus) { $("state-json").textContent = ""; tree.append(el("div", "muted", "No reactor is live at this moment.")); return; }
+    const state = stateAfter(focus, countAt(focus, index));
+    $("state-json").textContent = canonical(state, false);
+    $("state-json").dataset.reactor = String(focus.id);
     const ancestors = new Set();
     for (const key of changedPaths.keys()) {
       const parts = key === "" ? [] : key.split("\u0000");
       for (let j = 0; j < parts.length; j++) ancestors.add(parts.slice(0, j).join("\u0000"));
     }
-    tree.append(treeNode(null, state, [], ancestors, 0));
+    tree.append(treeNode(null, state, [], ancestors, 0, changedPaths));
+  }
+  const openOthers = new Set();
+  function renderOthers(index) {
+    const box = $("others");
+    box.replaceChildren();
+    if (!SESSION) { $("others-section").classList.add("hidden"); return; }
+    const live = reactors.filter((r) => r !== focus && isLive(r, index));
+    $("others-section").classList.toggle("hidden", !live.length);
+    $("others-title").textContent = "Other live reactors (" + live.length + ")";
+    for (const r of live) {
+      const details = el("details", "reactor-state");
+      details.dataset.reactor = String(r.id);
+      const summary = el("summary");
+      const count = countAt(r, index);
+      summary.append(el("span", "who", reactorName(r)), el("span", "muted", " " + shortType(r.type) + " · " + count + " mutation" + (count === 1 ? "" : "s") + " so far"));
+      summary.style.borderLeftColor = laneColor(r);
+      // Each state is rebuilt only when it is shown: in the JSON view, or once opened.
+      const json = el("pre", "reactor-json" + (view === "json" ? "" : " hidden"));
+      if (view === "json") json.textContent = canonical(stateAfter(r, count), false);
+      details.append(summary, json);
+      let filled = false;
+      const fill = () => {
+        if (filled) return; filled = true;
+        if (view === "json") { json.textContent = canonical(stateAfter(r, countAt(r, selected)), false); return; }
+        const holder = el("div", "tree");
+        holder.append(treeNode(null, stateAfter(r, countAt(r, selected)), [], new Set(), 1, new Map()));
+        details.append(holder);
+      };
+      details.addEventListener("toggle", () => { if (details.open) { openOthers.add(r.id); fill(); } else openOthers.delete(r.id); });
+      if (openOthers.has(r.id)) { details.open = true; fill(); }
+      box.append(details);
+    }
   }
   function scalar(value) {
     if (value === undefined) return el("span", "muted", "∅");
@@ -388,9 +588,9 @@
     if (typeof value === "number") return el("span", "num", String(value));
     return el("span", "lit", String(value));
   }
-  function treeNode(key, value, path, ancestors, depth) {
+  function treeNode(key, value, path, ancestors, depth, changes) {
     const pathKey = keyOf(path);
-    const change = changedPaths.get(pathKey);
+    const change = changes.get(pathKey);
     const keyNode = () => key === null ? el("span", "muted", "state") : el("span", "key", typeof key === "number" ? "[" + key + "]" : key);
     if (value === null || typeof value !== "object") {
       const leaf = el("div", "leaf" + (change ? " changed" : ""));
@@ -410,10 +610,10 @@
     function fill() {
       if (filled) return; filled = true;
       const limit = 200;
-      for (const child of keys.slice(0, limit)) details.append(treeNode(child, value[child], path.concat([child]), ancestors, depth + 1));
+      for (const child of keys.slice(0, limit)) details.append(treeNode(child, value[child], path.concat([child]), ancestors, depth + 1, changes));
       if (keys.length > limit) {
         const more = el("button", null, "show " + (keys.length - limit) + " more");
-        more.addEventListener("click", () => { more.remove(); for (const child of keys.slice(limit)) details.append(treeNode(child, value[child], path.concat([child]), ancestors, depth + 1)); });
+        more.addEventListener("click", () => { more.remove(); for (const child of keys.slice(limit)) details.append(treeNode(child, value[child], path.concat([child]), ancestors, depth + 1, changes)); });
         details.append(more);
       }
     }
@@ -421,32 +621,53 @@
     if (depth < 2 || ancestors.has(pathKey) || change) { fill(); details.open = true; }
     return details;
   }
-  $("view-tree").addEventListener("click", () => { view = "tree"; $("state-tree").classList.remove("hidden"); $("state-json").classList.add("hidden"); });
-  $("view-json").addEventListener("click", () => { view = "json"; $("state-tree").classList.add("hidden"); $("state-json").classList.remove("hidden"); });
+  function setView(next) {
+    view = next;
+    $("state-tree").classList.toggle("hidden", view !== "tree"); $("state-json").classList.toggle("hidden", view !== "json");
+    renderOthers(selected);
+  }
+  $("view-tree").addEventListener("click", () => setView("tree"));
+  $("view-json").addEventListener("click", () => setView("json"));
 
+  function chooseFocus(index) {
+    const own = reactorOf(index);
+    if (own && E[index][Slot.kind] !== "q") return own;
+    if (focus && isLive(focus, index)) return focus;
+    return reactors.find((r) => isLive(r, index)) || (own || null);
+  }
   function select(index) {
     if (index < -1 || index >= N) return;
     selected = index;
+    focus = chooseFocus(index);
     const title = $("selected-title");
-    if (index < 0) title.textContent = "seq 0 · initial state";
+    if (index < 0) title.textContent = SESSION ? "seq 0 · start of the session" : "seq 0 · initial state";
     else {
-      const e = E[index];
-      title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + kindNames[e[Slot.kind]] + (e[Slot.kind] === "a" ? " " + e[Slot.action.id] + " · " : e[Slot.kind] === "m" ? " " + e[Slot.mutation.id] + " · " : " · ") + labelOf(e);
+      const e = E[index], r = reactorOf(index);
+      title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + (e[Slot.kind] === "a" ? " " + e[Slot.action.id] + " · " : e[Slot.kind] === "m" ? " " + e[Slot.mutation.id] + " · " : " · ") + labelOf(e);
     }
     title.dataset.seq = index < 0 ? "0" : String(E[index][Slot.seq]);
     renderChain(index);
-    renderChanges(index);
+    renderChanges(index, index >= 0 && reactorOf(index) === focus ? focus : null);
     renderState(index);
+    renderOthers(index);
+    showDiagram();
     highlightNode();
     scrollToSelection();
     renderRows();
     drawTimeline();
   }
 
+  // What the user picks: the live page follows the end again only when that is the last event.
+  function pick(index) {
+    following = index === N - 1;
+    if (LIVE) $("follow").disabled = following;
+    select(index);
+  }
+
   // ---- Keyboard -------------------------------------------------------------------
   document.addEventListener("keydown", (event) => {
     const target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "BUTTON")) {
+    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "BUTTON" || target.tagName === "SELECT")) {
       if (event.key === "Escape") { target.blur(); viewport.focus(); } // back to stepping
       return;
     }
@@ -462,84 +683,124 @@
     }
     event.preventDefault();
     position = Math.max(0, Math.min(visible.length - 1, position));
-    select(visible[position]);
+    pick(visible[position]);
   });
 
-  // ---- The transitions diagram ----------------------------------------------------
-  const nodeElements = [];
-  function loadDiagram() {
-    if (D.diagramNote !== null) $("diagram-note").textContent = D.diagramNote;
-    if (D.svg === null) return;
-    const parsed = new DOMParser().parseFromString(D.svg, "image/svg+xml");
-    const svg = parsed.documentElement;
-    if (!svg || svg.nodeName !== "svg") { $("diagram-note").textContent = "The diagram could not be read."; return; }
-    for (const node of Array.from(svg.querySelectorAll("script, foreignObject, iframe, image, use"))) node.remove();
-    for (const node of Array.from(svg.querySelectorAll("*"))) {
-      for (const attribute of Array.from(node.attributes)) {
-        const name = attribute.name.toLowerCase();
-        if (name.startsWith("on") || name === "href" || name === "xlink:href" || name === "target") node.removeAttribute(attribute.name);
+  // ---- The transitions diagrams: one per reactor type -------------------------------
+  const loadedDiagrams = new Map(); // diagram index → { svg element, node elements }
+  let shownDiagram = -1;
+  function loadDiagram(index) {
+    if (loadedDiagrams.has(index)) return loadedDiagrams.get(index);
+    const info = D.diagrams[index];
+    let loaded = null;
+    if (info && info.svg !== null) {
+      const parsed = new DOMParser().parseFromString(info.svg, "image/svg+xml");
+      const svg = parsed.documentElement;
+      if (svg && svg.nodeName === "svg") {
+        for (const node of Array.from(svg.querySelectorAll("script, foreignObject, iframe, image, use"))) node.remove();
+        for (const node of Array.from(svg.querySelectorAll("*"))) {
+          for (const attribute of Array.from(node.attributes)) {
+            const name = attribute.name.toLowerCase();
+            if (name.startsWith("on") || name === "href" || name === "xlink:href" || name === "target") node.removeAttribute(attribute.name);
+          }
+        }
+        const imported = document.importNode(svg, true);
+        imported.dataset.diagram = String(index);
+        $("diagram").append(imported);
+        const byName = new Map();
+        for (const group of imported.querySelectorAll("g.node")) {
+          const title = group.querySelector("title");
+          if (title) byName.set(title.textContent, group);
+        }
+        const nodeElements = [];
+        info.nodeNames.forEach((name, stateIndex) => {
+          const group = byName.get(name);
+          nodeElements.push(group || null);
+          if (group) {
+            group.dataset.state = String(stateIndex);
+            group.addEventListener("click", () => selectNode(stateIndex));
+          }
+        });
+        loaded = { svg: imported, nodeElements };
       }
     }
-    const imported = document.importNode(svg, true);
-    $("diagram").append(imported);
-    const byName = new Map();
-    for (const group of imported.querySelectorAll("g.node")) {
-      const title = group.querySelector("title");
-      if (title) byName.set(title.textContent, group);
+    loadedDiagrams.set(index, loaded);
+    return loaded;
+  }
+  function showDiagram() {
+    const r = focus;
+    const index = r ? r.diagram : -1;
+    const typeIndex = r ? D.diagrams.findIndex((d) => d.type === r.type) : (D.diagrams.length === 1 ? 0 : -1);
+    const info = D.diagrams[typeIndex];
+    if (SESSION) {
+      const count = r ? reactors.filter((other) => other.type === r.type).length : 0;
+      $("diagram-title").textContent = r ? shortType(r.type) + " · " + count + " reactor" + (count === 1 ? "" : "s") + " of this type merged; outlined: " + reactorName(r) : "";
     }
-    D.nodeNames.forEach((name, stateIndex) => {
-      const group = byName.get(name);
-      nodeElements.push(group || null);
-      if (group) {
-        group.dataset.state = String(stateIndex);
-        group.addEventListener("click", () => selectNode(stateIndex));
-      }
-    });
+    $("diagram-note").textContent = info && info.note !== null ? info.note : (!r && SESSION ? "Pick an event of a reactor to see its type's state machine." : "");
+    if (index === shownDiagram) return;
+    shownDiagram = index;
+    const loaded = index >= 0 ? loadDiagram(index) : null;
+    if (index >= 0 && !loaded && info && info.svg !== null) $("diagram-note").textContent = "The diagram could not be read.";
+    for (const svg of $("diagram").children) svg.classList.toggle("hidden", !loaded || svg !== loaded.svg);
   }
   $("diagram-fit").addEventListener("click", () => { $("diagram").classList.toggle("fit"); highlightNode(); });
   function currentNode() {
-    if (!D.nodes) return -1;
-    return D.nodes[selected < 0 ? 0 : mutationsUpTo[selected]];
+    if (!focus || !focus.nodes || focus.diagram < 0) return -1;
+    return focus.nodes[countAt(focus, selected)];
   }
   function highlightNode() {
+    const loaded = focus && focus.diagram >= 0 ? loadedDiagrams.get(focus.diagram) : null;
+    for (const [, other] of loadedDiagrams) if (other && other !== loaded) for (const group of other.nodeElements) if (group) group.classList.remove("current");
+    if (!loaded) return;
     const current = currentNode();
-    nodeElements.forEach((group, index) => { if (group) group.classList.toggle("current", index === current); });
-    const group = nodeElements[current];
+    loaded.nodeElements.forEach((group, index) => { if (group) group.classList.toggle("current", index === current); });
+    const group = loaded.nodeElements[current];
     if (!group) return;
     // Scroll the diagram alone, never the panels around it.
     const area = $("diagram"), box = group.getBoundingClientRect(), frame = area.getBoundingClientRect();
     if (box.top < frame.top || box.bottom > frame.bottom) area.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
     if (box.left < frame.left || box.right > frame.right) area.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
   }
-  function selectNode(stateIndex) { // the next mutation after the selection that leads to the state
-    if (!D.nodes) return;
-    const start = selected < 0 ? 0 : mutationsUpTo[selected];
-    const total = mutationEvent.length;
+  function selectNode(stateIndex) { // the focused reactor's next mutation after the selection that leads to the state
+    const r = focus;
+    if (!r || !r.nodes) return;
+    const start = countAt(r, selected);
+    const total = r.mutations.length;
     for (let step = 1; step <= total + 1; step++) {
       const k = (start + step) % (total + 1);
-      if (D.nodes[k] === stateIndex) { select(k === 0 ? -1 : mutationEvent[k - 1]); return; }
+      if (r.nodes[k] === stateIndex) { pick(k === 0 ? r.introduced : r.mutations[k - 1]); return; }
     }
   }
 
-  // ---- The timeline -----------------------------------------------------------------
+  // ---- The overview strip ------------------------------------------------------------
+  // A trace of one reactor: actions, mutations and one lane per concurrent effect. A session:
+  // one lane per reactor (its lifetime shaded, actions above, mutations below, effects as
+  // bars), with the selected event's causes across reactors drawn as arrows.
   const canvas = $("timeline");
   const LANES = 8;
-  const lanes = new Int16Array(N).fill(-1); // an effect start's lane
-  (function assignLanes() {
+  const PALETTE = ["#2563eb", "#059669", "#9333ea", "#d97706", "#db2777", "#0891b2", "#65a30d", "#dc2626"];
+  function laneColor(r) { return PALETTE[r.lane % PALETTE.length]; }
+  let effectLanes = []; // an effect start's lane (a trace of one reactor)
+  function assignEffectLanes() {
+    effectLanes = new Array(N).fill(-1);
     const busy = [];
     const laneOf = new Map();
     for (let i = 0; i < N; i++) {
       const e = E[i];
       if (e[Slot.kind] === "s") {
         let lane = busy.indexOf(false); if (lane < 0) { lane = busy.length; busy.push(true); } else busy[lane] = true;
-        laneOf.set(e[Slot.effectStart.effect], lane); lanes[i] = lane;
+        laneOf.set(e[Slot.effectStart.effect], lane); effectLanes[i] = lane;
       } else if (e[Slot.kind] === "e" && laneOf.has(e[Slot.effectEnd.effect])) { busy[laneOf.get(e[Slot.effectEnd.effect])] = false; laneOf.delete(e[Slot.effectEnd.effect]); }
     }
-  })();
+  }
   let base = null;
-  const GUTTER = 62;
+  const GUTTER = SESSION ? 96 : 62;
+  function laneHeight() { return Math.max(4, Math.min(16, Math.floor(220 / Math.max(1, reactors.length)))); }
+  function stripHeight() { return SESSION ? Math.max(40, reactors.length * laneHeight() + 4) : 64; }
   function xOf(i, width) { return N <= 1 ? (width + GUTTER) / 2 : GUTTER + (i / (N - 1)) * (width - GUTTER - 8); }
+  function laneTop(r) { return 2 + r.lane * laneHeight(); }
   function drawTimelineBase() {
+    canvas.style.height = stripHeight() + "px";
     const ratio = window.devicePixelRatio || 1;
     const width = canvas.clientWidth, height = canvas.clientHeight;
     canvas.width = Math.max(1, Math.round(width * ratio)); canvas.height = Math.max(1, Math.round(height * ratio));
@@ -549,20 +810,53 @@
     g.fillStyle = "#f3f4f6"; g.fillRect(0, 0, width, height);
     const style = getComputedStyle(document.documentElement);
     const color = (name) => style.getPropertyValue(name).trim();
+    if (SESSION) { drawLanes(g, width, color); return; }
+    assignEffectLanes();
     g.font = "9px system-ui, sans-serif"; g.fillStyle = "#6b7280";
     g.fillText("actions", 4, 10); g.fillText("mutations", 4, 22); g.fillText("effects", 4, 34);
+    const r = reactors[0];
     for (let i = 0; i < N; i++) {
       const e = E[i], x = xOf(i, width);
       if (e[Slot.kind] === "a") { g.fillStyle = color("--action"); g.fillRect(x - 1, 2, 2, 8); }
       else if (e[Slot.kind] === "m") { g.fillStyle = color("--mutation"); g.fillRect(x - 1, 14, 2, 8); }
       else if (e[Slot.kind] === "s") {
-        const end = effectEndAt.get(E[i][Slot.effectStart.effect]);
+        const end = r ? r.effectEndAt.get(e[Slot.effectStart.effect]) : undefined;
         const x2 = xOf(end === undefined ? N - 1 : end, width);
-        const lane = Math.min(lanes[i], LANES - 1);
+        const lane = Math.min(effectLanes[i], LANES - 1);
         const outcome = end === undefined ? "" : E[end][Slot.effectEnd.outcome];
         g.fillStyle = outcome === "failed" ? "#dc2626" : outcome === "cancelled" ? "#d97706" : outcome === "" ? "#a78bfa" : color("--effect");
         g.fillRect(x, 26 + lane * 4.5, Math.max(2, x2 - x), 3.5);
       } else { g.fillStyle = color("--other"); g.fillRect(x - 1, 2, 2, 20); }
+    }
+  }
+  function drawLanes(g, width, color) {
+    const h = laneHeight();
+    g.font = Math.min(10, h - 2) + "px system-ui, sans-serif";
+    for (const r of reactors) {
+      const top = laneTop(r);
+      const x1 = r.introduced < 0 ? GUTTER : xOf(r.introduced, width);
+      const x2 = r.released === Infinity ? width - 4 : xOf(r.released, width);
+      g.fillStyle = r.lane % 2 ? "#eef0f3" : "#e6e9ee"; g.fillRect(x1, top, Math.max(2, x2 - x1), h - 1);
+      if (h >= 8) { g.fillStyle = laneColor(r); g.fillText(laneLabel(r), 4, top + h - 2); }
+      else { g.fillStyle = laneColor(r); g.fillRect(GUTTER - 6, top, 4, h - 1); }
+    }
+    for (let i = 0; i < N; i++) {
+      const e = E[i], r = reactorById.get(e[Slot.reactor]), x = xOf(i, width);
+      if (!r) { g.fillStyle = color("--other"); g.fillRect(x - 1, 0, 2, stripHeight()); continue; }
+      const top = laneTop(r);
+      switch (e[Slot.kind]) {
+        case "a": g.fillStyle = color("--action"); g.fillRect(x - 1, top, 2, Math.max(2, (h - 1) / 2)); break;
+        case "m": g.fillStyle = color("--mutation"); g.fillRect(x - 1, top + (h - 1) / 2, 2, Math.max(2, (h - 1) / 2)); break;
+        case "s": {
+          const end = r.effectEndAt.get(e[Slot.effectStart.effect]);
+          const xEnd = xOf(end === undefined ? N - 1 : end, width);
+          const outcome = end === undefined ? "" : E[end][Slot.effectEnd.outcome];
+          g.fillStyle = outcome === "failed" ? "#dc2626" : outcome === "cancelled" ? "#d97706" : outcome === "" ? "#a78bfa" : color("--effect");
+          g.globalAlpha = 0.55; g.fillRect(x, top + h / 2 - 1, Math.max(2, xEnd - x), 2); g.globalAlpha = 1;
+          break;
+        }
+        case "r": case "q": g.fillStyle = "#374151"; g.fillRect(x - 1, top, 2, h - 1); break;
+      }
     }
   }
   function drawTimeline() {
@@ -572,20 +866,285 @@
     g.setTransform(1, 0, 0, 1, 0, 0);
     g.drawImage(base, 0, 0);
     g.scale(ratio, ratio);
-    const x = selected < 0 ? GUTTER - 4 : xOf(selected, canvas.clientWidth);
+    const width = canvas.clientWidth;
+    const x = selected < 0 ? GUTTER - 4 : xOf(selected, width);
+    if (SESSION && selected >= 0) drawCauseArrows(g, width);
     g.fillStyle = "#dc2626"; g.fillRect(x - 1, 0, 2, canvas.clientHeight);
     g.beginPath(); g.moveTo(x - 5, 0); g.lineTo(x + 5, 0); g.lineTo(x, 6); g.fill();
+  }
+  function drawCauseArrows(g, width) { // the selected event's causes in other reactors
+    const h = laneHeight();
+    let index = selected, r = reactorOf(index), steps = 0;
+    g.strokeStyle = "#111827"; g.fillStyle = "#111827"; g.lineWidth = 1.5;
+    while (r && steps++ < 8) {
+      const e = E[index];
+      const [actionId] = causesOf(r, e);
+      const from = upstreamOf(r, e, actionId);
+      if (!from) return;
+      const origin = reactorById.get(from[0]);
+      if (!origin) return;
+      const at = from[2] !== null && origin.effectStartAt.has(from[2]) ? origin.effectStartAt.get(from[2]) : origin.actionAt.get(from[1]);
+      if (at === undefined) return;
+      const x1 = xOf(at, width), y1 = laneTop(origin) + h / 2, x2 = xOf(index, width), y2 = laneTop(r) + h / 2;
+      g.beginPath(); g.moveTo(x1, y1); g.bezierCurveTo(x1 + 20, y1, x2 - 20, y2, x2, y2); g.stroke();
+      g.beginPath(); g.arc(x2, y2, 2.5, 0, 2 * Math.PI); g.fill();
+      const action = origin.actionAt.get(from[1]);
+      if (action === undefined) return;
+      index = action; r = origin;
+    }
   }
   canvas.addEventListener("click", (event) => {
     if (!N) return;
     const rect = canvas.getBoundingClientRect();
-    const i = Math.round(((event.clientX - rect.left - GUTTER) / Math.max(1, rect.width - GUTTER - 8)) * (N - 1));
-    select(Math.max(0, Math.min(N - 1, i)));
+    let i = Math.round(((event.clientX - rect.left - GUTTER) / Math.max(1, rect.width - GUTTER - 8)) * (N - 1));
+    i = Math.max(0, Math.min(N - 1, i));
+    if (SESSION) { // the nearest event of the lane clicked
+      const lane = Math.floor((event.clientY - rect.top - 2) / laneHeight());
+      const r = reactors[lane];
+      if (r) {
+        let best = -1;
+        for (let d = 0; d < N && best < 0; d++) {
+          if (i - d >= 0 && E[i - d][Slot.reactor] === r.id) best = i - d;
+          else if (i + d < N && E[i + d][Slot.reactor] === r.id) best = i + d;
+        }
+        if (best >= 0) i = best;
+      }
+    }
+    pick(i);
   });
-  if (N) { $("timeline-start").textContent = "seq " + E[0][Slot.seq] + " · t = " + timeText(E[0][Slot.time]); $("timeline-end").textContent = "seq " + E[N - 1][Slot.seq] + " · t = " + timeText(E[N - 1][Slot.time]); }
+  function renderTimelineCaption() {
+    if (N) { $("timeline-start").textContent = "seq " + E[0][Slot.seq] + " · t = " + timeText(E[0][Slot.time]); $("timeline-end").textContent = "seq " + E[N - 1][Slot.seq] + " · t = " + timeText(E[N - 1][Slot.time]); }
+  }
+  renderTimelineCaption();
+  if (SESSION) $("timeline-help").textContent = "One lane per reactor (its lifetime shaded): actions above, mutations below, effects as bars; the selected event's causes in other reactors are drawn as arrows.";
 
-  loadDiagram();
+  // ---- Live mode --------------------------------------------------------------------
+  // The page `reactor-trace serve` hosts is this page with no events in it: it reads the
+  // trace's lines from the server's socket as they arrive (the history first), turns each into
+  // an event as the page data has it, and asks the server for the transitions diagrams of what
+  // has arrived at most twice a second.
+  const latencies = []; // ms from an event's time in the app to its arrival here (live lines only)
+  const live = { stream: null, lines: [], partial: "", header: null, paused: false, held: [], socket: null, dirty: false, diagramAt: 0, diagramBusy: false, diagramWanted: false };
+  function startLane(introduction) { // a reactor entering: id, type, name, parent, during, schema, initial state
+    const described = !("initialState" in introduction);
+    const initial = described ? introduction.initialStateDescription : introduction.initialState;
+    const r = addReactor({ id: introduction.id, type: introduction.type, name: introduction.name, parent: introduction.parent, during: introduction.during, schema: introduction.schema, described, diagram: -1, nodes: null, snapshots: [[0, clone(initial)]] });
+    r.liveState = clone(initial);
+    r.sinceSnapshot = 0;
+    return r;
+  }
+  function compact(v) {
+    const e = [];
+    e[Slot.seq] = v.seq; e[Slot.time] = v.t;
+    const reactor = SESSION ? (v.reactor === undefined ? 0 : v.reactor) : (v.kind === "gap" || v.kind === "end" ? 0 : 1);
+    e[Slot.reactor] = reactor;
+    const origin = (from) => from ? [from.reactor, from.action === undefined ? null : from.action, from.effect === undefined ? null : from.effect] : null;
+    switch (v.kind) {
+      case "reactor":
+        e[Slot.kind] = "r";
+        startLane({ id: v.reactor, type: v.type, name: v.name === undefined ? null : v.name, parent: v.parent === undefined ? null : v.parent, during: v.during === undefined ? null : v.during, schema: v.schema, initialState: v.initialState, initialStateDescription: v.initialStateDescription });
+        break;
+      case "release": e[Slot.kind] = "q"; break;
+      case "action":
+        e[Slot.kind] = "a"; e[Slot.action.id] = v.id; e[Slot.action.label] = v.label;
+        e[Slot.action.stream] = v.source === "stream" ? v.stream : null; e[Slot.action.from] = origin(v.from);
+        break;
+      case "effectStart":
+        e[Slot.kind] = "s"; e[Slot.effectStart.effect] = v.effect; e[Slot.effectStart.action] = v.action;
+        e[Slot.effectStart.name] = v.name === undefined ? null : v.name;
+        break;
+      case "effectEnd":
+        e[Slot.kind] = "e"; e[Slot.effectEnd.effect] = v.effect; e[Slot.effectEnd.outcome] = v.outcome;
+        e[Slot.effectEnd.error] = v.error === undefined ? null : v.error;
+        break;
+      case "mutation": {
+        e[Slot.kind] = "m"; e[Slot.mutation.id] = v.id; e[Slot.mutation.label] = v.label;
+        const cause = v.cause || {};
+        e[Slot.mutation.action] = cause.action === undefined ? null : cause.action;
+        e[Slot.mutation.effect] = cause.effect === undefined ? null : cause.effect;
+        e[Slot.mutation.stream] = cause.stream === undefined ? null : cause.stream;
+        e[Slot.mutation.operations] = "diff" in v ? v.diff : [{ p: [], v: "snapshot" in v ? v.snapshot : v.stateDescription }];
+        e[Slot.mutation.from] = origin(cause.from);
+        break;
+      }
+      case "streamEnd":
+        e[Slot.kind] = "x"; e[Slot.streamEnd.stream] = v.stream; e[Slot.streamEnd.error] = v.error === undefined ? null : v.error;
+        break;
+      case "end": e[Slot.kind] = "z"; e[Slot.end.observed] = v.observed; e[Slot.end.dropped] = v.dropped; break;
+      case "gap": e[Slot.kind] = "o"; e[Slot.other.description] = "gap: " + v.dropped + " events dropped"; D.warnings.push("the recorder dropped " + v.dropped + " events at seq " + v.seq); break;
+      default: e[Slot.kind] = "o"; e[Slot.other.description] = String(v.kind); break;
+    }
+    return e;
+  }
+  function takeLine(line) {
+    if (!line) return;
+    const value = JSON.parse(line);
+    live.lines.push(line);
+    if (live.header === null && !("seq" in value)) { takeHeader(value); return; }
+    const e = compact(value);
+    E.push(e); N = E.length;
+    indexEvent(N - 1);
+    const r = reactorOf(N - 1);
+    if (e[Slot.kind] === "m" && r) {
+      for (const op of e[Slot.mutation.operations]) r.liveState = applyOperation(r.liveState, op);
+      r.sinceSnapshot += 1;
+      if (r.sinceSnapshot >= 64) { r.snapshots.push([r.mutations.length, clone(r.liveState)]); r.sinceSnapshot = 0; }
+      live.diagramWanted = true;
+    }
+    if (e[Slot.kind] === "r") live.newReactors = true;
+  }
+  function takeHeader(header) {
+    live.header = header;
+    SESSION = !("reactor" in header) || Number(String(header.version).split(".")[0]) >= 2;
+    D.reactor = SESSION ? (header.metadata && header.metadata.app) || "session" : header.reactor;
+    D.version = header.version; D.recorder = header.recorder === undefined ? null : header.recorder;
+    D.clock = header.clock ? header.clock.name : ""; D.origin = header.clock && header.clock.origin !== undefined ? header.clock.origin : null;
+    D.metadata = header.metadata || {}; D.redactions = header.redactions || [];
+    if (!SESSION) startLane({ id: 1, type: header.reactor, name: null, parent: null, during: null, schema: header.schema, initialState: header.initialState, initialStateDescription: header.initialStateDescription });
+    renderHeader();
+    live.newReactors = true;
+  }
+  function resetLive(id) {
+    live.stream = id; live.lines = []; live.partial = ""; live.header = null; live.held = [];
+    E.length = 0; N = 0; reactors.length = 0; reactorById.clear(); mutationsUpTo.length = 0;
+    crossByAction.clear(); crossByEffect.clear(); searchTexts = null; openOthers.clear();
+    D.diagrams = []; D.warnings = []; loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren();
+    selected = -1; focus = null; base = null; following = true; SESSION = false;
+    renderHeader(); refreshLive();
+  }
+  function receiveLines(text, isLive) {
+    const arrival = Date.now();
+    const before = N;
+    const parts = (live.partial + text).split("\n");
+    live.partial = parts.pop();
+    for (const line of parts) takeLine(line);
+    const origin = live.header && live.header.clock && Date.parse(live.header.clock.origin);
+    if (isLive && origin) {
+      for (let i = before; i < N; i++) latencies.push(arrival - (origin + E[i][Slot.time] / 1e6));
+      if (latencies.length > 100000) latencies.splice(0, latencies.length - 100000);
+    }
+    if (N !== before) scheduleRefresh();
+  }
+  let refreshPending = false;
+  function scheduleRefresh() { if (!refreshPending) { refreshPending = true; requestAnimationFrame(refreshLive); } }
+  function refreshLive() {
+    refreshPending = false;
+    $("count").textContent = String(N);
+    renderSummary();
+    if (live.newReactors) { live.newReactors = false; if (SESSION) { fillReactorFilter(); $("reactor-filter-box").classList.remove("hidden"); } else $("reactor-filter-box").classList.add("hidden"); renderSchemas(); }
+    renderTimelineCaption();
+    refilter();
+    base = null;
+    if (following && N) select(visible.length ? visible[visible.length - 1] : N - 1); else drawTimeline();
+    $("follow").disabled = following;
+    if (live.diagramWanted) requestDiagrams();
+  }
+  function requestDiagrams() { // at most one request at a time, and at most two a second
+    const wait = live.diagramAt + 500 - Date.now();
+    if (live.diagramBusy) return;
+    if (wait > 0) { setTimeout(() => { if (live.diagramWanted) requestDiagrams(); }, wait); return; }
+    live.diagramWanted = false; live.diagramBusy = true; live.diagramAt = Date.now();
+    const stream = live.stream;
+    fetch("/live/v1/diagram?stream=" + encodeURIComponent(stream) + "&token=" + encodeURIComponent(token))
+      .then((response) => response.ok ? response.json() : null)
+      .then((data) => { if (data && stream === live.stream) takeDiagrams(data); })
+      .catch(() => {})
+      .finally(() => { live.diagramBusy = false; if (live.diagramWanted) requestDiagrams(); });
+  }
+  function takeDiagrams(data) {
+    D.diagrams = data.diagrams;
+    loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren();
+    for (const lane of data.reactors) {
+      const r = reactorById.get(lane.id);
+      if (r) { r.diagram = lane.diagram; r.nodes = lane.nodes; }
+    }
+    showDiagram(); highlightNode();
+  }
+  const token = LIVE ? new URLSearchParams(location.hash.slice(1)).get("token") || "" : "";
+  function receive(message) {
+    const newline = message.indexOf("\n");
+    const control = JSON.parse(newline < 0 ? message : message.slice(0, newline));
+    const body = newline < 0 ? "" : message.slice(newline + 1);
+    if (control.type === "streams") return showStreams(control.streams);
+    if (control.type === "notice") { $("status").textContent = control.text; return; }
+    if (control.type === "lines" && control.stream === live.stream) {
+      if (control.reset) resetLive(live.stream);
+      if (live.paused) live.held.push(body); else receiveLines(body, !control.history);
+    }
+  }
+  function showStreams(list) {
+    const menu = $("streams"), chosen = menu.value;
+    menu.replaceChildren();
+    for (const s of list) {
+      const option = el("option", null, (s.app ? s.app + " · " : "") + String(s.reactor || "session").split(".").pop() + " · " + s.id.slice(0, 8) + (s.ended ? " (ended)" : ""));
+      option.value = s.id;
+      menu.append(option);
+    }
+    if (chosen && list.some((s) => s.id === chosen)) menu.value = chosen;
+    else if (list.length) menu.value = list[list.length - 1].id;
+    if (menu.value && menu.value !== live.stream) watch(menu.value);
+  }
+  function watch(id) {
+    resetLive(id);
+    if (live.socket && live.socket.readyState === 1) live.socket.send(JSON.stringify({ watch: id }));
+  }
+  function connect() {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live/v1/socket?token=" + encodeURIComponent(token);
+    const socket = live.socket = new WebSocket(url);
+    socket.onopen = () => { $("status").textContent = "live"; if (live.stream) socket.send(JSON.stringify({ watch: live.stream })); };
+    socket.onmessage = (event) => receive(event.data);
+    socket.onclose = () => { $("status").textContent = "disconnected; reconnecting…"; setTimeout(connect, 1000); };
+  }
+  function startLive() {
+    $("live-bar").classList.remove("hidden");
+    $("streams").addEventListener("change", () => watch($("streams").value));
+    $("follow").addEventListener("click", () => { following = true; refreshLive(); });
+    $("pause").addEventListener("click", () => {
+      live.paused = !live.paused;
+      $("pause").textContent = live.paused ? "Resume" : "Pause";
+      if (!live.paused) for (const text of live.held.splice(0)) receiveLines(text, false);
+    });
+    $("save").addEventListener("click", () => {
+      if (!live.stream) return;
+      const blob = new Blob([live.lines.join("\n") + "\n"], { type: "application/x-ndjson" });
+      const link = document.createElement("a");
+      link.href = URL.createObjectURL(blob);
+      link.download = live.stream + ".trace.jsonl";
+      document.body.append(link); link.click(); link.remove();
+    });
+    // For the browser tests and the latency benchmark.
+    window.reactorTraceLive = Object.freeze({
+      stateAt(seq, reactor) {
+        const r = reactorById.get(reactor === undefined ? 1 : reactor);
+        if (!r) return null;
+        let index = -1;
+        for (let i = 0; i < N && E[i][Slot.seq] <= seq; i++) index = i;
+        return clone(stateAfter(r, countAt(r, index)));
+      },
+      select(seq) { for (let i = 0; i < N; i++) if (E[i][Slot.seq] === seq) { following = false; select(i); $("follow").disabled = false; return true; } return false; },
+      get events() { return N; },
+      latencies,
+    });
+    connect();
+  }
+
+  // A moment can be linked to: `page.html#seq=120` opens with event 120 selected.
+  function selectFromLocation() {
+    const match = /(?:^#|&)seq=(\d+)/.exec(location.hash);
+    if (!match) return false;
+    const seq = Number(match[1]);
+    if (seq === 0) { pick(-1); return true; }
+    let lo = 0, hi = N - 1;
+    while (lo < hi) { const mid = (lo + hi) >> 1; if (E[mid][Slot.seq] < seq) lo = mid + 1; else hi = mid; }
+    if (N && E[lo][Slot.seq] === seq) { pick(lo); return true; }
+    return false;
+  }
+  window.addEventListener("hashchange", selectFromLocation);
+
   refilter();
-  select(-1);
+  if (!selectFromLocation()) select(-1);
+  if (LIVE) startLive();
   viewport.focus();
+  // When the page was ready, in milliseconds since navigation began (the browser tests read it).
+  document.body.dataset.readyAt = String(performance.now());
 })();

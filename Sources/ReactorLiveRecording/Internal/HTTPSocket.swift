@@ -26,15 +26,24 @@ final class HTTPSocket {
     var description: String
   }
 
-  /// The largest response head or body accepted: the server's replies are a few bytes.
-  private static var responseLimit: Int { 64 << 10 }
+  /// The largest response head or body accepted by default: the server's replies to an app
+  /// are a few bytes.
+  static var defaultResponseLimit: Int { 64 << 10 }
+
+  /// The largest response head or body this socket accepts.
+  private let responseLimit: Int
 
   private var descriptor: Int32
   private var received: [UInt8] = []
 
   /// Connects to `host:port`, waiting at most `timeoutMilliseconds` for the connection and
-  /// for each later read or write.
-  init(host: String, port: Int, timeoutMilliseconds: Int) throws(Failure) {
+  /// for each later read or write, and accepting responses of at most `responseLimit` bytes
+  /// (the tests fetch the live page, larger than any acknowledgement).
+  init(
+    host: String, port: Int, timeoutMilliseconds: Int,
+    responseLimit: Int = HTTPSocket.defaultResponseLimit
+  ) throws(Failure) {
+    self.responseLimit = responseLimit
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
     #if canImport(Darwin)
@@ -165,7 +174,7 @@ final class HTTPSocket {
     while headEnd == nil {
       headEnd = received.firstRange(of: separator)?.upperBound
       if headEnd == nil {
-        guard received.count < Self.responseLimit else {
+        guard received.count < responseLimit else {
           throw Failure(description: "response head too long")
         }
         try receiveMore()
@@ -183,7 +192,7 @@ final class HTTPSocket {
       let pair = line.split(separator: ":", maxSplits: 1)
       if pair.count == 2, pair[0].lowercased() == "content-length" {
         guard let value = Int(pair[1].filter { $0 != " " && $0 != "\t" }), value >= 0,
-          value <= Self.responseLimit
+          value <= responseLimit
         else { throw Failure(description: "bad Content-Length") }
         length = value
       }

@@ -1,5 +1,6 @@
 import FlyingFox
 import Foundation
+import ReactorInspector
 import ReactorLiveRecording
 import ReactorTracing
 import Synchronization
@@ -42,9 +43,9 @@ final class LiveRequestHandler: HTTPHandler, Sendable {
     }
     switch (request.method, path) {
     case (.GET, "/"):
-      return Self.asset(LivePage.html, type: "text/html; charset=utf-8")
-    case (.GET, "/live.js"):
-      return Self.asset(LivePage.script, type: "text/javascript; charset=utf-8")
+      return Self.page()
+    case (.GET, Self.diagramPath):
+      return await diagrams(request, policy: policy)
     case (.GET, LiveProtocol.socketPath):
       let host = request.headers[.host] ?? ""
       if let refusal = policy.originRefusal(request.headers[HTTPHeader("Origin")], host: host) {
@@ -93,6 +94,35 @@ final class LiveRequestHandler: HTTPHandler, Sendable {
     }
   }
 
+  /// Where the live page asks for the transitions diagrams of what a stream holds so far.
+  static let diagramPath = "/live/v1/diagram"
+
+  /// The diagrams of a stream and its reactors' nodes, drawn from the trace the server keeps.
+  private func diagrams(_ request: HTTPRequest, policy: AccessPolicy) async -> HTTPResponse {
+    guard policy.accepts(token: request.query["token"]) else {
+      return refuse(request, .unauthorized, "diagram request with a wrong or missing token")
+    }
+    guard let id = request.query["stream"], LiveProtocol.isValidStreamID(id),
+      let path = await store.tracePath(of: id)
+    else {
+      return HTTPResponse(statusCode: .notFound)
+    }
+    let body: [UInt8]
+    do {
+      body = try LiveInspectorPage.diagrams(tracePath: path)
+    } catch {
+      log("diagrams of stream \(id): \(error)")
+      return HTTPResponse(statusCode: .unprocessableContent)
+    }
+    return HTTPResponse(
+      statusCode: .ok,
+      headers: [
+        .contentType: "application/json", .cacheControl: "no-store",
+        HTTPHeader("X-Content-Type-Options"): "nosniff",
+      ],
+      body: Data(body))
+  }
+
   /// One log line for a refusal, and a response that says no more than its status.
   private func refuse(
     _ request: HTTPRequest, _ status: HTTPStatusCode, _ reason: String
@@ -116,17 +146,16 @@ final class LiveRequestHandler: HTTPHandler, Sendable {
       body: Data(LiveProtocol.acknowledgement(sequence).utf8))
   }
 
-  private static func asset(_ text: String, type: String) -> HTTPResponse {
+  /// The inspector in live mode, under the page's own Content-Security-Policy.
+  private static func page() -> HTTPResponse {
     HTTPResponse(
       statusCode: .ok,
       headers: [
-        .contentType: type, .cacheControl: "no-store",
-        HTTPHeader("Content-Security-Policy"):
-          "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
-          + "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'",
+        .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+        HTTPHeader("Content-Security-Policy"): LiveInspectorPage.contentSecurityPolicy,
         HTTPHeader("X-Content-Type-Options"): "nosniff",
         HTTPHeader("Referrer-Policy"): "no-referrer",
       ],
-      body: Data(text.utf8))
+      body: Data(LiveInspectorPage.html))
   }
 }

@@ -50,6 +50,9 @@ actor LiveStreamStore {
   /// The number of streams kept.
   var streamCount: Int { streams.count }
 
+  /// The trace file the server keeps of stream `id`, or `nil` when it holds no such stream.
+  func tracePath(of id: String) -> String? { streams[id]?.path }
+
   /// Takes a batch an app posted: a header line, then event lines from `from`.
   func receive(stream id: String, from: Int, body: [UInt8]) -> Receipt {
     var lines: [ArraySlice<UInt8>] = []

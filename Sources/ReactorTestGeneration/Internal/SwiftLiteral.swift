@@ -1,4 +1,4 @@
-import ReactorTracing
+package import ReactorTracing
 
 /// Swift source text for values read from traces (`package`: the fuzz target runs it).
 package enum SwiftLiteral {
@@ -103,7 +103,7 @@ package enum SwiftLiteral {
   ///   - value: The value as the trace encodes it.
   ///   - schema: The enum's schema, from the trace's header, if it has one.
   /// - Returns: The expression, or `nil`.
-  static func enumCase(_ value: JSONValue, schema: TypeSchema?) -> String? {
+  package static func enumCase(_ value: JSONValue, schema: TypeSchema?) -> String? {
     guard case .object(let object) = value, object.count == 1,
       case .object(let payload) = object.members[0].value,
       isIdentifier(object.members[0].key)
@@ -165,7 +165,7 @@ package enum SwiftLiteral {
   }
 
   /// A Swift identifier made from a file name: `github-search.trace.jsonl` → `githubSearch`.
-  static func identifier(fromFileName name: String) -> String {
+  package static func identifier(fromFileName name: String) -> String {
     let base = name.split(separator: "/").last.map(String.init) ?? name
     let stem = base.split(separator: ".").first.map(String.init) ?? base
     // ASCII letters and digits only: every name made of them is a Swift identifier (or a

@@ -16,11 +16,15 @@ extension ReactorTraceCommand.Render {
         highlighted, shows each event's causes and its effect's outcome, and the transitions \
         diagram with the current state marked, drawn as render transitions draws it with the \
         same --key, --field or --whole-state. It needs no network and no reactor-trace.
+
+        A session (many reactors, format 2.0) gets a lane per reactor in the overview, a \
+        reactor filter, every live reactor's state at the selected moment, causes that cross \
+        reactors, and one transitions diagram per reactor type (its inferred state machine).
         """
     )
 
     /// The trace to inspect.
-    @Argument(help: "A trace file.")
+    @Argument(help: "A trace file or a session.")
     var trace: String
 
     /// The output file.
@@ -67,6 +71,13 @@ struct InspectorRequest: CommandRequest {
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
     try OutputFiles.refuse([output], ifAnyIs: [trace])
+    if SessionReplayRun.isSession(trace),
+      !states.keys.isEmpty || !states.fields.isEmpty || states.wholeState
+    {
+      throw CommandFailure.unusableInput(
+        "--key, --field and --whole-state apply to a trace of one reactor; a session's page "
+          + "draws each reactor type's inferred state machine")
+    }
     if !states.keys.isEmpty, let reader = try? TraceReader(path: trace),
       let unknown = states.unknownKey(in: reader.header)
     {

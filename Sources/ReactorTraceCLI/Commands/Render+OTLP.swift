@@ -14,14 +14,16 @@ extension ReactorTraceCommand.Render {
         span, its effects child spans with their status (OK, ERROR with the error; a \
         cancelled effect keeps UNSET and says cancelled), mutations span events naming the \
         state paths they changed; the reactor type, schema and metadata are resource \
-        attributes. An OpenTelemetry Collector's OTLP JSON file receiver reads the file and \
+        attributes. A session (format 2) gives the spans of every reactor, each with its id \
+        and name, and a cause from another reactor becomes a span link to the sender's span. \
+        An OpenTelemetry Collector's OTLP JSON file receiver reads the file and \
         forwards it to Jaeger, Tempo or ClickHouse. Times are Unix nanoseconds from the \
         clock's origin (from 1970 for virtual clocks).
         """
     )
 
     /// The trace to export.
-    @Argument(help: "A trace file.")
+    @Argument(help: "A trace or session file.")
     var trace: String
 
     /// The output file.
@@ -50,9 +52,14 @@ struct OTLPRequest: CommandRequest {
   /// Converts the trace, writes it, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
-    try TraceExport.run(trace: trace, output: output, strict: strict, report: report) {
-      let export = try OTLPTrace(reader: $0)
-      return (export.jsonLines, "\(export.lines.count) traces, \(export.spanCount) spans")
-    }
+    try TraceExport.run(
+      trace: trace, output: output, strict: strict, report: report,
+      open: { path throws in try SessionReader(path: path) },
+      warnings: { ($0.warnings, $0.eventCount) },
+      convert: { session, write in
+        let export = try OTLPTrace(session: session)
+        write(export.jsonLines)
+        return "\(export.lines.count) traces, \(export.spanCount) spans"
+      })
   }
 }

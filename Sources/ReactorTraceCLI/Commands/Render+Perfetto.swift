@@ -48,8 +48,8 @@ struct PerfettoRequest: CommandRequest {
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
     try TraceExport.run(trace: trace, output: output, strict: strict, report: report) {
-      let export = try PerfettoTrace(reader: $0)
-      return (export.serialized, "\(export.eventCount) trace events")
+      let written = try PerfettoTrace.write(reader: $0, to: $1)
+      return "\(written.eventCount) trace events"
     }
   }
 }

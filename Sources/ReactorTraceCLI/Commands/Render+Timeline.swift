@@ -117,6 +117,10 @@ struct TimelineRequest: CommandRequest {
       throw CommandFailure.unusableInput(
         "--reactor picks reactors of a session; '\(trace)' is the trace of one reactor")
     }
+    if let pageSize, format != .png {
+      return try runPaged(
+        pageSize: pageSize, format: format, engine: engine, range: range, report: report)
+    }
     let reader = try TraceReader(path: trace)
     let timeline = try TimelineDiagram(reader: reader, sequences: range)
     // The rest of the trace, for what the reader notices at its end.
@@ -124,14 +128,7 @@ struct TimelineRequest: CommandRequest {
     let warnings = TraceWarningReport(
       path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
     warnings.print(strict: diagram.strictness.strict)
-    if range != nil, timeline.eventCount == 0 {
-      let first = reader.header.window?.firstSequence ?? 1
-      throw CommandFailure.unusableInput(
-        "no event of the trace is in "
-          + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
-          .joined(separator: " ")
-          + ": its events are \(first) to \(first + reader.eventCount - 1)")
-    }
+    if range != nil, timeline.eventCount == 0 { throw noEventInRange(of: reader) }
     if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
     try timeline.checkSize(eventsPerPage: pageSize)
     return try write(timeline, format: format, engine: engine, report: report)
@@ -223,6 +220,61 @@ struct TimelineRequest: CommandRequest {
       report.write("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events" + note)
     }
     return .success
+  }
+
+  /// `--page-size` for DOT, SVG and PDF: the pages drawn and written one at a time, each to
+  /// its temporary file, so that memory follows the page size and not the trace. (PNG pages
+  /// are measured against the widest PNG first, over the whole timeline.)
+  @MainActor
+  private func runPaged(
+    pageSize: Int, format: DiagramFormat, engine: LayoutEngine, range: ClosedRange<Int>?,
+    report: any TextOutput
+  ) throws -> ExitCode {
+    let reader = try TraceReader(path: trace)
+    var pages = try TimelinePages(
+      path: trace, reader: reader, sequences: range, eventsPerPage: pageSize)
+    let warnings = TraceWarningReport(
+      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
+    warnings.print(strict: diagram.strictness.strict)
+    if range != nil, pages.eventCount == 0 { throw noEventInRange(of: reader) }
+    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
+    try pages.checkSize()
+    let pageCount = pages.pageCount
+    // Pages are named after -o: beside a device or FIFO they would be new files there.
+    if pageCount > 1 { try OutputFiles.refuseSpecialFile(diagram.output, for: "pages") }
+    // Every page goes to its temporary file first: all of them are put in place, or none.
+    let batch = OutputFiles.Batch(inputs: [trace])
+    var written: [String] = []
+    while let page = try pages.next() {
+      let path =
+        pageCount == 1
+        ? diagram.output
+        : ReactorTraceCommand.Render.Timeline.path(diagram.output, page: written.count + 1)
+      let output = try DiagramFile.renderReportingWarnings(
+        page, format: format, engine: engine, textMeasurement: .estimated)
+      for warning in output.warnings {
+        CommandFailure.printError("warning: \(path): \(warning)")
+      }
+      if pageCount == 1 {
+        try OutputFiles.write(output.bytes, to: path, inputs: [trace])
+      } else {
+        try batch.add(output.bytes, to: path)
+      }
+      written.append(path)
+    }
+    try batch.commit()
+    report.write("wrote \(written.joined(separator: ", ")): \(pages.eventCount) events")
+    return .success
+  }
+
+  /// The failure for a `--from`/`--to` that holds no event of the trace `reader` has read.
+  private func noEventInRange(of reader: TraceReader) -> CommandFailure {
+    let first = reader.header.window?.firstSequence ?? 1
+    return CommandFailure.unusableInput(
+      "no event of the trace is in "
+        + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
+        .joined(separator: " ")
+        + ": its events are \(first) to \(first + reader.eventCount - 1)")
   }
 }
 

@@ -45,6 +45,10 @@ extension ReactorTraceCommand.Render {
     /// How states become nodes.
     @OptionGroup var states: StateAbstractionOptions
 
+    /// Of a session: the reactor type to draw.
+    @Option(help: "Of a session: draw only this reactor type (its name, with or without module).")
+    var reactorType: String?
+
     /// The least count a transition needs to be drawn.
     @Option(help: "Leave out transitions seen fewer times than this.")
     var minCount = 1
@@ -103,7 +107,8 @@ extension ReactorTraceCommand.Render {
         return
       }
       try await TransitionsRequest(
-        traces: traces, states: states, filter: filter, format: format, diagram: diagram
+        traces: traces, states: states, filter: filter, format: format, diagram: diagram,
+        reactorType: reactorType
       ).exit()
     }
   }
@@ -116,6 +121,7 @@ struct TransitionsRequest: CommandRequest {
   var filter: TransitionFilter
   var format: String?
   var diagram: DiagramOptions
+  var reactorType: String? = nil
 
   /// Builds the graph, writes it, reports to `report`, and returns the exit code.
   @MainActor
@@ -124,6 +130,9 @@ struct TransitionsRequest: CommandRequest {
       format, accepting: DiagramFormat.allCases, for: "transition graph")
     let engine = try diagram.resolvedEngine(default: .dot)
     try OutputFiles.refuse([diagram.output], ifAnyIs: traces)
+    if traces.count == 1, SessionReplayRun.isSession(traces[0]) {
+      return try runSession(format: format, engine: engine, report: report)
+    }
     var collected = TransitionGraph(abstraction: try states.abstraction(forTracesAt: traces))
     var warnings: [TraceWarningReport] = []
     for path in traces {
@@ -196,6 +205,75 @@ struct ProductionDiagramRequest: CommandRequest {
         "wrote \(diagram.output): \(production.graph.states.count) states, "
           + "\(production.graph.transitions.count) transitions from "
           + "\(production.graph.mutationCount) production mutations")
+    }
+    return .success
+  }
+}
+
+extension TransitionsRequest {
+  /// One state machine per reactor type of a session, each in a cluster of one page: the
+  /// lanes of every reactor of the type merged, the default abstraction inferred per type.
+  @MainActor
+  func runSession(
+    format: DiagramFormat, engine: LayoutEngine, report: any TextOutput
+  ) throws -> ExitCode {
+    if format == .mermaid {
+      throw CommandFailure.unusableInput(
+        "the state machines of a session are one DOT page of clusters; use dot, svg, png or pdf")
+    }
+    let session = try SessionTrace(contentsOf: traces[0])
+    var types: [String] = []
+    var lanes: [String: [[UInt8]]] = [:]
+    for introduction in session.reactors {
+      let short = SequenceDiagram.shortTypeName(introduction.type)
+      if let reactorType, reactorType != introduction.type, reactorType != short { continue }
+      guard let lane = session.lane(of: introduction.reactor) else { continue }
+      if lanes[introduction.type] == nil { types.append(introduction.type) }
+      lanes[introduction.type, default: []].append(lane.serialized)
+    }
+    if types.isEmpty {
+      let known = Set(session.reactors.map { SequenceDiagram.shortTypeName($0.type) }).sorted()
+      throw CommandFailure.unusableInput(
+        "no reactor of type '\(reactorType ?? "")' in the session; its types are "
+          + known.joined(separator: ", "))
+    }
+    var page: DOTGraph?
+    var summary: [String] = []
+    for (index, type) in types.enumerated() {
+      let bytes = lanes[type] ?? []
+      let openers: [() throws -> TraceReader] = bytes.map { lane in
+        { try TraceReader(bytes: lane, name: type) }
+      }
+      let abstraction =
+        states.wholeState
+        ? StateAbstraction.wholeState
+        : try StateAbstraction.inferred(fromTraces: openers, overrides: try states.overrides())
+      var graph = TransitionGraph(abstraction: abstraction)
+      for lane in bytes { try graph.add(TraceReader(bytes: lane, name: type)) }
+      let filtered = try graph.filtered(by: filter)
+      let drawn = try filtered.dotGraph()
+      if page == nil {
+        page = DOTGraph(
+          attributes: drawn.attributes.filter { $0.key != "label" && $0.key != "tooltip" },
+          nodeAttributes: [:], edgeAttributes: [:])
+        page?.attributes["compound"] = "true"
+      }
+      let title =
+        "\(SequenceDiagram.shortTypeName(type)) · \(bytes.count) reactor"
+        + (bytes.count == 1 ? "" : "s") + " merged"
+      page?.addCluster(of: drawn, label: .text(title), idPrefix: "t\(index + 1)-")
+      summary.append(
+        "\(SequenceDiagram.shortTypeName(type)): \(filtered.states.count) states, "
+          + "\(filtered.transitions.count) transitions")
+    }
+    let output = try DiagramFile.renderReportingWarnings(
+      page ?? DOTGraph(), format: format, engine: engine)
+    for warning in output.warnings {
+      CommandFailure.printError("warning: \(diagram.output): \(warning)")
+    }
+    try OutputFiles.write(output.bytes, to: diagram.output, inputs: traces)
+    if diagram.output != OutputFiles.standardOutput {
+      report.write("wrote \(diagram.output): " + summary.joined(separator: "; "))
     }
     return .success
   }

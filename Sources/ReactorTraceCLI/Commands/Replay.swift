@@ -20,8 +20,9 @@ extension ReactorTraceCommand {
         mutations the trace recorded for them arrive at their recorded times, and each \
         action's effects and cancellations are compared too. --mode structural stops \
         after the first check. A session (many reactors, format 2.0) replays structurally, \
-        every cause across reactors checked, and with --reactor-id N one reactor through \
-        reduce. A trace cut off by a crash, without an end line, or whose \
+        every cause across reactors checked, with --reactor-id N one reactor through \
+        reduce, and with --mode mutate as a whole through the session factory registered \
+        for its app (its metadata's 'app'). A trace cut off by a crash, without an end line, or whose \
         recording stopped with effects still running is replayed as far as it goes, with a \
         warning on standard error per problem; --strict makes them failures. Types changed \
         compatibly since the recording (a case added, an unused case removed, a State field \
@@ -104,7 +105,10 @@ extension ReactorTraceCommand {
     @OptionGroup var strictness: StrictOption
 
     /// A step whose state to print.
-    @Option(help: "Print the state after this seq (0: the initial state).")
+    @Option(
+      help:
+        "Print the state after this seq (0: the initial state); for a session, every live reactor's."
+    )
     var stateAt: Int?
 
     /// Whether to print JSON Lines instead of text.

@@ -15,7 +15,8 @@ extension ReactorTraceCommand {
         events to the reactor's fakes again, on a test clock, through the registered reactor \
         (the trace's, or --reactor). Writes the new trace atomically to -o, or over the trace \
         with --in-place, then prints the first difference and how many events were added, \
-        removed and changed. Exit codes: 0 written, 2 unusable input or output.
+        removed and changed. A session is recorded again through the session factory \
+        registered for its app, its user actions re-sent at their times. Exit codes: 0 written, 2 unusable input or output.
         """
     )
 
@@ -78,6 +79,9 @@ struct RerecordRequest: CommandRequest {
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
+    if SessionReplayRun.isSession(trace) {
+      return try await rerecordSession(report: report)
+    }
     let old = try Self.load(trace)
     let script = try ReactorScript(trace: trace)
     let name = reactor ?? script.reactor ?? old.header.reactor
@@ -109,6 +113,44 @@ struct RerecordRequest: CommandRequest {
       "wrote \(output): \(new.events.count) events from \(script.actionCount) "
         + (script.actionCount == 1 ? "action" : "actions") + " re-sent to \(name)")
     report.write(changes.description)
+    return .success
+  }
+
+  /// Records a session again through its app's registered session factory: the user's
+  /// actions re-sent at their times, everything else made again by today's code.
+  @MainActor
+  private func rerecordSession(report: any TextOutput) async throws -> ExitCode {
+    if reactor != nil {
+      throw CommandFailure.unusableInput(
+        "--reactor applies to a trace of one reactor; a session is recorded again through "
+          + "its app's session factory")
+    }
+    let old = try SessionTrace(contentsOf: trace)
+    TraceWarningReport(path: trace, warnings: old.warnings, eventCount: old.events.count)
+      .print(strict: false)
+    let (app, entry) = try ReactorRegistry.current.sessionEntry(for: old.header)
+    if !isInPlace { try OutputFiles.refuse([output], ifAnyIs: [trace]) }
+    let result = try await entry.mutate(old, settle)
+    let bytes = result.replayed.serialized
+    do {
+      let check = try SessionReader(bytes: bytes, name: output)
+      while try check.next() != nil {}
+    } catch {
+      throw CommandFailure.unusableInput(
+        "the new recording of \(trace) does not read back as a session (\(error)); "
+          + "nothing was written")
+    }
+    try OutputFiles.write(bytes, to: output, inputs: isInPlace ? [] : [trace])
+    SignalCleanup.outputIsComplete()
+    if output == OutputFiles.standardOutput { return .success }
+    report.write(
+      "wrote \(output): \(result.replayed.events.count) events of "
+        + "\(result.replayed.reactors.count) reactors from \(result.userActions) user "
+        + (result.userActions == 1 ? "action" : "actions")
+        + " re-sent through the '\(app)' session factory")
+    report.write(
+      result.divergence.map { "first difference: \($0)" }
+        ?? "no change: every event is the recorded one")
     return .success
   }
 

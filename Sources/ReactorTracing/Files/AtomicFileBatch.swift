@@ -79,6 +79,19 @@ public final class AtomicFileBatch {
   private static func writeTemporaryFile(
     _ bytes: [UInt8], for target: String, path: String
   ) throws(AtomicFileError) -> String {
+    let temporaryPath = temporaryPath(for: target)
+    var file = try createTemporaryFile(temporaryPath, for: target, path: path)
+    guard file.write(bytes), file.synchronize(), file.close() else {
+      let code = POSIXFile.errorCode
+      TemporaryFiles.remove(temporaryPath)
+      throw .writeFailed(path: path, temporaryPath: temporaryPath, code: code)
+    }
+    return temporaryPath
+  }
+
+  /// A new temporary file's path for `target`, in its directory, after removing the stale
+  /// ones of ours there.
+  static func temporaryPath(for target: String) -> String {
     let directory: Substring
     let name: Substring
     if let slash = target.lastIndex(of: "/") {
@@ -89,22 +102,28 @@ public final class AtomicFileBatch {
       name = Substring(target)
     }
     TemporaryFiles.removeStale(in: String(directory))
-    let temporaryPath = String(directory) + TemporaryFiles.name(for: String(name))
+    return String(directory) + TemporaryFiles.name(for: String(name))
+  }
+
+  /// Creates the temporary file at `temporaryPath`, registered for removal and with the mode
+  /// and owner of the file at `target` it is to replace.
+  static func createTemporaryFile(
+    _ temporaryPath: String, for target: String, path: String
+  ) throws(AtomicFileError) -> POSIXFile {
     guard TemporaryFiles.register(temporaryPath) else {
       throw .creationFailed(path: path, temporaryPath: temporaryPath, code: ECANCELED)
     }
-    guard var file = POSIXFile(creatingNew: temporaryPath) else {
+    guard let file = POSIXFile(creatingNew: temporaryPath) else {
       let code = POSIXFile.errorCode
       TemporaryFiles.forget(temporaryPath)
       throw .creationFailed(path: path, temporaryPath: temporaryPath, code: code)
     }
-    guard file.takeModeAndOwner(of: target), file.write(bytes), file.synchronize(), file.close()
-    else {
+    guard file.takeModeAndOwner(of: target) else {
       let code = POSIXFile.errorCode
       TemporaryFiles.remove(temporaryPath)
       throw .writeFailed(path: path, temporaryPath: temporaryPath, code: code)
     }
-    return temporaryPath
+    return file
   }
 }
 

@@ -124,6 +124,8 @@ public final class SessionRecorder: ReactorSessionObserver {
       var encoder = try? TraceEventEncoder<R.Action, R.Mutation, R.State>(
         redactions: options.redactions, snapshotInterval: options.snapshotInterval)
     else { return nil }
+    // A state that is not Encodable is reflected, the reactors it holds as references.
+    encoder.reflectsState = { ReactorStateReflection.json(of: $0) }
     let (initialState, hash) = encoder.start(from: reactor.currentState)
     let id = log.nextReactorID()
     let lane = SessionLane(id: id, reactor: reactor, log: log, encoder: encoder)
@@ -192,6 +194,9 @@ public final class SessionRecorder: ReactorSessionObserver {
 
   /// Lets a held writer write again.
   func releaseWriter() { log.writer?.release() }
+
+  /// Whether no effect of a live recorded reactor is running.
+  public var isIdle: Bool { log.isIdle }
 
   /// Waits until no effect of a live recorded reactor is running.
   ///

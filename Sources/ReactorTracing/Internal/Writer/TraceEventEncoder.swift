@@ -38,6 +38,11 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
   private let encodableAction = StaticEncodable(Action.self)
   private let encodableMutation = StaticEncodable(Mutation.self)
   private let encodableState = StaticEncodable(State.self)
+  /// How a state that is not `Encodable` is encoded, or `nil` to store its description: a
+  /// session lane's encoder, which runs on the main actor, sets it to
+  /// ``ReactorStateReflection/json(of:)``, which records the reactors such a state holds as
+  /// references.
+  var reflectsState: (@Sendable (any Sendable) -> JSONValue)?
 
   init(redactions: [TraceRedaction], snapshotInterval: Int) throws(TraceRecordingError) {
     guard snapshotInterval >= 1 else {
@@ -52,7 +57,7 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
   /// Encodes a state whole, as a header stores it, and starts a new diff chain from it.
   mutating func start(from state: State) -> (TraceHeader.State, TraceHash) {
     mutationsSinceSnapshot = 0
-    previousTree = encode(state, as: encodableState, redactor: stateRedactor)
+    previousTree = encodeState(state)
     previousBytes = previousTree?.serialized
     let stored: TraceHeader.State =
       previousTree.map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
@@ -362,7 +367,7 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     let encoded: Bool
     if let canonical, let encodableState, !stateRedactor.isActive {
       encoded = encode(state, as: encodableState.type, with: canonical)
-    } else if let json = encode(state, as: encodableState, redactor: stateRedactor) {
+    } else if let json = encodeState(state) {
       snapshotBytes.removeAll(keepingCapacity: true)
       JSONWriter.write(json, to: &snapshotBytes)
       previousTree = json
@@ -399,6 +404,14 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     }
     previousBytes = kept
     return change
+  }
+
+  /// The state's Codable encoding after redaction or, for a state that is not `Encodable`,
+  /// what ``reflectsState`` makes of it; `nil` when neither encodes it.
+  private func encodeState(_ state: State) -> JSONValue? {
+    if let json = encode(state, as: encodableState, redactor: stateRedactor) { return json }
+    guard encodableState == nil, let reflectsState else { return nil }
+    return stateRedactor.redact(reflectsState(state))
   }
 
   /// Writes the canonical JSON of `state`, whose type is `T`, into `snapshotBytes`; returns

@@ -1,0 +1,76 @@
+import ReactorDiagrams
+import ReactorTracing
+
+/// The transitions diagrams of a page: one for a trace of one reactor, one per reactor type
+/// for a session (the lanes of every reactor of the type merged, as `render transitions`
+/// merges traces).
+struct PageDiagrams {
+  private var embeddings: [TransitionsEmbedding] = []
+  private var types: [String] = []
+  private var indexOfType: [String: Int] = [:]
+
+  /// The diagram of a trace of one reactor, drawn as `render transitions` draws it.
+  init(tracePath: String, type: String, abstraction: StateAbstraction?) {
+    append(type: type, TransitionsEmbedding(tracePath: tracePath, abstraction: abstraction))
+  }
+
+  /// One diagram per reactor type of a session, each with the abstraction inferred from the
+  /// lanes of that type.
+  init(session: SessionTrace) {
+    var lanesOfType: [String: [[UInt8]]] = [:]
+    var order: [String] = []
+    for introduction in session.reactors {
+      guard let lane = session.lane(of: introduction.reactor) else { continue }
+      if lanesOfType[introduction.type] == nil { order.append(introduction.type) }
+      lanesOfType[introduction.type, default: []].append(lane.serialized)
+    }
+    for type in order {
+      let lanes = lanesOfType[type] ?? []
+      let openers: [() throws -> TraceReader] = lanes.enumerated().map { index, bytes in
+        { try TraceReader(bytes: bytes, name: "\(type) lane \(index + 1)") }
+      }
+      append(type: type, TransitionsEmbedding(openers: openers, abstraction: nil))
+    }
+  }
+
+  private mutating func append(type: String, _ embedding: TransitionsEmbedding) {
+    indexOfType[type] = embeddings.count
+    types.append(type)
+    embeddings.append(embedding)
+  }
+
+  /// The index of the diagram of reactors of `type`, or `nil` when it has none.
+  func diagram(ofType type: String) -> Int? {
+    guard let index = indexOfType[type], embeddings[index].hasDiagram else { return nil }
+    return index
+  }
+
+  /// Whether a mutation stored as `change` certainly leaves the state in the same node.
+  func keepsNode(through change: TraceEvent.StateChange, in diagram: Int) -> Bool {
+    embeddings[diagram].keepsNode(through: change)
+  }
+
+  /// The index of the node of `state` in a diagram, or -1 when it has none.
+  func node(of state: TraceHeader.State, in diagram: Int) -> Int {
+    embeddings[diagram].node(of: state)
+  }
+
+  /// Why the first diagram that is missing is missing, or `nil` when none is.
+  var note: String? {
+    zip(types, embeddings).first { $0.1.note != nil }.map { type, embedding in
+      types.count == 1 ? embedding.note : "\(type): \(embedding.note ?? "")"
+    } ?? nil
+  }
+
+  /// The diagrams as the page reads them: type, SVG or null, node names, note or null.
+  var json: [JSONValue] {
+    zip(types, embeddings).map { type, embedding in
+      var object = JSONObject()
+      object["type"] = .string(type)
+      object["svg"] = embedding.svg.map(JSONValue.string) ?? .null
+      object["nodeNames"] = .array(embedding.nodeNames.map(JSONValue.string))
+      object["note"] = embedding.note.map(JSONValue.string) ?? .null
+      return .object(object)
+    }
+  }
+}
