@@ -1,4 +1,6 @@
 import ReactorExport
+import ReactorFleet
+import ReactorJSON
 import ReactorReplay
 import ReactorScript
 import ReactorTestGeneration
@@ -6,9 +8,11 @@ import ReactorTracing
 
 /// libFuzzer's entry point: any bytes through the trace reader and structural replay, the
 /// Perfetto writer (whose document must parse as JSON, whole and streamed with few events
-/// waiting), the action-script reader, and the test generator's value writer (string
-/// literals, enum cases and identifiers made from file names, which must stay on one line,
-/// free of control characters).
+/// waiting), the OTLP writer on traces and sessions (JSON lines, links to spans it wrote),
+/// the fleet's summary line reader (what it reads writes back the same), the action-script
+/// reader, and the test generator's value writer (string literals, enum cases and
+/// identifiers made from file names, which must stay on one line, free of control
+/// characters).
 ///
 /// The reader runs verifying states and not. A crash, trap, leak or sanitizer report is a finding; a
 /// thrown error is the expected answer to bad input.
@@ -26,11 +30,70 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for divergence in replay.divergences { _ = "\(divergence)" }
   }
   checkPerfetto(bytes)
+  checkOTLP(bytes)
+  checkSummaryLines(bytes)
   let text = String(decoding: bytes, as: UTF8.self)
   checkScript(text)
   checkStringLiteral(text)
   checkValueWriter(text)
   return 0
+}
+
+/// The OTLP export of a trace or session that reads: lines that parse as JSON, and links
+/// that name spans of the export.
+private func checkOTLP(_ bytes: [UInt8]) {
+  var exports: [OTLPTrace] = []
+  if let reader = try? TraceReader(bytes: bytes, name: "fuzz"),
+    let export = try? OTLPTrace(reader: reader)
+  {
+    exports.append(export)
+  }
+  if let session = try? SessionReader(bytes: bytes, name: "fuzz"),
+    let export = try? OTLPTrace(session: session)
+  {
+    exports.append(export)
+  }
+  for export in exports {
+    var spans: Set<String> = []
+    var links: [String] = []
+    for line in String(decoding: export.jsonLines, as: UTF8.self).split(separator: "\n") {
+      guard let value = try? JSONValue(parsing: String(line)) else {
+        fatalError("an OTLP line is not JSON")
+      }
+      for resourceSpans in value["resourceSpans"]?.arrayValue ?? [] {
+        for scopeSpans in resourceSpans["scopeSpans"]?.arrayValue ?? [] {
+          for span in scopeSpans["spans"]?.arrayValue ?? [] {
+            spans.insert(spanKey(span))
+            links += (span["links"]?.arrayValue ?? []).map(spanKey)
+          }
+        }
+      }
+    }
+    for link in links where !spans.contains(link) {
+      fatalError("an OTLP link names no span of the export: \(link)")
+    }
+  }
+}
+
+private func spanKey(_ span: JSONValue) -> String {
+  (span["traceId"]?.stringValue ?? "?") + "/" + (span["spanId"]?.stringValue ?? "?")
+}
+
+/// Summary lines that read: written again, they read as the same summaries; merged with
+/// themselves, they add up or are refused, never trap.
+private func checkSummaryLines(_ bytes: [UInt8]) {
+  var set = SummarySet()
+  guard (try? set.add(jsonLines: bytes, name: "fuzz")) != nil else { return }
+  var again = SummarySet()
+  do {
+    try again.add(jsonLines: set.jsonLines, name: "written")
+  } catch {
+    fatalError("summaries written by SummarySet do not read back: \(error)")
+  }
+  guard again.summaries == set.summaries else {
+    fatalError("summaries written and read back differ")
+  }
+  _ = try? again.add(jsonLines: set.jsonLines, name: "twice")
 }
 
 /// The Perfetto export of a trace that reads: a document that parses as JSON.

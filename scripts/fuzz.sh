@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the trace reader, structural replay, the Perfetto writer (whole and streamed), the
-# action-script reader and the test generator's value writer (string literals, enum cases,
-# identifiers from file names) with libFuzzer for SECONDS (default 60), starting from the
-# sample traces in Traces/ and the action scripts beside them. Exits non-zero on any finding (a crash, trap,
+# OTLP writer, the fleet's summary line reader, the action-script reader and the test
+# generator's value writer (string literals, enum cases, identifiers from file names) with
+# libFuzzer for SECONDS (default 60), starting from the sample traces and sessions in Traces/,
+# the action scripts beside them and the fleet model's summary lines. Exits non-zero on any
+# finding (a crash, trap,
 # sanitizer report, leak or timeout), whose input is left in .build-fuzz/findings/.
 #
 #   scripts/fuzz.sh 60          # what CI runs
@@ -32,11 +34,14 @@ third_party_objects=("$deps"/CustomDump.build/*.o "$deps"/IssueReporting.build/*
 flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -package-name reactor_trace
   -enable-upcoming-feature ExistentialAny -enable-upcoming-feature InternalImportsByDefault
   -enable-upcoming-feature MemberImportVisibility
-  -I "$out/modules" -I "$deps/Modules")
+  -I "$out/modules" -I "$deps/Modules"
+  # The system libraries' module maps (Graphviz for ReactorDiagrams, zlib for ReactorFleet).
+  -I Sources/CGraphviz -I Sources/CZlib $(pkg-config --cflags-only-I libgvc zlib | sed 's/-I/-Xcc -I/g'))
 
-echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration and the fuzz target"
+echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration, ReactorDiagrams, ReactorExploration, ReactorFleet and the fuzz target"
 libraries=()
-for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport ReactorScript ReactorTestGeneration; do
+for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport \
+  ReactorScript ReactorTestGeneration ReactorDiagrams ReactorExploration ReactorFleet; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name "$module" -emit-library -static \
     -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
@@ -48,8 +53,11 @@ swiftc "${flags[@]}" -module-name ReactorTraceFuzz Fuzz/FuzzTarget.swift \
   "${libraries[@]}" "${third_party_objects[@]}" -o "$out/reactor-trace-fuzz" 2>&1 |
   { grep -v "Cannot export local symbol" || true; }
 
-# The seed corpus: the sample traces and action scripts, added to what earlier runs found.
-cp Traces/*.trace.jsonl Traces/*.actions.jsonl Tests/Fixtures/*.trace.jsonl "$out/corpus/"
+# The seed corpus: the sample traces, sessions and action scripts and the fleet model's
+# summary lines, added to what earlier runs found.
+cp Traces/*.trace.jsonl Traces/*.session.jsonl Traces/*.actions.jsonl \
+  Tests/Fixtures/*.trace.jsonl "$out/corpus/"
+cp fleet/model.summary.jsonl "$out/corpus/model.summary.jsonl"
 
 echo "fuzz: running for ${seconds}s"
 parallel=()

@@ -3,27 +3,36 @@
 
   latency  from `reduce` (the event's time in the app: its clock's wall-clock origin plus `t`)
            to the event's arrival in the live page's script in headless Chromium, p50/p95/p99,
-           at 100 and 1,000 events/s;
+           at 100 and 1,000 events/s, and at 100 events/s with a 100 KB state;
+  socket   the same latency measured at the page's WebSocket by a client with no browser
+           (this script), so that the pipeline (app, server) and the browser are told apart;
   outage   events lost and dropped when the server is killed for 10 s of a 1,000 events/s run
            and started again on its directory;
   memory   the server's peak resident memory with 10 apps streaming at once and a page open.
 
-    python3 Benchmarks/live/live_bench.py --bin .build/release [--only latency,outage,memory]
+    python3 Benchmarks/live/live_bench.py --bin .build/release \
+        [--only latency,socket,outage,memory] [--rates 100,1000] [--state-bytes 100000]
 
 Prints one line per row. Timings depend on the machine's load: say it with the figures.
 """
 
 import argparse
+import base64
+import calendar
 import json
 import os
 import re
 import signal
+import socket as sockets
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 
 BIN = None
+RATES = (100, 1000)
+STATE_BYTES = 100000
 
 
 def poll(what, condition, limit=120.0):
@@ -62,6 +71,17 @@ class Server:
         self.process.stdout.close()
 
 
+def runs():
+    """The latency runs: (events/s, state bytes, actions per second) for each rate with the
+    Counter's small state, then the first rate with a large state."""
+    # `decrease` records 4 events per action (the action and 3 mutations); the large-state
+    # counter 2 (the action and its mutation).
+    plans = [(rate, 0, rate // 4) for rate in RATES]
+    if STATE_BYTES:
+        plans.append((RATES[0], STATE_BYTES, RATES[0] // 2))
+    return plans
+
+
 def app(server, stream, actions, rate, pattern="decrease", extra=()):
     return subprocess.Popen(
         [os.path.join(BIN, "reactor-trace-live-example"), "--port", str(server.port), "--token",
@@ -84,12 +104,16 @@ def latency(scratch):
     driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
     server = Server(os.path.join(scratch, "latency"))
     try:
-        for events_per_second in (100, 1000):
-            # `decrease` records 4 events (the action and 3 mutations).
-            rate = events_per_second // 4
-            stream = "latency%d" % events_per_second
+        for events_per_second, state_bytes, rate in runs():
+            stream = "latency%d_%d" % (events_per_second, state_bytes)
             driver.get(server.url)
-            running = app(server, stream, actions=rate * 10, rate=rate)
+            # The page keeps one list of latencies for every stream it watched: this run's are
+            # those added after this count.
+            first = poll("the page's script", lambda: driver.execute_script(
+                "return window.reactorTraceLive ? "
+                "[window.reactorTraceLive.latencies.length] : null"))[0]
+            running = app(server, stream, actions=rate * 10, rate=rate,
+                          extra=("--state-bytes", str(state_bytes)))
             # Choose the new stream in the page, as a user would.
             poll("the stream in the page", lambda: driver.execute_script(
                 "const s = document.getElementById('streams');"
@@ -102,13 +126,144 @@ def latency(scratch):
             total = report["observed"] + 1
             poll("every event in the page",
                  lambda: driver.execute_script("return window.reactorTraceLive.events") == total)
-            values = driver.execute_script("return window.reactorTraceLive.latencies.slice()")
-            print("latency at %d events/s (%d events live in the page): p50 %.1f ms, p95 %.1f ms, "
-                  "p99 %.1f ms, max %.1f ms" % (
-                      events_per_second, len(values), percentile(values, 0.5),
-                      percentile(values, 0.95), percentile(values, 0.99), max(values)))
+            values = driver.execute_script(
+                "return window.reactorTraceLive.latencies.slice(arguments[0])", first)
+            print("latency at %d events/s%s (%d events live in the page): p50 %.1f ms, "
+                  "p95 %.1f ms, p99 %.1f ms, max %.1f ms" % (
+                      events_per_second, state_text(state_bytes), len(values),
+                      percentile(values, 0.5), percentile(values, 0.95),
+                      percentile(values, 0.99), max(values)))
     finally:
         driver.quit()
+        server.stop()
+
+
+def state_text(state_bytes):
+    return " with a %d KB state" % (state_bytes // 1000) if state_bytes else ""
+
+
+class PageSocket:
+    """A WebSocket client of the server's page socket, as the page is: same origin, token in
+    the query (RFC 6455, text frames; what the server sends is not masked)."""
+
+    def __init__(self, server):
+        self.connection = sockets.create_connection(("127.0.0.1", server.port), timeout=60)
+        self.connection.settimeout(1.0)
+        host = "127.0.0.1:%d" % server.port
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.connection.sendall((
+            "GET /live/v1/socket?token=%s HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n" % (server.token, host, host, key)).encode())
+        self.buffer = b""
+        while b"\r\n\r\n" not in self.buffer:
+            self.buffer += self.connection.recv(65536)
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        if b" 101 " not in head.split(b"\r\n", 1)[0]:
+            raise SystemExit("the page socket refused: %r" % head.split(b"\r\n", 1)[0])
+
+    def _read(self, count, may_time_out=False):
+        while len(self.buffer) < count:
+            try:
+                chunk = self.connection.recv(1 << 20)
+            except sockets.timeout:
+                # Only between messages: within a frame, wait for the rest.
+                if may_time_out and not self.buffer:
+                    raise
+                continue
+            if not chunk:
+                raise SystemExit("the page socket closed")
+            self.buffer += chunk
+        data, self.buffer = self.buffer[:count], self.buffer[count:]
+        return data
+
+    def receive(self):
+        """The next whole text message, and the time its last frame arrived."""
+        parts = []
+        while True:
+            first, second = self._read(2, may_time_out=not parts)
+            length = second & 0x7F
+            if length == 126:
+                length = struct.unpack(">H", self._read(2))[0]
+            elif length == 127:
+                length = struct.unpack(">Q", self._read(8))[0]
+            payload = self._read(length)
+            opcode = first & 0x0F
+            if opcode == 8:
+                raise SystemExit("the page socket closed")
+            if opcode in (0, 1):
+                parts.append(payload)
+                if first & 0x80:
+                    return b"".join(parts).decode(), time.time() * 1000
+            # Pings and pongs are skipped.
+
+    def send(self, text):
+        payload = text.encode()
+        mask = os.urandom(4)
+        header = bytes([0x81, 0x80 | len(payload)]) if len(payload) < 126 else \
+            bytes([0x81, 0xFE]) + struct.pack(">H", len(payload))
+        self.connection.sendall(
+            header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
+
+
+def socket(scratch):
+    server = Server(os.path.join(scratch, "socket"))
+    try:
+        for events_per_second, state_bytes, rate in runs():
+            stream = "socket%d_%d" % (events_per_second, state_bytes)
+            client = PageSocket(server)
+            running = app(server, stream, actions=rate * 10, rate=rate,
+                          extra=("--state-bytes", str(state_bytes)))
+            origin = None
+            partial = ""
+            latencies = []
+            received = 0
+            watching = False
+            total = None
+            deadline = time.monotonic() + 300
+            while total is None or received < total:
+                if time.monotonic() > deadline:
+                    raise SystemExit("timed out: %d of %s events at the socket (watching: %s)"
+                                     % (received, total, watching))
+                try:
+                    message, arrival = client.receive()
+                except sockets.timeout:
+                    if total is None and running.poll() is not None:
+                        total = json.loads(running.stdout.read())["observed"] + 1
+                    continue
+                newline = message.find("\n")
+                control = json.loads(message if newline < 0 else message[:newline])
+                body = "" if newline < 0 else message[newline + 1:]
+                if control.get("type") == "streams" and not watching:
+                    if any(entry.get("id") == stream for entry in control.get("streams", [])):
+                        client.send(json.dumps({"watch": stream}))
+                        watching = True
+                if control.get("type") != "lines" or control.get("stream") != stream:
+                    if total is None and running.poll() is not None:
+                        total = json.loads(running.stdout.read())["observed"] + 1
+                    continue
+                lines = (partial + body).split("\n")
+                partial = lines.pop()
+                for line in lines:
+                    if line.startswith('{"format"'):
+                        origin = json.loads(line)["clock"]["origin"]
+                        origin = calendar.timegm(time.strptime(origin[:19], "%Y-%m-%dT%H:%M:%S")) \
+                            + float("0" + origin[19:-1])
+                        continue
+                    received += 1
+                    if not control.get("history") and origin is not None:
+                        t = json.loads(line)["t"]
+                        latencies.append(arrival - (origin * 1000 + t / 1e6))
+                if total is None and running.poll() is not None:
+                    total = json.loads(running.stdout.read())["observed"] + 1
+            running.wait(timeout=300)
+            print("latency at the page socket at %d events/s%s (%d events live, no browser): "
+                  "p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, max %.1f ms" % (
+                      events_per_second, state_text(state_bytes), len(latencies),
+                      percentile(latencies, 0.5), percentile(latencies, 0.95),
+                      percentile(latencies, 0.99), max(latencies)))
+            client.connection.close()
+    finally:
         server.stop()
 
 
@@ -159,9 +314,13 @@ def memory(scratch):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True)
-    parser.add_argument("--only", default="latency,outage,memory")
+    parser.add_argument("--only", default="latency,socket,outage,memory")
+    parser.add_argument("--rates", default="100,1000")
+    parser.add_argument("--state-bytes", type=int, default=100000)
     arguments = parser.parse_args()
     BIN = arguments.bin
+    RATES = tuple(int(rate) for rate in arguments.rates.split(","))
+    STATE_BYTES = arguments.state_bytes
     with tempfile.TemporaryDirectory() as scratch:
         for name in arguments.only.split(","):
             globals()[name](scratch)

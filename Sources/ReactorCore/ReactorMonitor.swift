@@ -27,6 +27,21 @@ public protocol ReactorMonitor<Action, Mutation, State>: AnyObject {
   ///   - name: The name given to ``Effect/run(id:cancelInFlight:name:_:)``.
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?)
 
+  /// An async effect started, with the cancellation identity `mutate` gave it.
+  ///
+  /// The runtime calls this one; by default it calls
+  /// ``reactorDidStartEffect(_:action:name:)``, so a monitor that does not record the
+  /// identity implements only that.
+  /// - Parameters:
+  ///   - effect: The effect's sequence number in this reactor, starting at 1.
+  ///   - action: The id of the action whose `mutate` started it.
+  ///   - name: The name given to ``Effect/run(id:cancelInFlight:name:_:)``.
+  ///   - id: The identifier given to it, which ``Effect/cancel(id:)`` and `cancelInFlight`
+  ///     match.
+  ///   - cancelsInFlight: Whether starting it cancelled running work with the same `id`.
+  func reactorDidStartEffect(
+    _ effect: Int, action: Int, name: String?, id: AnyHashable?, cancelsInFlight: Bool)
+
   /// An async effect ended.
   /// - Parameters:
   ///   - effect: The effect's sequence number.
@@ -86,5 +101,12 @@ extension ReactorMonitor {
     mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
   ) {
     reactorDidReduce(mutation: mutation, id: id, origin: origin, state: state)
+  }
+
+  /// Calls ``reactorDidStartEffect(_:action:name:)``.
+  public func reactorDidStartEffect(
+    _ effect: Int, action: Int, name: String?, id: AnyHashable?, cancelsInFlight: Bool
+  ) {
+    reactorDidStartEffect(effect, action: action, name: name)
   }
 }

@@ -584,7 +584,8 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     let effectID = lastEffectID
     let effect = RunningEffect(cancelID: run.id)
     running[effectID] = effect
-    monitor?.reactorDidStartEffect(effectID, action: action, name: run.name)
+    monitor?.reactorDidStartEffect(
+      effectID, action: action, name: run.name, id: run.id, cancelsInFlight: run.cancelInFlight)
 
     let origin = Origin.effect(effectID, action: action)
     let lifeline = self.lifeline

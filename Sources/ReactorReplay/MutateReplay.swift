@@ -108,14 +108,6 @@ public enum MutateReplay {
       allowingReactorMismatch: allowingReactorMismatch, effects: effects, willSend: willSend)
   }
 
-  private struct SentAction {
-    var time: Duration
-    var value: JSONValue
-    var label: String
-    var line: Int
-    var sequence: Int
-  }
-
   private struct ProducedMutation {
     /// What caused a mutation.
     enum Cause: Equatable {
@@ -150,72 +142,44 @@ public enum MutateReplay {
       header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
       using: [.action, .mutation])
     guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
+    let timeline = try RecordedTimeline(reader)
 
-    var actions: [SentAction] = []
-    var positions: [Int: Int] = [:]
     var recorded: [ProducedMutation] = []
-    var endTime = Duration.zero
-    var lastSequence = 0
-    var hasEndLine = false
-    var dropped = 0
-    while let event = try ReplayChecks.next(reader) {
-      if case .gap(let gap) = event.kind { dropped += gap.droppedEvents }
-      // Only what came before the first gap is replayed; the rest is read for its gaps.
-      if dropped > 0 { continue }
-      endTime = max(endTime, event.time)
-      lastSequence = event.sequence
-      if case .end = event.kind { hasEndLine = true }
-      switch event.kind {
-      case .action(let action) where action.source == .sent:
-        guard let value = action.value else {
-          throw .missingValue(line: reader.lineNumber, what: "action")
-        }
-        positions[action.id] = actions.count
-        if !evolution.isEmpty {
-          // An action of a changed case is named here, in trace order with mutations.
-          _ = try ReplayChecks.decode(
-            R.Action.self, from: value, of: .action, evolution: evolution,
-            line: reader.lineNumber, sequence: event.sequence, label: action.label
-          ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) }
-        }
-        actions.append(
-          SentAction(
-            time: event.time, value: value, label: action.label, line: reader.lineNumber,
-            sequence: event.sequence))
+    for line in timeline.lines {
+      switch line.event.kind {
+      case .action(let action) where action.source == .sent && !evolution.isEmpty:
+        // An action of a changed case is named here, in trace order with mutations.
+        guard let value = action.value else { continue }
+        _ = try ReplayChecks.decode(
+          R.Action.self, from: value, of: .action, evolution: evolution, line: line.line,
+          sequence: line.event.sequence, label: action.label
+        ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) }
       case .mutation(let mutation):
-        guard let cause = Self.cause(of: mutation, positions: positions) else { continue }
+        guard let cause = Self.cause(of: mutation, positions: timeline.positions) else {
+          continue
+        }
         if let value = mutation.value, !evolution.isEmpty {
           // A recorded mutation of a changed case is named here, before any replay.
           _ = try ReplayChecks.decode(
-            R.Mutation.self, from: value, of: .mutation, evolution: evolution,
-            line: reader.lineNumber, sequence: event.sequence, label: mutation.label
+            R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line.line,
+            sequence: line.event.sequence, label: mutation.label
           ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
         }
         recorded.append(
           ProducedMutation(
-            sequence: event.sequence, line: reader.lineNumber, label: mutation.label,
+            sequence: line.event.sequence, line: line.line, label: mutation.label,
             value: mutation.value, cause: cause))
       default:
         break
       }
     }
-
-    let recorder: InMemoryTraceRecorder<R>
-    do throws(TraceRecordingError) {
-      recorder = try InMemoryTraceRecorder(
-        recording: reactor,
-        options: TraceOptions(
-          redactions: header.redactions.map { TraceRedaction($0) }, clock: clock))
-    } catch {
-      throw .undecodable(line: 1, reason: "the trace's redactions: \(error)")
-    }
-    var elapsed = Duration.zero
+    let actions = timeline.actions
+    let recorder = try ReplayChecks.recorder(of: reactor, header: header, clock: clock)
     var recordedBefore = 0
-    for action in actions {
-      if action.time > elapsed {
-        await advance(action.time - elapsed)
-        elapsed = action.time
-      }
+    var stopped: ReplayResult?
+    let finished = try await MutateReplayDriver.drive(timeline, advance: advance, player: nil) {
+      position throws(ReplayError) in
+      let action = actions[position]
       // Stop at the first divergence: what the replay produced so far must be what the
       // trace recorded before this action, or the action is not sent.
       while recordedBefore < recorded.count, recorded[recordedBefore].sequence < action.sequence {
@@ -226,32 +190,36 @@ public enum MutateReplay {
         let compared = min(max(recordedBefore, replayed.count), recorded.count)
         let partial = compare(
           recorded: Array(recorded.prefix(compared)), replayed: replayed, actions: actions,
-          end: lastSequence)
+          end: timeline.lastSequence)
         if partial.divergence != nil {
-          recorder.stop()
-          return finish(partial, reader: reader, evolution: evolution, dropped: dropped)
+          stopped = partial
+          return false
         }
       }
       willSend?(action.sequence, action.label)
-      let decoded = try ReplayChecks.decode(
-        R.Action.self, from: action.value, of: .action, evolution: evolution, line: action.line,
-        sequence: action.sequence, label: action.label
-      ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) }
-      reactor.send(decoded)
+      reactor.send(
+        try ReplayChecks.decode(
+          R.Action.self, from: action.value, of: .action, evolution: evolution,
+          line: action.line, sequence: action.sequence, label: action.label
+        ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) })
+      return true
     }
-    await advance(endTime > elapsed ? endTime - elapsed : .zero)
     recorder.stop()
+    if !finished, let stopped {
+      return finish(stopped, reader: reader, evolution: evolution, dropped: timeline.dropped)
+    }
 
     var replayed = replayedMutations(recorder.events)
     // A trace cut off (no end line) stops part way through the last moment it recorded, and
     // one with a gap is replayed up to it: the mutations the replay produced after the
     // recorded ones are beyond what it compares.
-    if !hasEndLine || dropped > 0, replayed.count > recorded.count {
+    if !timeline.hasEndLine || timeline.dropped > 0, replayed.count > recorded.count {
       replayed.removeLast(replayed.count - recorded.count)
     }
     return finish(
-      compare(recorded: recorded, replayed: replayed, actions: actions, end: lastSequence),
-      reader: reader, evolution: evolution, dropped: dropped)
+      compare(
+        recorded: recorded, replayed: replayed, actions: actions, end: timeline.lastSequence),
+      reader: reader, evolution: evolution, dropped: timeline.dropped)
   }
 
   /// `result` with what the reading found: warnings, schema changes and dropped events.
@@ -298,7 +266,8 @@ public enum MutateReplay {
   }
 
   private static func compare(
-    recorded: [ProducedMutation], replayed: [ProducedMutation], actions: [SentAction], end: Int
+    recorded: [ProducedMutation], replayed: [ProducedMutation],
+    actions: [RecordedTimeline.SentAction], end: Int
   ) -> ReplayResult {
     func label(_ cause: ProducedMutation.Cause) -> String {
       switch cause {
@@ -319,38 +288,27 @@ public enum MutateReplay {
         let extra = replayed[index]
         return ReplayResult(
           stepsChecked: index,
-          divergence: ReplayDivergence(
-            sequence: end, line: nil, mutation: nil, action: label(extra.cause),
-            reason: "the replay produced a mutation the trace does not have: \(text(extra))",
-            diff: nil))
+          divergence: MutationDivergence.extra(
+            sequence: end, action: label(extra.cause), replayed: text(extra)))
       }
       let expected = recorded[index]
       guard index < replayed.count else {
         return ReplayResult(
           stepsChecked: index,
-          divergence: ReplayDivergence(
-            sequence: expected.sequence, line: expected.line, mutation: expected.label,
-            action: label(expected.cause),
-            reason: "the replay produced no mutation here; the trace has \(text(expected))",
-            diff: nil))
+          divergence: MutationDivergence.missing(
+            sequence: expected.sequence, line: expected.line, label: expected.label,
+            action: label(expected.cause), recorded: text(expected)))
       }
       let actual = replayed[index]
       if expected.label != actual.label || expected.value != actual.value
         || expected.cause != actual.cause
       {
-        var diff: String?
-        if let old = expected.value, let new = actual.value, old != new {
-          diff =
-            "the mutation's value (recorded → replayed):\n"
-            + StateComparison.pathDiff(from: old, to: new)
-        }
         return ReplayResult(
           stepsChecked: index,
-          divergence: ReplayDivergence(
-            sequence: expected.sequence, line: expected.line, mutation: expected.label,
-            action: label(expected.cause),
-            reason: "the trace has \(text(expected)), the replay produced \(text(actual))",
-            diff: diff))
+          divergence: MutationDivergence.differing(
+            sequence: expected.sequence, line: expected.line, label: expected.label,
+            action: label(expected.cause), values: (expected.value, actual.value),
+            recorded: text(expected), replayed: text(actual)))
       }
     }
     return ReplayResult(stepsChecked: recorded.count, divergence: nil)

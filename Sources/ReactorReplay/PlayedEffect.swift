@@ -9,19 +9,29 @@ public struct PlayedEffect: Sendable, Hashable {
   /// that no action of the trace started it and whether today's code would cancel it is not
   /// checked.
   public var isCarriedOver: Bool
+  /// In a whole session replayed, the id of the reactor that started it; `nil` for a trace
+  /// of one reactor.
+  public var reactor: Int?
 
   /// A played effect.
-  public init(effect: Int, name: String?, isCarriedOver: Bool) {
+  /// - Parameters:
+  ///   - effect: The effect's id in the trace (in its reactor, for a session).
+  ///   - name: The name the code gave it.
+  ///   - isCarriedOver: Whether it was already running when the trace starts.
+  ///   - reactor: The reactor's id in a session.
+  public init(effect: Int, name: String?, isCarriedOver: Bool, reactor: Int? = nil) {
     self.effect = effect
     self.name = name
     self.isCarriedOver = isCarriedOver
+    self.reactor = reactor
   }
 }
 
 extension PlayedEffect: CustomStringConvertible {
-  /// `effect 3 (search)`, with `, already running` for a carried-over effect.
+  /// `effect 3 (search)`, with `, already running` for a carried-over effect, and
+  /// `reactor 2 effect 1 (save)` in a session.
   public var description: String {
-    var text = "effect \(effect)"
+    var text = (reactor.map { "reactor \($0) " } ?? "") + "effect \(effect)"
     var notes: [String] = []
     if let name { notes.append(name) }
     if isCarriedOver { notes.append("already running") }

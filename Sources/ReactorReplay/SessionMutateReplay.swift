@@ -1,3 +1,4 @@
+import ReactorCore
 public import ReactorTracing
 
 /// Replays a whole session through today's code: a factory builds the app's reactors and
@@ -24,6 +25,15 @@ public import ReactorTracing
 /// `reduce` or hooks, or in a service between them, shows as the first event that differs,
 /// with the reactor it happened in and, through its cause's `from`, the reactor that caused
 /// it.
+///
+/// With `effects: .recorded`, no effect body runs, so the services need not answer (doubles
+/// that fail if called will do): each reactor's effects are played back from its lane as
+/// ``MutateReplay`` plays them (the recorded mutations at their times, the recorded end),
+/// and the service events an effect published reach each reactor that merged them from the
+/// recording, with the recorded publisher as their origin. What the reactors' synchronous
+/// code does (`mutate`, `reduce`, the hooks, the views' bindings, actions sent between
+/// reactors, elements published outside any effect) runs as today's code has it and is
+/// compared event by event, effect starts and ends included.
 @MainActor
 public enum SessionMutateReplay {
   /// What a session mutate replay found.
@@ -36,6 +46,9 @@ public enum SessionMutateReplay {
     public var userActions: Int
     /// How many events matched before the divergence (all of them on a match).
     public var matchedEvents: Int
+    /// The effects played back from the recording rather than run (with
+    /// ``ReplayEffects/recorded``), each with its reactor.
+    public var playedEffects: [PlayedEffect] = []
 
     /// Whether the replay recorded the same session.
     public var isMatch: Bool { divergence == nil }
@@ -50,15 +63,19 @@ public enum SessionMutateReplay {
   ///     still running to end; those that do not are listed in the replayed end line.
   ///   - including: Which reactors the replay records (all by default), as for
   ///     ``ReactorTracing/SessionRecorder/recordingEveryReactor(_:options:including:)``.
+  ///   - effects: Whether effects run (against the app's services) or are played back from
+  ///     the recording.
   ///   - factory: Builds the app with the recorder installed: records the reactors it names
   ///     by hand, in the order of the recording, binds its views, and returns what must stay
   ///     alive for the run (the app).
   /// - Returns: The replayed session and the first divergence, if any.
-  /// - Throws: ``ReplayError`` when a user action has no value, or it does not decode.
+  /// - Throws: ``ReplayError`` when a user action has no value, or it does not decode, or
+  ///   (with recorded effects) a reactor's lane does not replay through its type.
   public static func run(
     _ recorded: SessionTrace, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, settle: Duration = .seconds(10),
     including: @escaping @MainActor (AnyObject) -> Bool = { _ in true },
+    effects: ReplayEffects = .run,
     factory: (SessionRecorder) -> AnyObject
   ) async throws(ReplayError) -> Result {
     // Default options besides the clock and metadata: nothing in them can be invalid.
@@ -67,15 +84,29 @@ public enum SessionMutateReplay {
         options: TraceOptions(metadata: recorded.header.metadata, clock: clock),
         including: including)
     else { preconditionFailure("default session options were refused") }
+    let playback =
+      effects == .recorded ? RecordedSessionPlayback(recorded, recorder: recorder) : nil
+    playback?.install()
+    defer { playback?.uninstall() }
     let app = factory(recorder)
     var elapsed = Duration.zero
     var userActions = 0
     var lastTime = Duration.zero
     for (index, event) in recorded.events.enumerated() {
       lastTime = event.time
+      if let error = playback?.error { throw error }
       guard case .reactor(let reactor, .action(let action)) = event.kind, action.from == nil,
         action.source == .sent
-      else { continue }
+      else {
+        if let playback {
+          if event.time > elapsed {
+            await advance(event.time - elapsed)
+            elapsed = event.time
+          }
+          if playback.play(event) { await advance(.zero) }
+        }
+        continue
+      }
       guard let value = action.value else {
         throw .missingValue(line: index + 2, what: "action")
       }
@@ -95,14 +126,22 @@ public enum SessionMutateReplay {
       userActions += 1
     }
     if lastTime > elapsed { await advance(lastTime - elapsed) }
-    await settleEffects(of: recorder, advance: advance, within: settle)
-    recorder.stop()
+    if let playback {
+      if let error = playback.error { throw error }
+      // Effects played back end when the recording ends them; those it leaves running wait.
+      await advance(.zero)
+      recorder.stop()
+      playback.finish()
+    } else {
+      await settleEffects(of: recorder, advance: advance, within: settle)
+      recorder.stop()
+    }
     extendLifetime(app)
     let replayed = recorder.session
     let (matched, divergence) = SessionDiff.compare(recorded.events, replayed.events)
     return Result(
       replayed: replayed, divergence: divergence, userActions: userActions,
-      matchedEvents: matched)
+      matchedEvents: matched, playedEffects: playback?.playedEffects ?? [])
   }
 
   /// Lets the work the last advance woke run and, while an effect still runs, advances the

@@ -66,11 +66,11 @@ public struct ReactorRegistry: Sendable {
     app: String, including: @escaping @MainActor @Sendable (AnyObject) -> Bool = { _ in true },
     make: @escaping @MainActor @Sendable (SessionContext) -> AnyObject
   ) {
-    sessionEntries[app] = SessionEntry { session, settle throws(ReplayError) in
+    sessionEntries[app] = SessionEntry { session, effects, settle throws(ReplayError) in
       let clock = TestClock()
       return try await SessionMutateReplay.run(
         session, clock: clock, advance: { await clock.advance(by: $0) }, settle: settle,
-        including: including
+        including: including, effects: effects
       ) { recorder in
         make(SessionContext(clock: clock, metadata: session.header.metadata, recorder: recorder))
       }
@@ -96,10 +96,11 @@ public struct ReactorRegistry: Sendable {
 
   /// How to replay the sessions of one registered app through mutate.
   struct SessionEntry: Sendable {
-    /// Replays a session through the app the factory builds, waiting at most the given
-    /// virtual time after the last event for effects to end.
+    /// Replays a session through the app the factory builds, its effects run or played back
+    /// from the recording, waiting at most the given virtual time after the last event for
+    /// effects to end.
     let mutate:
-      @MainActor @Sendable (SessionTrace, Duration) async throws(ReplayError) ->
+      @MainActor @Sendable (SessionTrace, ReplayEffects, Duration) async throws(ReplayError) ->
         SessionMutateReplay.Result
   }
 
@@ -211,6 +212,13 @@ public struct ReactorRegistry: Sendable {
           path: path, through: reactor, clock: clock, advance: { await feed.advance(by: $0) },
           allowingReactorMismatch: true, willSend: willSend)
       },
+      mutateLane: { session, id throws(ReplayError) in
+        let clock = TestClock()
+        let (reactor, _) = make(ReactorContext(clock: clock, metadata: session.header.metadata))
+        return try await SessionMutateReplay.runWithRecordedEffects(
+          session, reactor: id, through: reactor, clock: clock,
+          advance: { await clock.advance(by: $0) })
+      },
       explore: { values, metadata, options, willRun throws(ExplorationError) in
         guard let decodable = R.Action.self as? any Decodable.Type else {
           throw .undecodableAction(
@@ -304,6 +312,9 @@ public struct ReactorRegistry: Sendable {
     let mutate:
       @MainActor @Sendable (String, [String: String], ReplayEffects, ((Int, String) -> Void)?)
         async throws(ReplayError) -> ReplayResult
+    /// Replays one reactor of a session through `mutate`, its effects played back.
+    let mutateLane:
+      @MainActor @Sendable (SessionTrace, Int) async throws(ReplayError) -> ReplayResult
     let explore:
       @MainActor @Sendable (
         [JSONValue], [String: String], ExplorationOptions,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConcurrencyExtras
 import Foundation
 import ReactorReplay
 import ReactorTracing
@@ -19,9 +20,7 @@ struct SessionReplayRun {
   }
 
   func run() async throws -> ExitCode {
-    if command.mode == .mutate {
-      return try await mutate()
-    }
+    if command.mode == .mutate { return try await runMutate() }
     let replay = try StructuralSessionReplay(path: command.trace)
     let range =
       command.steps || command.from != nil || command.to != nil
@@ -99,35 +98,90 @@ struct SessionReplayRun {
     return command.strict && !warnings.isEmpty ? .strictWarnings : .success
   }
 
-  /// Replays the whole session through the app its registered session factory builds.
-  private func mutate() async throws -> ExitCode {
-    if command.reactorID != nil {
-      throw CommandFailure.unusableInput(
-        "--mode mutate replays a whole session through its session factory; "
-          + "--reactor-id replays one reactor through reduce")
-    }
-    if command.effects == .recorded {
-      throw CommandFailure.unusableInput(
-        "a session replays through mutate with its services running (--effects run): "
-          + "its session factory wires them")
-    }
+  /// Mutate replay: the whole session through the registered app, or with `--reactor-id`
+  /// one reactor with its effects played back.
+  private func runMutate() async throws -> ExitCode {
     let session = try SessionTrace(contentsOf: command.trace)
-    let (app, entry) = try ReactorRegistry.current.sessionEntry(for: session.header)
-    let result = try await entry.mutate(session, .seconds(10))
+    let registry = ReactorRegistry.current
+    let recorded = command.effects == .recorded
+    // Effects and the test clock run deterministically on the main actor, in order.
+    uncheckedUseMainSerialExecutor = true
+    if let reactorID = command.reactorID {
+      guard recorded else {
+        throw CommandFailure.unusableInput(
+          "one reactor of a session replays through mutate with --effects recorded only: its "
+            + "effects' service events reach other reactors, which the lane alone does not run")
+      }
+      guard let lane = session.lane(of: reactorID) else {
+        throw CommandFailure.unusableInput(
+          ReplayError.noSuchReactor(
+            "reactor \(reactorID)", reactors: session.reactors.map(\.reactor)
+          ).description)
+      }
+      guard let entry = registry.entry(named: lane.header.reactor) else {
+        throw CommandFailure.unusableInput(registry.unknownReactorMessage(lane.header.reactor))
+      }
+      let result = try await entry.mutateLane(session, reactorID)
+      let mode = "mutate, effects recorded"
+      if let divergence = result.divergence {
+        write(
+          result: "divergence", mode: mode,
+          text: "divergence (mutate, effects recorded replay of reactor \(reactorID)): "
+            + "\(divergence)")
+        return .divergence
+      }
+      write(
+        result: "match", mode: mode,
+        text: "match: re-sent reactor \(reactorID)'s recorded actions to "
+          + "\(lane.header.reactor) on a test clock with every effect played back from the "
+          + "session, not run" + playedText(result.playedEffects)
+          + "; each action's effects and cancellations, all \(result.stepsChecked) mutations "
+          + "and every state are the recorded ones",
+        played: result.playedEffects)
+      return .success
+    }
+    let (app, entry) = try registry.sessionEntry(for: session.header)
+    let result = try await entry.mutate(session, command.effects, .seconds(10))
+    let mode = recorded ? "mutate, effects recorded" : "mutate"
     if let divergence = result.divergence {
       write(
-        result: "divergence", mode: "mutate",
-        text: "divergence (mutate replay of the session through the '\(app)' session "
-          + "factory): \(divergence)")
+        result: "divergence", mode: mode,
+        text: "divergence (\(mode) replay of the session): \(divergence)")
       return .divergence
     }
     write(
-      result: "match", mode: "mutate",
-      text: "match: \(result.matchedEvents) events of \(session.reactors.count) reactors "
-        + "recorded again through the '\(app)' session factory from \(result.userActions) "
-        + "user actions; every action, mutation, state and cause across reactors is the "
-        + "recorded one")
+      result: "match", mode: mode,
+      text: "match: re-sent the \(result.userActions) user actions to \(app) on a test clock"
+        + (recorded
+          ? " with every effect played back from the session, not run"
+            + playedText(result.playedEffects) : "")
+        + "; all \(result.matchedEvents) events of \(session.reactors.count) reactors are the "
+        + "recorded ones, service events and their origins included",
+      played: result.playedEffects)
     return .success
+  }
+
+  /// ` (reactor 1: fetch tasks ×2; reactor 2: save ×2)`: the effects played back, by reactor
+  /// and name.
+  private func playedText(_ played: [PlayedEffect]) -> String {
+    guard !played.isEmpty else { return "" }
+    var groups: [(reactor: Int?, names: [(String, Int)])] = []
+    for effect in played {
+      let name = effect.isCarriedOver ? "already running" : effect.name ?? "unnamed"
+      if groups.last?.reactor != effect.reactor || groups.isEmpty {
+        groups.append((effect.reactor, []))
+      }
+      if let index = groups[groups.count - 1].names.firstIndex(where: { $0.0 == name }) {
+        groups[groups.count - 1].names[index].1 += 1
+      } else {
+        groups[groups.count - 1].names.append((name, 1))
+      }
+    }
+    let text = groups.map { group in
+      let names = group.names.map { "\($0.0) ×\($0.1)" }.joined(separator: ", ")
+      return group.reactor.map { "reactor \($0): \(names)" } ?? names
+    }
+    return " (" + text.joined(separator: "; ") + ")"
   }
 
   /// Every live reactor with its state, in the order of their ids.
@@ -178,7 +232,9 @@ struct SessionReplayRun {
     replay.introducedCount
   }
 
-  private func write(result: String, mode: String, text: String) {
+  private func write(
+    result: String, mode: String, text: String, played: [PlayedEffect]? = nil
+  ) {
     guard command.json else {
       output.write(text)
       return
@@ -187,6 +243,18 @@ struct SessionReplayRun {
     object["result"] = .string(result)
     object["mode"] = .string(mode)
     object["report"] = .string(text)
+    if let played, command.effects == .recorded {
+      object["effects"] = "recorded"
+      object["playedEffects"] = .array(
+        played.map { effect in
+          var object = JSONObject()
+          if let reactor = effect.reactor { object["reactor"] = .int(Int64(reactor)) }
+          object["effect"] = .int(Int64(effect.effect))
+          if let name = effect.name { object["name"] = .string(name) }
+          if effect.isCarriedOver { object["alreadyRunning"] = true }
+          return .object(object)
+        })
+    }
     output.write(JSONValue.object(object).serializedString)
   }
 }

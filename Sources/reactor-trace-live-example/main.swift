@@ -17,11 +17,14 @@ import Darwin
 //
 //   reactor-trace-live-example --port 7878 --token TOKEN [--host 127.0.0.1]
 //     [--actions 200] [--rate 50] [--stream NAME] [--app NAME] [--pattern mixed|decrease]
+//     [--state-bytes N]
 //   reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
 //                                                   the benchmark's reference)
 //
 // `mixed` sends increase, increase, decrease… (an increase runs a 500 ms effect);
-// `decrease` only decreases (no effect). At the end it prints one line of JSON: the stream,
+// `decrease` only decreases (no effect). With `--state-bytes N` (N > 0) it runs a counter whose
+// state also holds about N bytes of text, each action one mutation (the latency row with a
+// large state). At the end it prints one line of JSON: the stream,
 // events observed, dropped, acknowledged and lost. Exit codes: 0 streamed, 2 bad arguments
 // or options, 1 events were lost.
 
@@ -60,42 +63,57 @@ let rate = max(1, integer("rate", default: 50))
 var live = LiveOptions(host: values["host"] ?? "127.0.0.1", port: port, token: token)
 if let stream = values["stream"] { live.streamID = stream }
 
-let reactor = CounterReactor(limit: actions + 1)
+let stateBytes = integer("state-bytes", default: 0)
 let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"], overflow: .drop)
-let recorder: LiveTraceRecorder<CounterReactor>?
-let fileRecorder: FileTraceRecorder<CounterReactor>?
-do {
-  if let file {
-    fileRecorder = try FileTraceRecorder(recording: reactor, to: file, options: options)
-    recorder = nil
-  } else {
-    recorder = try LiveTraceRecorder(recording: reactor, live: live, options: options)
-    fileRecorder = nil
+
+/// Taps `reactor` `actions` times at `rate` per second, recorded live (or to `file`), and
+/// prints the report line.
+@MainActor func run<R: Reactor>(_ reactor: R, action: (Int) -> R.Action) async -> Never {
+  let recorder: LiveTraceRecorder<R>?
+  let fileRecorder: FileTraceRecorder<R>?
+  do {
+    if let file {
+      fileRecorder = try FileTraceRecorder(recording: reactor, to: file, options: options)
+      recorder = nil
+    } else {
+      recorder = try LiveTraceRecorder(recording: reactor, live: live, options: options)
+      fileRecorder = nil
+    }
+  } catch {
+    fail("\(error)")
   }
-} catch {
-  fail("\(error)")
+
+  let clock = ContinuousClock()
+  var next = clock.now
+  let interval = Duration.seconds(1) / rate
+  for index in 0..<actions {
+    reactor.send(action(index))
+    next += interval
+    try? await clock.sleep(until: next)
+  }
+  if let fileRecorder {
+    await fileRecorder.waitUntilIdle()
+    do { try await fileRecorder.stop() } catch { fail("\(error)") }
+    print(#"{"file":"\#(fileRecorder.path)","observed":\#(fileRecorder.observedEventCount)}"#)
+    exit(0)
+  }
+  guard let recorder else { fail("no recorder") }
+  await recorder.waitUntilIdle()
+  await recorder.stop()
+  let status = recorder.status
+  print(
+    #"{"stream":"\#(recorder.streamID)","observed":\#(recorder.observedEventCount),"#
+      + #""dropped":\#(recorder.droppedEventCount),"acknowledged":\#(status.acknowledgedSequence),"#
+      + #""lost":\#(status.lostEvents),"connections":\#(status.connections)}"#)
+  exit(status.lostEvents == 0 ? 0 : 1)
 }
 
-let clock = ContinuousClock()
-var next = clock.now
-let interval = Duration.seconds(1) / rate
-for index in 0..<actions {
-  reactor.send(onlyDecrease || index % 3 == 2 ? .decrease : .increase)
-  next += interval
-  try? await clock.sleep(until: next)
+if stateBytes > 0 {
+  await run(LargeStateCounterReactor(stateBytes: stateBytes)) { index in
+    onlyDecrease || index % 3 == 2 ? .decrease : .increase
+  }
+} else {
+  await run(CounterReactor(limit: actions + 1)) { index in
+    onlyDecrease || index % 3 == 2 ? .decrease : .increase
+  }
 }
-if let fileRecorder {
-  await fileRecorder.waitUntilIdle()
-  do { try await fileRecorder.stop() } catch { fail("\(error)") }
-  print(#"{"file":"\#(fileRecorder.path)","observed":\#(fileRecorder.observedEventCount)}"#)
-  exit(0)
-}
-guard let recorder else { fail("no recorder") }
-await recorder.waitUntilIdle()
-await recorder.stop()
-let status = recorder.status
-print(
-  #"{"stream":"\#(recorder.streamID)","observed":\#(recorder.observedEventCount),"#
-    + #""dropped":\#(recorder.droppedEventCount),"acknowledged":\#(status.acknowledgedSequence),"#
-    + #""lost":\#(status.lostEvents),"connections":\#(status.connections)}"#)
-exit(status.lostEvents == 0 ? 0 : 1)

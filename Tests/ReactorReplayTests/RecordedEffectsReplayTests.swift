@@ -164,6 +164,104 @@ import Testing
     }
   }
 
+  /// The GitHub search example recorded with effect ids (format 1.3), on a test clock.
+  private func searchRecordedWithEffectIDs() async throws -> Trace {
+    let clock = TestClock()
+    let reactor = GitHubSearchReactor(service: FakeGitHubSearchService(clock: clock))
+    let recorder = try InMemoryTraceRecorder(
+      recording: reactor, options: TraceOptions(clock: clock, recordsEffectIDs: true))
+    reactor.send(.updateQuery("r"))
+    await clock.advance(by: .milliseconds(100))
+    reactor.send(.updateQuery("re"))
+    await clock.advance(by: .milliseconds(400))
+    reactor.send(.loadNextPage)
+    await clock.advance(by: .milliseconds(400))
+    await recorder.waitUntilIdle()
+    recorder.stop()
+    return recorder.trace
+  }
+
+  /// `trace` with its bytes edited: what another recording would have held.
+  private func edited(_ trace: Trace, _ from: String, _ to: String) throws -> Trace {
+    let text = String(decoding: trace.serialized, as: UTF8.self)
+    #expect(text.contains(from))
+    return try Trace(bytes: Array(text.replacingOccurrences(of: from, with: to).utf8))
+  }
+
+  @Test func effectIDsAreRecordedInFormat1_3AndReplayWithAMatch() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let trace = try await searchRecordedWithEffectIDs()
+      #expect(trace.header.version == TraceFormatVersion(major: 1, minor: 3))
+      let text = String(decoding: trace.serialized, as: UTF8.self)
+      #expect(
+        text.contains(
+          #""kind":"effectStart","effect":1,"action":1,"name":"search","cancelID":"SearchID()","#
+            + #""cancelInFlight":true}"#))
+      #expect(text.contains(#""name":"next page","cancelID":"SearchID()"}"#))
+      let clock = TestClock()
+      let result = try await MutateReplay.run(
+        trace, through: GitHubSearchReactor(service: UncallableSearchService()), clock: clock,
+        advance: { await clock.advance(by: $0) }, effects: .recorded)
+      #expect(result.failureMessage == nil)
+    }
+  }
+
+  @Test func aCancelInFlightTheRecordingDoesNotHaveIsCaughtAtTheActionThatStartsIt()
+    async throws
+  {
+    try await withExclusiveMainSerialExecutor {
+      // A recording whose search had the id "search" and no cancelInFlight, replayed through
+      // a mutate that starts it with cancelInFlight (its reduce is wrong, but later).
+      let recording = try edited(
+        try await searchRecordedWithEffectIDs(),
+        #""cancelID":"SearchID()","cancelInFlight":true"#, #""cancelID":"search""#)
+      let result = try await MutateReplay.run(
+        try edited(recording, #""cancelID":"SearchID()""#, #""cancelID":"search""#),
+        through: SeededSearchReactor(bug: .reposDropped), clock: TestClock(), advance: { _ in },
+        allowingReactorMismatch: true, effects: .recorded)
+      let divergence = try #require(result.divergence)
+      #expect(divergence.sequence == 1)
+      #expect(divergence.action == #"updateQuery("r")"#)
+      #expect(
+        divergence.reason
+          == "today's mutate starts effect `search` with cancelInFlight; the recording has none "
+          + "(effect 1 (search))")
+    }
+  }
+
+  @Test func aRemovedCancelInFlightIsCaughtAtTheActionThatStartsTheSearch() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let recording = try edited(
+        try await searchRecordedWithEffectIDs(), #""cancelID":"SearchID()""#,
+        #""cancelID":"search""#)
+      let result = try await MutateReplay.run(
+        recording, through: SeededSearchReactor(bug: .noCancelInFlight), clock: TestClock(),
+        advance: { _ in }, allowingReactorMismatch: true, effects: .recorded)
+      let divergence = try #require(result.divergence)
+      // Seen where the search starts, not only where it no longer cancels (seq 4, in a trace
+      // without effect ids).
+      #expect(divergence.sequence == 1)
+      #expect(
+        divergence.reason
+          == "the recording starts effect 1 (search) with cancelInFlight; today's mutate "
+          + "starts effect `search` without")
+    }
+  }
+
+  @Test func anotherEffectIDIsCaughtAtTheActionThatStartsTheEffect() async throws {
+    try await withExclusiveMainSerialExecutor {
+      let result = try await MutateReplay.run(
+        try await searchRecordedWithEffectIDs(), through: SeededSearchReactor(bug: .reposDropped),
+        clock: TestClock(), advance: { _ in }, allowingReactorMismatch: true, effects: .recorded)
+      let divergence = try #require(result.divergence)
+      #expect(divergence.sequence == 1)
+      #expect(
+        divergence.reason
+          == "today's mutate starts effect `search` with id search; the recording has id "
+          + "SearchID() (effect 1 (search))")
+    }
+  }
+
   @Test func aReactorWhoseServiceNeedsTheNetworkReplaysWhatARealRunRecorded() async throws {
     try await withExclusiveMainSerialExecutor {
       // What a QA session against the real backend recorded (the backend stands in here as a
@@ -406,4 +504,68 @@ final class SeededSearchReactor: Reactor {
       }
     }
   }
+
+  /// Replays the whole committed session in one run, every effect played back, through a
+  /// task app whose service fails the test if it is asked to do anything.
+  private func wholeSession(
+    bindsViews: Bool = true
+  ) async throws -> SessionMutateReplay.Result {
+    let recorded = try SessionTrace(contentsOf: Self.session)
+    let result = ResultBox<SessionMutateReplay.Result?>(nil)
+    try await withExclusiveMainSerialExecutor {
+      let clock = TestClock()
+      result.value = try await SessionMutateReplay.run(
+        recorded, clock: clock, advance: { await clock.advance(by: $0) },
+        including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor },
+        effects: .recorded
+      ) { recorder in
+        let app = TaskApp(clock: UncallableClock())
+        recorder.record(app.list, name: "list")
+        recorder.record(app.edit, name: "edit")
+        if bindsViews { app.bindViews() }
+        return app
+      }
+    }
+    return try #require(result.value)
+  }
+
+  @Test func theWholeTaskAppSessionReplaysInOneRunWithEveryEffectPlayedBack() async throws {
+    let result = try await wholeSession()
+    #expect(result.isMatch, "\(result.divergence.map(String.init(describing:)) ?? "")")
+    let recorded = try SessionTrace(contentsOf: Self.session)
+    // Event for event the recorded session, service events and their origins included.
+    #expect(result.replayed.serialized == recorded.serialized)
+    #expect(result.userActions == 9)
+    // The list's loads, the edit screen's saves and a row's toggle and the list's delete:
+    // every effect of the session, none of them run.
+    let played = result.playedEffects.map(\.description)
+    #expect(played.contains("reactor 1 effect 1 (fetch tasks)"))
+    #expect(played.contains("reactor 2 effect 1 (save)"))
+    #expect(played.contains("reactor 2 effect 2 (save)"))
+    #expect(Set(result.playedEffects.compactMap(\.reactor)).count >= 3)
+  }
+
+  @Test func anAppThatNoLongerBindsItsRowsIsCaughtAtTheRenameThatNoLongerReachesItsRow()
+    async throws
+  {
+    let result = try await wholeSession(bindsViews: false)
+    let divergence = try #require(result.divergence)
+    // The rows exist (the list's state holds them) but none is observed, so no row merges
+    // the service's events: the edit screen's rename, delivered from the recording, reaches
+    // no row, and the replay goes on with the edit screen's next mutation.
+    #expect(divergence.sequence == 35)
+    #expect(divergence.reactor == 4)
+    #expect(
+      divergence.recorded?.hasPrefix("[r4] mutation setTask(") == true
+        && divergence.recorded?.contains("← stream taskService from reactor 2, action 5, effect 2")
+          == true
+    )
+    #expect(divergence.replayed?.hasPrefix("[r2] mutation setEditing(nil) ← effect 2") == true)
+  }
+}
+
+/// A value set inside the main serial executor's closure and read after it.
+private final class ResultBox<Value>: @unchecked Sendable {
+  var value: Value
+  init(_ value: Value) { self.value = value }
 }

@@ -54,6 +54,46 @@ struct ReplayCommandTests {
         + #""reactor":"ReactorExamples.CounterReactor","result":"match"}"# + "\n")
   }
 
+  @Test func aWholeSessionReplaysThroughMutateWithEveryEffectPlayedBack() throws {
+    let session = "Traces/taskapp.session.jsonl"
+    let text = try runReactorTrace(["replay", session, "--mode", "mutate", "--effects", "recorded"])
+    #expect(text.exitCode == 0, "\(text.standardOutput)\(text.standardError)")
+    #expect(
+      text.standardOutput
+        == "match: re-sent the 9 user actions to TaskApp on a test clock with every effect "
+        + "played back from the session, not run (reactor 1: fetch tasks ×2, delete ×1; "
+        + "reactor 2: save ×2; reactor 3: toggle ×1); all 57 events of 9 reactors are the "
+        + "recorded ones, service events and their origins included\n")
+    let json = try runReactorTrace([
+      "replay", session, "--mode", "mutate", "--effects", "recorded", "--json",
+    ])
+    #expect(json.standardOutput.contains(#""playedEffects":[{"effect":1,"name":"fetch tasks","#))
+    #expect(json.standardOutput.contains(#"{"effect":1,"name":"save","reactor":2}"#))
+    let run = try runReactorTrace(["replay", session, "--mode", "mutate"])
+    #expect(run.exitCode == 0, "\(run.standardOutput)\(run.standardError)")
+    #expect(!run.standardOutput.contains("played back"))
+  }
+
+  @Test func oneReactorOfASessionReplaysThroughMutateWithItsEffectsPlayedBack() throws {
+    let session = "Traces/taskapp.session.jsonl"
+    let edit = try runReactorTrace([
+      "replay", session, "--mode", "mutate", "--effects", "recorded", "--reactor-id", "2",
+    ])
+    #expect(edit.exitCode == 0, "\(edit.standardOutput)\(edit.standardError)")
+    #expect(
+      edit.standardOutput.hasPrefix(
+        "match: re-sent reactor 2's recorded actions to ReactorExamples.TaskEditReactor on a "
+          + "test clock with every effect played back from the session, not run (save ×2)"))
+    let cell = try runReactorTrace([
+      "replay", session, "--mode", "mutate", "--effects", "recorded", "--reactor-id", "3",
+    ])
+    #expect(cell.exitCode == 0, "\(cell.standardOutput)\(cell.standardError)")
+    // One reactor's effects cannot run alone: their service events reach other reactors.
+    let run = try runReactorTrace(["replay", session, "--mode", "mutate", "--reactor-id", "2"])
+    #expect(run.exitCode == 2)
+    #expect(run.standardError.contains("with --effects recorded only"))
+  }
+
   @Test func effectsWithoutMutateModeIsAUsageError() throws {
     let result = try runReactorTrace([
       "replay", "Traces/counter.trace.jsonl", "--effects", "recorded",

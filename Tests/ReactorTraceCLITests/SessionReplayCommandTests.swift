@@ -65,9 +65,8 @@ import Testing
     #expect(code == 0, "\(output)")
     #expect(
       output.last
-        == "match: 57 events of 9 reactors recorded again through the 'TaskApp' session "
-        + "factory from 9 user actions; every action, mutation, state and cause across "
-        + "reactors is the recorded one")
+        == "match: re-sent the 9 user actions to TaskApp on a test clock; all 57 events of 9 "
+        + "reactors are the recorded ones, service events and their origins included")
   }
 
   @Test func aSessionOfAnAppWithNoSessionFactoryIsRefusedNamingTheRegisteredOnes() async throws {

@@ -10,6 +10,9 @@ import ReactorTracing
 /// suspension), then waits for the replay to deliver the rest at the recorded times and to end
 /// it as the recording did. An effect the recording does not have waits, sending nothing,
 /// until it is cancelled or the replay ends.
+///
+/// Replays drive it line by line with ``play(_:)``: one trace, or each reactor's lane of a
+/// session.
 @MainActor
 final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Sendable>:
   EffectRunner
@@ -21,9 +24,14 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
 
   typealias Runtime = ReactorRuntime<Action, Mutation, State>
 
-  private let timeline: RecordedTimeline
+  let timeline: RecordedTimeline
   private let mutations: [Int: Mutation]
   private weak var runtime: Runtime?
+  /// Whether the trace is a reactor's lane of a whole session replayed with its other
+  /// reactors: today's action ids are the recorded ones (the session's reactors run the same
+  /// path), and a stream element published by a reactor's synchronous code is published
+  /// again by today's code rather than delivered from the recording.
+  private let isInSession: Bool
 
   /// The sent action (position) being handled while the replay sends it.
   var currentPosition: Int?
@@ -44,23 +52,60 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
   /// How each waiting effect body is ended, by today's effect id.
   private var waiting: [Int: AsyncThrowingStream<Void, any Error>.Continuation] = [:]
 
-  init(timeline: RecordedTimeline, mutations: [Int: Mutation], runtime: Runtime) {
+  init(
+    timeline: RecordedTimeline, mutations: [Int: Mutation], runtime: Runtime,
+    isInSession: Bool = false
+  ) {
     self.timeline = timeline
     self.mutations = mutations
     self.runtime = runtime
+    self.isInSession = isInSession
+  }
+
+  /// Plays the trace's line at `index` that is not a sent action: the recorded mutation of
+  /// an effect or a stream is delivered, an effect's recorded end is reproduced.
+  /// - Parameter index: The line's index in the timeline.
+  /// - Returns: Whether an effect was ended, so that what waits for it must run before the
+  ///   next line (advance the clock by zero).
+  func play(_ index: Int) -> Bool {
+    switch timeline.lines[index].event.kind {
+    case .mutation(let mutation):
+      switch mutation.cause {
+      case .effect(let effect, _):
+        if timeline.effects[effect]?.prefix.contains(index) != true { deliver(index, of: effect) }
+      case .stream(let name):
+        // In a session, what a reactor's synchronous code published is published again.
+        if isInSession, let from = mutation.from, from.effect == nil { return false }
+        deliverStream(index, name: name, from: mutation.from)
+      case .action:
+        break
+      }
+      return false
+    case .effectEnded(let recorded):
+      end(recorded.effect, outcome: recorded.outcome)
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// The position of the sent action with today's id `action`: the one being sent, or in a
+  /// session the recorded action with the same id.
+  private func position(ofAction action: Int) -> Int? {
+    if let known = positions[action] { return known }
+    let position = currentPosition ?? (isInSession ? timeline.positions[action] : nil)
+    if let position { positions[action] = position }
+    return position
   }
 
   func body(
     for effect: EffectRun, running body: @escaping ReactorCore.Effect<Mutation>.Body
   ) -> ReactorCore.Effect<Mutation>.Body {
     runs[effect.effect] = effect
-    if positions[effect.action] == nil, let currentPosition {
-      positions[effect.action] = currentPosition
-    }
     let (stream, continuation) = AsyncThrowingStream<Void, any Error>.makeStream()
     waiting[effect.effect] = continuation
     let wait: ReactorCore.Effect<Mutation>.Body = { _ in for try await _ in stream {} }
-    guard let position = positions[effect.action] else { return wait }
+    guard let position = position(ofAction: effect.action) else { return wait }
     let index = effectsOfPosition[position, default: []].count
     effectsOfPosition[position, default: []].append(effect.effect)
     let started = timeline.effectsOfAction[timeline.actions[position].id] ?? []
@@ -85,9 +130,8 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
 
   func effectWillCancel(_ effect: Int, byAction action: Int) {
     guard !cancelled.contains(effect) else { return }
-    if positions[action] == nil, let currentPosition { positions[action] = currentPosition }
     cancelled.insert(effect)
-    cancellations.append((effect, positions[action]))
+    cancellations.append((effect, position(ofAction: action)))
     waiting.removeValue(forKey: effect)?.finish(throwing: CancellationError())
   }
 
@@ -106,10 +150,14 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
     runtime.replay(mutation, as: .effect(playing, action: run.action))
   }
 
-  /// Delivers the recorded stream mutation at `index`.
-  func deliverStream(_ index: Int, name: String) {
-    guard let mutation = mutations[index] else { return }
-    runtime?.replay(mutation, as: .stream(name))
+  /// Delivers the recorded stream mutation at `index`, as published by `from` (the
+  /// reactor, action and effect a session records as the element's publisher).
+  func deliverStream(_ index: Int, name: String, from: TraceEvent.ReactorOrigin?) {
+    guard let mutation = mutations[index], let runtime else { return }
+    let origin = from.map {
+      ReactorActivity(reactor: $0.reactor, action: $0.action, effect: $0.effect)
+    }
+    ReactorActivity.delivering(origin) { runtime.replay(mutation, as: .stream(name)) }
   }
 
   /// Ends the recorded effect `effect` as the recording did, at its end line; a cancellation
@@ -126,6 +174,18 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
       continuation.finish(throwing: CancellationError())
     }
     waiting[playing] = nil
+  }
+
+  /// The effects played back rather than run, in the trace's order.
+  /// - Parameter reactor: The reactor's id in a session, or `nil` for a trace of one reactor.
+  /// - Returns: The recorded effects a body of today's played, and those already running.
+  func playedEffects(reactor: Int?) -> [PlayedEffect] {
+    timeline.effectOrder.compactMap { id in
+      guard let effect = timeline.effects[id], effect.isCarriedOver || playingEffect[id] != nil
+      else { return nil }
+      return PlayedEffect(
+        effect: id, name: effect.name, isCarriedOver: effect.isCarriedOver, reactor: reactor)
+    }
   }
 
   /// Ends every body still waiting: the replay is over.

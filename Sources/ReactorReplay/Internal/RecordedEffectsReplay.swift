@@ -43,13 +43,9 @@ enum RecordedEffectsReplay {
     willSend: ((_ sequence: Int, _ label: String) -> Void)? = nil
   ) async throws(ReplayError) -> ReplayResult {
     let header = reader.header
-    let evolution = try ReplayChecks.check(
-      header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
-      using: [.action, .mutation])
-    guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
-    guard CodableValues.isCodable(R.Mutation.self) else { throw .notCodable("Mutation") }
-    let timeline = try RecordedTimeline(reader)
-
+    let (player, evolution) = try Self.player(
+      reader, for: reactor, allowingReactorMismatch: allowingReactorMismatch, isInSession: false)
+    let timeline = player.timeline
     var actions: [R.Action] = []
     for action in timeline.actions {
       actions.append(
@@ -58,6 +54,61 @@ enum RecordedEffectsReplay {
           sequence: action.sequence, label: action.label
         ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) })
     }
+    if header.window != nil || startsFromRecordedState { try start(reactor, from: header) }
+
+    reactor.runtime.effectRunner = player
+    defer { reactor.runtime.effectRunner = nil }
+    let recorder = try ReplayChecks.recorder(of: reactor, header: header, clock: clock)
+    // Built now: a window may start with mutations, delivered before any action is sent.
+    _ = reactor.state
+    var divergence: ReplayResult?
+    _ = try await MutateReplayDriver.drive(timeline, advance: advance, player: player) { position in
+      let action = timeline.actions[position]
+      // Stop at the first divergence: what came before this action must match.
+      let before = compare(
+        timeline, replayed: recorder.events, player: player, before: action.index)
+      if before.divergence != nil {
+        divergence = before
+        return false
+      }
+      willSend?(action.sequence, action.label)
+      player.currentPosition = position
+      reactor.send(actions[position])
+      player.currentPosition = nil
+      return true
+    }
+    recorder.stop()
+    player.finish()
+
+    var result = divergence ?? compare(timeline, replayed: recorder.events, player: player)
+    result.warnings = reader.warnings
+    result.schemaChanges = evolution.changes
+    result.droppedEventCount = timeline.dropped
+    result.playedEffects = player.playedEffects(reactor: nil)
+    return result
+  }
+
+  /// Reads `reader` (a trace of `R`, or a reactor's lane of a session) and makes the player
+  /// of its effects for `reactor`'s runtime, not attached yet.
+  /// - Parameters:
+  ///   - reader: The trace.
+  ///   - reactor: The reactor the replay runs.
+  ///   - allowingReactorMismatch: Whether the trace may have been recorded from another type.
+  ///   - isInSession: Whether the reactor runs with the session's other reactors.
+  /// - Returns: The player, and how the reactor's types changed since the recording.
+  /// - Throws: ``ReplayError`` when the trace does not replay through `R`, or a mutation the
+  ///   player delivers does not decode.
+  static func player<R: Reactor>(
+    _ reader: TraceReader, for reactor: R, allowingReactorMismatch: Bool, isInSession: Bool
+  ) throws(ReplayError) -> (
+    player: RecordedEffectPlayer<R.Action, R.Mutation, R.State>, evolution: SchemaEvolution
+  ) {
+    let evolution = try ReplayChecks.check(
+      reader.header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
+      using: [.action, .mutation])
+    guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
+    guard CodableValues.isCodable(R.Mutation.self) else { throw .notCodable("Mutation") }
+    let timeline = try RecordedTimeline(reader)
     // The mutations the replay delivers itself: those of effects and streams.
     var mutations: [Int: R.Mutation] = [:]
     for (index, line) in timeline.lines.enumerated() {
@@ -71,80 +122,10 @@ enum RecordedEffectsReplay {
         sequence: line.event.sequence, label: mutation.label
       ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
     }
-    if header.window != nil || startsFromRecordedState { try start(reactor, from: header) }
-
     let player = RecordedEffectPlayer<R.Action, R.Mutation, R.State>(
-      timeline: timeline, mutations: mutations, runtime: reactor.runtime)
-    reactor.runtime.effectRunner = player
-    defer { reactor.runtime.effectRunner = nil }
-    let recorder: InMemoryTraceRecorder<R>
-    do throws(TraceRecordingError) {
-      recorder = try InMemoryTraceRecorder(
-        recording: reactor,
-        options: TraceOptions(
-          redactions: header.redactions.map { TraceRedaction($0) }, clock: clock))
-    } catch {
-      throw .undecodable(line: 1, reason: "the trace's redactions: \(error)")
-    }
-    // Built now: a window may start with mutations, delivered before any action is sent.
-    _ = reactor.state
-    var elapsed = Duration.zero
-    var divergence: ReplayResult?
-    for (index, line) in timeline.lines.enumerated() {
-      if line.event.time > elapsed {
-        await advance(line.event.time - elapsed)
-        elapsed = line.event.time
-      }
-      switch line.event.kind {
-      case .action(let action) where action.source == .sent:
-        guard let position = timeline.positions[action.id] else { continue }
-        // Stop at the first divergence: what came before this action must match.
-        let before = compare(timeline, replayed: recorder.events, player: player, before: index)
-        if before.divergence != nil {
-          divergence = before
-          break
-        }
-        willSend?(line.event.sequence, action.label)
-        player.currentPosition = position
-        reactor.send(actions[position])
-        player.currentPosition = nil
-      case .mutation(let mutation):
-        switch mutation.cause {
-        case .effect(let effect, _):
-          if timeline.effects[effect]?.prefix.contains(index) != true {
-            player.deliver(index, of: effect)
-          }
-        case .stream(let name):
-          player.deliverStream(index, name: name)
-        case .action:
-          break
-        }
-      case .effectEnded(let end):
-        player.end(end.effect, outcome: end.outcome)
-        // What waits for the effect (the next step of a `concat`) goes on now.
-        await advance(.zero)
-      default:
-        break
-      }
-      if divergence != nil { break }
-    }
-    if divergence == nil {
-      await advance(timeline.endTime > elapsed ? timeline.endTime - elapsed : .zero)
-    }
-    recorder.stop()
-    player.finish()
-
-    var result = divergence ?? compare(timeline, replayed: recorder.events, player: player)
-    result.warnings = reader.warnings
-    result.schemaChanges = evolution.changes
-    result.droppedEventCount = timeline.dropped
-    result.playedEffects = timeline.effectOrder.compactMap { id in
-      guard let effect = timeline.effects[id],
-        effect.isCarriedOver || player.playingEffect[id] != nil
-      else { return nil }
-      return PlayedEffect(effect: id, name: effect.name, isCarriedOver: effect.isCarriedOver)
-    }
-    return result
+      timeline: timeline, mutations: mutations, runtime: reactor.runtime,
+      isInSession: isInSession)
+    return (player, evolution)
   }
 
   /// Makes `reactor` start from the state a windowed trace starts with.
@@ -248,32 +229,23 @@ enum RecordedEffectsReplay {
         guard next < replayed.count else {
           return ReplayResult(
             stepsChecked: checked,
-            divergence: ReplayDivergence(
-              sequence: expected.sequence, line: expected.line, mutation: expected.label,
+            divergence: MutationDivergence.missing(
+              sequence: expected.sequence, line: expected.line, label: expected.label,
               action: wording.action(of: expected.cause),
-              reason: "the replay produced no mutation here; the trace has "
-                + wording.text(expected.label, expected.cause),
-              diff: nil))
+              recorded: wording.text(expected.label, expected.cause)))
         }
         let actual = replayed[next]
         next += 1
         if expected.label != actual.label || expected.value != actual.value
           || expected.cause != actual.cause
         {
-          var diff: String?
-          if let old = expected.value, let new = actual.value, old != new {
-            diff =
-              "the mutation's value (recorded → replayed):\n"
-              + StateComparison.pathDiff(from: old, to: new)
-          }
           return ReplayResult(
             stepsChecked: checked,
-            divergence: ReplayDivergence(
-              sequence: expected.sequence, line: expected.line, mutation: expected.label,
-              action: wording.action(of: expected.cause),
-              reason: "the trace has \(wording.text(expected.label, expected.cause)), "
-                + "the replay produced \(wording.text(actual.label, actual.cause))",
-              diff: diff))
+            divergence: MutationDivergence.differing(
+              sequence: expected.sequence, line: expected.line, label: expected.label,
+              action: wording.action(of: expected.cause), values: (expected.value, actual.value),
+              recorded: wording.text(expected.label, expected.cause),
+              replayed: wording.text(actual.label, actual.cause)))
         }
         if expected.hash != actual.hash {
           return ReplayResult(
@@ -295,12 +267,9 @@ enum RecordedEffectsReplay {
       let extra = replayed[next]
       return ReplayResult(
         stepsChecked: checked,
-        divergence: ReplayDivergence(
-          sequence: timeline.lastSequence, line: nil, mutation: nil,
-          action: wording.action(of: extra.cause),
-          reason: "the replay produced a mutation the trace does not have: "
-            + wording.text(extra.label, extra.cause),
-          diff: nil))
+        divergence: MutationDivergence.extra(
+          sequence: timeline.lastSequence, action: wording.action(of: extra.cause),
+          replayed: wording.text(extra.label, extra.cause)))
     }
     return ReplayResult(stepsChecked: checked, divergence: nil)
   }
@@ -381,6 +350,33 @@ enum RecordedEffectsReplay {
           return "the recording starts \(timeline.describe(effect: recorded[index])) at this "
             + "action; today's mutate starts \(today(todays[index])) instead"
         }
+        if let reason = identityDiffers(recorded: recorded[index], today: todays[index]) {
+          return reason
+        }
+      }
+      return nil
+    }
+
+    /// How today's effect differs from the recorded one it plays in `id` or `cancelInFlight`,
+    /// in a trace that records them.
+    func identityDiffers(recorded id: Int, today effect: Int) -> String? {
+      guard timeline.recordsEffectIDs, let recorded = timeline.effects[id],
+        let run = player.runs[effect]
+      else { return nil }
+      let todayID = run.id.map { String(describing: $0.base) }
+      let started = run.name.map { "effect `\($0)`" } ?? "an unnamed effect"
+      if todayID != recorded.cancelID {
+        return "today's mutate starts \(started) "
+          + (todayID.map { "with id \($0)" } ?? "with no id") + "; the recording "
+          + (recorded.cancelID.map { "has id \($0)" } ?? "has none")
+          + " (\(timeline.describe(effect: id)))"
+      }
+      if run.cancelsInFlight != recorded.cancelsInFlight {
+        return run.cancelsInFlight
+          ? "today's mutate starts \(started) with cancelInFlight; the recording has none "
+            + "(\(timeline.describe(effect: id)))"
+          : "the recording starts \(timeline.describe(effect: id)) with cancelInFlight; "
+            + "today's mutate starts \(started) without"
       }
       return nil
     }

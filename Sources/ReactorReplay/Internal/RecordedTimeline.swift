@@ -41,6 +41,10 @@ struct RecordedTimeline {
     var cancellers: [Int] = []
     /// The last of ``cancellers``, the action the cancellation is reported at.
     var canceller: Int?
+    /// The description of the `id` it was started with, in a trace that records effect ids.
+    var cancelID: String?
+    /// Whether it was started with `cancelInFlight`, in a trace that records effect ids.
+    var cancelsInFlight = false
 
     var isCarriedOver: Bool { startIndex == nil }
   }
@@ -58,11 +62,16 @@ struct RecordedTimeline {
   var lastSequence = 0
   var hasEndLine = false
   var dropped = 0
+  /// Whether the trace records each effect's `id` and `cancelInFlight` (format 1.3 and
+  /// later 1.x), so that their absence means the effect had none.
+  var recordsEffectIDs = false
 
   /// Reads every event of `reader`, up to its first gap.
   init(_ reader: TraceReader) throws(ReplayError) {
     var lastAction: (index: Int, sent: Int?, time: Duration)?
     var actionIndexes: [Int: Int] = [:]
+    let version = reader.header.version
+    recordsEffectIDs = version.major == 1 && version.minor >= 3
     while let event = try ReplayChecks.next(reader) {
       if case .gap(let gap) = event.kind { dropped += gap.droppedEvents }
       if dropped > 0 { continue }
@@ -88,7 +97,8 @@ struct RecordedTimeline {
         lastAction = (index, sent, event.time)
       case .effectStarted(let start):
         effects[start.effect] = Effect(
-          id: start.effect, name: start.name, action: start.action, startIndex: index)
+          id: start.effect, name: start.name, action: start.action, startIndex: index,
+          cancelID: start.cancelID, cancelsInFlight: start.cancelsInFlight)
         effectOrder.append(start.effect)
         effectsOfAction[start.action, default: []].append(start.effect)
       case .mutation(let mutation):

@@ -74,4 +74,20 @@ enum ReplayChecks {
       throw .trace(error)
     }
   }
+
+  /// Records `reactor` in memory on `clock` with the trace's redactions, so that the replay's
+  /// events compare with the recorded ones.
+  @MainActor
+  static func recorder<R: Reactor>(
+    of reactor: R, header: TraceHeader, clock: any Clock<Duration>
+  ) throws(ReplayError) -> InMemoryTraceRecorder<R> {
+    do throws(TraceRecordingError) {
+      return try InMemoryTraceRecorder(
+        recording: reactor,
+        options: TraceOptions(
+          redactions: header.redactions.map { TraceRedaction($0) }, clock: clock))
+    } catch {
+      throw .undecodable(line: 1, reason: "the trace's redactions: \(error)")
+    }
+  }
 }

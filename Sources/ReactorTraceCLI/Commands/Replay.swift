@@ -20,9 +20,11 @@ extension ReactorTraceCommand {
         mutations the trace recorded for them arrive at their recorded times, and each \
         action's effects and cancellations are compared too. --mode structural stops \
         after the first check. A session (many reactors, format 2.0) replays structurally, \
-        every cause across reactors checked, with --reactor-id N one reactor through \
-        reduce, and with --mode mutate as a whole through the session factory registered \
-        for its app (its metadata's 'app'). A trace cut off by a crash, without an end line, or whose \
+        every cause across reactors checked, and with --reactor-id N one reactor through \
+        reduce; with --mode mutate the whole session replays through the app registered for \
+        its metadata's 'app' (effects run, or played back with --effects recorded, service \
+        events delivered from the session), or with --reactor-id N --effects recorded one \
+        reactor. A trace cut off by a crash, without an end line, or whose \
         recording stopped with effects still running is replayed as far as it goes, with a \
         warning on standard error per problem; --strict makes them failures. Types changed \
         compatibly since the recording (a case added, an unused case removed, a State field \
@@ -79,10 +81,13 @@ extension ReactorTraceCommand {
     @Option(help: "Replay against this registered reactor type instead of the trace's.")
     var reactor: String?
 
-    /// The reactor of a session to replay through `reduce`.
+    /// The reactor of a session to replay through `reduce` (or `mutate`, effects recorded).
     @Option(
       name: .customLong("reactor-id"),
-      help: "For a session: replay this reactor (its id in the session) through reduce.")
+      help: """
+        For a session: replay this reactor (its id in the session) through reduce, or with \
+        --mode mutate --effects recorded through mutate.
+        """)
     var reactorID: Int?
 
     /// Whether to print every step.

@@ -130,7 +130,7 @@ struct RerecordRequest: CommandRequest {
       .print(strict: false)
     let (app, entry) = try ReactorRegistry.current.sessionEntry(for: old.header)
     if !isInPlace { try OutputFiles.refuse([output], ifAnyIs: [trace]) }
-    let result = try await entry.mutate(old, settle)
+    let result = try await entry.mutate(old, .run, settle)
     let bytes = result.replayed.serialized
     do {
       let check = try SessionReader(bytes: bytes, name: output)

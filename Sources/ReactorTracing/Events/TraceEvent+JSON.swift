@@ -37,6 +37,8 @@ extension TraceEvent {
       line.member("effect", start.effect)
       line.member("action", start.action)
       if let name = start.name { line.member("name", name) }
+      if let cancelID = start.cancelID { line.member("cancelID", cancelID) }
+      if start.cancelsInFlight { line.member("cancelInFlight", true) }
     case .effectEnded(let end):
       line.member("kind", "effectEnd")
       line.member("effect", end.effect)
@@ -120,7 +122,9 @@ extension TraceEvent {
         EffectStart(
           effect: try fields.integer("effect", minimum: 1),
           action: try fields.integer("action", minimum: 1),
-          name: try fields.optionalString("name")))
+          name: try fields.optionalString("name"),
+          cancelID: try fields.optionalString("cancelID"),
+          cancelsInFlight: try fields.optionalBool("cancelInFlight") ?? false))
     case "effectEnd":
       let outcome: Outcome
       switch try fields.string("outcome") {

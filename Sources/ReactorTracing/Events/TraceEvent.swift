@@ -84,12 +84,29 @@ public struct TraceEvent: Hashable, Sendable {
     public var action: Int
     /// The name given to `Effect.run`, if any.
     public var name: String?
+    /// The `id` given to `Effect.run`, as its description (`search`), when the recording
+    /// records effect ids (``TraceOptions/recordsEffectIDs``, format 1.3): what
+    /// `Effect.cancel(id:)` and `cancelInFlight` match.
+    public var cancelID: String?
+    /// Whether it was started with `cancelInFlight` (recorded with effect ids only).
+    public var cancelsInFlight: Bool
 
     /// An effect-start event.
-    public init(effect: Int, action: Int, name: String?) {
+    /// - Parameters:
+    ///   - effect: The effect's id.
+    ///   - action: The id of the action whose `mutate` started it.
+    ///   - name: The name given to `Effect.run`.
+    ///   - cancelID: The description of the `id` given to `Effect.run`.
+    ///   - cancelsInFlight: Whether it was started with `cancelInFlight`.
+    public init(
+      effect: Int, action: Int, name: String?, cancelID: String? = nil,
+      cancelsInFlight: Bool = false
+    ) {
       self.effect = effect
       self.action = action
       self.name = name
+      self.cancelID = cancelID
+      self.cancelsInFlight = cancelsInFlight
     }
   }
 

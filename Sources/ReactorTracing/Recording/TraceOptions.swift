@@ -37,17 +37,26 @@ public struct TraceOptions: Sendable {
   /// other than `ContinuousClock` or `SuspendingClock`, the header records no wall-clock
   /// origin, and the same run gives the same bytes.
   public var clock: any Clock<Duration>
+  /// Whether each `effectStart` records the `id` given to `Effect.run` (its description, as
+  /// `cancelID`) and its `cancelInFlight`: format 1.3, off by default so that traces
+  /// recorded without it stay byte for byte what they were.
+  ///
+  /// Turn it on for traces a mutate replay with recorded effects will check: it then compares
+  /// each effect's id and `cancelInFlight` with today's `mutate`, instead of inferring them
+  /// from the cancellations the trace shows.
+  public var recordsEffectIDs: Bool
 
   /// Options, each defaulted: no metadata, no redaction, no limit, a snapshot at least every
   /// 256 mutations, flushes every 200 ms or 4,096 events, at most 32 MiB queued, waiting when
-  /// it is full, timed on `ContinuousClock`.
+  /// it is full, timed on `ContinuousClock`, effect ids not recorded.
   public init(
     metadata: [String: String] = [:], redactions: [TraceRedaction] = [],
     limit: TraceLimit = .unlimited, snapshotInterval: Int = 256,
     flushInterval: Duration = .milliseconds(200), flushThreshold: Int = 4096,
     queueBudget: Int = 32 << 20, overflow: TraceOverflowPolicy = .wait,
-    clock: any Clock<Duration> = ContinuousClock()
+    clock: any Clock<Duration> = ContinuousClock(), recordsEffectIDs: Bool = false
   ) {
+    self.recordsEffectIDs = recordsEffectIDs
     self.queueBudget = queueBudget
     self.overflow = overflow
     self.metadata = metadata

@@ -57,6 +57,9 @@ extension Reactor {
     // A recording that may drop events may hold gap events, new in 1.2; any other is a 1.1
     // trace, byte for byte as before.
     if options.overflow == .drop { header.version = TraceFormatVersion(major: 1, minor: 2) }
+    // A recording of effect ids (`cancelID`, `cancelInFlight` on `effectStart`) is 1.3, which
+    // includes 1.2's gaps.
+    if options.recordsEffectIDs { header.version = TraceFormatVersion(major: 1, minor: 3) }
     return (header, encoder)
   }
 }

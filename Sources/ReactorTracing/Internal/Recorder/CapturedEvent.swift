@@ -14,7 +14,7 @@ struct CapturedEvent: Sendable {
   enum Kind: Sendable {
     /// An action; the value is the next one in the action buffer.
     case action(id: Int, origin: Origin)
-    case effectStarted(Int, action: Int, name: String?)
+    case effectStarted(TraceEvent.EffectStart)
     case effectEnded(Int, EffectOutcome)
     /// A mutation; it and the state are the next ones in their buffers.
     case mutation(id: Int, origin: Origin)

@@ -20,9 +20,12 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   private var runningEffects: [Int: TraceEvent.EffectStart] = [:]
   /// Who waits in ``waitUntilIdle()`` for the running effects to end.
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Whether effect starts record their `id` and `cancelInFlight` (format 1.3).
+  private let recordsEffectIDs: Bool
 
   init(options: TraceOptions, initialState: State) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
+    recordsEffectIDs = options.recordsEffectIDs
     let capacity: Int
     if case .lastEvents(let count) = options.limit { capacity = count } else { capacity = .max }
     window = EventWindow(capacity: capacity, initialState: initialState)
@@ -31,12 +34,14 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 
   init(options: TraceOptions, window: EventWindow<Action, Mutation, State>) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
+    recordsEffectIDs = options.recordsEffectIDs
     self.window = window
     writer = nil
   }
 
   package init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
+    recordsEffectIDs = options.recordsEffectIDs
     window = nil
     self.writer = writer
   }
@@ -123,10 +128,23 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   }
 
   package func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
-    if !isStopped {
-      runningEffects[effect] = TraceEvent.EffectStart(effect: effect, action: action, name: name)
+    reactorDidStartEffect(effect, action: action, name: name, id: nil, cancelsInFlight: false)
+  }
+
+  package func reactorDidStartEffect(
+    _ effect: Int, action: Int, name: String?, id: AnyHashable?, cancelsInFlight: Bool
+  ) {
+    let running = TraceEvent.EffectStart(effect: effect, action: action, name: name)
+    if !isStopped { runningEffects[effect] = running }
+    guard recordsEffectIDs else {
+      record(.effectStarted(running))
+      return
     }
-    record(.effectStarted(effect, action: action, name: name))
+    record(
+      .effectStarted(
+        TraceEvent.EffectStart(
+          effect: effect, action: action, name: name,
+          cancelID: id.map { String(describing: $0.base) }, cancelsInFlight: cancelsInFlight)))
   }
 
   package func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {

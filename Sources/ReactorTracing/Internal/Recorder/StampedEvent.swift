@@ -10,7 +10,7 @@ struct StampedEvent<Action: Sendable, Mutation: Sendable, State: Sendable>: Send
 
   enum Raw: Sendable {
     case action(Action, id: Int, origin: Origin)
-    case effectStarted(Int, action: Int, name: String?)
+    case effectStarted(TraceEvent.EffectStart)
     case effectEnded(Int, EffectOutcome)
     case mutation(Mutation, id: Int, origin: Origin, state: State)
     case streamEnded(String, error: String?)
@@ -24,8 +24,7 @@ extension StampedEvent {
   init(_ captured: CapturedEvent) {
     let event: Raw =
       switch captured.kind {
-      case .effectStarted(let effect, let action, let name):
-        .effectStarted(effect, action: action, name: name)
+      case .effectStarted(let start): .effectStarted(start)
       case .effectEnded(let effect, let outcome): .effectEnded(effect, outcome)
       case .streamEnded(let name, let error): .streamEnded(name, error: error)
       case .gap(let dropped): .gap(dropped: dropped)

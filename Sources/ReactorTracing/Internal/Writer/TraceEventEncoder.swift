@@ -73,8 +73,8 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
       kind = .action(
         TraceEvent.Action(
           id: id, label: payload.label, value: payload.json, source: Self.source(origin)))
-    case .effectStarted(let effect, let action, let name):
-      kind = .effectStarted(TraceEvent.EffectStart(effect: effect, action: action, name: name))
+    case .effectStarted(let start):
+      kind = .effectStarted(start)
     case .effectEnded(let effect, let outcome):
       let traceOutcome: TraceEvent.Outcome =
         switch outcome {

@@ -91,7 +91,9 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
-    record(.effectStarted(effect, action: action, name: name), from: nil)
+    record(
+      .effectStarted(TraceEvent.EffectStart(effect: effect, action: action, name: name)),
+      from: nil)
   }
 
   func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
