@@ -87,6 +87,11 @@ extension ReactorRegistry {
           clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
         return (ItemListReactor(store: store), store.apply)
       })
+    // URLs in the action, the mutations and the state, recorded as strings.
+    registry.register(
+      BookmarkReactor.self,
+      test: { _ in ReactorFactory(expression: "BookmarkReactor()", imports: imports) },
+      make: { _ in BookmarkReactor() })
     // The task app's reactors, for replays of its session one reactor at a time
     // (`replay SESSION --reactor-id N`): a row, and the edit screen.
     registry.register(TaskCellReactor.self) { context in

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Decodes `Decodable` values from ``JSONValue``s: how a trace reader turns payloads back into
 /// actions, mutations and states.
 ///
@@ -25,7 +31,7 @@ public struct JSONValueDecoder: Sendable {
   /// - Throws: `DecodingError` if `value` does not match what `type` expects; any error that
   ///   `type`'s `init(from:)` throws.
   public func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-    try T(from: ValueDecoder(value: value, codingPath: []))
+    try ValueDecoder(value: value, codingPath: []).decodeValue(T.self)
   }
 }
 
@@ -83,7 +89,7 @@ private final class ValueDecoder: Decoder, SingleValueDecodingContainer {
       self.value = saved
       codingPath.removeSubrange(depth...)
     }
-    return try T(from: self)
+    return try decodeValue(T.self)
   }
 
   /// A decoder of its own for `value` at `codingPath`, for super decoders and nested
@@ -116,7 +122,22 @@ private final class ValueDecoder: Decoder, SingleValueDecodingContainer {
   func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(value, codingPath) }
   func decode(_ type: UInt128.Type) throws -> UInt128 { try unboxInteger(value, codingPath) }
 
-  func decode<T: Decodable>(_ type: T.Type) throws -> T { try T(from: self) }
+  func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(T.self) }
+
+  /// Decodes `T` from ``value``: a `URL` from its string, as ``JSONValueEncoder`` writes it
+  /// (or from the object of its own `Codable` shape); any other type through its
+  /// `init(from:)`.
+  @inline(__always)
+  func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
+    if T.self == URL.self, case .string(let text) = value {
+      guard let url = URL(string: text) else {
+        throw DecodingError.dataCorrupted(
+          DecodingError.Context(codingPath: codingPath, debugDescription: "Invalid URL string."))
+      }
+      return unsafeBitCast(url, to: T.self)
+    }
+    return try T(from: self)
+  }
 }
 
 // MARK: - Keyed container

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Encodes `Encodable` values as ``JSONValue``s: how actions, mutations and states become
 /// trace payloads.
 ///
@@ -25,6 +31,7 @@ public struct JSONValueEncoder: Sendable {
   /// - Throws: `EncodingError.invalidValue` if `value` encodes nothing, or an `Int128` or
   ///   `UInt128` does not fit in 64 bits; any error that `value`'s `encode(to:)` throws.
   public func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    if let scalar = JSONValue.scalar(value) { return scalar }
     let state = EncodingState()
     try value.encode(to: SlotEncoder(state: state, node: 0, slot: 0))
     guard let result = state.finish(0) else {
@@ -116,6 +123,9 @@ extension JSONValue {
     if T.self == Bool.self { return .bool(unsafeBitCast(value, to: Bool.self)) }
     if T.self == Double.self { return JSONValue(encoding: unsafeBitCast(value, to: Double.self)) }
     if T.self == Int64.self { return .int(unsafeBitCast(value, to: Int64.self)) }
+    // A URL is its absolute string, as Foundation's JSONEncoder writes it, not the
+    // `{"relative": …}` object its own `encode(to:)` makes.
+    if T.self == URL.self { return .string(unsafeBitCast(value, to: URL.self).absoluteString) }
     return nil
   }
 }
@@ -365,6 +375,7 @@ private struct SlotEncoder: Encoder, SingleValueEncodingContainer, JSONScalarCon
   }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
+    if let scalar = JSONValue.scalar(value) { return put(scalar) }
     try value.encode(to: self)
   }
 }

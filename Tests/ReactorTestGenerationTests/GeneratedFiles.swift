@@ -18,8 +18,8 @@ enum GeneratedFiles {
     #filePath.dropLast("/Tests/ReactorTestGenerationTests/GeneratedFiles.swift".count))
 
   /// A test per trace of `Traces/` in `Tests/GeneratedTraceTests` (and the TaskList's as
-  /// XCTest too), the ItemList fixture's (an Optional payload sent as nil), and the Counter's
-  /// test against the broken copy here.
+  /// XCTest too), the ItemList fixture's (an Optional payload sent as nil), the Bookmarks
+  /// fixture's (URLs), and the Counter's test against the broken copy here.
   static var all: [File] {
     let traces = [
       ("counter", "Counter"), ("github-search", "GithubSearch"), ("profile", "Profile"),
@@ -49,6 +49,15 @@ enum GeneratedFiles {
         trace: "Tests/Fixtures/itemlist.trace.jsonl",
         options: TestGenerationOptions(
           suiteName: "ItemlistTraceTests", serialExecutor: "withExclusiveMainSerialExecutor",
+          imports: ["ReactorTestSupport"]),
+        factory: nil))
+    // URLs in actions and states, recorded as strings and decoded back.
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/BookmarksTraceTests.swift",
+        trace: "Tests/Fixtures/bookmarks.trace.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "BookmarksTraceTests", serialExecutor: "withExclusiveMainSerialExecutor",
           imports: ["ReactorTestSupport"]),
         factory: nil))
     files.append(

@@ -120,6 +120,7 @@ struct ReactorNameTests {
     #expect(result.exitCode == 2)
     #expect(
       result.standardError.hasPrefix(
-        "reactor-trace: unknown reactor 'reactor'; registered: ReactorExamples.CounterReactor, "))
+        "reactor-trace: unknown reactor 'reactor'; registered: ReactorExamples.BookmarkReactor, ReactorExamples.CounterReactor, "
+      ))
   }
 }

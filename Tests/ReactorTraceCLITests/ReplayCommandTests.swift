@@ -212,7 +212,7 @@ struct ReplayCommandTests {
       (["replay", long], "'\(long)' is not a reactor-trace file: its first line is longer than"),
       (
         ["replay", "Traces/counter.trace.jsonl", "--reactor", "Nope"],
-        "unknown reactor 'Nope'; registered: ReactorExamples.CounterReactor"
+        "unknown reactor 'Nope'; registered: ReactorExamples.BookmarkReactor, ReactorExamples.CounterReactor"
       ),
       (
         ["replay", "Tests/Fixtures/feed.trace.jsonl", "--mode", "reduce"],

@@ -1,5 +1,11 @@
 import ReactorJSON
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Describes `Decodable` types by what their `init(from:)` asks a decoder for.
 ///
 /// The probe calls `init(from:)` with a ``ProbeDecoder`` that makes up values and records
@@ -35,10 +41,17 @@ final class SchemaProbe {
 
   init() {}
 
+  /// The value a probe makes up for a `URL`.
+  private static let sampleURL = URL(string: "https://example.com")
+
   /// The schema of `T` and a made-up value of it, or `nil` when none can be made.
   func probe<T: Decodable>(_ type: T.Type) -> (schema: TypeSchema, value: T?) {
     if let primitive = PrimitiveType.name(of: T.self) {
       return (.primitive(primitive), PrimitiveType.value(of: T.self, string: "", integer: 0))
+    }
+    // The JSON coders read and write a URL as its string (``JSONValueEncoder``).
+    if T.self == URL.self {
+      return (.wrapper(name: "URL", value: .primitive("String")), Self.sampleURL as? T)
     }
     if let container = T.self as? any ProbedContainer.Type {
       return (container.probedSchema(self), container.probedEmptyValue as? T)
