@@ -82,7 +82,8 @@ session="Traces/taskapp.session.jsonl"
 echo
 echo "== taskapp session ($session)"
 session_results=()
-for arguments in "" "--reactor-id 2" "--reactor-id 3" "--mode mutate"; do
+for arguments in "" "--reactor-id 2" "--reactor-id 3" "--mode mutate" \
+  "--mode mutate --effects recorded"; do
   # shellcheck disable=SC2086
   if output="$("$bin" replay "$session" $arguments 2>&1)"; then
     session_results+=("match")
@@ -98,10 +99,27 @@ else
   echo "diff: $output"
   failures=$((failures + 1))
 fi
-summary+=("$(printf '  %-14s %s reactors, %s events\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s, whole app (mutate) %s' \
+# Seeing the session: a sequence diagram, a timeline with a lane group per reactor, one state
+# machine per reactor type, and the inspector with every reactor's state.
+session_views=()
+for view in sequence timeline transitions; do
+  if "$bin" render "$view" "$session" -o "out/taskapp-$view.svg" >/dev/null 2>&1; then
+    session_views+=("out/taskapp-$view.svg")
+  else
+    echo "render $view: FAILED"
+    failures=$((failures + 1))
+  fi
+done
+if "$bin" render inspector "$session" -o out/taskapp-inspector.html >/dev/null 2>&1; then
+  session_views+=("out/taskapp-inspector.html")
+else
+  echo "render inspector: FAILED"
+  failures=$((failures + 1))
+fi
+summary+=("$(printf '  %-14s %s reactors, %s events\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s, whole app (mutate) %s, whole app with effects played back %s\n  %-14s drew:   %s' \
   "taskapp" "$(grep -c '"kind":"reactor"' "$session")" "$(grep -c '"seq"' "$session")" "" \
   "${session_results[0]}" "${session_results[1]}" "${session_results[2]}" \
-  "${session_results[3]}")")
+  "${session_results[3]}" "${session_results[4]}" "" "${session_views[*]}")")
 
 # One example live: `serve` in the background, the Counter example app streaming to it, and
 # the kept stream replayed like any trace. (Open the printed page while it runs to watch; run
