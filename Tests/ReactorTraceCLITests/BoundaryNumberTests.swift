@@ -75,6 +75,7 @@ struct BoundaryNumberTests {
       ["render", "perfetto", path, "-o", scratch.file("p.json")],
       ["render", "inspector", path, "-o", scratch.file("i.html")],
       ["render", "otlp", path, "-o", scratch.file("o.jsonl")],
+      ["render", "sequence", path, "-o", scratch.file("q.dot")],
       ["summarize", path, "-o", scratch.file("s.jsonl")],
       // Few states: exploring the counter without a limit runs to 10,000 of them.
       ["coverage", path, "--actions-from", path, "--max-states", "20"],
