@@ -105,29 +105,10 @@ struct SequenceRequest: CommandRequest {
     let reader = try SessionReader(path: trace)
     let sequence = try SequenceDiagram(
       reader: reader, sequences: range, reactors: reactors.isEmpty ? nil : Set(reactors))
-    // The rest of the session, for what the reader notices at its end and the reactors it
-    // introduces later.
-    var introduced = Set(sequence.introducedReactorIDs)
-    while let event = try reader.next() {
-      if case .introduced(let introduction) = event.kind { introduced.insert(introduction.reactor) }
-    }
-    let unknown = reactors.filter { !introduced.contains($0) }
-    if !unknown.isEmpty {
-      throw CommandFailure.unusableInput(
-        "no reactor \(unknown.map(String.init).joined(separator: ", ")) in the session; its "
-          + "reactors are \(introduced.sorted().map(String.init).joined(separator: ", "))")
-    }
-    let warnings = TraceWarningReport(
-      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-    warnings.print(strict: diagram.strictness.strict)
-    if range != nil, sequence.eventCount == 0 {
-      throw CommandFailure.unusableInput(
-        "no event of the session is in "
-          + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
-          .joined(separator: " ")
-          + ": its events are 1 to \(reader.eventCount)")
-    }
-    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
+    try SessionViewReading.finish(
+      reader, introduced: sequence.introducedReactorIDs, reactors: reactors, range: range,
+      shownEvents: sequence.eventCount, from: from, to: to, trace: trace,
+      strict: diagram.strictness.strict)
     try sequence.checkSize(eventsPerPage: pageSize)
     if format == .mermaid {
       if pageSize != nil {

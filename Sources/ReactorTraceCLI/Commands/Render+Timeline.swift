@@ -142,27 +142,10 @@ struct TimelineRequest: CommandRequest {
     let reader = try SessionReader(path: trace)
     let timeline = try SessionTimelineDiagram(
       reader: reader, sequences: range, reactors: reactors.isEmpty ? nil : Set(reactors))
-    var introduced = Set(timeline.introducedReactorIDs)
-    while let event = try reader.next() {
-      if case .introduced(let introduction) = event.kind { introduced.insert(introduction.reactor) }
-    }
-    let unknown = reactors.filter { !introduced.contains($0) }
-    if !unknown.isEmpty {
-      throw CommandFailure.unusableInput(
-        "no reactor \(unknown.map(String.init).joined(separator: ", ")) in the session; its "
-          + "reactors are \(introduced.sorted().map(String.init).joined(separator: ", "))")
-    }
-    let warnings = TraceWarningReport(
-      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-    warnings.print(strict: diagram.strictness.strict)
-    if range != nil, timeline.eventCount == 0 {
-      throw CommandFailure.unusableInput(
-        "no event of the session is in "
-          + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
-          .joined(separator: " ")
-          + ": its events are 1 to \(reader.eventCount)")
-    }
-    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
+    try SessionViewReading.finish(
+      reader, introduced: timeline.introducedReactorIDs, reactors: reactors, range: range,
+      shownEvents: timeline.eventCount, from: from, to: to, trace: trace,
+      strict: diagram.strictness.strict)
     try timeline.checkSize(eventsPerPage: pageSize)
     return try write(timeline, format: format, engine: engine, report: report)
   }
