@@ -279,11 +279,16 @@ let package = Package(
         "ReactorLiveServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // An app that streams a run of the Counter example live: the end-to-end tests' app
-    // process and the demo's. It links no server library and no Graphviz.
+    // An app that streams a run of the Counter example, or the task app's session, live: the
+    // end-to-end tests' app process and the demo's. It links no server library and no
+    // Graphviz (a test clock and the main serial executor run the session deterministically).
     .executableTarget(
       name: "reactor-trace-live-example",
-      dependencies: ["ReactorCore", "ReactorTracing", "ReactorExamples", "ReactorLiveRecording"]
+      dependencies: [
+        "ReactorCore", "ReactorTracing", "ReactorExamples", "ReactorLiveRecording",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
     ),
     .testTarget(
       name: "ReactorLiveTests",

@@ -16,8 +16,9 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Traces/taskapp.session.jsonl").path
 
-  /// The user's taps, on a test clock: load the list, create a task on the edit screen,
-  /// check a row, rename a task on the edit screen, delete a task from the list, load again.
+  /// The user's taps (``TaskApp/tapThroughSample(pause:)``), on a test clock: load the list,
+  /// create a task on the edit screen, check a row, rename a task on the edit screen, delete
+  /// a task from the list, load again.
   ///
   /// Recorded in memory, or where `destination` says: a file's session is the file read back
   /// after the recorder closed it.
@@ -37,22 +38,7 @@ import Testing
         if let edit = reactor as? TaskEditReactor { recorder.record(edit, name: name) }
       }
       app.bindViews()
-      let latency = Duration.milliseconds(100)
-      app.list.send(.refresh)
-      await clock.advance(by: latency)
-      app.edit.send(.setTitle("Buy milk"))
-      app.edit.send(.save)
-      await clock.advance(by: latency)
-      app.cell(forTask: 1)?.send(.toggle)
-      await clock.advance(by: latency)
-      app.edit.send(.edit(app.service.tasks[1]))
-      app.edit.send(.setTitle("Record a session"))
-      app.edit.send(.save)
-      await clock.advance(by: latency)
-      app.list.send(.delete(id: 3))
-      await clock.advance(by: latency)
-      app.list.send(.refresh)
-      await clock.advance(by: latency)
+      await app.tapThroughSample { await clock.advance(by: .milliseconds(100)) }
       await recorder.waitUntilIdle()
       if case .file(let path) = destination {
         try await recorder.close()
