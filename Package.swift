@@ -172,7 +172,7 @@ let package = Package(
     .target(name: "ReactorExport", dependencies: ["ReactorTracing"]),
     .testTarget(
       name: "ReactorExportTests",
-      dependencies: ["ReactorExport", "ReactorTracing"]
+      dependencies: ["ReactorExport", "ReactorTracing", "ReactorTestSupport"]
     ),
 
     // The offline inspector: one self-contained HTML page per trace, with the transitions

@@ -129,3 +129,23 @@ extension RenderSessionCommandTests {
     #expect(none.exitCode == 2)
   }
 }
+
+extension RenderSessionCommandTests {
+  @Test func perfettoWritesAProcessPerReactorOfASession() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("session.json")
+    let result = try runReactorTrace(["render", "perfetto", Self.session, "-o", output])
+
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(result.standardOutput == "wrote \(output): 224 trace events\n")
+    #expect(result.standardError.isEmpty)
+    let document = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: URL(fileURLWithPath: output)))
+    let events = try #require((document as? [String: Any])?["traceEvents"] as? [[String: Any]])
+    let processes = events.filter { $0["name"] as? String == "process_name" }
+    #expect(processes.count == 9)
+    let starts = events.filter { $0["ph"] as? String == "s" }.compactMap { $0["id"] as? Int }
+    let ends = events.filter { $0["ph"] as? String == "f" }.compactMap { $0["id"] as? Int }
+    #expect(!starts.isEmpty && Set(starts) == Set(ends) && starts.count == ends.count)
+  }
+}
