@@ -349,11 +349,13 @@ let package = Package(
     // The benchmark of docs/performance.md: `swift run -c release reactor-trace-bench`.
     // Only our own modules, so that building it adds no package. It runs the `reactor-trace`
     // built beside it for the render rows (a dependency would link the CLI and Graphviz into
-    // every measured process), and says so if it is missing.
+    // every measured process), and `reactor-trace-serve` for the live rows, and says so if
+    // either is missing.
     .executableTarget(
       name: "reactor-trace-bench",
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorExploration", "ReactorExamples",
+        "ReactorLiveRecording",
       ],
       path: "Benchmarks/reactor-trace-bench"
     ),
