@@ -244,14 +244,26 @@ extension TransitionsRequest {
       let openers: [() throws -> TraceReader] = bytes.map { lane in
         { try TraceReader(bytes: lane, name: type) }
       }
-      let abstraction =
-        states.wholeState
-        ? StateAbstraction.wholeState
-        : try StateAbstraction.inferred(fromTraces: openers, overrides: try states.overrides())
+      let abstraction: StateAbstraction
+      if states.wholeState {
+        abstraction = .wholeState
+      } else if !states.keys.isEmpty {
+        // --key applies to every type drawn: one that lacks the field is refused, by name.
+        if let first = bytes.first,
+          let unknown = states.unknownKey(in: try TraceReader(bytes: first, name: type).header)
+        {
+          throw CommandFailure.unusableInput(
+            "\(unknown) (in \(SequenceDiagram.shortTypeName(type)); --reactor-type picks one type)")
+        }
+        abstraction = StateAbstraction(keys: try states.statePaths())
+      } else {
+        abstraction = try StateAbstraction.inferred(
+          fromTraces: openers, overrides: try states.overrides())
+      }
       var graph = TransitionGraph(abstraction: abstraction)
       for lane in bytes { try graph.add(TraceReader(bytes: lane, name: type)) }
       let filtered = try graph.filtered(by: filter)
-      let drawn = try filtered.dotGraph()
+      let drawn = try filtered.dotGraph(instanceNoun: "reactors")
       if page == nil {
         page = DOTGraph(
           attributes: drawn.attributes.filter { $0.key != "label" && $0.key != "tooltip" },
