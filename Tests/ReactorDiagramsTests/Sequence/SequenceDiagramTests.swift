@@ -167,6 +167,7 @@ struct SequencePictureTests {
     #expect(laidOut.overflowingTexts == [])
     #expect(laidOut.edgeTextsOverNodes == [])
     #expect(laidOut.overlappingTexts == [])
+    #expect(laidOut.clusterProblems == [])
   }
 
   @Test func theExampleSessionRendersAsPNG() throws {

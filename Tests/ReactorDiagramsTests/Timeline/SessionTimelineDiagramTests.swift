@@ -77,7 +77,9 @@ struct SessionTimelineDiagramTests {
 
     #expect(laidOut.nodes.count > timeline.eventCount)
     #expect(laidOut.overflowingTexts == [])
+    #expect(laidOut.edgeTextsOverNodes == [])
     #expect(laidOut.overlappingTexts.filter { !$0.contains("┴") } == [])
+    #expect(laidOut.clusterProblems == [])
   }
 
   @Test func theExampleSessionRendersAsPNG() throws {
