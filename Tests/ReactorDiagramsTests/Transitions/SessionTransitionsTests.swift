@@ -52,17 +52,7 @@ struct SessionTransitionsTests {
 
   @Test(arguments: [TextMeasurement.estimated, .shaped])
   func hostileTypesAndLabelsStayInsideTheirBoxes(measurement: TextMeasurement) throws {
-    // The cells' type, the list's actions and the service named by a label made to break
-    // diagrams: character references, markup, bidirectional overrides, zero-width characters.
-    let hostile = "inc&#1;&#xFFFE;&#xD800;&lt;b&gt;\u{202E}evil\u{200B}\u{2066}x\u{FEFF}"
-    let quoted = JSONValue.string(hostile).serializedString
-    let text = try String(contentsOfFile: sampleSessionPath(), encoding: .utf8)
-      .replacingOccurrences(of: #""label":"refresh""#, with: #""label":"# + quoted)
-      .replacingOccurrences(of: #""stream":"taskService""#, with: #""stream":"# + quoted)
-      .replacingOccurrences(
-        of: #""type":"ReactorExamples.TaskCellReactor""#,
-        with: #""type":"ReactorExamples."# + hostile + "\"")
-    let machines = try SessionTransitions(session: SessionTrace(bytes: Array(text.utf8)))
+    let machines = try SessionTransitions(session: SessionTrace(bytes: hostileSessionBytes()))
     let laidOut = try LaidOutGraph(machines.dotGraph(), textMeasurement: measurement)
 
     #expect(laidOut.clusters.count == 3)
