@@ -1,4 +1,5 @@
 import Foundation
+import ReactorTracing
 import Testing
 
 /// Commands that run the user's reactor, on `ReactorExamples.ItemListReactor`: a list of
@@ -115,6 +116,53 @@ struct ReactorTrapCommandTests {
     #expect(result.standardError.contains("Fatal error: Index out of range"))
   }
 
+  /// The list script as a flight recorder's window that starts at the toggle: the item
+  /// another screen added is in its snapshot, which a fresh list does not have.
+  private func windowFromTheToggle(in scratch: borrowing ScratchDirectory) throws -> String {
+    let recorded = scratch.file("list.trace.jsonl")
+    let record = try runReactorTrace([
+      "record", "--actions", write(listScript, to: scratch.file("list.jsonl")), "-o", recorded,
+    ])
+    #expect(record.exitCode == 0)
+    let trace = try Trace(contentsOf: recorded)
+    let toggle = try #require(
+      trace.events.first {
+        if case .action(let action) = $0.kind { action.label.hasPrefix("toggle(") } else { false }
+      })
+    let reader = try TraceReader(path: recorded)
+    while let event = try reader.next(), event.sequence < toggle.sequence - 1 {}
+    var header = trace.header
+    header.initialState = reader.currentState
+    header.initialStateHash = reader.currentState.hash
+    header.window = TraceHeader.Window(
+      firstSequence: toggle.sequence, droppedEvents: toggle.sequence - 1)
+    let window = scratch.file("window.trace.jsonl")
+    try Trace(header: header, events: trace.events.filter { $0.sequence >= toggle.sequence })
+      .write(to: window)
+    return window
+  }
+
+  @Test func mutateReplayOfAWindowIsRefusedWithOneLineOrStartsFromItsSnapshot() throws {
+    let scratch = try ScratchDirectory()
+    let window = try windowFromTheToggle(in: scratch)
+    // Run mode would start a fresh list and send it the toggle of an item it lacks.
+    let refused = try runReactorTrace(["replay", "--mode", "mutate", window])
+    #expect(refused.terminationReason == .exit)
+    #expect(refused.exitCode == 2)
+    #expect(
+      refused.standardError
+        == "reactor-trace: the trace is a flight-recorder window that starts from a snapshot "
+        + "at event 6 (5 earlier events dropped); mutate replay re-sends actions from the "
+        + "reactor's initial state, so it needs the recording's start: use --effects "
+        + "recorded, --mode reduce or --mode structural, which start from the snapshot\n")
+    #expect(!refused.standardError.contains("Fatal error"))
+
+    let fromSnapshot = try runReactorTrace([
+      "replay", "--mode", "mutate", "--effects", "recorded", window,
+    ])
+    #expect(fromSnapshot.exitCode == 0, "\(fromSnapshot.standardError)")
+  }
+
   @Test func exploreReportsTheShortestScriptThatTrapsTheReactor() throws {
     let scratch = try ScratchDirectory()
     let result = try runReactorTrace([
@@ -146,6 +194,7 @@ struct ReactorTrapCommandTests {
     #expect(
       result.standardOutput.hasPrefix(
         "the reactor trapped (Swift's message is on standard error) after 1 action: "))
+    #expect(result.standardError.contains("Fatal error: Index out of range"))
   }
 
   @Test func recordNamesTheScriptStepThatTrappedTheReactor() throws {

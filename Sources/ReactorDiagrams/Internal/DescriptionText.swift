@@ -24,6 +24,19 @@ enum DescriptionText {
     }
   }
 
+  /// How many characters of a label a box of two lines at 9 points holds (a timeline's mark,
+  /// a sequence diagram's message): the widest box, 176 points, takes about 32 a line.
+  static let boxBudget = 60
+
+  /// How many characters of a label a Mermaid message shows on its one line.
+  static let lineBudget = 80
+
+  /// `description` short enough for a box of two lines: ``short(_:budget:)`` with
+  /// ``boxBudget``.
+  static func boxed(_ description: String) -> String {
+    short(description, budget: boxBudget)
+  }
+
   /// `description` in about `budget` characters (a list's first element, when it does not
   /// fit, is named folded a little over it: `[Item(…), … 2 more]`).
   static func short(_ description: String, budget: Int) -> String {

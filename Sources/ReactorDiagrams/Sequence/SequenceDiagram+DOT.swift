@@ -93,9 +93,9 @@ extension SequenceDiagram {
     }
     switch step {
     case .action(_, _, let label, _, _):
-      setLabel([label])
+      setLabel([DescriptionText.boxed(label)])
     case .mutation(_, _, let label, _, _, _, let changes):
-      setLabel([label])
+      setLabel([DescriptionText.boxed(label)])
       (text.noteWidth, text.note) = TimelineDiagram.fit(
         changes.isEmpty ? ["(unchanged)"] : changes, fontSize: 8, lines: 4)
     case .effectStarted(_, let effect, _, let name):

@@ -35,6 +35,10 @@ extension SequenceDiagram {
       }
     }
     func escaped(_ text: String) -> String { TransitionGraph.mermaidEscaped(text) }
+    // A message's label on its one line: module prefixes dropped, lists cut by meaning.
+    func short(_ label: String) -> String {
+      DescriptionText.short(label, budget: DescriptionText.lineBudget)
+    }
     func alias(_ participant: Participant) -> String {
       escaped(headerText(of: participant).joined(separator: " "))
     }
@@ -74,7 +78,7 @@ extension SequenceDiagram {
         }
         lines.append("    Note over r\(reactor): released" + stamp)
       case .action(let reactor, _, let label, let sender, _):
-        lines.append("    \(id(sender))->>r\(reactor): " + escaped(label) + stamp)
+        lines.append("    \(id(sender))->>r\(reactor): " + escaped(short(label)) + stamp)
       case .effectStarted(let reactor, let effect, _, let name):
         active.insert(EffectKey(reactor: reactor, effect: effect))
         lines.append("    activate r\(reactor)")
@@ -93,9 +97,10 @@ extension SequenceDiagram {
           if let publisher {
             lines.append("    \(id(publisher))-)\(id(.stream(stream))): publishes" + stamp)
           }
-          lines.append("    \(id(.stream(stream)))->>r\(reactor): " + escaped(label) + stamp)
+          lines.append(
+            "    \(id(.stream(stream)))->>r\(reactor): " + escaped(short(label)) + stamp)
         } else {
-          lines.append("    r\(reactor)->>r\(reactor): " + escaped(label) + stamp)
+          lines.append("    r\(reactor)->>r\(reactor): " + escaped(short(label)) + stamp)
         }
         let note = (changes.isEmpty ? ["(unchanged)"] : changes).map(escaped)
         lines.append("    Note right of r\(reactor): " + note.joined(separator: "<br/>"))

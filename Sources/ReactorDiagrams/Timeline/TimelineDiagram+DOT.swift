@@ -136,9 +136,9 @@ extension TimelineDiagram {
   static func content(of mark: Mark) -> (text: [String], fontSize: Double, lines: Int) {
     switch mark {
     case .action(_, let label, let stream):
-      return ([(stream.map { $0 + ": " } ?? "") + label], 9, 2)
+      return ([(stream.map { $0 + ": " } ?? "") + DescriptionText.boxed(label)], 9, 2)
     case .mutation(_, let label, _):
-      return ([label], 9, 2)
+      return ([DescriptionText.boxed(label)], 9, 2)
     case .streamEnd(_, let error):
       return (["end " + (error.map { "✗ " + $0 } ?? "✓")], 9, 2)
     case .stateChange(let changes):

@@ -155,6 +155,26 @@ struct SequenceDiagramTests {
   }
 }
 
+@Suite("Sequence diagram labels")
+struct SequenceLabelTests {
+  @Test func labelsNameTypesWithoutTheirModuleAndCutListsByMeaning() throws {
+    let sequence = try SequenceDiagram(path: sampleSessionPath())
+    let texts = try renderSVG(sequence.dotGraph(), engine: .nop).texts
+    #expect(!texts.contains { $0.contains("ReactorExamples.") })
+    // setTasks of three items, on two lines.
+    #expect(texts.contains("setTasks([TaskItem(id: 1, … 2"))
+    #expect(texts.contains("more), … 2 more])"))
+    #expect(texts.contains(#"insert(TaskItem(id: 4, title: "Buy"#))
+
+    let mermaid = sequence.mermaid().split(separator: "\n").map(String.init)
+    #expect(!mermaid.contains { $0.contains("ReactorExamples.") })
+    #expect(
+      mermaid.contains(
+        "    r1->>r1: setTasks(#91;TaskItem(id#58; 1, title#58; #quot;Write the reducer#quot;, "
+          + "isDone#58; false), … 2 more#93;) (#35;9)"))
+  }
+}
+
 @Suite("Sequence pictures")
 struct SequencePictureTests {
   @Test(arguments: [TextMeasurement.estimated, .shaped])

@@ -30,6 +30,13 @@ struct SessionTimelineDiagramTests {
     #expect(svg.texts.filter { $0 == "actions" }.count == 3)
   }
 
+  @Test func labelsNameTypesWithoutTheirModule() throws {
+    let timeline = try SessionTimelineDiagram(path: sampleSessionPath())
+    let texts = try renderSVG(timeline.dotGraph(), engine: .nop).texts
+    #expect(!texts.contains { $0.contains("ReactorExamples.") })
+    #expect(texts.contains(#"insert(TaskItem(id: 4, title: "Buy"#))
+  }
+
   @Test func causesAcrossReactorsAreArrowsFromTheSendingAction() throws {
     let graph = try SessionTimelineDiagram(path: sampleSessionPath()).dotGraph()
     let causes = graph.edges.map { Self.tooltip($0.attributes) }.filter { $0.hasPrefix("reactor ") }
