@@ -1,3 +1,4 @@
+import ReactorDiagrams
 import ReactorExport
 import ReactorFleet
 import ReactorJSON
@@ -8,7 +9,10 @@ import ReactorTracing
 
 /// libFuzzer's entry point: any bytes through the trace reader and structural replay, the
 /// Perfetto writer (whose document must parse as JSON, whole and streamed with few events
-/// waiting), the OTLP writer on traces and sessions (JSON lines, links to spans it wrote),
+/// waiting; on a session too, with every arrow started and ended once), the sequence diagram
+/// and session timeline builders (DOT with no hidden character; Mermaid one statement per
+/// line, never deactivating a participant that is not active) and the per-type state
+/// machines of a session, the OTLP writer on traces and sessions (JSON lines, links to spans it wrote),
 /// the fleet's summary line reader (what it reads writes back the same), the action-script
 /// reader, and the test generator's value writer (string literals, enum cases and
 /// identifiers made from file names, which must stay on one line, free of control
@@ -30,6 +34,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     for divergence in replay.divergences { _ = "\(divergence)" }
   }
   checkPerfetto(bytes)
+  checkPerfettoSession(bytes)
+  checkSessionDiagrams(bytes)
   checkOTLP(bytes)
   checkSummaryLines(bytes)
   let text = String(decoding: bytes, as: UTF8.self)
@@ -113,6 +119,102 @@ private func checkPerfetto(_ bytes: [UInt8]) {
   else { return }
   guard (try? JSONValue(parsing: String(decoding: streamed, as: UTF8.self))) != nil else {
     fatalError("the streamed Perfetto export is not JSON")
+  }
+}
+
+/// The Perfetto export of a session (or trace) that reads as a session, whole and streamed
+/// with at most 4 events waiting: one JSON document whose every arrow id has one start and one
+/// end.
+private func checkPerfettoSession(_ bytes: [UInt8]) {
+  for pendingLimit in [PerfettoTrace.pendingLimit, 4] {
+    guard let session = try? SessionReader(bytes: bytes, name: "fuzz") else { return }
+    var document: [UInt8] = []
+    guard
+      (try? PerfettoTrace.write(
+        session: session, to: { document += $0 }, pendingLimit: pendingLimit)) != nil
+    else { return }
+    guard let json = try? JSONValue(parsing: String(decoding: document, as: UTF8.self)) else {
+      fatalError("the Perfetto export of a session is not JSON")
+    }
+    var starts: [Int: Int] = [:]
+    var ends: [Int: Int] = [:]
+    for event in json["traceEvents"]?.arrayValue ?? [] {
+      guard let id = event["id"]?.intValue else { continue }
+      switch event["ph"]?.stringValue {
+      case "s": starts[id, default: 0] += 1
+      case "f": ends[id, default: 0] += 1
+      default: break
+      }
+    }
+    guard starts == ends, starts.values.allSatisfy({ $0 == 1 }) else {
+      fatalError("a Perfetto arrow of a session without exactly one start and one end")
+    }
+  }
+}
+
+/// The diagrams of a session (or trace) that reads: the sequence diagram as DOT and as
+/// Mermaid, the session timeline as DOT, and the state machines per reactor type as DOT.
+private func checkSessionDiagrams(_ bytes: [UInt8]) {
+  if let reader = try? SessionReader(bytes: bytes, name: "fuzz"),
+    let sequence = try? SequenceDiagram(reader: reader)
+  {
+    checkDOT(sequence.dotGraph().serialized(), "sequence")
+    for page in sequence.pages(eventsPerPage: 7) { checkDOT(page.serialized(), "sequence page") }
+    checkMermaid(sequence.mermaid())
+  }
+  if let reader = try? SessionReader(bytes: bytes, name: "fuzz"),
+    let timeline = try? SessionTimelineDiagram(reader: reader)
+  {
+    checkDOT(timeline.dotGraph().serialized(), "session timeline")
+  }
+  if let session = try? SessionTrace(bytes: bytes),
+    let machines = try? SessionTransitions(session: session),
+    let dot = try? machines.dotGraph()
+  {
+    checkDOT(dot.serialized(), "session transitions")
+  }
+}
+
+/// Whether a character would hide or reorder text if it reached a diagram as it is.
+private func isHidden(_ scalar: Unicode.Scalar) -> Bool {
+  switch scalar.value {
+  case 0x09, 0x0A: false
+  case 0x00...0x1F, 0x7F...0x9F, 0x200B...0x200F, 0x2028...0x202E, 0x2060...0x2064,
+    0x2066...0x206F, 0xFEFF:
+    true
+  default: false
+  }
+}
+
+/// DOT text with no hidden character: every label's text was made visible.
+private func checkDOT(_ dot: String, _ kind: String) {
+  if dot.unicodeScalars.contains(where: isHidden) {
+    fatalError("a hidden character in the \(kind) DOT")
+  }
+}
+
+/// A Mermaid sequence diagram: one statement per line (no label starts a line), no hidden
+/// character, and no participant deactivated while it is not active (Mermaid refuses that).
+private func checkMermaid(_ text: String) {
+  var active: [Substring: Int] = [:]
+  for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+    if line.unicodeScalars.contains(where: isHidden) {
+      fatalError("a hidden character in the Mermaid sequence diagram")
+    }
+    if line.isEmpty { continue }
+    guard index == 0 ? line == "sequenceDiagram" : line.hasPrefix("    ") else {
+      fatalError("a Mermaid line that is not a statement of the diagram")
+    }
+    let statement = line.dropFirst(4)
+    if statement.hasPrefix("activate ") {
+      active[statement.dropFirst("activate ".count), default: 0] += 1
+    } else if statement.hasPrefix("deactivate ") {
+      let participant = statement.dropFirst("deactivate ".count)
+      guard active[participant, default: 0] > 0 else {
+        fatalError("Mermaid deactivates \(participant), which is not active")
+      }
+      active[participant, default: 0] -= 1
+    }
   }
 }
 

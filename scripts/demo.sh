@@ -117,7 +117,8 @@ else
   failures=$((failures + 1))
 fi
 # Seeing the session: a sequence diagram, a timeline with a lane group per reactor, one state
-# machine per reactor type, and the inspector with every reactor's state.
+# machine per reactor type, the inspector with every reactor's state, and a Perfetto trace
+# with a process per reactor.
 session_views=()
 for view in sequence timeline transitions; do
   if "$bin" render "$view" "$session" -o "out/taskapp-$view.svg" >/dev/null 2>&1; then
@@ -131,6 +132,12 @@ if "$bin" render inspector "$session" -o out/taskapp-inspector.html >/dev/null 2
   session_views+=("out/taskapp-inspector.html")
 else
   echo "render inspector: FAILED"
+  failures=$((failures + 1))
+fi
+if "$bin" render perfetto "$session" -o out/taskapp-perfetto.json >/dev/null 2>&1; then
+  session_views+=("out/taskapp-perfetto.json")
+else
+  echo "render perfetto: FAILED"
   failures=$((failures + 1))
 fi
 summary+=("$(printf '  %-14s %s reactors, %s events, %s\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s, whole app (mutate) %s, whole app with effects played back %s\n  %-14s drew:   %s' \

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Fuzzes the trace reader, structural replay, the Perfetto writer (whole and streamed), the
-# OTLP writer, the fleet's summary line reader, the action-script reader and the test
+# Fuzzes the trace reader, structural replay, the Perfetto writer (whole and streamed, on
+# traces and sessions), the sequence diagram (DOT and Mermaid), session timeline and per-type
+# transitions of a session, the OTLP writer, the fleet's summary line reader, the action-script reader and the test
 # generator's value writer (string literals, enum cases, identifiers from file names) with
 # libFuzzer for SECONDS (default 60), starting from the sample traces and sessions in Traces/,
 # the action scripts beside them and the fleet model's summary lines. Exits non-zero on any

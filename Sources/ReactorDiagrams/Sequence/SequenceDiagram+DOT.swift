@@ -217,6 +217,13 @@ extension SequenceDiagram {
     }
   }
 
+  /// The attributes of a message's label drawn over other participants' lifelines: a
+  /// nearly opaque white ground, drawn after the lines (`outputorder=edgesfirst`), so that
+  /// no dashed lifeline runs through its text.
+  static func acrossLifelines(_ tooltip: String) -> [String: DOTValue] {
+    ["tooltip": .string(tooltip), "style": "filled", "fillcolor": "#ffffffe6"]
+  }
+
   private func page(_ range: Range<Int>, number: Int, of pageCount: Int) -> DOTGraph {
     var graph = DOTGraph(
       attributes: [
@@ -538,7 +545,7 @@ extension SequenceDiagram {
         actionAnchor[ActionKey(reactor: reactor, action: id)] = head
         textNode(
           text.label, width: text.labelWidth, at: (tailX + x[at]) / 2,
-          down + geometry.labelCenter, extra: ["tooltip": .string(tooltip)])
+          down + geometry.labelCenter, extra: Self.acrossLifelines(tooltip))
       case .effectStarted(let reactor, let effect, let action, let name):
         guard let at = column[.reactor(reactor)] else { break }
         let key = EffectKey(reactor: reactor, effect: effect)
@@ -618,7 +625,7 @@ extension SequenceDiagram {
             attributes: ["tooltip": .string(tooltip + " ← \(stream)"), "color": "#b26a00"])
           textNode(
             text.label, width: text.labelWidth, at: (x[streamAt] + mergerX) / 2,
-            down + geometry.labelCenter, extra: ["tooltip": .string(tooltip)])
+            down + geometry.labelCenter, extra: Self.acrossLifelines(tooltip))
           note(
             text.note, width: text.noteWidth, x: mergerX + depth + 12 + text.noteWidth / 2,
             down + geometry.noteCenter, height: geometry.noteHeight)
@@ -668,7 +675,7 @@ extension SequenceDiagram {
           ])
         textNode(
           text.label, width: text.labelWidth, at: (streamX + x[at]) / 2,
-          down + geometry.labelCenter, extra: ["tooltip": .string(tooltip)])
+          down + geometry.labelCenter, extra: Self.acrossLifelines(tooltip))
       case .gap(let dropped):
         let left = (x.first ?? 0) - 20
         let width = max(rightEdge - left, text.labelWidth + 8)
