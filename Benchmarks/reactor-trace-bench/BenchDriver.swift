@@ -121,6 +121,9 @@ struct BenchDriver {
     case .concatTrace(let actions, let path):
       Progress.say("preparing \(path): counter-concat, \(actions) actions")
       _ = try runChild(["trace-write", "\(actions)", path])
+    case .session(let reactors, let actions, let path):
+      Progress.say("preparing \(path): \(reactors) counter-concat reactors, \(actions) actions")
+      _ = try runChild(["session-write", "\(reactors)", "\(actions)", path])
     case .timelineTrace(let script, let path, let increases):
       Progress.say(
         "preparing \(path): the Counter, increase every 300 ms, with reactor-trace record")

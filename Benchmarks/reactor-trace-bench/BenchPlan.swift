@@ -13,6 +13,14 @@ struct BenchPlan: Sendable {
   /// make 10,000.
   static let timelineIncreases = 1_666
 
+  /// Actions in the session rows: 100,000 events of counter-concat reactors.
+  static let sessionActions = 25_000
+  /// The reactors of the session that the session-read rows read.
+  static let sessionReactors = 20
+  /// The peak memory the structural replay of the 100,000-event session must stay under: the
+  /// same as a 10,000-event one (issue 28: flat memory).
+  static let sessionReadMemoryTarget = 48.0
+
   /// Where traces and diagrams go.
   let directory: String
   /// What every size is divided by (10 for `--quick`).
@@ -181,6 +189,29 @@ struct BenchPlan: Sendable {
             script: "\(directory)/timeline.actions.jsonl", path: timelineTrace,
             increases: Self.timelineIncreases)
         ]))
+    // Sessions (issue 28): recording one reactor and 20 (round robin) into one session in
+    // memory, four events per action; and a 20-reactor session read and replayed
+    // structurally at 10,000 and 100,000 events, in the same memory.
+    let sessionActions = Self.sessionActions / divisor
+    for reactors in [1, 20] {
+      rows.append(
+        BenchRow(
+          scenario: "session-record", mode: reactors == 1 ? "1-reactor" : "\(reactors)-reactors",
+          count: 4 * sessionActions, unit: "events",
+          job: .child(["session-record", "\(reactors)", "\(sessionActions)"])))
+    }
+    for (label, actions) in [("100k", sessionActions), ("10k", sessionActions / 10)] {
+      let path = "\(directory)/session-\(label).session.jsonl"
+      let events = Self.sessionReactors + 4 * actions + 1
+      rows.append(
+        BenchRow(
+          scenario: "session-read", mode: label, count: events, unit: "events",
+          targets: label == "100k" ? [.memory(atMostMiB: Self.sessionReadMemoryTarget)] : [],
+          job: .child(["session-read", path, "\(events)"]),
+          prerequisites: [
+            .session(reactors: Self.sessionReactors, actions: actions, path: path)
+          ]))
+    }
     // Exploration: the Counter bounded by depth 30 (decrease has no floor, so there is no
     // fixed point), once; GitHubSearch to depth 6, 25 and 250 times, to show the rate and
     // that memory does not grow with the runs.

@@ -21,6 +21,9 @@ struct BenchRow: Sendable {
     case concatTrace(actions: Int, path: String)
     /// The Counter's timeline trace: the script at `script`, recorded to `path`.
     case timelineTrace(script: String, path: String, increases: Int)
+    /// A session of this many counter-concat reactors and actions (round robin, four events
+    /// each) at this path.
+    case session(reactors: Int, actions: Int, path: String)
   }
 
   /// The scenario's name.

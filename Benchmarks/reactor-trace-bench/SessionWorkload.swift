@@ -5,8 +5,8 @@ import ReactorTracing
 /// The session measurements, run in a child process (issue 28).
 ///
 /// They record many counter-concat reactors into one session in memory, write such a
-/// session, and replay a session file structurally. Not rows of the table yet:
-/// docs/performance.md gives their callgrind counts.
+/// session, and replay a session file structurally: the `session-record` and `session-read`
+/// rows of the table (`session-write` makes the files those read).
 @MainActor
 enum SessionWorkload {
   /// Records `reactors` counter-concat reactors into one session in memory and sends

@@ -181,18 +181,7 @@ public final class TraceReader {
   public func next() throws(TraceReadError) -> TraceEvent? {
     skippedBeforeLastEvent = 0
     while !isFinished {
-      let next: LineReader.Line?
-      do throws(LineReader.Failure) {
-        next = try lines.next()
-      } catch {
-        switch error {
-        case .tooLong:
-          throw .lineTooLong(path: path, line: lineNumber + 1, limit: maximumLineLength)
-        case .readFailed(let reason):
-          throw .readFailed(path: path, reason: reason)
-        }
-      }
-      guard let line = next else {
+      guard let line = try lines.nextEventLine(path: path, number: &lineNumber) else {
         isFinished = true
         if !hasEnded {
           warnings.append(.missingEnd(lastLine: lineNumber))
@@ -200,8 +189,6 @@ public final class TraceReader {
         }
         return nil
       }
-      lineNumber += 1
-      if Self.isBlank(lines.buffer, line.range) { continue }
       lastLine = line.range
       skippedLastState = false
       let skippingStates = skipsStateChanges && !verifiesStates
@@ -216,16 +203,14 @@ public final class TraceReader {
         return event
       }
       let json: JSONValue
-      do {
-        json = try Self.parse(lines.buffer, line.range, with: &parser)
-      } catch {
-        if !line.isTerminated {
-          warnings.append(.tornLastLine(line: lineNumber, byteCount: line.range.count))
-          warnUnfinished(runningEffects.values)
-          isFinished = true
-          return nil
-        }
-        throw .malformedLine(path: path, line: lineNumber, reason: "\(error)")
+      switch try lines.parse(line, with: &parser, path: path, number: lineNumber) {
+      case .json(let value):
+        json = value
+      case .torn(let byteCount):
+        warnings.append(.tornLastLine(line: lineNumber, byteCount: byteCount))
+        warnUnfinished(runningEffects.values)
+        isFinished = true
+        return nil
       }
       let decoded: TraceEventDecoding
       do throws(TraceFormatError) {
@@ -304,8 +289,6 @@ public final class TraceReader {
         line: lastEventLine, time: lastEventTime,
         effects: effects.sorted { $0.effect < $1.effect }))
   }
-
-  private var maximumLineLength: Int { lines.maximumLineLength }
 
   private func rebuildState(
     after mutation: TraceEvent.Mutation, sequence: Int

@@ -106,6 +106,19 @@ public final class SessionReader {
     }
   }
 
+  /// Reads a session from bytes with lines of any length: how an in-memory session recorder
+  /// reads back its own lines.
+  convenience init(
+    bytes: [UInt8], name: String, verifyingStates: Bool, maximumLineLength: Int
+  ) throws(TraceReadError) {
+    try self.init(
+      lines: LineReader(bytes: bytes, maximumLineLength: maximumLineLength),
+      path: name, verifyingStates: verifyingStates
+    ) { () throws(TraceReadError) in
+      try TraceReader(bytes: bytes, name: name, verifyingStates: verifyingStates)
+    }
+  }
+
   private init(
     lines: LineReader, path: String, verifyingStates: Bool,
     singleReader: () throws(TraceReadError) -> TraceReader
@@ -216,45 +229,23 @@ public final class SessionReader {
   /// The next event of a session trace.
   private func nextSession(_ lines: LineReader) throws(TraceReadError) -> SessionEvent? {
     while !isFinished {
-      let next: LineReader.Line?
-      do throws(LineReader.Failure) {
-        next = try lines.next()
-      } catch {
-        switch error {
-        case .tooLong:
-          throw .lineTooLong(
-            path: path, line: sessionLine + 1, limit: TraceReader.defaultMaximumLineLength)
-        case .readFailed(let reason):
-          throw .readFailed(path: path, reason: reason)
-        }
-      }
-      guard let line = next else {
+      guard let line = try lines.nextEventLine(path: path, number: &sessionLine) else {
         isFinished = true
         if !hasEnded {
           sessionWarnings.append(.missingEnd(lastLine: sessionLine))
-          warnUnfinished(
-            runningEffects.map {
-              SessionEvent.RunningEffect(reactor: $0.key.reactor, start: $0.value)
-            })
+          warnUnfinishedEffects()
         }
         return nil
       }
-      sessionLine += 1
-      if TraceReader.isBlank(lines.buffer, line.range) { continue }
       let json: JSONValue
-      do {
-        json = try TraceReader.parse(lines.buffer, line.range, with: &parser)
-      } catch {
-        if !line.isTerminated {
-          sessionWarnings.append(.tornLastLine(line: sessionLine, byteCount: line.range.count))
-          warnUnfinished(
-            runningEffects.map {
-              SessionEvent.RunningEffect(reactor: $0.key.reactor, start: $0.value)
-            })
-          isFinished = true
-          return nil
-        }
-        throw .malformedLine(path: path, line: sessionLine, reason: "\(error)")
+      switch try lines.parse(line, with: &parser, path: path, number: sessionLine) {
+      case .json(let value):
+        json = value
+      case .torn(let byteCount):
+        sessionWarnings.append(.tornLastLine(line: sessionLine, byteCount: byteCount))
+        warnUnfinishedEffects()
+        isFinished = true
+        return nil
       }
       let decoded: SessionEventDecoding
       do throws(TraceFormatError) {
@@ -275,6 +266,12 @@ public final class SessionReader {
       }
     }
     return nil
+  }
+
+  /// Warns that the run was not finished when effects were still running at the last event.
+  private func warnUnfinishedEffects() {
+    warnUnfinished(
+      runningEffects.map { SessionEvent.RunningEffect(reactor: $0.key.reactor, start: $0.value) })
   }
 
   /// Checks an event read from the current line against the reactors alive, and rebuilds the

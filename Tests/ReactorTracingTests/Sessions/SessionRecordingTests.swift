@@ -91,6 +91,37 @@ extension TracingTests {
       }
     }
 
+    /// The events of a run recorded in memory (each action and mutation written straight as
+    /// its line) and as a flight window (kept as events): the two paths write the same lines.
+    @Test func aSessionInMemoryHoldsTheLinesAWindowsEventsWrite() async throws {
+      let memory = try await Self.spawningSession(.memory)
+      let window = try await Self.spawningSession(.window(FlightWindow(events: 10_000)))
+      #expect(memory.count == 21)
+      #expect(memory.map(\.serializedLine) == window.map(\.serializedLine))
+    }
+
+    /// Records a parent that spawns children, sends them actions from its `mutate` and lets
+    /// them go.
+    private static func spawningSession(
+      _ destination: SessionDestination
+    ) async throws -> [SessionEvent] {
+      let events = EventBox()
+      try await withExclusiveMainSerialExecutor {
+        // A test clock: both runs have the same times.
+        let recorder = try SessionRecorder.recordingEveryReactor(
+          destination, options: TraceOptions(clock: TestClock()),
+          including: { $0 is SpawningReactor || $0 is SpawnedReactor })
+        let parent = SpawningReactor()
+        parent.send(.spawn)
+        parent.send(.spawn)
+        parent.send(.releaseChildren)
+        parent.send(.spawn)
+        recorder.stop()
+        events.value = recorder.session.events
+      }
+      return events.value
+    }
+
     @Test func aUserActionHasNoOriginAndAReactorNotRecordedCausesNothingToBeRecorded()
       async throws
     {
@@ -167,4 +198,9 @@ private final class SpawnedReactor: Reactor {
   func reduce(state: State, mutation: Action) -> State {
     State(greeted: true)
   }
+}
+
+/// The events a recording closure sets.
+private final class EventBox: @unchecked Sendable {
+  var value: [SessionEvent] = []
 }

@@ -1,4 +1,5 @@
 import ReactorCore
+import ReactorJSON
 
 /// The monitor a session recorder attaches to one reactor: it encodes each event on the main
 /// actor, as it happens, into the session's log.
@@ -17,6 +18,10 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   private let log: SessionLog
   private var encoder: TraceEventEncoder<Action, Mutation, State>
   private weak var reactor: R?
+  /// The working memory of the states' canonical JSON, reused from one mutation to the next.
+  private let canonical = CanonicalJSONEncoder()
+  /// The line being written, its capacity reused.
+  private var line = LineWriter()
 
   init(id: Int, reactor: R, log: SessionLog, encoder: TraceEventEncoder<Action, Mutation, State>) {
     self.id = id
@@ -70,6 +75,41 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
       effect: activity.action == nil ? nil : activity.effect)
   }
 
+  /// Records an action or mutation straight as its line, when the log keeps lines: the
+  /// encoder's fast path, with no event value or JSON tree in between.
+  private func recordLine(
+    _ part: TraceEventEncoder<Action, Mutation, State>.SessionPart, from: ReactorActivity?
+  ) {
+    guard let (sequence, time) = log.stamp() else { return }
+    line.bytes.removeAll(keepingCapacity: true)
+    encoder.writeSessionLine(
+      part, sequence: sequence, time: time, reactor: id, from: origin(from), to: &line)
+    log.append(line: line.bytes, reactor: id, sequence: sequence)
+  }
+
+  private func recordAction(_ action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
+    guard !log.isStopped else { return }
+    guard log.storesLines else {
+      record(.action(action, id: id, origin: origin), from: from)
+      return
+    }
+    recordLine(encoder.sessionAction(action, id: id, origin: origin), from: from)
+  }
+
+  private func recordMutation(
+    _ mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
+  ) {
+    guard !log.isStopped else { return }
+    guard log.storesLines else {
+      record(.mutation(mutation, id: id, origin: origin, state: state), from: from)
+      return
+    }
+    // Encoded before it is numbered (see ``TraceEventEncoder/SessionPart``).
+    let part = encoder.sessionMutation(
+      mutation, id: id, origin: origin, state: state, canonical: canonical)
+    recordLine(part, from: from)
+  }
+
   private func record(_ raw: StampedEvent<Action, Mutation, State>.Raw, from: ReactorActivity?) {
     // Asked before encoding: a dropped mutation must not be the encoder's last state.
     guard log.admitsEvent() else { return }
@@ -92,11 +132,11 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   func reactorDidReceive(action: Action, id: Int, origin: Origin) {
-    record(.action(action, id: id, origin: origin), from: nil)
+    recordAction(action, id: id, origin: origin, from: nil)
   }
 
   func reactorDidReceive(action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
-    record(.action(action, id: id, origin: origin), from: from)
+    recordAction(action, id: id, origin: origin, from: from)
   }
 
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
@@ -110,13 +150,13 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
-    record(.mutation(mutation, id: id, origin: origin, state: state), from: nil)
+    recordMutation(mutation, id: id, origin: origin, state: state, from: nil)
   }
 
   func reactorDidReduce(
     mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
   ) {
-    record(.mutation(mutation, id: id, origin: origin, state: state), from: from)
+    recordMutation(mutation, id: id, origin: origin, state: state, from: from)
   }
 
   func reactorStreamDidEnd(_ name: String, error: String?) {

@@ -19,8 +19,9 @@ final class SessionLog {
   }
 
   let header: SessionHeader
-  /// The events, when recording in memory.
-  private(set) var events: [SessionEvent] = []
+  /// The events' lines, newlines included, when recording in memory: about a tenth of the
+  /// memory the events take as values; ``session`` reads them back.
+  private var memoryLines: [UInt8] = []
   /// The file's writer, when recording to a file.
   let writer: SessionFileWriter?
   /// The window, when recording as a flight recorder.
@@ -84,29 +85,55 @@ final class SessionLog {
 
   /// Keeps an event where the destination says.
   private func store(_ event: SessionEvent) {
+    line.bytes.removeAll(keepingCapacity: true)
+    event.write(to: &line)
+    line.endLine()
     if let writer {
-      line.bytes.removeAll(keepingCapacity: true)
-      event.write(to: &line)
-      line.endLine()
       writer.append(line.bytes)
     } else if window != nil {
-      line.bytes.removeAll(keepingCapacity: true)
-      event.write(to: &line)
-      line.endLine()
       window?.append(event, bytes: Self.memoryPerLineByte * line.bytes.count)
     } else {
-      events.append(event)
+      memoryLines.append(contentsOf: line.bytes)
     }
   }
 
-  /// The session so far: in memory, every event; as a flight window, the window (closed by an
-  /// end line as if it stopped now, while it records); to a file, the header alone, since
-  /// the events are in the file.
+  /// Whether a lane hands its actions and mutations over as lines, in memory and to a file.
+  ///
+  /// A flight window keeps events instead, to apply those it evicts.
+  var storesLines: Bool { window == nil }
+
+  /// Appends the line of a lane's event stamped by ``stamp()``, newline included.
+  func append(line bytes: [UInt8], reactor: Int, sequence: Int) {
+    if let writer {
+      writer.append(bytes)
+    } else {
+      memoryLines.append(contentsOf: bytes)
+    }
+    lanes[reactor]?.lastSequence = sequence
+  }
+
+  /// The session so far: in memory, every event, read back from its lines; as a flight
+  /// window, the window (closed by an end line as if it stopped now, while it records); to a
+  /// file, the header alone, since the events are in the file.
   var session: SessionTrace {
     if let window {
       return window.session(header: header, end: endEvent ?? makeEnd(numbering: false))
     }
-    return SessionTrace(header: header, events: events)
+    guard !memoryLines.isEmpty else { return SessionTrace(header: header, events: []) }
+    var bytes = header.serializedLine
+    bytes.append(UInt8(ascii: "\n"))
+    bytes.append(contentsOf: memoryLines)
+    do {
+      let reader = try SessionReader(
+        bytes: bytes, name: "the recorded session", verifyingStates: false,
+        maximumLineLength: Int.max)
+      var events: [SessionEvent] = []
+      while let event = try reader.next() { events.append(event) }
+      return SessionTrace(header: header, events: events)
+    } catch {
+      // The lines are this log's own, written by the session format's writer.
+      preconditionFailure("a session recorded in memory does not read back: \(error)")
+    }
   }
 
   /// A new reactor id.
