@@ -60,6 +60,8 @@ public final class SessionReader {
   private let source: Source
   private let verifiesStates: Bool
   private var parser = JSONParser()
+  /// Decodes the action and mutation lines the session recorder writes without a JSON tree.
+  private var fastDecoder = EventLineDecoder()
   private var introducedSingle = false
   private var sessionWarnings: [TraceWarning] = []
   private var sessionLine = 1
@@ -241,6 +243,17 @@ public final class SessionReader {
       }
       sessionLine += 1
       if TraceReader.isBlank(lines.buffer, line.range) { continue }
+      let fastEvent = lines.buffer.withUnsafeBytes { bytes in
+        fastDecoder.decode(
+          UnsafeRawBufferPointer(rebasing: bytes[line.range]), parser: &parser, inSession: true)
+      }
+      if let fastEvent {
+        let event = SessionEvent(
+          sequence: fastEvent.sequence, time: fastEvent.time,
+          kind: .reactor(fastDecoder.reactor, fastEvent.kind))
+        try accept(event)
+        return event
+      }
       let json: JSONValue
       do {
         json = try TraceReader.parse(lines.buffer, line.range, with: &parser)
