@@ -102,9 +102,14 @@ enum TextWidth {
         current = ""
       }
       current.append(character)
-      if " ,([{→←".contains(character) {
+      // A switch, not `" ,([{→←".contains(character)`: that walks the string's characters
+      // for every character of every label.
+      switch character {
+      case " ", ",", "(", "[", "{", "→", "←":
         tokens.append(current)
         current = ""
+      default:
+        break
       }
     }
     if !current.isEmpty { tokens.append(current) }

@@ -60,6 +60,8 @@ public final class SessionReader {
   private let source: Source
   private let verifiesStates: Bool
   private var parser = JSONParser()
+  /// Decodes the action and mutation lines the session recorder writes without a JSON tree.
+  private var fastDecoder = EventLineDecoder()
   private var introducedSingle = false
   private var sessionWarnings: [TraceWarning] = []
   private var sessionLine = 1
@@ -236,6 +238,17 @@ public final class SessionReader {
           warnUnfinishedEffects()
         }
         return nil
+      }
+      let fastEvent = lines.buffer.withUnsafeBytes { bytes in
+        fastDecoder.decode(
+          UnsafeRawBufferPointer(rebasing: bytes[line.range]), parser: &parser, inSession: true)
+      }
+      if let fastEvent {
+        let event = SessionEvent(
+          sequence: fastEvent.sequence, time: fastEvent.time,
+          kind: .reactor(fastDecoder.reactor, fastEvent.kind))
+        try accept(event)
+        return event
       }
       let json: JSONValue
       switch try lines.parse(line, with: &parser, path: path, number: sessionLine) {

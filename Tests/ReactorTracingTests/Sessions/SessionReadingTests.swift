@@ -90,6 +90,43 @@ import Testing
     }
   }
 
+  @Test func linesOfTheSessionRecordersLayoutReadAsTheSameEventsAsLinesLaidOutOtherwise()
+    throws
+  {
+    // The reader takes a fast path for action and mutation lines laid out exactly as the
+    // recorder writes them; a space after the opening brace sends every line the general way.
+    // The committed traces, written as sessions, add diffs and snapshots of every shape.
+    let directory = repositoryRoot + "/Traces/"
+    var sessions = [
+      Array(try Data(contentsOf: URL(fileURLWithPath: directory + "taskapp.session.jsonl")))
+    ]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+    where name.hasSuffix(".trace.jsonl") {
+      sessions.append(try SessionTrace(contentsOf: directory + name).serialized)
+    }
+    for original in sessions {
+      var spaced = lines(original)
+      for index in spaced.indices.dropFirst() {
+        spaced[index].insert(" ", at: spaced[index].index(after: spaced[index].startIndex))
+      }
+      let fast = try SessionTrace(bytes: original)
+      let general = try SessionTrace(bytes: bytes(spaced))
+      #expect(fast.events.count > 10)
+      #expect(fast.events == general.events)
+      #expect(fast.warnings == general.warnings)
+    }
+    // A line of the recorder's layout but a reactor id of 0 fails as the general way fails.
+    var text = lines(SessionFixture.session().serialized)
+    let action = try #require(text.firstIndex { $0.contains(#""kind":"action""#) })
+    let reactor = try #require(text[action].firstRange(of: /"reactor":\d+/))
+    text[action].replaceSubrange(reactor, with: #""reactor":0"#)
+    var spacedText = text
+    spacedText[action].insert(
+      " ", at: spacedText[action].index(after: spacedText[action].startIndex))
+    #expect(error(reading: bytes(text)) != nil)
+    #expect(error(reading: bytes(text)) == error(reading: bytes(spacedText)))
+  }
+
   @Test func aLaneIsTheTraceOfItsReactorAloneEndingAtItsRelease() throws {
     let session = SessionFixture.session()
     let cell = try #require(session.lane(of: 3))

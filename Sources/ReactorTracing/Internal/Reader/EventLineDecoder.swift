@@ -30,6 +30,8 @@ struct EventLineDecoder {
   /// Whether the last mutation decoded had its state change scanned instead of parsed; its
   /// event then holds an empty diff in place of it.
   private(set) var skippedState = false
+  /// The `reactor` member of the last session line decoded.
+  private(set) var reactor = 0
 
   /// Decodes a line of the recorder's shape.
   /// - Parameters:
@@ -37,16 +39,25 @@ struct EventLineDecoder {
   ///   - parser: The reader's parser.
   ///   - skippingStates: Whether to only check the state change of a mutation of the simplest
   ///     shapes (a flat snapshot, or set operations, of plain scalars) instead of parsing it.
+  ///   - inSession: Whether the line is a session's, with a `reactor` member after `t`
+  ///     (then in ``reactor``), as the session recorder writes its reactors' events.
   /// - Returns: The event on the line, or `nil` when the line is not of the recorder's shape.
   mutating func decode(
-    _ line: UnsafeRawBufferPointer, parser: inout JSONParser, skippingStates: Bool = false
+    _ line: UnsafeRawBufferPointer, parser: inout JSONParser, skippingStates: Bool = false,
+    inSession: Bool = false
   ) -> TraceEvent? {
     skippedState = false
     var cursor = Cursor(bytes: line)
     guard cursor.skip(#"{"seq":"#), let sequence = cursor.count(), sequence >= 1,
-      cursor.skip(#","t":"#), let time = cursor.integer(),
-      cursor.skip(#","kind":""#)
+      cursor.skip(#","t":"#), let time = cursor.integer()
     else { return nil }
+    if inSession {
+      guard cursor.skip(#","reactor":"#), let reactor = cursor.count(), reactor >= 1 else {
+        return nil
+      }
+      self.reactor = reactor
+    }
+    guard cursor.skip(#","kind":""#) else { return nil }
     let kind: TraceEvent.Kind
     if cursor.skip(#"action","id":"#) {
       guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
