@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-CT7w0VUVSA3yCYyg5mpLsvvnxTE6BNEJCLkAuxkEiSQ='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-CzXrURwSZy4Qq4hV7OdDpRzGN3z14+c9xNcPYjz5WGM='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -317,7 +317,9 @@ enum InspectorPageText {
         const snapshots = r.snapshots;
         let lo = 0, hi = snapshots.length - 1;
         while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (snapshots[mid][0] <= count) lo = mid; else hi = mid - 1; }
-        if (!(r.cached.count <= count && r.cached.count >= snapshots[lo][0])) {
+        // The cached state serves when no snapshot lies between it and the count, or when fewer
+        // mutations than a snapshot interval separate them (cheaper than cloning a large state).
+        if (!(r.cached.count <= count && (r.cached.count >= snapshots[lo][0] || count - r.cached.count <= 64))) {
           r.cached = { count: snapshots[lo][0], state: clone(snapshots[lo][1]) };
         }
         while (r.cached.count < count) { r.cached.count += 1; r.cached.state = applyMutation(r, r.cached.state, r.cached.count); }
@@ -765,7 +767,10 @@ enum InspectorPageText {
         $("state-title").textContent = focus ? (SESSION ? "State of " + reactorName(focus) : "State") : "State";
         if (!focus) { $("state-json").textContent = ""; tree.append(el("div", "muted", "No reactor is live at this moment.")); return; }
         const state = stateAfter(focus, countAt(focus, index));
-        $("state-json").textContent = canonical(state, false);
+        // While a live page follows the end, the JSON text is written only when it is shown: a
+        // large state's canonical text would cost every redraw.
+        const json = view === "json" || !(LIVE && following);
+        $("state-json").textContent = json ? canonical(state, false) : "";
         $("state-json").dataset.reactor = String(focus.id);
         const ancestors = new Set();
         for (const key of changedPaths.keys()) {
@@ -848,6 +853,7 @@ enum InspectorPageText {
       function setView(next) {
         view = next;
         $("state-tree").classList.toggle("hidden", view !== "tree"); $("state-json").classList.toggle("hidden", view !== "json");
+        if (view === "json" && focus) $("state-json").textContent = canonical(stateAfter(focus, countAt(focus, selected)), false);
         renderOthers(selected);
       }
       $("view-tree").addEventListener("click", () => setView("tree"));

@@ -109,7 +109,9 @@
     const snapshots = r.snapshots;
     let lo = 0, hi = snapshots.length - 1;
     while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (snapshots[mid][0] <= count) lo = mid; else hi = mid - 1; }
-    if (!(r.cached.count <= count && r.cached.count >= snapshots[lo][0])) {
+    // The cached state serves when no snapshot lies between it and the count, or when fewer
+    // mutations than a snapshot interval separate them (cheaper than cloning a large state).
+    if (!(r.cached.count <= count && (r.cached.count >= snapshots[lo][0] || count - r.cached.count <= 64))) {
       r.cached = { count: snapshots[lo][0], state: clone(snapshots[lo][1]) };
     }
     while (r.cached.count < count) { r.cached.count += 1; r.cached.state = applyMutation(r, r.cached.state, r.cached.count); }
@@ -557,7 +559,10 @@
     $("state-title").textContent = focus ? (SESSION ? "State of " + reactorName(focus) : "State") : "State";
     if (!focus) { $("state-json").textContent = ""; tree.append(el("div", "muted", "No reactor is live at this moment.")); return; }
     const state = stateAfter(focus, countAt(focus, index));
-    $("state-json").textContent = canonical(state, false);
+    // While a live page follows the end, the JSON text is written only when it is shown: a
+    // large state's canonical text would cost every redraw.
+    const json = view === "json" || !(LIVE && following);
+    $("state-json").textContent = json ? canonical(state, false) : "";
     $("state-json").dataset.reactor = String(focus.id);
     const ancestors = new Set();
     for (const key of changedPaths.keys()) {
@@ -640,6 +645,7 @@
   function setView(next) {
     view = next;
     $("state-tree").classList.toggle("hidden", view !== "tree"); $("state-json").classList.toggle("hidden", view !== "json");
+    if (view === "json" && focus) $("state-json").textContent = canonical(stateAfter(focus, countAt(focus, selected)), false);
     renderOthers(selected);
   }
   $("view-tree").addEventListener("click", () => setView("tree"));
