@@ -52,12 +52,13 @@ final class Recording<R: Reactor> {
         guard let server else { throw TraceRecordingError.invalidOption("no server") }
         memory = nil
         file = nil
-        // The file recorder's queue budget (32 MiB), so that the two compare like for like.
+        // The file recorder's queue budget (32 MiB), so that the two compare like for like,
+        // and a drain timeout long enough for a run under callgrind.
         live = try LiveTraceRecorder(
           recording: reactor,
           live: LiveOptions(
             port: server.port, token: server.token, streamID: "bench",
-            queueBudget: TraceOptions().queueBudget))
+            queueBudget: TraceOptions().queueBudget, drainTimeout: .seconds(600)))
         self.path = server.directory + "/bench.trace.jsonl"
       }
     } catch {

@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// `reactor-trace-serve`, built beside the benchmark, running on a free loopback port with a
 /// directory of its own: the server a `live` row streams to, in a process of its own so that
 /// its work is not the measured process's (and callgrind, which does not follow children,
@@ -11,7 +17,8 @@ final class ServeProcess {
   let token: String
   /// Where it keeps each stream, as `ID.trace.jsonl`.
   let directory: String
-  private let process: Process
+  private let pid: pid_t
+  private var isRunning = true
 
   /// Starts the server and waits until it listens.
   /// - Parameter directory: Where it keeps streams; created if missing.
@@ -26,43 +33,59 @@ final class ServeProcess {
         path: executable,
         hint: "Build it beside the benchmark: swift build -c release --product reactor-trace-serve")
     }
-    let command = "\(executable) --port 0 --directory \(directory)"
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = ["--port", "0", "--directory", directory]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    do {
-      try process.run()
-    } catch {
-      throw .child(command: command, reason: "cannot start: \(error)")
+    let arguments = ["--port", "0", "--directory", directory]
+    let command = ([executable] + arguments).joined(separator: " ")
+    // posix_spawn with the pipe as its standard output only, as the bench's children are
+    // started (Foundation's Process closes descriptors a run under valgrind must keep).
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else {
+      throw .child(command: command, reason: "pipe failed: \(String(cString: strerror(errno)))")
     }
-    // serve prints the page's URL, then `apps: host H, port P, token T`.
+    let pid: pid_t
+    do {
+      pid = try ChildProcess.spawn(executable, arguments) { actions in
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        posix_spawn_file_actions_addclose(&actions, ends[1])
+      }
+    } catch {
+      close(ends[0])
+      close(ends[1])
+      throw error
+    }
+    close(ends[1])
+    defer { close(ends[0]) }
+    // serve prints the page's URL, `apps: host H, port P, token T`, then where it keeps streams.
     var text = ""
-    let reader = output.fileHandleForReading
+    var buffer = [UInt8](repeating: 0, count: 4096)
     while !text.contains("streams kept in") {
-      let data = reader.availableData
-      if data.isEmpty { break }
-      text += String(decoding: data, as: UTF8.self)
+      let count = buffer.withUnsafeMutableBytes { read(ends[0], $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      if count <= 0 { break }
+      text += String(decoding: buffer[..<count], as: UTF8.self)
     }
     guard let match = text.firstMatch(of: /apps: host \S+, port (\d+), token (\S+)/),
       let port = Int(match.output.1)
     else {
-      process.terminate()
+      kill(pid, SIGTERM)
+      var status: Int32 = 0
+      waitpid(pid, &status, 0)
       throw .child(command: command, reason: "printed no port and token: \(text)")
     }
     self.port = port
     token = String(match.output.2)
     self.directory = directory
-    self.process = process
+    self.pid = pid
   }
 
   /// Stops the server and waits until it has.
   func stop() {
-    guard process.isRunning else { return }
-    process.terminate()
-    process.waitUntilExit()
+    guard isRunning else { return }
+    isRunning = false
+    kill(pid, SIGTERM)
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
   }
 
   /// Stops the server and removes its directory and the streams it kept.

@@ -19,7 +19,7 @@ import Darwin
 //
 //   reactor-trace-live-example --port 7878 --token TOKEN [--host 127.0.0.1]
 //     [--actions 200] [--rate 50] [--stream NAME] [--app NAME] [--pattern mixed|decrease]
-//     [--state-bytes N]
+//     [--state-bytes N] [--queue-mib 2]
 //   reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
 //                                                   the benchmark's reference)
 //   reactor-trace-live-example --session taskapp --port 7878 --token TOKEN [--pause-ms 0]
@@ -32,7 +32,7 @@ import Darwin
 // `mixed` sends increase, increase, decrease… (an increase runs a 500 ms effect);
 // `decrease` only decreases (no effect). With `--state-bytes N` (N > 0) it runs a counter whose
 // state also holds about N bytes of text, each action one mutation (the latency row with a
-// large state). At the end it prints one line of JSON: the stream,
+// large state). `--queue-mib` sets the queue in front of the ring (LiveOptions.queueBudget). At the end it prints one line of JSON: the stream,
 // events observed, dropped, acknowledged and lost. Exit codes: 0 streamed, 2 bad arguments
 // or options, 1 events were lost.
 
@@ -70,6 +70,7 @@ let actions = integer("actions", default: 200)
 let rate = max(1, integer("rate", default: 50))
 var live = LiveOptions(host: values["host"] ?? "127.0.0.1", port: port, token: token)
 if let stream = values["stream"] { live.streamID = stream }
+if values["queue-mib"] != nil { live.queueBudget = integer("queue-mib", default: 2) << 20 }
 
 let stateBytes = integer("state-bytes", default: 0)
 let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"], overflow: .drop)

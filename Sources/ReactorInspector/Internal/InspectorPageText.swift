@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-CT7w0VUVSA3yCYyg5mpLsvvnxTE6BNEJCLkAuxkEiSQ='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-0tF5aImkcKGx3KfXR0+WO798Inh+XGqfgYEBI9r9pMA='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -317,7 +317,9 @@ enum InspectorPageText {
         const snapshots = r.snapshots;
         let lo = 0, hi = snapshots.length - 1;
         while (lo < hi) { const mid = (lo + hi + 1) >> 1; if (snapshots[mid][0] <= count) lo = mid; else hi = mid - 1; }
-        if (!(r.cached.count <= count && r.cached.count >= snapshots[lo][0])) {
+        // The cached state serves when no snapshot lies between it and the count, or when fewer
+        // mutations than a snapshot interval separate them (cheaper than cloning a large state).
+        if (!(r.cached.count <= count && (r.cached.count >= snapshots[lo][0] || count - r.cached.count <= 64))) {
           r.cached = { count: snapshots[lo][0], state: clone(snapshots[lo][1]) };
         }
         while (r.cached.count < count) { r.cached.count += 1; r.cached.state = applyMutation(r, r.cached.state, r.cached.count); }
@@ -531,6 +533,12 @@ enum InspectorPageText {
         $("spacer").style.height = visible.length * ROW + "px";
       }
       const viewport = $("events"), spacer = $("spacer");
+      // The list's scroll position and height, kept from its scroll events and a resize observer
+      // rather than read from the element: a read after the list changed forces a layout of the
+      // page, which a live page following a fast stream would pay every frame.
+      let viewTop = viewport.scrollTop, viewHeight = viewport.clientHeight;
+      function scrollListTo(top) { viewTop = Math.max(0, top); viewport.scrollTop = viewTop; }
+      if (window.ResizeObserver) new ResizeObserver(() => { viewHeight = viewport.clientHeight; renderRows(); }).observe(viewport);
       const pool = [];
       function positionOf(index) { // the first visible position at or after the event
         let lo = 0, hi = visible.length;
@@ -538,8 +546,8 @@ enum InspectorPageText {
         return lo;
       }
       function renderRows() {
-        const first = Math.max(0, Math.floor(viewport.scrollTop / ROW) - 5);
-        const count = Math.ceil(viewport.clientHeight / ROW) + 10;
+        const first = Math.max(0, Math.floor(viewTop / ROW) - 5);
+        const count = Math.ceil(viewHeight / ROW) + 10;
         while (pool.length < count) {
           const row = el("div", "row");
           row.append(el("span", "seq"), el("span", "time"), el("span", "badge"), el("span", "who"), el("span", "label"), el("span", "cause"));
@@ -569,8 +577,8 @@ enum InspectorPageText {
           row.title = seq.textContent + " " + label.textContent;
         }
       }
-      viewport.addEventListener("scroll", renderRows);
-      window.addEventListener("resize", () => { renderRows(); drawTimelineBase(); drawTimeline(); });
+      viewport.addEventListener("scroll", () => { viewTop = viewport.scrollTop; renderRows(); });
+      window.addEventListener("resize", () => { viewHeight = viewport.clientHeight; renderRows(); drawTimelineBase(); drawTimeline(); });
       for (const id of ["show-a", "show-s", "show-m", "show-x"]) $(id).addEventListener("change", refilter);
       let filterTimer = 0;
       $("text-filter").addEventListener("input", () => { clearTimeout(filterTimer); filterTimer = setTimeout(refilter, 120); });
@@ -579,8 +587,8 @@ enum InspectorPageText {
         const position = positionOf(selected);
         if (position >= visible.length || visible[position] !== selected) return;
         const top = position * ROW;
-        if (top < viewport.scrollTop) viewport.scrollTop = top;
-        else if (top + ROW > viewport.scrollTop + viewport.clientHeight) viewport.scrollTop = top + ROW - viewport.clientHeight;
+        if (top < viewTop) scrollListTo(top);
+        else if (top + ROW > viewTop + viewHeight) scrollListTo(top + ROW - viewHeight);
       }
 
       // ---- "Events that changed this path" --------------------------------------------
@@ -765,7 +773,10 @@ enum InspectorPageText {
         $("state-title").textContent = focus ? (SESSION ? "State of " + reactorName(focus) : "State") : "State";
         if (!focus) { $("state-json").textContent = ""; tree.append(el("div", "muted", "No reactor is live at this moment.")); return; }
         const state = stateAfter(focus, countAt(focus, index));
-        $("state-json").textContent = canonical(state, false);
+        // While a live page follows the end, the JSON text is written only when it is shown: a
+        // large state's canonical text would cost every redraw.
+        const json = view === "json" || !(LIVE && following);
+        $("state-json").textContent = json ? canonical(state, false) : "";
         $("state-json").dataset.reactor = String(focus.id);
         const ancestors = new Set();
         for (const key of changedPaths.keys()) {
@@ -848,6 +859,7 @@ enum InspectorPageText {
       function setView(next) {
         view = next;
         $("state-tree").classList.toggle("hidden", view !== "tree"); $("state-json").classList.toggle("hidden", view !== "json");
+        if (view === "json" && focus) $("state-json").textContent = canonical(stateAfter(focus, countAt(focus, selected)), false);
         renderOthers(selected);
       }
       $("view-tree").addEventListener("click", () => setView("tree"));
