@@ -17,8 +17,11 @@ import Foundation
 /// wait policy, at most `flushThreshold` events are queued too, so that a crash loses at most
 /// those (or what came in the last `flushInterval`, when fewer).
 ///
+/// How the reactor's actor and the thread hand over requests (flush, close, hold) is shared
+/// with the session writer (``WriterHandshake``).
+///
 /// `@unchecked Sendable`: everything the reactor's actor and the thread share is guarded by
-/// `condition`; the rest belongs to the thread alone once it starts.
+/// `condition`, the handshake's lock; the rest belongs to the thread alone once it starts.
 package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State: Sendable>:
   @unchecked Sendable
 {
@@ -36,18 +39,16 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
 
+  private let handshake = WriterHandshake()
+  /// The handshake's lock, held here too so that the hot path reaches it in one load.
+  private let condition: NSCondition
+
   // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
   // instantaneous: no dynamic exclusivity checks needed on the hot path.
-  private let condition = NSCondition()
   @exclusivity(unchecked) private var pending: [CapturedEvent] = []
   @exclusivity(unchecked) private var pendingActions: PayloadBuffer<Action>
   @exclusivity(unchecked) private var pendingMutations: PayloadBuffer<Mutation>
   @exclusivity(unchecked) private var pendingStates: PayloadBuffer<State>
-  private var isClosing = false
-  private var isDone = false
-  private var closeWaiter: CheckedContinuation<Void, Never>?
-  private var flushWaiters: [CheckedContinuation<Void, Never>] = []
-  private var failure: TraceRecordingError?
   /// Bytes queued: appended and not yet written.
   @exclusivity(unchecked) private var queuedBytes = 0
   /// Bytes appended to `pending` since the writer last took it.
@@ -64,15 +65,10 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   /// takes pending events, so that every state of a batch it takes was counted with the
   /// same estimate.
   @exclusivity(unchecked) private var stateBytes: Int
-  /// Whether the reactor's actor found the queue full: the writer takes what is pending at
-  /// once.
-  private var isWriterNeeded = false
   /// Whether the reactor's actor waits for room.
   private var isSenderWaiting = false
   /// Whether the drop policy refuses events until the queue is half empty.
   @exclusivity(unchecked) private var isDropping = false
-  /// Whether tests hold the writer back from taking pending events.
-  private var isHeld = false
 
   private let budget: Int
   private let policy: TraceOverflowPolicy
@@ -105,6 +101,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     guard options.queueBudget >= 1 else {
       throw .invalidOption("queueBudget must be at least 1 byte, not \(options.queueBudget)")
     }
+    condition = handshake.condition
     budget = options.queueBudget
     policy = options.overflow
     eventCap = options.overflow == .wait ? options.flushThreshold : .max
@@ -162,6 +159,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     guard case .unlimited = options.limit else {
       throw .invalidOption("a live recording takes no limit: its ring bounds what it holds")
     }
+    condition = handshake.condition
     budget = options.queueBudget
     policy = options.overflow
     eventCap = options.overflow == .wait ? options.flushThreshold : .max
@@ -248,7 +246,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
       account(cost)
       return true
     }
-    isWriterNeeded = true
+    handshake.isWriterNeeded = true
     condition.broadcast()
     guard policy == .wait || waits else {
       isDropping = true
@@ -256,7 +254,9 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     }
     isDropping = false
     isSenderWaiting = true
-    while (queuedBytes + cost > budget || queuedEvents >= eventCap) && queuedBytes > 0 && !isDone {
+    while (queuedBytes + cost > budget || queuedEvents >= eventCap) && queuedBytes > 0
+      && !handshake.isDone
+    {
       condition.wait()
     }
     isSenderWaiting = false
@@ -294,66 +294,20 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
 
   /// Holds the writer back from taking queued events until ``release()``: lets tests fill
   /// the queue deterministically.
-  func hold() {
-    condition.lock()
-    isHeld = true
-    condition.unlock()
-  }
+  func hold() { handshake.hold() }
 
   /// Lets a held writer take queued events again.
-  func release() {
-    condition.lock()
-    isHeld = false
-    condition.broadcast()
-    condition.unlock()
-  }
+  func release() { handshake.release() }
 
   /// Asks the thread to write everything and close the file, and waits until it has.
   /// - Returns: The first write failure, if any.
-  package func close() async -> TraceRecordingError? {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      condition.lock()
-      isClosing = true
-      if isDone {
-        condition.unlock()
-        continuation.resume()
-        return
-      }
-      closeWaiter = continuation
-      condition.broadcast()
-      condition.unlock()
-    }
-    return recordedFailure()
-  }
-
-  private func recordedFailure() -> TraceRecordingError? {
-    condition.lock()
-    defer { condition.unlock() }
-    return failure
-  }
+  package func close() async -> TraceRecordingError? { await handshake.close() }
 
   /// Asks the thread to write everything queued so far, and waits until it has.
-  package func flush() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      condition.lock()
-      if isDone {
-        condition.unlock()
-        continuation.resume()
-        return
-      }
-      flushWaiters.append(continuation)
-      condition.broadcast()
-      condition.unlock()
-    }
-  }
+  package func flush() async { await handshake.flush() }
 
   /// Asks the thread to write everything and close the file, without waiting.
-  package func closeInBackground() {
-    condition.lock()
-    isClosing = true
-    condition.broadcast()
-    condition.unlock()
-  }
+  package func closeInBackground() { handshake.closeInBackground() }
 
   // MARK: The writer thread
 
@@ -367,18 +321,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     var mutations = PayloadBuffer<Mutation>(capacity: flushThreshold)
     var states = PayloadBuffer<State>(capacity: flushThreshold)
     while true {
-      condition.lock()
-      let deadline = Date(timeIntervalSinceNow: flushInterval)
-      while !isClosing
-        && (isHeld || pending.count < flushThreshold && flushWaiters.isEmpty && !isWriterNeeded)
-      {
-        if isHeld {
-          condition.wait()
-        } else if !condition.wait(until: deadline) {
-          break
-        }
-      }
-      isWriterNeeded = false
+      handshake.waitForBatch(interval: flushInterval) { pending.count >= flushThreshold }
       let stateCost = stateBytes
       if let measured = encoder.lastStateByteCount { stateBytes = Self.memoryPerByte * measured }
       let takenBytes = pendingBytes
@@ -388,9 +331,8 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
       swap(&actions, &pendingActions)
       swap(&mutations, &pendingMutations)
       swap(&states, &pendingStates)
-      let closing = isClosing
-      let waiters = flushWaiters
-      flushWaiters = []
+      let closing = handshake.isClosing
+      let waiters = handshake.takeFlushWaiters()
       condition.unlock()
 
       // Written events leave the queue piece by piece, and their states' memory with them;
@@ -498,9 +440,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
 
   private func fail(_ reason: String) {
     hasFailed = true
-    condition.lock()
-    if failure == nil { failure = .writeFailed(path: path, reason: reason) }
-    condition.unlock()
+    handshake.recordFailure(.writeFailed(path: path, reason: reason))
   }
 
   private func finish() {
@@ -509,15 +449,6 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
       if !hasFailed && !file.synchronize() { fail(POSIXFile.message(POSIXFile.errorCode)) }
       if !file.close() && !hasFailed { fail(POSIXFile.message(POSIXFile.errorCode)) }
     }
-    condition.lock()
-    isDone = true
-    condition.broadcast()
-    let waiter = closeWaiter
-    closeWaiter = nil
-    let waiters = flushWaiters
-    flushWaiters = []
-    condition.unlock()
-    waiter?.resume()
-    for waiter in waiters { waiter.resume() }
+    handshake.finish()
   }
 }

@@ -25,8 +25,12 @@ import Foundation
 /// always queued. The main actor then never waits, and the queue holds at most the budget
 /// plus those lines and the one event admitted last.
 ///
+/// How the main actor and the thread hand over requests (flush, close, hold) is the trace
+/// writer's own (``WriterHandshake``).
+///
 /// `@unchecked Sendable`: everything the main actor and the thread share is guarded by
-/// `condition`; `file` and `hasFailed` belong to the thread once it starts.
+/// `condition`, the handshake's lock; `file` and `hasFailed` belong to the thread once it
+/// starts.
 final class SessionFileWriter: @unchecked Sendable {
   let path: String
   private let header: [UInt8]
@@ -38,8 +42,10 @@ final class SessionFileWriter: @unchecked Sendable {
   /// Whether a full queue turns events down (``admitsEvent()``) instead of waiting.
   let drops: Bool
 
+  private let handshake = WriterHandshake()
+  private let condition: NSCondition
+
   // Guarded by `condition`.
-  private let condition = NSCondition()
   private var pending: [UInt8] = []
   private var pendingLines = 0
   /// Bytes queued, as counted: appended and not yet written.
@@ -47,16 +53,9 @@ final class SessionFileWriter: @unchecked Sendable {
   /// Lines appended and not yet written.
   private var queuedLines = 0
   private var peakBytes = 0
-  private var isClosing = false
-  private var isDone = false
-  private var isHeld = false
-  private var isWriterNeeded = false
   /// Set when ``admitsEvent()`` turned an event down, until the writer has emptied half the
   /// budget: a full queue gives one gap, not a gap before every small event that fits.
   private var isDropping = false
-  private var flushWaiters: [CheckedContinuation<Void, Never>] = []
-  private var closeWaiters: [CheckedContinuation<Void, Never>] = []
-  private var failure: TraceRecordingError?
 
   // The thread's alone.
   private var file: POSIXFile?
@@ -82,6 +81,7 @@ final class SessionFileWriter: @unchecked Sendable {
       throw .cannotCreate(path: path, reason: POSIXFile.message(POSIXFile.errorCode))
     }
     self.file = consume file
+    condition = handshake.condition
     self.path = path
     self.header = header.serializedLine + [UInt8(ascii: "\n")]
     budget = options.queueBudget
@@ -110,6 +110,7 @@ final class SessionFileWriter: @unchecked Sendable {
       throw .invalidOption("queueBudget must be at least 1 byte, not \(options.queueBudget)")
     }
     path = name
+    condition = handshake.condition
     self.header = header.serializedLine + [UInt8(ascii: "\n")]
     budget = options.queueBudget
     flushThreshold = options.flushThreshold
@@ -146,7 +147,7 @@ final class SessionFileWriter: @unchecked Sendable {
       return true
     }
     isDropping = true
-    isWriterNeeded = true
+    handshake.isWriterNeeded = true
     condition.broadcast()
     return false
   }
@@ -161,10 +162,10 @@ final class SessionFileWriter: @unchecked Sendable {
     if !drops && queuedBytes > 0
       && (queuedBytes + cost > budget || queuedLines >= flushThreshold)
     {
-      isWriterNeeded = true
+      handshake.isWriterNeeded = true
       condition.broadcast()
       while queuedBytes > 0 && (queuedBytes + cost > budget || queuedLines >= flushThreshold)
-        && !isDone
+        && !handshake.isDone
       {
         condition.wait()
       }
@@ -188,66 +189,20 @@ final class SessionFileWriter: @unchecked Sendable {
 
   /// Holds the writer back from taking queued lines until ``release()``: lets tests fill the
   /// queue deterministically.
-  func hold() {
-    condition.lock()
-    isHeld = true
-    condition.unlock()
-  }
+  func hold() { handshake.hold() }
 
   /// Lets a held writer take queued lines again.
-  func release() {
-    condition.lock()
-    isHeld = false
-    condition.broadcast()
-    condition.unlock()
-  }
+  func release() { handshake.release() }
 
   /// Asks the thread to write every line queued so far, and waits until it has.
-  func flush() async {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      condition.lock()
-      if isDone {
-        condition.unlock()
-        continuation.resume()
-        return
-      }
-      flushWaiters.append(continuation)
-      condition.broadcast()
-      condition.unlock()
-    }
-  }
+  func flush() async { await handshake.flush() }
 
   /// Asks the thread to write everything and close the file, and waits until it has.
   /// - Returns: The first write failure, if any.
-  func close() async -> TraceRecordingError? {
-    await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-      condition.lock()
-      isClosing = true
-      if isDone {
-        condition.unlock()
-        continuation.resume()
-        return
-      }
-      closeWaiters.append(continuation)
-      condition.broadcast()
-      condition.unlock()
-    }
-    return recordedFailure()
-  }
-
-  private func recordedFailure() -> TraceRecordingError? {
-    condition.lock()
-    defer { condition.unlock() }
-    return failure
-  }
+  func close() async -> TraceRecordingError? { await handshake.close() }
 
   /// Asks the thread to write everything and close the file, without waiting.
-  func closeInBackground() {
-    condition.lock()
-    isClosing = true
-    condition.broadcast()
-    condition.unlock()
-  }
+  func closeInBackground() { handshake.closeInBackground() }
 
   // MARK: The writer thread
 
@@ -255,24 +210,12 @@ final class SessionFileWriter: @unchecked Sendable {
     write(header)
     var batch: [UInt8] = []
     while true {
-      condition.lock()
-      let deadline = Date(timeIntervalSinceNow: flushInterval)
-      while !isClosing
-        && (isHeld || pendingLines < flushThreshold && flushWaiters.isEmpty && !isWriterNeeded)
-      {
-        if isHeld {
-          condition.wait()
-        } else if !condition.wait(until: deadline) {
-          break
-        }
-      }
-      isWriterNeeded = false
+      handshake.waitForBatch(interval: flushInterval) { pendingLines >= flushThreshold }
       swap(&batch, &pending)
       let lines = pendingLines
       pendingLines = 0
-      let closing = isClosing
-      let waiters = flushWaiters
-      flushWaiters = []
+      let closing = handshake.isClosing
+      let waiters = handshake.takeFlushWaiters()
       condition.unlock()
 
       if !batch.isEmpty { write(batch) }
@@ -300,9 +243,7 @@ final class SessionFileWriter: @unchecked Sendable {
 
   private func fail(_ reason: String) {
     hasFailed = true
-    condition.lock()
-    if failure == nil { failure = .writeFailed(path: path, reason: reason) }
-    condition.unlock()
+    handshake.recordFailure(.writeFailed(path: path, reason: reason))
   }
 
   private func finish() {
@@ -311,13 +252,6 @@ final class SessionFileWriter: @unchecked Sendable {
       if !hasFailed && !file.synchronize() { fail(POSIXFile.message(POSIXFile.errorCode)) }
       if !file.close() && !hasFailed { fail(POSIXFile.message(POSIXFile.errorCode)) }
     }
-    condition.lock()
-    isDone = true
-    condition.broadcast()
-    let waiters = closeWaiters + flushWaiters
-    closeWaiters = []
-    flushWaiters = []
-    condition.unlock()
-    for waiter in waiters { waiter.resume() }
+    handshake.finish()
   }
 }

@@ -88,22 +88,23 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   private func recordAction(_ action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
-    guard !log.isStopped else { return }
     guard log.storesLines else {
       record(.action(action, id: id, origin: origin), from: from)
       return
     }
+    guard log.admitsEvent() else { return }
     recordLine(encoder.sessionAction(action, id: id, origin: origin), from: from)
   }
 
   private func recordMutation(
     _ mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
   ) {
-    guard !log.isStopped else { return }
     guard log.storesLines else {
       record(.mutation(mutation, id: id, origin: origin, state: state), from: from)
       return
     }
+    // Asked before encoding: a dropped mutation must not be the encoder's last state.
+    guard log.admitsEvent() else { return }
     // Encoded before it is numbered (see ``TraceEventEncoder/SessionPart``).
     let part = encoder.sessionMutation(
       mutation, id: id, origin: origin, state: state, canonical: canonical)
