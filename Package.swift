@@ -133,6 +133,7 @@ let package = Package(
       dependencies: [
         "ReactorReplay",
         "ReactorExamples",
+        "ReactorScript",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
@@ -171,7 +172,7 @@ let package = Package(
     .target(name: "ReactorExport", dependencies: ["ReactorTracing"]),
     .testTarget(
       name: "ReactorExportTests",
-      dependencies: ["ReactorExport", "ReactorTracing"]
+      dependencies: ["ReactorExport", "ReactorTracing", "ReactorTestSupport"]
     ),
 
     // The offline inspector: one self-contained HTML page per trace, with the transitions

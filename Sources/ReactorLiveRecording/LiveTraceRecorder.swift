@@ -68,11 +68,11 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
       options: options)
     monitor = RecordingMonitor(options: options, writer: writer)
     self.reactor = reactor
-    reactor.runtime.monitor = monitor
+    monitor.attach(to: reactor.runtime)
   }
 
   isolated deinit {
-    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    if let reactor { monitor.detach(from: reactor.runtime) }
     stream.beginStopping()
     if monitor.stop() { writer.closeInBackground() }
   }
@@ -104,7 +104,7 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
   public func stop() async {
     guard !isStopping else { return }
     isStopping = true
-    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    if let reactor { monitor.detach(from: reactor.runtime) }
     // From here the sender gives up after the drain timeout, so nothing below waits longer.
     stream.beginStopping()
     // Empty the queue first (awaiting, never blocking the actor): the end line below is

@@ -54,6 +54,14 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     reactor.send(decoded)
   }
 
+  var recordedState: JSONValue? {
+    reactor == nil ? nil : encoder.lastStateJSON
+  }
+
+  var actionType: (any Decodable.Type)? {
+    Action.self as? any Decodable.Type
+  }
+
   /// An origin in another live reactor of this session, as a trace records it.
   private func origin(_ activity: ReactorActivity?) -> TraceEvent.ReactorOrigin? {
     guard let activity, log.isLive(activity.reactor) else { return nil }

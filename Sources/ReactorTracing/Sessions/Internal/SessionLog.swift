@@ -10,6 +10,8 @@ final class SessionLog {
     /// The lane's monitor, to detach it when the recording stops; weak, so that nothing the
     /// log holds keeps a reactor (or its monitor) alive.
     weak var control: (any SessionLaneControl)?
+    /// The name the reactor was recorded with, which scripts address it by.
+    var name: String?
     /// The `seq` of the reactor's last event.
     var lastSequence: Int
     /// Its effects started and not yet ended, by id.
@@ -171,7 +173,8 @@ final class SessionLog {
     _ introduction: ReactorIntroduction, control: any SessionLaneControl
   ) {
     guard let (sequence, time) = stamp() else { return }
-    lanes[introduction.reactor] = Lane(control: control, lastSequence: sequence)
+    lanes[introduction.reactor] = Lane(
+      control: control, name: introduction.name, lastSequence: sequence)
     store(SessionEvent(sequence: sequence, time: time, kind: .introduced(introduction)))
   }
 
@@ -186,6 +189,16 @@ final class SessionLog {
   /// The monitor of a live reactor.
   func control(of reactor: Int) -> (any SessionLaneControl)? {
     lanes[reactor]?.control
+  }
+
+  /// The live reactors recorded with `name`, oldest first.
+  func reactors(named name: String) -> [Int] {
+    lanes.filter { $0.value.name == name }.map(\.key).sorted()
+  }
+
+  /// The names of the live reactors recorded with one, sorted, each once.
+  var names: [String] {
+    Set(lanes.values.compactMap(\.name)).sorted()
   }
 
   /// Whether `origin` names a live reactor of this session: only such origins are recorded.
@@ -254,4 +267,9 @@ protocol SessionLaneControl: AnyObject {
   /// Decodes a recorded action and sends it to the reactor.
   /// - Throws: ``SessionSendError`` when the reactor is gone or the value does not decode.
   func send(_ action: JSONValue) throws(SessionSendError)
+  /// The reactor's state now, as its lane records it (JSON, the reactors it holds as
+  /// references), or `nil` when the reactor is gone or its state is stored as a description.
+  var recordedState: JSONValue? { get }
+  /// The reactor's `Action` type, when it is `Decodable`.
+  var actionType: (any Decodable.Type)? { get }
 }
