@@ -55,6 +55,22 @@ struct BenchDriver {
           + "build it first with `swift build -c release` (the same configuration), "
           + "or leave those rows out with --filter.")
     }
+    let needsBrowser = rows.contains { if case .script = $0.job { true } else { false } }
+    if needsBrowser, let missing = Self.missingForLiveLatency() {
+      throw .missingTool(
+        path: missing,
+        hint: "The live-latency rows run Benchmarks/live/live_bench.py with headless Chromium, "
+          + "chromedriver and Python's selenium: install them, or leave those rows out with "
+          + "--filter.")
+    }
+    let serve = (executable as NSString).deletingLastPathComponent + "/reactor-trace-serve"
+    let needsServe = needsBrowser || rows.contains { $0.mode == TracingMode.live.rawValue }
+    if needsServe && !FileManager.default.isExecutableFile(atPath: serve) {
+      throw .missingTool(
+        path: serve,
+        hint: "The live rows stream to the reactor-trace-serve built next to the benchmark: "
+          + "build it first with `swift build -c release`, or leave those rows out with --filter.")
+    }
     #if DEBUG
     Progress.say("warning: this is a debug build; figures are meaningless. Use -c release.")
     #endif
@@ -193,6 +209,20 @@ struct BenchDriver {
       throw .child(
         command: command, reason: "exited with \(outcome.exitCode ?? -1): \(outcome.output)")
     }
+  }
+
+  /// What the live-latency rows need and this machine lacks, or `nil`.
+  private static func missingForLiveLatency() -> String? {
+    let files = FileManager.default
+    for path in ["/usr/bin/chromium", "/usr/bin/chromedriver"]
+    where !files.isExecutableFile(atPath: path) {
+      return path
+    }
+    guard
+      let outcome = try? ChildProcess.run("/usr/bin/env", ["python3", "-c", "import selenium"]),
+      outcome.exitCode == 0
+    else { return "python3 with selenium" }
+    return nil
   }
 
   private static func makeTemporaryDirectory() throws(BenchFailure) -> String {
