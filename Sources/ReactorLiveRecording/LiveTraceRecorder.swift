@@ -55,16 +55,7 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
   public init(
     recording reactor: R, live: LiveOptions, options: TraceOptions = TraceOptions()
   ) throws(TraceRecordingError) {
-    guard LiveProtocol.isValidStreamID(live.streamID) else {
-      throw .invalidOption(
-        "a live stream's name is 1 to 64 letters, digits, '-' or '_', not '\(live.streamID)'")
-    }
-    guard live.ringEvents >= 1, live.ringBytes >= 1 else {
-      throw .invalidOption("a live ring must hold at least 1 event and 1 byte")
-    }
-    guard (1...65_535).contains(live.port) else {
-      throw .invalidOption("a live server's port is 1 to 65535, not \(live.port)")
-    }
+    try live.validate()
     var options = options
     options.overflow = .drop
     options.flushInterval = live.sendInterval

@@ -64,6 +64,12 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     return (stored, stored.hash)
   }
 
+  /// The last state encoded (the reactor's state now, as its trace records it), or `nil`
+  /// when it was stored as its description.
+  var lastStateJSON: JSONValue? {
+    previousTree ?? previousBytes.flatMap { try? JSONValue(parsing: $0) }
+  }
+
   /// The trace event for a captured one.
   mutating func encode(_ stamped: StampedEvent<Action, Mutation, State>) -> TraceEvent {
     let kind: TraceEvent.Kind
