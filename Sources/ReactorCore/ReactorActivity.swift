@@ -115,7 +115,7 @@ public struct ReactorActivity: Hashable, Sendable {
 
   /// Runs `body` as the code of reactor `reactor` with `activity` running, restoring what
   /// ran before.
-  @MainActor @usableFromInline @discardableResult static func whileRunning<T>(
+  @MainActor @inlinable @discardableResult static func whileRunning<T>(
     _ activity: ReactorActivity?, in reactor: Int, _ body: () -> T
   ) -> T {
     let outer = running

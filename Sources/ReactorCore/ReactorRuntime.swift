@@ -46,9 +46,14 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// like button's effect that reports the like on an app-wide event stream) carries that
   /// action and effect, and the stream's mutation made from it reaches the monitor with
   /// them as `from`, naming this reactor by ``activityID``. A recorder writes them as the
-  /// mutation's publisher, and coverage credits the mutation to the action. `false` by
-  /// default: the runtime then checks one flag and does nothing more.
-  public var tracksOwnActivity = false {
+  /// mutation's publisher, and coverage credits the mutation to the action.
+  ///
+  /// It is lighter than a session's tracking, and keeps the runtime's fast paths: the
+  /// activity is set around `mutate` (and the synchronous start of the effect it returns) and
+  /// bound in async effect bodies, and a stream's mutation reaches the monitor with `from`;
+  /// actions are not given an origin. `false` by default: the runtime then checks one flag
+  /// per action and per effect, and nothing more.
+  @exclusivity(unchecked) public var tracksOwnActivity = false {
     didSet { updateActivityTracking() }
   }
 
@@ -57,11 +62,11 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// the process has; 0 before.
   public private(set) var activityID = 0
 
-  /// Whether ``sessionID`` is set or ``tracksOwnActivity`` is on.
+  /// Whether ``sessionID`` is set.
   @usableFromInline @exclusivity(unchecked) var tracksActivity = false
 
   private func updateActivityTracking() {
-    tracksActivity = sessionID != nil || tracksOwnActivity
+    tracksActivity = sessionID != nil
     if let sessionID {
       activityID = sessionID
     } else if tracksOwnActivity, activityID >= 0 {
@@ -306,7 +311,15 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     let id = lastActionID
     monitor?.reactorDidReceive(action: action, id: id, origin: .sent)
     isHandlingAction = true
-    let effect = reactor.mutate(action: action)
+    let effect: Effect<Mutation>
+    if tracksOwnActivity {
+      // What `mutate` publishes on a relay comes from this action.
+      effect = ReactorActivity.whileRunning(
+        ReactorActivity(reactor: activityID, action: id), in: activityID
+      ) { reactor.mutate(action: action) }
+    } else {
+      effect = reactor.mutate(action: action)
+    }
     switch effect.operation {
     case .just(let mutation):
       apply(mutation, origin: .action(id)) { reactor.reduce(state: $0, mutation: $1) }
@@ -341,7 +354,14 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       receiveRecordingOrigin(action, id: id, origin: origin, mutate: mutateFunction)
     } else {
       monitor?.reactorDidReceive(action: action, id: id, origin: origin)
-      start(mutateFunction(action), action: id)
+      if tracksOwnActivity {
+        let activity = ReactorActivity(reactor: activityID, action: id)
+        ReactorActivity.whileRunning(activity, in: activityID) {
+          start(mutateFunction(action), action: id)
+        }
+      } else {
+        start(mutateFunction(action), action: id)
+      }
     }
     isHandlingAction = false
     if isOutermost { endUnit() }
@@ -407,8 +427,17 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     let state = reduce(previous, mutation)
     reduced = state
     lastMutationID += 1
-    monitor?.reactorDidReduce(
-      mutation: mutation, id: lastMutationID, origin: origin, state: state)
+    if let monitor {
+      if tracksOwnActivity, case .stream = origin {
+        // Who published the element: this reactor's own action, or something else.
+        monitor.reactorDidReduce(
+          mutation: mutation, id: lastMutationID, origin: origin, state: state,
+          from: ReactorActivity.delivered)
+      } else {
+        monitor.reactorDidReduce(
+          mutation: mutation, id: lastMutationID, origin: origin, state: state)
+      }
+    }
     if passesStatesThrough {
       notify(state)
     } else {
@@ -510,7 +539,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   @inlinable
   func enqueue(_ work: @escaping @MainActor () -> Void) {
-    if tracksActivity {
+    if tracksActivity || tracksOwnActivity {
       enqueueRecordingOrigin(work)
       return
     }
@@ -629,7 +658,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
         running: body)
     }
     var activity: ReactorActivity?
-    if tracksActivity {
+    if tracksActivity || tracksOwnActivity {
       let running = ReactorActivity(reactor: activityID, action: action, effect: effectID)
       activity = running
       let unbound = body
