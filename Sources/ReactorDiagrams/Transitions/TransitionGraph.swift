@@ -177,7 +177,7 @@ public struct TransitionGraph: Sendable, Hashable {
           let target =
             abstraction.keepsFields(through: mutation.state)
             ? current : try node(for: reader.currentState, recent: &recent)
-          let action = actions.label(for: mutation.cause)
+          let action = actions.label(for: mutation.attributedCause())
           let events = pulses.fired(through: mutation.state, state: reader.currentState)
           last = try record(
             from: current, to: target, mutation: mutation.label, action: action, events: events)

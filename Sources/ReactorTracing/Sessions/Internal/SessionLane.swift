@@ -54,6 +54,14 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     reactor.send(decoded)
   }
 
+  var recordedState: JSONValue? {
+    reactor == nil ? nil : encoder.lastStateJSON
+  }
+
+  var actionType: (any Decodable.Type)? {
+    Action.self as? any Decodable.Type
+  }
+
   /// An origin in another live reactor of this session, as a trace records it.
   private func origin(_ activity: ReactorActivity?) -> TraceEvent.ReactorOrigin? {
     guard let activity, log.isLive(activity.reactor) else { return nil }
@@ -63,7 +71,8 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   private func record(_ raw: StampedEvent<Action, Mutation, State>.Raw, from: ReactorActivity?) {
-    guard !log.isStopped else { return }
+    // Asked before encoding: a dropped mutation must not be the encoder's last state.
+    guard log.admitsEvent() else { return }
     // Encoded before it is numbered: encoding a state that holds a reactor the session does
     // not record yet introduces that reactor (``ReactorReference``), whose introduction must
     // come first.
