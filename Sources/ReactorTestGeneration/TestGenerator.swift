@@ -83,7 +83,7 @@ public struct TestGenerator: Sendable {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  private func fileName(_ path: String) -> String {
+  func fileName(_ path: String) -> String {
     path.split(separator: "/").last.map(String.init) ?? path
   }
 
@@ -142,7 +142,9 @@ public struct TestGenerator: Sendable {
         body.append("\(deliver)(try decoded(\(SwiftLiteral.string(value.serializedString))))")
       case .expect(let checks, let context):
         for check in checks {
-          body += assertion(path: check.path, expected: check.json, message: context)
+          body += assertion(
+            actual: "field(\(SwiftLiteral.string(check.path)))", expected: check.json,
+            message: context)
         }
       }
     }
@@ -151,12 +153,12 @@ public struct TestGenerator: Sendable {
     return lines
   }
 
-  /// The lines of one check that the field at `path` is `expected`, within the line length
-  /// `swift format` keeps (100 columns, the lines indented by 6 on top), laid out as it lays
-  /// them out: on one line when that fits, else one argument a line, a comparison broken
-  /// before `==` and a long literal cut into pieces joined by `+`.
-  private func assertion(path: String, expected: String?, message: String) -> [String] {
-    let actual = "field(\(SwiftLiteral.string(path)))"
+  /// The lines of one check that `actual` (an expression such as `field("title")`) is
+  /// `expected`, within the line length `swift format` keeps (100 columns, the lines indented
+  /// by 6 on top), laid out as it lays them out: on one line when that fits, else one
+  /// argument a line, a comparison broken before `==` and a long literal cut into pieces
+  /// joined by `+`.
+  func assertion(actual: String, expected: String?, message: String) -> [String] {
     let expectedLiteral = expected.map(SwiftLiteral.string) ?? "nil"
     let messageLiteral = SwiftLiteral.string(message)
     let swiftTesting = options.framework == .swiftTesting
@@ -196,7 +198,7 @@ public struct TestGenerator: Sendable {
   }
 
   /// The line length of the generated files: `swift format`'s, in `.swift-format`.
-  private static let lineLength = 100
+  static let lineLength = 100
 
   /// `text` in lines of at most `width` characters (a longer word stays whole), each
   /// starting with `prefix`.
@@ -216,7 +218,7 @@ public struct TestGenerator: Sendable {
 
   /// `.milliseconds(500)`, or `.nanoseconds(…)` for a fraction: exact, from the trace's
   /// whole nanoseconds (``TraceTime``).
-  private func swift(_ duration: Duration) -> String {
+  func swift(_ duration: Duration) -> String {
     let nanoseconds = duration.traceNanoseconds
     if nanoseconds % 1_000_000 == 0 {
       return ".milliseconds(\(nanoseconds / 1_000_000))"
@@ -228,7 +230,7 @@ public struct TestGenerator: Sendable {
 extension String {
   /// The text on one line, for comments: line breaks become spaces and other control
   /// characters (which Swift refuses in source) escapes.
-  fileprivate var replacingNewlines: String {
+  var replacingNewlines: String {
     TerminalText.line(String(map { $0.isNewline ? " " : $0 }))
   }
 }

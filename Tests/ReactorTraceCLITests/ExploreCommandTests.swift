@@ -218,6 +218,62 @@ struct GenerateTestCommandTests {
     #expect(result.standardOutput == committed)
   }
 
+  @Test func theTaskAppSessionTestWrittenToStandardOutputIsTheCommittedOne() throws {
+    let result = try runReactorTrace([
+      "generate-test", "Traces/taskapp.session.jsonl", "--serial-executor",
+      "withExclusiveMainSerialExecutor", "--import", "ReactorTestSupport",
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let committed = try String(
+      contentsOfFile: repositoryRoot + "/Tests/GeneratedTraceTests/TaskappSessionTests.swift",
+      encoding: .utf8)
+    #expect(result.standardOutput == committed)
+  }
+
+  @Test func aSessionTestChecksOnlyTheFinalStatesOrTheKeysAsked() throws {
+    let final = try runReactorTrace([
+      "generate-test", "Traces/taskapp.session.jsonl", "--final-state",
+    ])
+    #expect(final.exitCode == 0, "\(final.standardError)")
+    // Alive at the end: the list (its 3 cells and isLoading), the edit screen (isSaving and
+    // title) and cells 7, 8 and 9 (3 fields each); released: cells 3, 4, 5 and 6.
+    let checks = final.standardOutput.components(separatedBy: "#expect(").count - 1
+    #expect(checks == 4 + 2 + 9 + 4)
+    #expect(final.standardOutput.contains(#"#expect(field(5, "") == nil,"#))
+    #expect(final.standardOutput.contains("@Suite struct TaskappSessionTests {"))
+    let keys = try runReactorTrace([
+      "generate-test", "Traces/taskapp.session.jsonl", "--key", "task.title",
+    ])
+    #expect(keys.exitCode == 0, "\(keys.standardError)")
+    #expect(!keys.standardOutput.contains(#""isLoading")"#))
+    #expect(keys.standardOutput.contains(##"field(4, "task.title") == #""Record a session""#"##))
+  }
+
+  @Test func badSessionInputExitsWith2NamingTheProblem() throws {
+    let scratch = try ScratchDirectory()
+    let other = scratch.file("other.session.jsonl")
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/taskapp.session.jsonl", encoding: .utf8)
+    try original.replacingOccurrences(of: #""app":"TaskApp""#, with: #""app":"OtherApp""#)
+      .write(toFile: other, atomically: true, encoding: .utf8)
+    let session = "Traces/taskapp.session.jsonl"
+    let cases: [([String], String)] = [
+      (["generate-test", other], "no session factory is registered for app 'OtherApp'"),
+      (["generate-test", session, "--factory", "makeApp"], "--factory builds one reactor"),
+      (
+        ["generate-test", session, "Traces/counter.trace.jsonl"],
+        "counter.trace.jsonl is the trace of one reactor, not a session"
+      ),
+      (["generate-test", session, other], "records app 'OtherApp', not 'TaskApp'"),
+    ]
+    for (arguments, message) in cases {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+  }
+
   @Test func badGenerateTestInputExitsWith2NamingTheProblem() throws {
     let scratch = try ScratchDirectory()
     let custom = scratch.file("custom.trace.jsonl")

@@ -212,12 +212,14 @@ struct TracePlan {
     }
   }
 
-  /// The fields that differ between two states, in path order, limited to `keys`.
-  private static func changes(
-    from old: JSONValue, to new: JSONValue, keys: TestGenerationOptions.Expectations
+  /// The fields that differ between two states, in path order, limited to `keys`; every
+  /// field of `new` when there is no `old` state.
+  static func changes(
+    from old: JSONValue?, to new: JSONValue, keys: TestGenerationOptions.Expectations
   ) -> [Check] {
     let before = Dictionary(
-      leaves(of: old).map { ($0.path, $0.json) }, uniquingKeysWith: { first, _ in first })
+      (old.map(leaves(of:)) ?? []).map { ($0.path, $0.json) },
+      uniquingKeysWith: { first, _ in first })
     let after = leaves(of: new)
     var changed: [(path: StatePath, json: String?)] = []
     var seen: Set<StatePath> = []

@@ -160,6 +160,30 @@ public final class SessionRecorder: ReactorSessionObserver {
     try control.send(action)
   }
 
+  /// Sends `action` to the live reactor with session id `reactor`: how a test generated from
+  /// a session (`reactor-trace generate-test`) sends the user's actions, addressing reactors
+  /// by their ids as session replay does.
+  ///
+  /// ```swift
+  /// try recorder.send(TaskEditReactor.Action.save, to: 2)
+  /// ```
+  /// - Parameters:
+  ///   - action: A value of the reactor's `Action` type.
+  ///   - reactor: The reactor's id in this session.
+  /// - Throws: ``SessionSendError`` when the reactor is not alive or takes another type.
+  public func send<Action>(_ action: Action, to reactor: Int) throws(SessionSendError) {
+    guard let control = log.control(of: reactor) else { throw .notAlive(reactor) }
+    try control.send(value: action)
+  }
+
+  /// The current state of the live reactor with session id `reactor`, encoded as this
+  /// session encodes its states (a state that is not `Encodable` reflected, the reactors it
+  /// holds as references `{"reactor": id}`), or `nil` when no such reactor is alive: what a
+  /// test generated from a session checks.
+  public func state(of reactor: Int) -> TraceHeader.State? {
+    log.control(of: reactor)?.currentState
+  }
+
   /// The session so far: in memory, the header and every event, with the end line once
   /// stopped; as a flight recorder, the window now, closed by an end line; to a file, the
   /// header alone (the events are in the file: read it after ``flush()`` or ``close()``).

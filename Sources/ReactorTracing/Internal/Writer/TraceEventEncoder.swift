@@ -64,6 +64,12 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     return (stored, stored.hash)
   }
 
+  /// A state encoded whole, as a header stores it, without touching the diff chain: what a
+  /// session recorder answers when asked for a live reactor's state.
+  func stored(_ state: State) -> TraceHeader.State {
+    encodeState(state).map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
+  }
+
   /// The trace event for a captured one.
   mutating func encode(_ stamped: StampedEvent<Action, Mutation, State>) -> TraceEvent {
     let kind: TraceEvent.Kind

@@ -54,6 +54,20 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     reactor.send(decoded)
   }
 
+  func send(value action: Any) throws(SessionSendError) {
+    guard let reactor else { throw .notAlive(id) }
+    guard let action = action as? Action else {
+      throw .wrongType(
+        id, expected: String(reflecting: Action.self),
+        found: String(reflecting: type(of: action)))
+    }
+    reactor.send(action)
+  }
+
+  var currentState: TraceHeader.State? {
+    reactor.map { encoder.stored($0.currentState) }
+  }
+
   /// An origin in another live reactor of this session, as a trace records it.
   private func origin(_ activity: ReactorActivity?) -> TraceEvent.ReactorOrigin? {
     guard let activity, log.isLive(activity.reactor) else { return nil }

@@ -209,4 +209,10 @@ protocol SessionLaneControl: AnyObject {
   /// Decodes a recorded action and sends it to the reactor.
   /// - Throws: ``SessionSendError`` when the reactor is gone or the value does not decode.
   func send(_ action: JSONValue) throws(SessionSendError)
+  /// Sends an action value, which must be of the reactor's `Action` type.
+  /// - Throws: ``SessionSendError`` when the reactor is gone or the value is of another type.
+  func send(value action: Any) throws(SessionSendError)
+  /// The reactor's current state, encoded as the session encodes states; `nil` once it is
+  /// gone.
+  var currentState: TraceHeader.State? { get }
 }
