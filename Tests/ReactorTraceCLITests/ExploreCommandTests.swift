@@ -204,6 +204,86 @@ struct ExploreCommandTests {
   }
 }
 
+@Suite("reactor-trace explore and coverage of a session, end to end")
+struct SessionExploreCommandTests {
+  @Test func coverageOfTheTaskAppSessionIsReportedPerReactorType() throws {
+    let result = try runReactorTrace(["coverage", "Traces/taskapp.session.jsonl"])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(
+      lines.first
+        == "1 session: 9 reactors of 3 types, each type's reactors merged and seen through its "
+        + "abstraction")
+    // The list is not registered as a reactor of its own; the edit screen and the rows are.
+    #expect(lines.contains("TaskAppListReactor: 1 reactor; not registered, so not explored"))
+    let edit = try #require(lines.firstIndex { $0.hasPrefix("TaskEditReactor: 1 reactor;") })
+    #expect(lines[edit].hasSuffix("through the abstraction 7 states, 17 transitions"))
+    #expect(lines[edit + 1] == "  states:      7 of 7 exercised (100.0%)")
+    #expect(lines[edit + 2] == "  transitions: 10 of 17 exercised (58.8%)")
+    // Saving with nothing typed is never done in the session: the script that does it.
+    #expect(
+      lines.contains(
+        "    editing=nil, isSaving=false, title=empty → editing=nil, isSaving=true, "
+          + "title=empty  setSaving ← save   script: save"))
+    // Seven rows, each from its own task, merged into the type's one abstract state; the
+    // toggle reaches the row back through the service as the exploration's does, the edit
+    // screen's rename reaches it from another reactor.
+    let cells = try #require(
+      lines.firstIndex { $0.hasPrefix("TaskCellReactor: 7 reactors merged;") })
+    #expect(lines[cells].hasSuffix("through the abstraction 1 state, 1 transition"))
+    #expect(lines[cells + 1] == "  states:      1 of 1 exercised (100.0%)")
+    #expect(lines[cells + 2] == "  transitions: 1 of 1 exercised (100.0%)")
+    #expect(
+      lines[cells + 3].hasPrefix("  the reactors also make 1 transition the exploration did not"))
+
+    let gated = try runReactorTrace(["coverage", "Traces/taskapp.session.jsonl", "--min", "60"])
+    #expect(gated.exitCode == 4)
+    #expect(
+      gated.standardError
+        == "reactor-trace: transition coverage of TaskEditReactor is below --min 60%\n")
+  }
+
+  @Test func exploringASessionExploresEachRegisteredReactorType() throws {
+    let result = try runReactorTrace(["explore", "Traces/taskapp.session.jsonl"])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.contains("TaskAppListReactor (1 reactor): not registered, so not explored"))
+    #expect(
+      lines.contains(
+        "TaskEditReactor (1 reactor): explored 14 states (6 resting), 39 transitions, 24 runs; "
+          + "through the type's abstraction 7 states"))
+    #expect(
+      lines.contains(
+        "TaskCellReactor (7 reactors): explored 2 states (2 resting), 2 transitions, 2 runs; "
+          + "through the type's abstraction 1 state"))
+    #expect(lines.contains("  alphabet: toggle"))
+    #expect(
+      lines.filter { $0 == "  stopped by: fixed point (every reachable state explored)" }.count == 2
+    )
+  }
+
+  @Test func optionsOfOneReactorTypeAreRefusedForASession() throws {
+    let session = "Traces/taskapp.session.jsonl"
+    let cases: [([String], String)] = [
+      (["explore", session, "--graph", "x.svg"], "--graph does not apply to sessions"),
+      (["explore", session, "--path-to", "title=x"], "--path-to does not apply to sessions"),
+      (["coverage", session, "--json"], "--json does not apply to sessions"),
+      (["coverage", session, "--key", "title"], "--key does not apply to sessions"),
+      (["coverage", session, "--production", "x.summary.jsonl"], "--production does not apply"),
+      (
+        ["coverage", session, "Traces/counter.trace.jsonl"],
+        "counter.trace.jsonl is the trace of one reactor, not a session"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+  }
+}
+
 @Suite("reactor-trace generate-test, end to end")
 struct GenerateTestCommandTests {
   @Test func theCounterTestWrittenToStandardOutputIsTheCommittedOne() throws {
