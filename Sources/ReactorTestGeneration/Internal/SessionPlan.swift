@@ -144,13 +144,7 @@ struct SessionPlan {
     finalStates = current
     end = last ?? .zero
     userActions = inputs.count
-    let events: ScriptedEvents
-    do {
-      events = try ScriptedEvents(metadata: metadata)
-    } catch {
-      throw .unusableEvents(path: path, reason: error.description)
-    }
-    for event in events.events {
+    for event in try TracePlan.scriptedEvents(in: metadata, path: path) {
       inputs.append((event.time, .event(event.value)))
     }
     inputs = ScriptOrder.sorted(inputs, time: \.time, isAction: \.input.isAction)

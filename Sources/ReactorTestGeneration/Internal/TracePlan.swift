@@ -110,13 +110,7 @@ struct TracePlan {
       throw .unreadableTrace("\(error)")
     }
     close(at: nil, isAction: true)
-    let events: ScriptedEvents
-    do {
-      events = try ScriptedEvents(metadata: metadata)
-    } catch {
-      throw .unusableEvents(path: path, reason: error.description)
-    }
-    for event in events.events {
+    for event in try Self.scriptedEvents(in: metadata, path: path) {
       inputs.append((event.time, .event(event.value)))
     }
     // As `record` orders them.
@@ -170,6 +164,17 @@ struct TracePlan {
       : Self.changes(from: checked, to: current, keys: expectations)
     if !checks.isEmpty {
       steps.append(.expect(checks, context: "after \(previous), at the end (\(Self.text(end)))"))
+    }
+  }
+
+  /// The scripted events a trace's or session's metadata holds (`script.events`).
+  static func scriptedEvents(
+    in metadata: [String: String], path: String
+  ) throws(TestGenerationError) -> [ScriptedEvents.Event] {
+    do {
+      return try ScriptedEvents(metadata: metadata).events
+    } catch {
+      throw .unusableEvents(path: path, reason: error.description)
     }
   }
 
