@@ -141,6 +141,52 @@ public struct AbstractedCoverage: Sendable {
     transitions.indices.filter { !exercisedTransitions.contains(transitions[$0]) }
   }
 
+  /// The coverage as JSON, for CI: the explored graph's size, the abstract shares and counts,
+  /// and each abstract transition never exercised with the shortest script that makes it.
+  public var json: JSONValue {
+    let missed = missedTransitions.map { index in
+      let transition = transitions[index]
+      let script = exploration.script(forTransition: firstTransition[index])
+      return JSONValue.object(
+        JSONObject([
+          ("source", .string(transition.source)),
+          ("target", .string(transition.target)),
+          ("mutation", .string(transition.mutation)),
+          ("action", .string(transition.action)),
+          ("script", .array(script.steps.map { .string($0.action.label) })),
+        ]))
+    }
+    func share(_ count: Int, of total: Int, _ value: Double) -> JSONValue {
+      .object(
+        JSONObject([
+          ("reachable", .int(Int64(total))), ("exercised", .int(Int64(count))),
+          ("share", .double(value)),
+        ]))
+    }
+    var transitionShares = share(
+      exercisedTransitions.count, of: transitions.count, transitionShare)
+    if case .object(var object) = transitionShares {
+      object["outsideExploration"] = .int(Int64(observedOutside.count))
+      transitionShares = .object(object)
+    }
+    return .object(
+      JSONObject([
+        ("traces", .int(Int64(traceCount))),
+        (
+          "explored",
+          .object(
+            JSONObject([
+              ("states", .int(Int64(exploration.states.count))),
+              ("transitions", .int(Int64(exploration.transitions.count))),
+              ("stoppedBy", .string(exploration.stopReason.description)),
+            ]))
+        ),
+        ("states", share(exercisedStates.count, of: states.count, stateShare)),
+        ("transitions", transitionShares),
+        ("missed", .array(missed)),
+      ]))
+  }
+
   /// A label's case name: `setTask` for `setTask(ReactorExamples.TaskItem(…))`; a label
   /// that does not start with a name (or a stream's `stream name`) as it is.
   public static func caseName(_ label: String) -> String {

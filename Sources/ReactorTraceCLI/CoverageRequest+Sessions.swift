@@ -11,14 +11,17 @@ extension CoverageRequest {
   func runSessions(output: any TextOutput) async throws -> ExitCode {
     try SessionReactorTypes.refuse([
       ("--reactor", reactor != nil), ("--exploration", savedExploration != nil),
-      ("--json", json), ("--graph", graph != nil), ("--actions", arguments.script != nil),
+      ("--graph", graph != nil), ("--actions", arguments.script != nil),
       ("--actions-from", !arguments.actionTraces.isEmpty), ("--key", !arguments.keys.isEmpty),
     ])
     let sessions = try SessionReactorTypes(sessions: traces)
-    output.write(
-      "\(traces.count) session\(traces.count == 1 ? "" : "s"): \(sessions.reactorCount) "
-        + "reactors of \(sessions.types.count) types, each type's reactors merged and seen "
-        + "through its abstraction")
+    var types: [JSONValue] = []
+    if !json {
+      output.write(
+        "\(traces.count) session\(traces.count == 1 ? "" : "s"): \(sessions.reactorCount) "
+          + "reactors of \(sessions.types.count) types, each type's reactors merged and seen "
+          + "through its abstraction")
+    }
     var below: [String] = []
     for type in sessions.types {
       let count = type.lanes.count
@@ -29,11 +32,28 @@ extension CoverageRequest {
       {
       case .explored(let explored): exploration = explored
       case .skipped(let reason):
-        output.write("\(type.shortName): \(merged); \(reason)")
+        if json {
+          types.append(
+            .object(
+              JSONObject([
+                ("type", .string(type.type)), ("reactors", .int(Int64(count))),
+                ("notExplored", .string(reason)),
+              ])))
+        } else {
+          output.write("\(type.shortName): \(merged); \(reason)")
+        }
         continue
       }
       let coverage = try AbstractedCoverage(
         of: exploration, traces: type.openers, state: type.abstractState)
+      if let minimum, coverage.transitionShare * 100 < minimum { below.append(type.shortName) }
+      if json {
+        guard case .object(var object) = coverage.json else { continue }
+        object["type"] = .string(type.type)
+        object["reactors"] = .int(Int64(count))
+        types.append(.object(object))
+        continue
+      }
       output.write(
         "\(type.shortName): \(merged); explored from the registered factory: "
           + "\(exploration.states.count) states, \(exploration.transitions.count) transitions "
@@ -62,13 +82,23 @@ extension CoverageRequest {
           "    \(transition.source) → \(transition.target)  \(transition.mutation) ← "
             + "\(transition.action)   script: \(script.summary)")
       }
-      if let minimum, coverage.transitionShare * 100 < minimum { below.append(type.shortName) }
+    }
+    if json {
+      output.write(
+        JSONValue.object(
+          JSONObject([
+            ("sessions", .int(Int64(traces.count))),
+            ("reactors", .int(Int64(sessions.reactorCount))), ("types", .array(types)),
+          ])
+        ).serializedString)
     }
     if let minimum, !below.isEmpty {
       throw CommandFailure(
         code: .belowMinimum,
-        message: "transition coverage of \(below.joined(separator: ", ")) is below --min "
-          + "\(Self.number(minimum))%")
+        message: json
+          ? nil
+          : "transition coverage of \(below.joined(separator: ", ")) is below --min "
+            + "\(Self.number(minimum))%")
     }
     return .success
   }

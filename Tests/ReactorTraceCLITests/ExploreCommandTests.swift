@@ -243,6 +243,34 @@ struct SessionExploreCommandTests {
         == "reactor-trace: transition coverage of TaskEditReactor is below --min 60%\n")
   }
 
+  @Test func coverageOfASessionAsJSONHasOneEntryPerReactorType() throws {
+    let result = try runReactorTrace(["coverage", "Traces/taskapp.session.jsonl", "--json"])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let json = try JSONValue(parsing: result.standardOutput)
+    #expect(json["reactors"] == .int(9))
+    guard case .array(let types)? = json["types"] else {
+      Issue.record("no types: \(result.standardOutput)")
+      return
+    }
+    #expect(
+      types.map { $0["type"] }
+        == [
+          "ReactorExamples.TaskAppListReactor", "ReactorExamples.TaskEditReactor",
+          "ReactorExamples.TaskCellReactor",
+        ].map { JSONValue.string($0) })
+    #expect(types[0]["notExplored"] == .string("not registered, so not explored"))
+    #expect(types[1]["transitions"]?["exercised"] == .int(10))
+    #expect(types[1]["transitions"]?["reachable"] == .int(17))
+    #expect(types[2]["reactors"] == .int(7))
+    #expect(types[2]["states"]?["share"] == .double(1))
+    #expect(types[2]["transitions"]?["outsideExploration"] == .int(1))
+    let gated = try runReactorTrace([
+      "coverage", "Traces/taskapp.session.jsonl", "--json", "--min", "60",
+    ])
+    #expect(gated.exitCode == 4)
+    #expect(gated.standardError.isEmpty)
+  }
+
   @Test func exploringASessionExploresEachRegisteredReactorType() throws {
     let result = try runReactorTrace(["explore", "Traces/taskapp.session.jsonl"])
     #expect(result.exitCode == 0, "\(result.standardError)")
@@ -267,7 +295,7 @@ struct SessionExploreCommandTests {
     let cases: [([String], String)] = [
       (["explore", session, "--graph", "x.svg"], "--graph does not apply to sessions"),
       (["explore", session, "--path-to", "title=x"], "--path-to does not apply to sessions"),
-      (["coverage", session, "--json"], "--json does not apply to sessions"),
+      (["coverage", session, "--graph", "x.svg"], "--graph does not apply to sessions"),
       (["coverage", session, "--key", "title"], "--key does not apply to sessions"),
       (["coverage", session, "--production", "x.summary.jsonl"], "--production does not apply"),
       (
