@@ -109,9 +109,14 @@ extension TestGenerator {
         body += ["", "// \(TracePlan.text(time))", "await clock.advance(by: \(swift(duration)))"]
       case .send(let value, let reactor, let label, let id, let time):
         let target = plan.reactors[reactor]
-        body.append(
+        var comment =
           "// \(target?.label ?? "#\(reactor)")'s action \(id), sent at \(TracePlan.text(time)): "
-            + label.replacingNewlines)
+          + label.replacingNewlines
+        // Within the line length, the body being indented by 6.
+        if 6 + comment.count > Self.lineLength {
+          comment = String(comment.prefix(Self.lineLength - 6 - 1)) + "…"
+        }
+        body.append(comment)
         body += send(value, to: reactor, of: target)
       case .deliver(let value, let time):
         guard let deliver = factory.deliver else {

@@ -205,7 +205,17 @@ public struct TestGenerator: Sendable {
       lines.append(actual)
       lines += literal(expected, lead: "  == ", end: ",")
     }
-    lines += literal(message, lead: "", end: ")")
+    let messageLine = SwiftLiteral.string(message)
+    if swiftTesting, messageLine.count + 1 > width {
+      // A message cut into pieces joined by `+` is a String, which `#expect` does not take
+      // as its comment: it is wrapped in `Comment(rawValue:)`, laid out as `swift format`
+      // lays it out, every piece within the line after `rawValue: `.
+      let pieces = SwiftLiteral.pieces(message, width: width - 2 - "rawValue: ".count - 2)
+      lines += ["Comment(", "  rawValue: " + pieces[0]] + pieces.dropFirst().map { "    + " + $0 }
+      lines[lines.count - 1] += "))"
+    } else {
+      lines += literal(message, lead: "", end: ")")
+    }
     return [lines[0]] + lines.dropFirst().map { "  " + $0 }
   }
 

@@ -119,7 +119,7 @@ import Testing
       #expect(
         field(3, "task.isDone") == "true",
         "TaskCellReactor #3, after TaskCellReactor #3's toggle (action 1), at 300 ms")
-      // edit #2's action 3, sent at 300 ms: edit(ReactorExamples.TaskItem(id: 2, title: "Record a trace", isDone: false))
+      // edit #2's action 3, sent at 300 ms: edit(ReactorExamples.TaskItem(id: 2, title: "Record a …
       try recorder.send(
         decoded(
           #"{"edit":{"_0":{"id":2,"isDone":false,"title":"Record a trace"}}}"#,

@@ -46,6 +46,30 @@ import Testing
     }
   }
 
+  @Test func aMessageTooLongForALineIsACommentOfPiecesAndNoLineIsLonger() throws {
+    let text = try String(contentsOfFile: Self.session, encoding: .utf8)
+    let name = "the edit screen of the task app, where a task is renamed or a new one typed"
+    let path = NSTemporaryDirectory() + "reactor-trace-long-\(getpid()).session.jsonl"
+    try text.replacingOccurrences(of: #""name":"edit""#, with: #""name":""# + name + #"""#)
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let factory = ReactorRegistry.examples.sessionTestFactory(for: "TaskApp", metadata: [:])
+    for framework in [TestGenerationOptions.Framework.swiftTesting, .xctest] {
+      let source = try TestGenerator(options: TestGenerationOptions(framework: framework))
+        .source(forSessions: [path]) { _, _ in factory }
+      let long = source.split(separator: "\n").filter { $0.count > 100 }
+      #expect(long.isEmpty, "\(long)")
+      // `#expect` takes a Comment, which a String joined by `+` is not.
+      #expect(
+        source.contains(
+          """
+                  Comment(
+                    rawValue: "\(name) "
+                      + "#2, after the start, at 0 ms"))
+          """) == (framework == .swiftTesting))
+    }
+  }
+
   @Test func aTraceOfOneReactorOrAnUnknownAppIsRefused() throws {
     let counter = GeneratedFiles.root + "/Traces/counter.trace.jsonl"
     let factory = ReactorRegistry.examples.sessionTestFactory(for: "TaskApp", metadata: [:])
