@@ -133,6 +133,7 @@ let package = Package(
       dependencies: [
         "ReactorReplay",
         "ReactorExamples",
+        "ReactorScript",
         "ReactorTestSupport",
         .product(name: "Clocks", package: "swift-clocks"),
       ]

@@ -74,13 +74,30 @@ for script in Traces/*.actions.jsonl; do
     "$name" "$events" "$same" "" "${results[0]}" "${results[1]}" "" "$screen" "" "${diagrams[*]}")")
 done
 
-# The task app's session (many reactors in one trace, Traces/taskapp.session.jsonl, recorded
-# by its test): replayed structurally (every cause across reactors checked), its edit screen
-# and a row through reduce, the whole app through mutate (its registered session factory),
-# and compared with itself.
-session="Traces/taskapp.session.jsonl"
+# The task app's session (many reactors in one trace): recorded from the app's script
+# (Traces/taskapp.script.jsonl, each tap addressed to a reactor by name or by a path through
+# the list's state) through its registered session factory and checked against
+# Traces/taskapp.session.jsonl; replayed structurally (every cause across reactors checked),
+# its edit screen and a row through reduce, the whole app through mutate, and compared with
+# itself.
+session="out/traces/taskapp.session.jsonl"
 echo
-echo "== taskapp session ($session)"
+echo "== taskapp session (Traces/taskapp.script.jsonl)"
+if recorded="$("$bin" record --actions Traces/taskapp.script.jsonl -o "$session" 2>&1)"; then
+  echo "record: $recorded"
+  if cmp -s "$session" Traces/taskapp.session.jsonl; then
+    session_same="identical to Traces/taskapp.session.jsonl"
+  else
+    session_same="DIFFERS from Traces/taskapp.session.jsonl (re-record it on purpose)"
+    failures=$((failures + 1))
+  fi
+else
+  echo "record failed: $recorded"
+  session_same="record FAILED; the committed session is used"
+  failures=$((failures + 1))
+  session="Traces/taskapp.session.jsonl"
+fi
+echo "        $session_same"
 session_results=()
 for arguments in "" "--reactor-id 2" "--reactor-id 3" "--mode mutate" \
   "--mode mutate --effects recorded"; do
@@ -116,8 +133,9 @@ else
   echo "render inspector: FAILED"
   failures=$((failures + 1))
 fi
-summary+=("$(printf '  %-14s %s reactors, %s events\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s, whole app (mutate) %s, whole app with effects played back %s\n  %-14s drew:   %s' \
-  "taskapp" "$(grep -c '"kind":"reactor"' "$session")" "$(grep -c '"seq"' "$session")" "" \
+summary+=("$(printf '  %-14s %s reactors, %s events, %s\n  %-14s replay: structural %s, edit screen (reduce) %s, a row (reduce) %s, whole app (mutate) %s, whole app with effects played back %s\n  %-14s drew:   %s' \
+  "taskapp" "$(grep -c '"kind":"reactor"' "$session")" "$(grep -c '"seq"' "$session")" \
+  "$session_same" "" \
   "${session_results[0]}" "${session_results[1]}" "${session_results[2]}" \
   "${session_results[3]}" "${session_results[4]}" "" "${session_views[*]}")")
 

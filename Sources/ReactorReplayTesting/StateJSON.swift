@@ -33,12 +33,12 @@ public func stateJSON<State: Encodable>(_ state: State, at path: String) -> Stri
 }
 
 /// The canonical JSON of the field at a dotted path of the state of the live reactor with
-/// session id `reactor`, as `recorder` encodes it, or `nil` when the reactor is not alive or
-/// its state has no such field: what tests generated from a session compare.
+/// session id `reactor`, as its lane records it (``SessionRecorder/recordedState(of:)``), or
+/// `nil` when the reactor is not alive (or its state is recorded as a description) or its
+/// state has no such field: what tests generated from a session compare.
 ///
 /// A state that is not `Encodable` is read as the session records it, the reactors it holds
-/// as references (`cells.0.reactor` is `"3"`); the path `""` is the whole state (a string for
-/// a state recorded as its description).
+/// as references (`cells.0.reactor` is `"3"`); the path `""` is the whole state.
 ///
 /// ```swift
 /// #expect(stateJSON(of: 4, in: recorder, at: "task.title") == #""Record a session""#)
@@ -51,12 +51,7 @@ public func stateJSON<State: Encodable>(_ state: State, at path: String) -> Stri
 ///   or a description of the error when the path is malformed.
 @MainActor
 public func stateJSON(of reactor: Int, in recorder: SessionRecorder, at path: String) -> String? {
-  let value: JSONValue
-  switch recorder.state(of: reactor) {
-  case nil: return nil
-  case .json(let json): value = json
-  case .description(let text): value = .string(text)
-  }
+  guard let value = recorder.recordedState(of: reactor) else { return nil }
   if path.isEmpty { return value.serializedString }
   do throws(StatePathError) {
     return try StatePath(parsing: path).value(in: value)?.serializedString

@@ -22,12 +22,15 @@ extension ReactorScript {
     public var input: Input
     /// The line of the script (or trace) it was read from; for messages.
     public var line: Int
+    /// In an app's script, the reactor the action goes to; `nil` in a reactor's script.
+    public var target: ReactorAddress?
 
     /// A step.
-    public init(time: Duration, input: Input, line: Int) {
+    public init(time: Duration, input: Input, line: Int, target: ReactorAddress? = nil) {
       self.time = time
       self.input = input
       self.line = line
+      self.target = target
     }
   }
 }

@@ -1,8 +1,9 @@
 import Foundation
 import ReactorTracing
 
-/// A script of timed inputs for a reactor, in JSON Lines: the format `reactor-trace record
-/// --actions` reads, `explore --path-to` writes, and a trace can be turned back into.
+/// A script of timed inputs for a reactor, or for a whole app, in JSON Lines: the format
+/// `reactor-trace record --actions` reads, `explore --path-to` writes, and a trace can be
+/// turned back into.
 ///
 /// ```
 /// {"reactor": "ReactorExamples.CounterReactor", "meta": {"limit": "2"}}
@@ -14,11 +15,27 @@ import ReactorTracing
 /// step at `t` milliseconds from the start (never decreasing): an `action` (the reactor's
 /// Codable `Action`) sent to the reactor, or an `event` handed to the reactor's fakes, such
 /// as a change made on another screen. ``ScriptRunner`` records a script on a test clock.
+///
+/// An app's script names the app instead (its session factory builds it), and each step
+/// says which of the app's reactors its action goes `to` (``ReactorAddress``): one the
+/// factory named, or one such a reactor holds, by a path through the states.
+///
+/// ```
+/// {"app": "TaskApp"}
+/// {"t": 0, "to": "list", "action": "refresh"}
+/// {"t": 100, "to": "edit", "action": {"setTitle": {"_0": "Buy milk"}}}
+/// {"t": 200, "to": "list/cells[task.id=1]", "action": "toggle"}
+/// ```
+///
+/// ``SessionScriptRunner`` records an app's script as a session.
 public struct ReactorScript: Sendable, Hashable {
   /// The file the script was read from, or a name standing for it in messages.
   public var name: String
   /// The reactor named by the header line.
   public var reactor: String?
+  /// The app named by the header line, whose session factory builds the reactors an app's
+  /// script addresses; `nil` for the script of one reactor.
+  public var app: String?
   /// The metadata of the header line.
   public var metadata: [String: String]
   /// The steps, in the order written.
@@ -26,10 +43,12 @@ public struct ReactorScript: Sendable, Hashable {
 
   /// A script built in memory, such as one an exploration found; `name` stands for its path.
   public init(
-    name: String, reactor: String? = nil, metadata: [String: String] = [:], steps: [Step]
+    name: String, reactor: String? = nil, app: String? = nil, metadata: [String: String] = [:],
+    steps: [Step]
   ) {
     self.name = name
     self.reactor = reactor
+    self.app = app
     self.metadata = metadata
     self.steps = steps
   }
@@ -76,6 +95,7 @@ public struct ReactorScript: Sendable, Hashable {
         try readHeader(object, line: line)
         continue
       }
+      let target = try readTarget(object["to"], line: line)
       guard let milliseconds = object["t"] else {
         throw .malformed(path: name, line: line, reason: "missing field 't' (milliseconds)")
       }
@@ -88,7 +108,13 @@ public struct ReactorScript: Sendable, Hashable {
       let input: Step.Input
       switch (object["action"], object["event"]) {
       case (let action?, nil): input = .action(action)
-      case (nil, let event?): input = .event(event)
+      case (nil, let event?):
+        guard app == nil else {
+          throw .malformed(
+            path: name, line: line,
+            reason: "an app's script sends actions 'to' its reactors; it has no 'event' steps")
+        }
+        input = .event(event)
       case (nil, nil):
         throw .malformed(path: name, line: line, reason: "a step needs an 'action' or an 'event'")
       case (_?, _?):
@@ -101,7 +127,35 @@ public struct ReactorScript: Sendable, Hashable {
           reason: "'t' must not go back in time (\(TraceTime.millisecondsText(time) ?? "?") ms)")
       }
       last = time
-      steps.append(Step(time: time, input: input, line: line))
+      steps.append(Step(time: time, input: input, line: line, target: target))
+    }
+  }
+
+  /// Reads a step's `to`: required in an app's script, refused in a reactor's.
+  private func readTarget(_ value: JSONValue?, line: Int) throws(ScriptError) -> ReactorAddress? {
+    guard let app else {
+      guard value == nil else {
+        throw .malformed(
+          path: name, line: line,
+          reason: "'to' addresses a reactor of an app: name the app in the first line, "
+            + #"{"app": "TaskApp"}"#)
+      }
+      return nil
+    }
+    guard let value else {
+      throw .malformed(
+        path: name, line: line,
+        reason: "a step of \(app)'s script says which reactor it goes 'to', such as "
+          + #""to": "list""#)
+    }
+    guard case .string(let text) = value else {
+      throw .malformed(
+        path: name, line: line, reason: "'to' must be a string, such as \"list/cells.0\"")
+    }
+    do {
+      return try ReactorAddress(parsing: text)
+    } catch {
+      throw .malformed(path: name, line: line, reason: error.description)
     }
   }
 
@@ -156,6 +210,7 @@ public struct ReactorScript: Sendable, Hashable {
     var lines: [String] = []
     var header: [(String, JSONValue)] = []
     if let reactor { header.append(("reactor", .string(reactor))) }
+    if let app { header.append(("app", .string(app))) }
     if !metadata.isEmpty {
       header.append(
         ("meta", .object(JSONObject(metadata.map { ($0.key, JSONValue.string($0.value)) }))))
@@ -167,9 +222,11 @@ public struct ReactorScript: Sendable, Hashable {
         case .action(let value): ("action", ScriptCase.compact(value))
         case .event(let value): ("event", value)
         }
+      let target = step.target.map { [("to", JSONValue.string($0.description))] } ?? []
       lines.append(
-        JSONValue.object(JSONObject([("t", ScriptTime.milliseconds(step.time)), input]))
-          .serializedString)
+        JSONValue.object(
+          JSONObject([("t", ScriptTime.milliseconds(step.time))] + target + [input])
+        ).serializedString)
     }
     return lines
   }
@@ -179,11 +236,13 @@ public struct ReactorScript: Sendable, Hashable {
     lines.map { $0 + "\n" }.joined()
   }
 
-  /// Reads the optional first line: `{"reactor": "...", "meta": {"key": "value"}}`.
+  /// Reads the optional first line: `{"reactor": "...", "meta": {"key": "value"}}`, or for an
+  /// app `{"app": "...", "meta": {…}}`.
   private mutating func readHeader(_ object: JSONObject, line: Int) throws(ScriptError) {
     for (key, value) in object.members {
       switch (key, value) {
       case ("reactor", .string(let reactor)): self.reactor = reactor
+      case ("app", .string(let app)): self.app = app
       case ("meta", .object(let pairs)):
         for (key, value) in pairs.members {
           guard case .string(let text) = value else {
@@ -191,15 +250,22 @@ public struct ReactorScript: Sendable, Hashable {
           }
           metadata[key] = text
         }
-      case ("reactor", _):
-        throw .malformed(path: name, line: line, reason: "'reactor' must be a string")
+      case ("reactor", _), ("app", _):
+        throw .malformed(path: name, line: line, reason: "'\(key)' must be a string")
       case ("meta", _):
         throw .malformed(path: name, line: line, reason: "'meta' must be an object of strings")
       default:
         throw .malformed(
           path: name, line: line,
-          reason: "unknown header field '\(key)'; a header has 'reactor' and 'meta', a step 't'")
+          reason:
+            "unknown header field '\(key)'; a header has 'reactor' (or 'app') and 'meta', "
+            + "a step 't'")
       }
+    }
+    if reactor != nil, app != nil {
+      throw .malformed(
+        path: name, line: line,
+        reason: "a script is of one reactor or of an app: its header names 'reactor' or 'app'")
     }
   }
 }

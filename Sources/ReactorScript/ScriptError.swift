@@ -14,6 +14,11 @@ public enum ScriptError: Error, Sendable, Hashable {
   case unusableEvents(reason: String)
   /// The recorder could not start.
   case recordingFailed(String)
+  /// A step of an app's script addresses no live reactor: an unknown name, or a path that
+  /// reaches none.
+  case unreachableReactor(path: String, line: Int, ReactorAddressError)
+  /// The script is of one reactor where an app's is needed, or the other way round.
+  case wrongKind(path: String, reason: String)
 }
 
 extension ScriptError: CustomStringConvertible {
@@ -30,6 +35,8 @@ extension ScriptError: CustomStringConvertible {
         + "send it events"
     case .unusableEvents(let reason): reason
     case .recordingFailed(let reason): "recording failed: \(reason)"
+    case .unreachableReactor(let path, let line, let error): "\(path):\(line): \(error)"
+    case .wrongKind(let path, let reason): "\(path): \(reason)"
     }
   }
 }

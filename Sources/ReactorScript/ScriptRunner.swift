@@ -127,6 +127,12 @@ public enum ScriptRunner {
   private static func decode<R: Reactor, Event: Decodable>(
     _ script: ReactorScript, for reactor: R.Type, events: Event.Type, acceptsEvents: Bool
   ) throws(ScriptError) -> [(time: Duration, input: Input<R.Action, Event>)] {
+    if let app = script.app {
+      throw .wrongKind(
+        path: script.name,
+        reason: "it is the script of the app \(app), not of one reactor: record it through "
+          + "the app's session factory (SessionScriptRunner)")
+    }
     guard let decodable = R.Action.self as? any Decodable.Type else {
       throw .notDecodable(String(reflecting: R.Action.self))
     }

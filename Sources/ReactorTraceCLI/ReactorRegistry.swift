@@ -42,10 +42,12 @@ public struct ReactorRegistry: Sendable {
   public var sessionApps: [String] { sessionEntries.keys.sorted() }
 
   /// Registers a session factory: how to build a whole app, wired as the app wires it, for
-  /// `replay --mode mutate` and `rerecord` of its sessions, and (spelled as Swift source in
-  /// `test`) for the tests `generate-test` writes from them.
+  /// `record` of the app's scripts, `replay --mode mutate` and `rerecord` of its sessions,
+  /// and (spelled as Swift source in `test`) for the tests `generate-test` writes from them.
   ///
-  /// A session is matched to its factory by its header's `app` metadata.
+  /// A session is matched to its factory by its header's `app` metadata, an app's script by
+  /// its first line, `{"app": "TaskApp"}`. The names the factory records reactors with are
+  /// the names the app's scripts address them by (`ReactorAddress`).
   ///
   /// ```swift
   /// registry.registerSession(
@@ -83,16 +85,39 @@ public struct ReactorRegistry: Sendable {
     if let test {
       testFactory = { metadata in test(ReactorContext.Metadata(metadata)) }
     }
-    sessionEntries[app] = SessionEntry(testFactory: testFactory) {
-      session, effects, settle throws(ReplayError) in
-      let clock = TestClock()
-      return try await SessionMutateReplay.run(
-        session, clock: clock, advance: { await clock.advance(by: $0) }, settle: settle,
-        including: including, effects: effects
-      ) { recorder in
-        make(SessionContext(clock: clock, metadata: session.header.metadata, recorder: recorder))
-      }
+    sessionEntries[app] = SessionEntry(
+      testFactory: testFactory,
+      mutate: { session, effects, settle throws(ReplayError) in
+        let clock = TestClock()
+        return try await SessionMutateReplay.run(
+          session, clock: clock, advance: { await clock.advance(by: $0) }, settle: settle,
+          including: including, effects: effects
+        ) { recorder in
+          make(SessionContext(clock: clock, metadata: session.header.metadata, recorder: recorder))
+        }
+      },
+      record: { script, metadata, settle throws(ScriptError) in
+        let clock = TestClock()
+        defer { ReactorTrap.clear() }
+        return try await SessionScriptRunner.record(
+          script, clock: clock, metadata: metadata, including: including, settle: settle,
+          willRun: { ReactorTrap.running($0) }
+        ) { recorder in
+          make(SessionContext(clock: clock, metadata: metadata, recorder: recorder))
+        }
+      })
+  }
+
+  /// The session factory of an app by name.
+  /// - Throws: ``CommandFailure/unusableInput(_:)`` naming the registered apps when none
+  ///   matches.
+  func sessionEntry(app: String) throws(CommandFailure) -> SessionEntry {
+    guard let entry = sessionEntries[app] else {
+      let registered = sessionApps.isEmpty ? "none" : sessionApps.joined(separator: ", ")
+      throw .unusableInput(
+        "no session factory is registered for app '\(app)'; registered: \(registered)")
     }
+    return entry
   }
 
   /// The session factory for a session, by its `app` metadata.
@@ -105,11 +130,7 @@ public struct ReactorRegistry: Sendable {
         "the session's metadata names no 'app', so no session factory replays it; "
           + "registered session factories: \(registered)")
     }
-    guard let entry = sessionEntries[app] else {
-      throw .unusableInput(
-        "no session factory is registered for app '\(app)'; registered: \(registered)")
-    }
-    return (app, entry)
+    return (app, try sessionEntry(app: app))
   }
 
   /// The test spelling of the session factory registered for `app`, for a session's
@@ -118,7 +139,7 @@ public struct ReactorRegistry: Sendable {
     app.flatMap { sessionEntries[$0]?.testFactory?(metadata) }
   }
 
-  /// How to replay the sessions of one registered app through mutate.
+  /// How to record an app's scripts and replay its sessions through mutate.
   struct SessionEntry: Sendable {
     /// How a generated test builds the app, given a session's metadata.
     let testFactory: (@Sendable ([String: String]) -> SessionFactory)?
@@ -128,6 +149,11 @@ public struct ReactorRegistry: Sendable {
     let mutate:
       @MainActor @Sendable (SessionTrace, ReplayEffects, Duration) async throws(ReplayError) ->
         SessionMutateReplay.Result
+    /// Records the app driven by an app's script, with the given header metadata, waiting
+    /// at most the given virtual time after the last step for effects to end.
+    let record:
+      @MainActor @Sendable (ReactorScript, [String: String], Duration) async throws(ScriptError) ->
+        SessionTrace
   }
 
   /// Registers a reactor type under its module-qualified name, as traces record it.

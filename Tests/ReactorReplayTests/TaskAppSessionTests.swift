@@ -3,6 +3,7 @@ import Foundation
 import ReactorCore
 import ReactorExamples
 import ReactorReplay
+import ReactorScript
 import ReactorTestSupport
 import ReactorTracing
 import Testing
@@ -16,50 +17,37 @@ import Testing
     .deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Traces/taskapp.session.jsonl").path
 
-  /// The user's taps, on a test clock: load the list, create a task on the edit screen,
-  /// check a row, rename a task on the edit screen, delete a task from the list, load again.
+  static let scriptPath = URL(fileURLWithPath: tracePath).deletingLastPathComponent()
+    .appendingPathComponent("taskapp.script.jsonl").path
+
+  /// The app's reactors: other suites' reactors may start while a recording waits.
+  static func isTaskAppReactor(_ object: AnyObject) -> Bool {
+    object is TaskAppListReactor || object is TaskCellReactor || object is TaskEditReactor
+  }
+
+  /// The user's taps, from `Traces/taskapp.script.jsonl` on a test clock: load the list,
+  /// create a task on the edit screen, check a row, rename a task on the edit screen, delete
+  /// a task from the list, load again.
   ///
   /// Recorded in memory, or where `destination` says: a file's session is the file read back
   /// after the recorder closed it.
   static func recordSession(
     editIDOffset: Int = 0, to destination: SessionDestination = .memory
   ) async throws -> SessionTrace {
+    let script = try ReactorScript(path: scriptPath)
     let session = Box<SessionTrace?>(nil)
     try await withExclusiveMainSerialExecutor {
       let clock = TestClock()
-      let app = TaskApp(clock: clock, editIDOffset: editIDOffset)
-      // Only the app's reactors: other suites' reactors may start while this one waits.
-      let recorder = try SessionRecorder.recordingEveryReactor(
-        destination, options: TraceOptions(metadata: ["app": "TaskApp"], clock: clock),
-        including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor })
-      for (name, reactor) in app.namedReactors {
-        if let list = reactor as? TaskAppListReactor { recorder.record(list, name: name) }
-        if let edit = reactor as? TaskEditReactor { recorder.record(edit, name: name) }
-      }
-      app.bindViews()
-      let latency = Duration.milliseconds(100)
-      app.list.send(.refresh)
-      await clock.advance(by: latency)
-      app.edit.send(.setTitle("Buy milk"))
-      app.edit.send(.save)
-      await clock.advance(by: latency)
-      app.cell(forTask: 1)?.send(.toggle)
-      await clock.advance(by: latency)
-      app.edit.send(.edit(app.service.tasks[1]))
-      app.edit.send(.setTitle("Record a session"))
-      app.edit.send(.save)
-      await clock.advance(by: latency)
-      app.list.send(.delete(id: 3))
-      await clock.advance(by: latency)
-      app.list.send(.refresh)
-      await clock.advance(by: latency)
-      await recorder.waitUntilIdle()
-      if case .file(let path) = destination {
-        try await recorder.close()
-        session.value = try SessionTrace(contentsOf: path)
-      } else {
-        recorder.stop()
-        session.value = recorder.session
+      session.value = try await SessionScriptRunner.record(
+        script, clock: clock, to: destination, including: isTaskAppReactor
+      ) { recorder in
+        let app = TaskApp(clock: clock, editIDOffset: editIDOffset)
+        for (name, reactor) in app.namedReactors {
+          if let list = reactor as? TaskAppListReactor { recorder.record(list, name: name) }
+          if let edit = reactor as? TaskEditReactor { recorder.record(edit, name: name) }
+        }
+        app.bindViews()
+        return app
       }
     }
     return try #require(session.value)
@@ -132,7 +120,7 @@ extension TaskAppSessionTests {
       let clock = TestClock()
       result.value = try await SessionMutateReplay.run(
         recorded, clock: clock, advance: { await clock.advance(by: $0) },
-        including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor }
+        including: isTaskAppReactor
       ) { recorder in
         let app = TaskApp(clock: clock, editIDOffset: editIDOffset)
         recorder.record(app.list, name: "list")

@@ -124,3 +124,97 @@ struct ReactorNameTests {
       ))
   }
 }
+
+/// `reactor-trace record` of an app's script: the whole app, through its session factory.
+@Suite("reactor-trace record of an app's script, end to end")
+struct RecordAppScriptCommandTests {
+  @Test func theTaskAppsScriptRecordsTheCommittedSessionByteForByte() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("taskapp.session.jsonl")
+    let result = try runReactorTrace([
+      "record", "--actions", "Traces/taskapp.script.jsonl", "-o", output,
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(
+      result.standardOutput
+        == "wrote \(output): a session, 57 events of 9 reactors, from 9 actions to the app "
+        + "TaskApp\n")
+    let recorded = try Data(contentsOf: URL(fileURLWithPath: output))
+    let committed = try Data(contentsOf: URL(fileURLWithPath: "Traces/taskapp.session.jsonl"))
+    #expect(recorded == committed)
+  }
+
+  @Test func aStepThatReachesNoReactorExitsWith2NamingItsLineAndWritesNothing() throws {
+    let scratch = try ScratchDirectory()
+    let start = #"{"app": "TaskApp"}"# + "\n" + #"{"t": 0, "to": "list", "action": "refresh"}"#
+    let cases: [(step: String, message: String)] = [
+      (
+        #"{"t": 200, "to": "lsit", "action": "refresh"}"#,
+        "script.jsonl:3: 'lsit' reaches no reactor: no live reactor is named 'lsit'; named: "
+          + "edit, list"
+      ),
+      (
+        #"{"t": 200, "to": "list/cells.7", "action": "toggle"}"#,
+        "script.jsonl:3: 'list/cells.7' reaches no reactor: the state of 'list' has nothing at "
+          + "cells.7"
+      ),
+      (
+        #"{"t": 200, "to": "list/cells[task.id=9]", "action": "toggle"}"#,
+        "script.jsonl:3: 'list/cells[task.id=9]' reaches no reactor: none of the 3 reactors at "
+          + "cells in the state of 'list' has task.id = 9"
+      ),
+      (
+        #"{"t": 200, "to": "list/isLoading", "action": "toggle"}"#,
+        "script.jsonl:3: 'list/isLoading' reaches no reactor: isLoading in the state of 'list' "
+          + #"is false, not a reference to a live reactor ({"reactor": id})"#
+      ),
+      (
+        #"{"t": 200, "to": "list/cells.0", "action": "flip"}"#,
+        "script.jsonl:3: the action for 'list/cells.0' cannot be decoded: 'flip' is not a case "
+          + #"of ReactorExamples.TaskCellReactor.Action; its cases: "toggle""#
+      ),
+      (
+        #"{"t": 200, "to": "list/", "action": "toggle"}"#,
+        "script.jsonl:3: malformed step: 'list/' is not a reactor address: a step after '/' "
+          + "needs a path into the state, such as cells.0"
+      ),
+      (
+        #"{"t": 200, "action": "refresh"}"#,
+        "script.jsonl:3: malformed step: a step of TaskApp's script says which reactor it goes "
+          + #"'to', such as "to": "list""#
+      ),
+    ]
+    for (step, message) in cases {
+      let script = scratch.file("script.jsonl")
+      try (start + "\n" + step + "\n").write(toFile: script, atomically: true, encoding: .utf8)
+      let output = scratch.file("out.session.jsonl")
+      let result = try runReactorTrace(["record", "--actions", script, "-o", output])
+      #expect(result.exitCode == 2, "\(step)")
+      let lines = result.standardError.split(separator: "\n")
+      #expect(lines.count == 1, "\(result.standardError)")
+      #expect(lines.first?.hasSuffix(message) == true, "\(result.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: output))
+    }
+  }
+
+  @Test func anAppScriptIsRefusedWithAReactorAndAnUnknownAppIsNamed() throws {
+    let scratch = try ScratchDirectory()
+    let script = scratch.file("script.jsonl")
+    try (#"{"app": "TaskApp"}"# + "\n" + #"{"t": 0, "to": "list", "action": "refresh"}"# + "\n")
+      .write(toFile: script, atomically: true, encoding: .utf8)
+    let withReactor = try runReactorTrace([
+      "record", "--actions", script, "--reactor", "counter", "-o", scratch.file("a.jsonl"),
+    ])
+    #expect(withReactor.exitCode == 2)
+    #expect(withReactor.standardError.contains("is the script of the app TaskApp"))
+    try (#"{"app": "Mail"}"# + "\n" + #"{"t": 0, "to": "inbox", "action": "refresh"}"# + "\n")
+      .write(toFile: script, atomically: true, encoding: .utf8)
+    let unknown = try runReactorTrace([
+      "record", "--actions", script, "-o", scratch.file("b.jsonl"),
+    ])
+    #expect(unknown.exitCode == 2)
+    #expect(
+      unknown.standardError
+        == "reactor-trace: no session factory is registered for app 'Mail'; registered: TaskApp\n")
+  }
+}

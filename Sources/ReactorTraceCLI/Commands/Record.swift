@@ -17,8 +17,16 @@ extension ReactorTraceCommand {
         times on a virtual clock, and the recording ends when no effect is waiting any more \
         (or --settle has passed), so the same script gives a byte-identical trace. An action \
         with an unnamed associated value is written with its position: {"updateEmail": \
-        {"_0": "ada@example.com"}}. Exit codes: 0 written, 2 unusable script or output, 3 \
-        effects still running after --settle under --strict (nothing is written).
+        {"_0": "ada@example.com"}}. \
+        An app's script records a whole app as one session (format 2.0), through the app's \
+        registered session factory: its first line names the app, {"app": "TaskApp"}, and \
+        each step says which reactor its action goes to: {"t": 0, "to": "list", "action": \
+        "refresh"} (a name the factory gave), {"t": 200, "to": "list/cells.0", "action": \
+        "toggle"} (the reactor list's state holds at cells.0), {"to": \
+        "list/cells[task.id=1]", ...} (the one of list's cells whose state has task.id 1). \
+        Exit codes: 0 written, 2 unusable script or output (also a step of an app's script \
+        that reaches no live reactor: one line names the step, nothing is written), 3 effects \
+        still running after --settle under --strict (nothing is written).
         """
     )
 
@@ -91,6 +99,9 @@ struct RecordRequest: CommandRequest {
     let registry = ReactorRegistry.current
     try OutputFiles.refuse([output], ifAnyIs: [actions])
     let script = try ReactorScript(path: actions)
+    if let app = script.app {
+      return try await recordSession(of: app, script: script, report: report)
+    }
     guard let name = reactor ?? script.reactor else {
       throw CommandFailure.unusableInput(
         "no reactor to record: pass --reactor or name it in the script's first line, "
@@ -115,6 +126,35 @@ struct RecordRequest: CommandRequest {
         + (script.actionCount == 1 ? "action" : "actions")
         + (events > 0 ? " and \(events) scripted event\(events == 1 ? "" : "s")" : ""))
     if let screen { report.write("screen: \(screen)") }
+    return .success
+  }
+
+  /// Records an app's script as a session through the app's registered session factory.
+  @MainActor
+  private func recordSession(
+    of app: String, script: ReactorScript, report: any TextOutput
+  ) async throws -> ExitCode {
+    if let reactor {
+      throw CommandFailure.unusableInput(
+        "--reactor \(reactor) records one reactor, but \(actions) is the script of the app "
+          + "\(app) (its reactors are the ones its session factory builds)")
+    }
+    let entry = try ReactorRegistry.current.sessionEntry(app: app)
+    let metadata = script.metadata.merging(self.metadata) { _, option in option }
+    let session = try await entry.record(script, metadata, settle)
+    let bytes = session.serialized
+    // The check a reader makes: effects still running when --settle ran out.
+    let reader = try SessionReader(bytes: bytes, name: output)
+    while try reader.next() != nil {}
+    try TraceWarningReport.print(
+      [TraceWarningReport(path: output, warnings: reader.warnings, eventCount: reader.eventCount)],
+      failingIfStrict: strict)
+    try OutputFiles.write(bytes, to: output, inputs: [actions])
+    if output == OutputFiles.standardOutput { return .success }
+    report.write(
+      "wrote \(output): a session, \(session.events.count) events of "
+        + "\(session.reactors.count) reactors, from \(script.actionCount) "
+        + (script.actionCount == 1 ? "action" : "actions") + " to the app \(app)")
     return .success
   }
 }

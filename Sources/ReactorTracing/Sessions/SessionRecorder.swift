@@ -176,12 +176,34 @@ public final class SessionRecorder: ReactorSessionObserver {
     try control.send(value: action)
   }
 
-  /// The current state of the live reactor with session id `reactor`, encoded as this
-  /// session encodes its states (a state that is not `Encodable` reflected, the reactors it
-  /// holds as references `{"reactor": id}`), or `nil` when no such reactor is alive: what a
-  /// test generated from a session checks.
-  public func state(of reactor: Int) -> TraceHeader.State? {
-    log.control(of: reactor)?.currentState
+  /// The live reactors recorded with `name` (``record(_:name:parent:)``), oldest first: how
+  /// a script finds the reactor a step addresses by name.
+  /// - Parameter name: A name given when recording.
+  /// - Returns: Their ids in this session; empty when no live reactor has the name.
+  public func reactors(named name: String) -> [Int] {
+    log.reactors(named: name)
+  }
+
+  /// The names of the live reactors recorded with one, sorted.
+  public var reactorNames: [String] { log.names }
+
+  /// The state of the live reactor with session id `reactor` now, as its lane records it.
+  ///
+  /// It is JSON in which each reactor the state holds is a reference, `{"reactor": 3}`: how a
+  /// script follows a path from a reactor to a child it holds.
+  /// - Parameter reactor: The reactor's id in this session.
+  /// - Returns: The state, or `nil` when the reactor is not alive or its state is recorded as
+  ///   a description.
+  public func recordedState(of reactor: Int) -> JSONValue? {
+    log.control(of: reactor)?.recordedState
+  }
+
+  /// The `Action` type of the live reactor with session id `reactor`, when it is
+  /// `Decodable`: what a tool sending it actions decodes them as.
+  /// - Parameter reactor: The reactor's id in this session.
+  /// - Returns: The type, or `nil` when the reactor is not alive or its actions do not decode.
+  public func actionType(of reactor: Int) -> (any Decodable.Type)? {
+    log.control(of: reactor)?.actionType
   }
 
   /// The session so far: in memory, the header and every event, with the end line once

@@ -7,7 +7,7 @@ import Testing
 
 extension TracingTests {
   /// Reaching a recorded reactor by its session id, as a test generated from a session does:
-  /// sending it a typed action, reading its state as the session encodes it.
+  /// sending it a typed action, reading its state as its lane records it.
   @MainActor
   @Suite struct SessionReactorAccess {
     @Test func aReactorIsSentTypedActionsAndReadByItsSessionID() async throws {
@@ -24,17 +24,16 @@ extension TracingTests {
         try recorder.send(TaskAppListReactor.Action.refresh, to: 1)
         await clock.advance(by: .milliseconds(100))
         // The list's state is not Encodable: it reads as recorded, its rows as references.
-        let list = try #require(recorder.state(of: 1))
+        let list = try #require(recorder.recordedState(of: 1))
         #expect(
           list
-            == .json(
-              try JSONValue(
-                parsing: #"{"cells":[{"reactor":3},{"reactor":4},{"reactor":5}],"isLoading":false}"#
-              )))
+            == (try JSONValue(
+              parsing: #"{"cells":[{"reactor":3},{"reactor":4},{"reactor":5}],"isLoading":false}"#
+            )))
         try recorder.send(TaskEditReactor.Action.setTitle("Buy milk"), to: 2)
         #expect(
-          recorder.state(of: 2)
-            == .json(try JSONValue(parsing: #"{"isSaving":false,"title":"Buy milk"}"#)))
+          recorder.recordedState(of: 2)
+            == (try JSONValue(parsing: #"{"isSaving":false,"title":"Buy milk"}"#)))
         #expect(
           throws: SessionSendError.wrongType(
             2, expected: "ReactorExamples.TaskEditReactor.Action",
@@ -45,11 +44,11 @@ extension TracingTests {
         #expect(throws: SessionSendError.notAlive(10)) {
           try recorder.send(TaskCellReactor.Action.toggle, to: 10)
         }
-        #expect(recorder.state(of: 10) == nil)
+        #expect(recorder.recordedState(of: 10) == nil)
         // A row the list dropped is gone.
         try recorder.send(TaskAppListReactor.Action.delete(id: 3), to: 1)
         await clock.advance(by: .milliseconds(100))
-        #expect(recorder.state(of: 5) == nil)
+        #expect(recorder.recordedState(of: 5) == nil)
         withExtendedLifetime(app) {}
       }
     }

@@ -1,6 +1,7 @@
 import Clocks
 import ReactorCore
 import ReactorJSON
+import ReactorTestSupport
 import ReactorTracing
 import Testing
 
@@ -14,15 +15,19 @@ extension TracingTests {
     {
       let directory = try TemporaryDirectory()
       let path = directory.file("rows.session.jsonl")
-      let recorder = try SessionRecorder.recordingEveryReactor(
-        .file(path), options: TraceOptions(clock: TestClock()),
-        including: { $0 is RowsReactor || $0 is RowReactor })
-      let list = RowsReactor()
-      recorder.record(list, name: "rows")
-      list.send(.add("milk"))
-      list.send(.add("eggs"))
-      list.send(.clear)
-      try await recorder.close()
+      // Alone: the observer that records every reactor is one per process, and other suites
+      // install theirs.
+      try await withExclusiveMainSerialExecutor {
+        let recorder = try SessionRecorder.recordingEveryReactor(
+          .file(path), options: TraceOptions(clock: TestClock()),
+          including: { $0 is RowsReactor || $0 is RowReactor })
+        let list = RowsReactor()
+        recorder.record(list, name: "rows")
+        list.send(.add("milk"))
+        list.send(.add("eggs"))
+        list.send(.clear)
+        try await recorder.close()
+      }
 
       let session = try SessionTrace(contentsOf: path)
       #expect(session.reactors.map(\.reactor) == [1, 2, 3])

@@ -64,10 +64,10 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     return (stored, stored.hash)
   }
 
-  /// A state encoded whole, as a header stores it, without touching the diff chain: what a
-  /// session recorder answers when asked for a live reactor's state.
-  func stored(_ state: State) -> TraceHeader.State {
-    encodeState(state).map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
+  /// The last state encoded (the reactor's state now, as its trace records it), or `nil`
+  /// when it was stored as its description.
+  var lastStateJSON: JSONValue? {
+    previousTree ?? previousBytes.flatMap { try? JSONValue(parsing: $0) }
   }
 
   /// The trace event for a captured one.

@@ -64,8 +64,12 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     reactor.send(action)
   }
 
-  var currentState: TraceHeader.State? {
-    reactor.map { encoder.stored($0.currentState) }
+  var recordedState: JSONValue? {
+    reactor == nil ? nil : encoder.lastStateJSON
+  }
+
+  var actionType: (any Decodable.Type)? {
+    Action.self as? any Decodable.Type
   }
 
   /// An origin in another live reactor of this session, as a trace records it.

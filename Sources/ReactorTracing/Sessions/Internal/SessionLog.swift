@@ -10,6 +10,8 @@ final class SessionLog {
     /// The lane's monitor, to detach it when the recording stops; weak, so that nothing the
     /// log holds keeps a reactor (or its monitor) alive.
     weak var control: (any SessionLaneControl)?
+    /// The name the reactor was recorded with, which scripts address it by.
+    var name: String?
     /// The `seq` of the reactor's last event.
     var lastSequence: Int
     /// Its effects started and not yet ended, by id.
@@ -127,7 +129,8 @@ final class SessionLog {
     _ introduction: ReactorIntroduction, control: any SessionLaneControl
   ) {
     guard let (sequence, time) = stamp() else { return }
-    lanes[introduction.reactor] = Lane(control: control, lastSequence: sequence)
+    lanes[introduction.reactor] = Lane(
+      control: control, name: introduction.name, lastSequence: sequence)
     store(SessionEvent(sequence: sequence, time: time, kind: .introduced(introduction)))
   }
 
@@ -142,6 +145,16 @@ final class SessionLog {
   /// The monitor of a live reactor.
   func control(of reactor: Int) -> (any SessionLaneControl)? {
     lanes[reactor]?.control
+  }
+
+  /// The live reactors recorded with `name`, oldest first.
+  func reactors(named name: String) -> [Int] {
+    lanes.filter { $0.value.name == name }.map(\.key).sorted()
+  }
+
+  /// The names of the live reactors recorded with one, sorted, each once.
+  var names: [String] {
+    Set(lanes.values.compactMap(\.name)).sorted()
   }
 
   /// Whether `origin` names a live reactor of this session: only such origins are recorded.
@@ -212,7 +225,9 @@ protocol SessionLaneControl: AnyObject {
   /// Sends an action value, which must be of the reactor's `Action` type.
   /// - Throws: ``SessionSendError`` when the reactor is gone or the value is of another type.
   func send(value action: Any) throws(SessionSendError)
-  /// The reactor's current state, encoded as the session encodes states; `nil` once it is
-  /// gone.
-  var currentState: TraceHeader.State? { get }
+  /// The reactor's state now, as its lane records it (JSON, the reactors it holds as
+  /// references), or `nil` when the reactor is gone or its state is stored as a description.
+  var recordedState: JSONValue? { get }
+  /// The reactor's `Action` type, when it is `Decodable`.
+  var actionType: (any Decodable.Type)? { get }
 }
