@@ -172,7 +172,7 @@ let package = Package(
     .target(name: "ReactorExport", dependencies: ["ReactorTracing"]),
     .testTarget(
       name: "ReactorExportTests",
-      dependencies: ["ReactorExport", "ReactorTracing"]
+      dependencies: ["ReactorExport", "ReactorTracing", "ReactorTestSupport"]
     ),
 
     // The offline inspector: one self-contained HTML page per trace, with the transitions
@@ -281,11 +281,16 @@ let package = Package(
         "ReactorLiveServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
-    // An app that streams a run of the Counter example live: the end-to-end tests' app
-    // process and the demo's. It links no server library and no Graphviz.
+    // An app that streams a run of the Counter example, or the task app's session, live: the
+    // end-to-end tests' app process and the demo's. It links no server library and no
+    // Graphviz (a test clock and the main serial executor run the session deterministically).
     .executableTarget(
       name: "reactor-trace-live-example",
-      dependencies: ["ReactorCore", "ReactorTracing", "ReactorExamples", "ReactorLiveRecording"]
+      dependencies: [
+        "ReactorCore", "ReactorTracing", "ReactorExamples", "ReactorLiveRecording",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
     ),
     .testTarget(
       name: "ReactorLiveTests",
@@ -345,11 +350,13 @@ let package = Package(
     // The benchmark of docs/performance.md: `swift run -c release reactor-trace-bench`.
     // Only our own modules, so that building it adds no package. It runs the `reactor-trace`
     // built beside it for the render rows (a dependency would link the CLI and Graphviz into
-    // every measured process), and says so if it is missing.
+    // every measured process), and `reactor-trace-serve` for the live rows, and says so if
+    // either is missing.
     .executableTarget(
       name: "reactor-trace-bench",
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorExploration", "ReactorExamples",
+        "ReactorLiveRecording",
       ],
       path: "Benchmarks/reactor-trace-bench"
     ),

@@ -166,6 +166,18 @@ if [ -n "$live_port" ] && report="$("$app" --port "$live_port" --token "$live_to
     failures=$((failures + 1))
   fi
   echo "replay: $output"
+  # The task app's whole session, every reactor of it, streamed live: the server keeps what
+  # the file session recorder writes for the same run (its test's, Traces/taskapp.session.jsonl).
+  if report="$("$app" --session taskapp --port "$live_port" --token "$live_token" \
+    --stream demo-session)" && cmp -s out/live/demo-session.trace.jsonl "$session" &&
+    output="$("$bin" replay out/live/demo-session.trace.jsonl 2>&1)"; then
+    echo "app (session): $report"
+    echo "replay: $output"
+    live_result="$live_result; the task app's session streamed to out/live/demo-session.trace.jsonl, the same bytes as $session"
+  else
+    live_result="$live_result; the task app's session stream FAILED (see out/live-serve.log)"
+    failures=$((failures + 1))
+  fi
 else
   live_result="FAILED (see out/live-serve.log)"
   failures=$((failures + 1))

@@ -2,8 +2,9 @@
 """The live rows of docs/performance.md (issue 31), with real processes:
 
   latency  from `reduce` (the event's time in the app: its clock's wall-clock origin plus `t`)
-           to the event's arrival in the live page's script in headless Chromium, p50/p95/p99,
-           at 100 and 1,000 events/s, and at 100 events/s with a 100 KB state;
+           to the event shown in the live page in headless Chromium (the animation frame that
+           puts it in the list), p50/p95/p99, at 100 and 1,000 events/s, each with the
+           Counter's small state and with a state of about 100 KB;
   socket   the same latency measured at the page's WebSocket by a client with no browser
            (this script), so that the pipeline (app, server) and the browser are told apart;
   outage   events lost and dropped when the server is killed for 10 s of a 1,000 events/s run
@@ -11,9 +12,13 @@
   memory   the server's peak resident memory with 10 apps streaming at once and a page open.
 
     python3 Benchmarks/live/live_bench.py --bin .build/release \
-        [--only latency,socket,outage,memory] [--rates 100,1000] [--state-bytes 100000]
+        [--only latency,socket,outage,memory] [--rates 100,1000] [--state-bytes 0,100000]
+        [--report]
 
 Prints one line per row. Timings depend on the machine's load: say it with the figures.
+With --report (one latency run: one rate, one state size), it also prints the
+`RESULT seconds=… units=… p50=… p95=… p99=…` line that reactor-trace-bench's live-latency
+rows read.
 """
 
 import argparse
@@ -32,7 +37,8 @@ import time
 
 BIN = None
 RATES = (100, 1000)
-STATE_BYTES = 100000
+STATE_SIZES = (0, 100000)
+REPORT = False
 
 
 def poll(what, condition, limit=120.0):
@@ -72,14 +78,12 @@ class Server:
 
 
 def runs():
-    """The latency runs: (events/s, state bytes, actions per second) for each rate with the
-    Counter's small state, then the first rate with a large state."""
+    """The latency runs: (events/s, state bytes, actions per second) for each rate and each
+    state size (0: the Counter's small state)."""
     # `decrease` records 4 events per action (the action and 3 mutations); the large-state
     # counter 2 (the action and its mutation).
-    plans = [(rate, 0, rate // 4) for rate in RATES]
-    if STATE_BYTES:
-        plans.append((RATES[0], STATE_BYTES, RATES[0] // 2))
-    return plans
+    return [(rate, state_bytes, rate // 2 if state_bytes else rate // 4)
+            for rate in RATES for state_bytes in STATE_SIZES]
 
 
 def app(server, stream, actions, rate, pattern="decrease", extra=()):
@@ -128,11 +132,16 @@ def latency(scratch):
                  lambda: driver.execute_script("return window.reactorTraceLive.events") == total)
             values = driver.execute_script(
                 "return window.reactorTraceLive.latencies.slice(arguments[0])", first)
-            print("latency at %d events/s%s (%d events live in the page): p50 %.1f ms, "
+            print("latency at %d events/s%s (%d events shown live in the page): p50 %.1f ms, "
                   "p95 %.1f ms, p99 %.1f ms, max %.1f ms" % (
                       events_per_second, state_text(state_bytes), len(values),
                       percentile(values, 0.5), percentile(values, 0.95),
                       percentile(values, 0.99), max(values)))
+            if REPORT:
+                print("RESULT seconds=%f units=%d p50=%f p95=%f p99=%f" % (
+                    len(values) / events_per_second, len(values), percentile(values, 0.5),
+                    percentile(values, 0.95), percentile(values, 0.99)))
+            sys.stdout.flush()
     finally:
         driver.quit()
         server.stop()
@@ -316,11 +325,15 @@ if __name__ == "__main__":
     parser.add_argument("--bin", required=True)
     parser.add_argument("--only", default="latency,socket,outage,memory")
     parser.add_argument("--rates", default="100,1000")
-    parser.add_argument("--state-bytes", type=int, default=100000)
+    parser.add_argument("--state-bytes", default="0,100000",
+                        help="state sizes for the latency rows; 0 is the Counter's small state")
+    parser.add_argument("--report", action="store_true",
+                        help="also print a RESULT line for reactor-trace-bench")
     arguments = parser.parse_args()
     BIN = arguments.bin
     RATES = tuple(int(rate) for rate in arguments.rates.split(","))
-    STATE_BYTES = arguments.state_bytes
+    STATE_SIZES = tuple(int(size) for size in arguments.state_bytes.split(","))
+    REPORT = arguments.report
     with tempfile.TemporaryDirectory() as scratch:
         for name in arguments.only.split(","):
             globals()[name](scratch)

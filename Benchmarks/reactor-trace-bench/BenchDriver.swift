@@ -83,6 +83,12 @@ struct BenchDriver {
           seconds: report.report.seconds, units: report.report.units,
           maximumResidentBytes: report.report.peakBytes ?? report.outcome.maximumResidentBytes,
           report: report.report)
+      case .script(let name, let arguments):
+        let script = try runScript(name, arguments)
+        run = RowResult.Run(
+          seconds: script.report.seconds, units: script.report.units,
+          maximumResidentBytes: script.report.peakBytes ?? script.outcome.maximumResidentBytes,
+          report: script.report)
       case .tool(let arguments, let output, let input):
         unlink(output)
         let outcome = try runTool(arguments)
@@ -142,6 +148,24 @@ struct BenchDriver {
   ) throws(BenchFailure) -> (outcome: ChildProcess.Outcome, report: ChildReport) {
     let outcome = try ChildProcess.run(executable, ["child"] + arguments)
     let command = (["reactor-trace-bench", "child"] + arguments).joined(separator: " ")
+    try Self.requireSuccess(outcome, command: command)
+    guard let report = ChildReport(output: outcome.output) else {
+      throw .child(command: command, reason: "reported no result")
+    }
+    return (outcome, report)
+  }
+
+  /// Runs `Benchmarks/live/NAME` with `arguments` and the benchmark's directory as `--bin`.
+  private func runScript(
+    _ name: String, _ arguments: [String]
+  ) throws(BenchFailure) -> (outcome: ChildProcess.Outcome, report: ChildReport) {
+    let path =
+      ((#filePath as NSString).deletingLastPathComponent as NSString)
+      .deletingLastPathComponent + "/live/" + name
+    let directory = (executable as NSString).deletingLastPathComponent
+    let full = [path, "--bin", directory] + arguments
+    let command = (["python3"] + full).joined(separator: " ")
+    let outcome = try ChildProcess.run("/usr/bin/env", ["python3"] + full)
     try Self.requireSuccess(outcome, command: command)
     guard let report = ChildReport(output: outcome.output) else {
       throw .child(command: command, reason: "reported no result")

@@ -57,7 +57,7 @@ struct BenchPlan: Sendable {
         rows.append(
           BenchRow(
             scenario: scenario.rawValue, mode: mode.rawValue, count: count, unit: "actions",
-            showsMegabytes: (mode == .file || mode == .fileDropping) && scenario != .stub,
+            showsMegabytes: [.file, .fileDropping, .live].contains(mode) && scenario != .stub,
             targets: targets,
             reactorKit: scenario.reactorKitThroughput,
             job: .child(["runtime", scenario.rawValue, mode.rawValue, "\(count)", directory])))
@@ -197,6 +197,25 @@ struct BenchPlan: Sendable {
           count: scaled * ExploreWorkload.Scenario.githubSearch.runsPerExploration, unit: "runs",
           targets: repetitions == 250 ? [.throughput(atLeast: 10_000)] : [],
           job: .child(["explore", "github-search", "\(scaled)"])))
+    }
+    // Live (issue 31): from `reduce` in an app process to the event shown in the live page in
+    // headless Chromium, through a real `reactor-trace-serve`, for 10 s at each rate, with the
+    // Counter's small state and with a state of about 100 KB.
+    for eventsPerSecond in [100, 1_000] {
+      for stateBytes in [0, 100_000] {
+        rows.append(
+          BenchRow(
+            scenario: "live-latency",
+            mode: "\(eventsPerSecond)/s" + (stateBytes > 0 ? "-100KB" : ""),
+            count: 10 * eventsPerSecond, unit: "events",
+            targets: [.latency(p95AtMostMilliseconds: 50)],
+            job: .script(
+              "live_bench.py",
+              [
+                "--only", "latency", "--rates", "\(eventsPerSecond)", "--state-bytes",
+                "\(stateBytes)", "--report",
+              ])))
+      }
     }
     return rows
   }

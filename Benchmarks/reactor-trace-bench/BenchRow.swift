@@ -8,6 +8,11 @@ struct BenchRow: Sendable {
     /// The built `reactor-trace` with these arguments, timed from spawn to exit; it must
     /// exit with 0 and write `output`, whose size is compared with `input`'s when given.
     case tool([String], output: String, input: String? = nil)
+    /// A Python script of `Benchmarks/live` with these arguments and `--bin` the directory the
+    /// benchmark is built in (it runs the `reactor-trace-serve` and
+    /// `reactor-trace-live-example` built there, and headless Chromium); it reports like a
+    /// child, with a `RESULT` line.
+    case script(String, [String])
   }
 
   /// A file some rows read, made before they run and outside any timing.

@@ -12,6 +12,8 @@ enum BenchTarget: Equatable, Sendable {
   /// The file a `reactor-trace` row writes is at most this many times the size of the one
   /// it reads.
   case outputSize(atMostTimesInput: Double)
+  /// The median of the runs' 95th percentile latencies is at most this many milliseconds.
+  case latency(p95AtMostMilliseconds: Double)
 
   /// The target as the table shows it.
   var text: String {
@@ -23,6 +25,7 @@ enum BenchTarget: Equatable, Sendable {
       "lost ≤ \(Formatting.grouped(Double(events))) events or "
         + "\(Formatting.decimal(milliseconds, digits: 0)) ms"
     case .outputSize(let maximum): "output ≤ \(Formatting.decimal(maximum, digits: 0))× input"
+    case .latency(let maximum): "p95 ≤ \(Formatting.decimal(maximum, digits: 0)) ms"
     }
   }
 
@@ -38,6 +41,7 @@ enum BenchTarget: Equatable, Sendable {
         return lost <= events || (run.report?.lostMilliseconds ?? .infinity) <= milliseconds
       }
     case .outputSize(let maximum): result.outputRatio.map { $0 <= maximum } ?? false
+    case .latency(let maximum): result.latencyMilliseconds.map { $0.p95 <= maximum } ?? false
     }
   }
 }

@@ -21,6 +21,9 @@ struct ChildReport: Equatable {
   var lost: Int?
   /// The time those events spanned, in milliseconds.
   var lostMilliseconds: Double?
+  /// Live latency percentiles, in milliseconds: p50, p95 and p99 of the time from each
+  /// event's `reduce` to the page showing it.
+  var latencyMilliseconds: (p50: Double, p95: Double, p99: Double)?
 
   /// The line's first word.
   static let marker = "RESULT"
@@ -35,6 +38,9 @@ struct ChildReport: Equatable {
     if let dropped { fields.append("dropped=\(dropped)") }
     if let lost { fields.append("lost=\(lost)") }
     if let lostMilliseconds { fields.append("lostMilliseconds=\(lostMilliseconds)") }
+    if let latency = latencyMilliseconds {
+      fields += ["p50=\(latency.p50)", "p95=\(latency.p95)", "p99=\(latency.p99)"]
+    }
     return ([Self.marker] + fields).joined(separator: " ")
   }
 
@@ -73,5 +79,20 @@ struct ChildReport: Equatable {
     peakBytes = fields["peakBytes"].flatMap { Int($0) }
     lost = fields["lost"].flatMap { Int($0) }
     lostMilliseconds = fields["lostMilliseconds"].flatMap { Double($0) }
+    if let p50 = fields["p50"].flatMap({ Double($0) }),
+      let p95 = fields["p95"].flatMap({ Double($0) }),
+      let p99 = fields["p99"].flatMap({ Double($0) })
+    {
+      latencyMilliseconds = (p50, p95, p99)
+    }
+  }
+
+  static func == (lhs: ChildReport, rhs: ChildReport) -> Bool {
+    lhs.seconds == rhs.seconds && lhs.units == rhs.units && lhs.bytes == rhs.bytes
+      && lhs.events == rhs.events && lhs.fullStateBytes == rhs.fullStateBytes
+      && lhs.peakBytes == rhs.peakBytes && lhs.dropped == rhs.dropped && lhs.lost == rhs.lost
+      && lhs.lostMilliseconds == rhs.lostMilliseconds
+      && lhs.latencyMilliseconds.map { [$0.p50, $0.p95, $0.p99] }
+        == rhs.latencyMilliseconds.map { [$0.p50, $0.p95, $0.p99] }
   }
 }

@@ -1,4 +1,5 @@
 import ReactorCore
+import ReactorLiveRecording
 import ReactorTracing
 
 /// The recorder a runtime scenario runs with, if any, and the checks that it lost nothing.
@@ -6,7 +7,10 @@ import ReactorTracing
 final class Recording<R: Reactor> {
   private let memory: InMemoryTraceRecorder<R>?
   private let file: FileTraceRecorder<R>?
-  /// The trace file, in `file` mode.
+  private let live: LiveTraceRecorder<R>?
+  /// The server a live recorder streams to.
+  private let server: ServeProcess?
+  /// The trace file, in `file` mode; in `live` mode, the one the server keeps.
   let path: String?
   /// Whether the file recorder drops rather than waits.
   private let isDropping: Bool
@@ -16,34 +20,53 @@ final class Recording<R: Reactor> {
   /// Attaches the recorder `mode` asks for.
   /// - Parameters:
   ///   - reactor: The reactor to record.
-  ///   - mode: Untraced, in memory or to a file.
-  ///   - path: The trace file, used in `file` mode.
-  /// - Throws: ``BenchFailure/file(path:reason:)`` when the recorder cannot start.
+  ///   - mode: Untraced, in memory, to a file or live.
+  ///   - path: The trace file, used in `file` mode; in `live` mode, the server keeps the
+  ///     stream in a directory beside it.
+  /// - Throws: ``BenchFailure/file(path:reason:)`` when the recorder cannot start, and what
+  ///   ``ServeProcess/init(directory:)`` throws.
   init(_ reactor: R, mode: TracingMode, path: String) throws(BenchFailure) {
-    isDropping = mode == .fileDropping
+    isDropping = mode == .fileDropping || mode == .live
+    let server = mode == .live ? try ServeProcess(directory: path + ".serve") : nil
+    self.server = server
     do {
       switch mode {
       case .untraced:
         memory = nil
         file = nil
+        live = nil
         self.path = nil
       case .memory:
         memory = try InMemoryTraceRecorder(recording: reactor)
         file = nil
+        live = nil
         self.path = nil
       case .file, .fileDropping:
         memory = nil
         file = try FileTraceRecorder(
           recording: reactor, to: path,
           options: TraceOptions(overflow: mode == .fileDropping ? .drop : .wait))
+        live = nil
         self.path = path
+      case .live:
+        guard let server else { throw TraceRecordingError.invalidOption("no server") }
+        memory = nil
+        file = nil
+        // The file recorder's queue budget (32 MiB), so that the two compare like for like.
+        live = try LiveTraceRecorder(
+          recording: reactor,
+          live: LiveOptions(
+            port: server.port, token: server.token, streamID: "bench",
+            queueBudget: TraceOptions().queueBudget))
+        self.path = server.directory + "/bench.trace.jsonl"
       }
     } catch {
       throw .file(path: path, reason: "cannot start recording: \(error)")
     }
   }
 
-  /// Detaches the recorder; a file recorder returns once every event is on disk.
+  /// Detaches the recorder; a file recorder returns once every event is on disk, a live one
+  /// once the server acknowledged every event it kept.
   func stop() async throws(BenchFailure) {
     memory?.stop()
     do {
@@ -51,6 +74,7 @@ final class Recording<R: Reactor> {
     } catch {
       throw .file(path: path ?? "", reason: "recording failed: \(error)")
     }
+    await live?.stop()
   }
 
   /// Runs `sends` and stops the recording: the timed part of every recorded run.
@@ -82,6 +106,14 @@ final class Recording<R: Reactor> {
       }
       try verification.expect("events dropped", file.droppedEventCount, equals: 0)
       return try TraceFileCheck.verify(path: path, events: events, by: verification)
+    }
+    if let live, let path, let server {
+      defer { server.remove() }
+      try verification.expect("events observed", live.observedEventCount, equals: events)
+      try verification.expect("events the stream lost", live.status.lostEvents, equals: 0)
+      dropped = live.droppedEventCount
+      return try TraceFileCheck.verify(
+        path: path, events: events, dropped: live.droppedEventCount, by: verification)
     }
     return nil
   }

@@ -48,6 +48,12 @@ struct ResultTable {
           + "(\(Formatting.decimal(worst.lostMilliseconds ?? 0, digits: 1)) ms) "
           + "in \(losses.count * row.count) kills"
       }
+      if let latency = result.latencyMilliseconds {
+        throughput =
+          "p50 \(Formatting.decimal(latency.p50, digits: 1)) ms, "
+          + "p95 \(Formatting.decimal(latency.p95, digits: 1)) ms, "
+          + "p99 \(Formatting.decimal(latency.p99, digits: 1)) ms"
+      }
       if let dropped = result.report?.dropped, let events = result.report?.events, events > 0 {
         let share = Formatting.decimal(100 * Double(dropped) / Double(events), digits: 1)
         throughput +=

@@ -47,6 +47,16 @@ struct RowResult: Sendable {
   /// Whether the peak memory is only an upper bound.
   var isMemoryUpperBound: Bool { runs.contains(where: \.isMemoryUpperBound) }
 
+  /// The medians of the runs' latency percentiles, for the live latency rows.
+  var latencyMilliseconds: (p50: Double, p95: Double, p99: Double)? {
+    let latencies = runs.compactMap(\.report?.latencyMilliseconds)
+    guard latencies.count == runs.count, !latencies.isEmpty else { return nil }
+    return (
+      Self.median(latencies.map(\.p50)), Self.median(latencies.map(\.p95)),
+      Self.median(latencies.map(\.p99))
+    )
+  }
+
   /// The last run's report.
   var report: ChildReport? { runs.last?.report }
 

@@ -24,9 +24,15 @@
 /// }
 /// ```
 ///
-/// Reactors that no session records keep none of this: their runtime checks one flag.
+/// A recorder of one reactor keeps it up to date too (``ReactorRuntime/tracksOwnActivity``),
+/// so that it can tell an element the reactor published itself from one an outside source
+/// published. Such a reactor's id is below 1 (``ReactorRuntime/activityID``): no session
+/// records it.
+///
+/// Reactors that nothing records keep none of this: their runtime checks one flag.
 public struct ReactorActivity: Hashable, Sendable {
-  /// The reactor's id in the session (its runtime's ``ReactorRuntime/sessionID``).
+  /// The reactor's id in the session (its runtime's ``ReactorRuntime/sessionID``), or, for a
+  /// reactor recorded alone, its runtime's ``ReactorRuntime/activityID``, below 1.
   public var reactor: Int
   /// The id of the action it handles, in that reactor; `nil` outside any action (a stream's
   /// mutation).
@@ -71,9 +77,21 @@ public struct ReactorActivity: Hashable, Sendable {
   /// The session id of the recorded reactor whose code runs now.
   ///
   /// That code is its `mutate`, `reduce` or an observer on the main actor, or else the
-  /// effect body of the current task. A reactor created now is a child of it.
+  /// effect body of the current task. A reactor created now is a child of it. A reactor
+  /// recorded alone, outside every session, is not one: its code gives `nil`.
   @MainActor public static var currentReactor: Int? {
-    runningReactor ?? ofEffect?.reactor
+    guard let reactor = runningReactor ?? ofEffect?.reactor, reactor > 0 else { return nil }
+    return reactor
+  }
+
+  /// The last id handed to a runtime that tracks its own activity outside a session.
+  @MainActor private static var lastLocalID = 0
+
+  /// A new id below 1 for a reactor recorded alone: no session id (they start at 1) and no
+  /// other such reactor's id is the same.
+  @MainActor static func nextLocalID() -> Int {
+    lastLocalID -= 1
+    return lastLocalID
   }
 
   /// Runs `body` as the delivery of values that `origin` caused: what a reactor receives

@@ -74,8 +74,12 @@ public protocol ReactorMonitor<Action, Mutation, State>: AnyObject {
   ///     for an action from outside every recorded reactor.
   func reactorDidReceive(action: Action, id: Int, origin: Origin, from: ReactorActivity?)
 
-  /// `reduce` applied a mutation in a reactor a session records, with the activity that
-  /// published the stream element it was made from.
+  /// `reduce` applied a mutation in a reactor a session records, or whose runtime
+  /// ``ReactorRuntime/tracksOwnActivity``, with the activity that published the stream
+  /// element it was made from.
+  ///
+  /// When that activity names this reactor (``ReactorRuntime/activityID``), the element was
+  /// published by this reactor's own action or effect.
   ///
   /// The default calls ``reactorDidReduce(mutation:id:origin:state:)``, dropping `from`.
   /// - Parameters:

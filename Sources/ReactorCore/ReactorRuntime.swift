@@ -36,11 +36,38 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// reactor that caused an action or a stream's mutation. `nil` by default: the runtime then
   /// checks one flag and does nothing more.
   public var sessionID: Int? {
-    didSet { tracksActivity = sessionID != nil }
+    didSet { updateActivityTracking() }
   }
 
-  /// Whether ``sessionID`` is set.
+  /// Whether the runtime keeps ``ReactorActivity`` up to date outside a session: set by a
+  /// recorder of this one reactor.
+  ///
+  /// Then an element that this reactor's own action or effect publishes on a ``Relay`` (a
+  /// like button's effect that reports the like on an app-wide event stream) carries that
+  /// action and effect, and the stream's mutation made from it reaches the monitor with
+  /// them as `from`, naming this reactor by ``activityID``. A recorder writes them as the
+  /// mutation's publisher, and coverage credits the mutation to the action. `false` by
+  /// default: the runtime then checks one flag and does nothing more.
+  public var tracksOwnActivity = false {
+    didSet { updateActivityTracking() }
+  }
+
+  /// The id ``ReactorActivity`` names this reactor by: its ``sessionID`` in a session;
+  /// otherwise, once ``tracksOwnActivity`` is set, a number below 1 that no other runtime of
+  /// the process has; 0 before.
+  public private(set) var activityID = 0
+
+  /// Whether ``sessionID`` is set or ``tracksOwnActivity`` is on.
   @usableFromInline @exclusivity(unchecked) var tracksActivity = false
+
+  private func updateActivityTracking() {
+    tracksActivity = sessionID != nil || tracksOwnActivity
+    if let sessionID {
+      activityID = sessionID
+    } else if tracksOwnActivity, activityID >= 0 {
+      activityID = ReactorActivity.nextLocalID()
+    }
+  }
 
   /// The recorded reactor whose code ran when the runtime was created, while a session
   /// observer was installed.
@@ -328,7 +355,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   ) {
     monitor?.reactorDidReceive(
       action: action, id: id, origin: origin, from: ReactorActivity.delivered)
-    let reactor = sessionID ?? 0
+    let reactor = activityID
     ReactorActivity.whileRunning(ReactorActivity(reactor: reactor, action: id), in: reactor) {
       start(mutate(action), action: id)
     }
@@ -403,7 +430,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
       enqueue { [unowned(unsafe) self] in apply(mutation, origin: origin) }
       return
     }
-    let reactor = sessionID ?? 0
+    let reactor = activityID
     let from: ReactorActivity?
     let activity: ReactorActivity?
     switch origin {
@@ -603,7 +630,7 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     }
     var activity: ReactorActivity?
     if tracksActivity {
-      let running = ReactorActivity(reactor: sessionID ?? 0, action: action, effect: effectID)
+      let running = ReactorActivity(reactor: activityID, action: action, effect: effectID)
       activity = running
       let unbound = body
       body = { send in

@@ -92,6 +92,24 @@ extension ReactorRegistry {
       BookmarkReactor.self,
       test: { _ in ReactorFactory(expression: "BookmarkReactor()", imports: imports) },
       make: { _ in BookmarkReactor() })
+    // A like button whose mutations all come through an app-wide event stream: those its
+    // own effect published are credited to its action, a scripted event (a like made on
+    // another screen) to the stream.
+    registry.register(
+      LikeButtonReactor.self, events: PostService.Event.self,
+      test: { metadata in
+        ReactorFactory(
+          setup: [
+            "let service = PostService(clock: clock, latency: "
+              + ".milliseconds(\(metadata.integer("latency") ?? 100)))",
+            "let reactor = LikeButtonReactor(post: 1, service: service)",
+          ], deliver: "service.apply", imports: imports)
+      },
+      make: { context in
+        let service = PostService(
+          clock: context.clock, latency: .milliseconds(context.integer("latency") ?? 100))
+        return (LikeButtonReactor(post: 1, service: service), service.apply)
+      })
     // The task app's reactors, for replays of its session one reactor at a time
     // (`replay SESSION --reactor-id N`): a row, and the edit screen.
     registry.register(TaskCellReactor.self) { context in

@@ -10,9 +10,9 @@ public import ReactorTracing
 /// fields a state machine of the type keeps) and with labels reduced to their case names,
 /// an abstract state is exercised when some trace passes through it, and an abstract
 /// transition (abstract source, abstract target, mutation case, action case) when some
-/// trace makes it. A stream's mutation that the reactor's own effect published (its `from`
-/// in a session's lane) counts as made by the action of that effect, as the exploration
-/// counts it.
+/// trace makes it. Mutations are credited by ``ReactorTracing/TraceEvent/Mutation/attributedCause(reactor:)``:
+/// a stream's mutation that the reactor's own action published counts as that action's, as
+/// the exploration counts it.
 ///
 /// ```swift
 /// let coverage = try AbstractedCoverage(
@@ -97,16 +97,13 @@ public struct AbstractedCoverage: Sendable {
         case .action(let action):
           labels[action.id] = action.label
         case .mutation(let mutation):
-          var action: String =
-            switch mutation.cause {
+          // Credited as docs/semantics.md says: a stream's mutation that this reactor's own
+          // action published is that action's, as the exploration counts it.
+          let action: String =
+            switch mutation.attributedCause(reactor: reactor) {
             case .action(let id), .effect(_, let id): labels[id] ?? "action #\(id)"
             case .stream(let name): "stream " + name
             }
-          if let from = mutation.from, from.reactor == reactor, let id = from.action,
-            let label = labels[id]
-          {
-            action = label
-          }
           let next = abstract(Self.json(reader.currentState))
           if seenStates.contains(next) { exercisedStates.insert(next) }
           let made = Transition(

@@ -5,9 +5,12 @@ public import ReactorTracing
 ///
 /// A trace's states and transitions are matched under the exploration's ``StateIdentity``:
 /// a transition counts when a trace makes the same mutation, caused by an action with the
-/// same label, between the same two states. Traces also make transitions the exploration did
+/// same label, between the same two states. A mutation is credited by
+/// ``ReactorTracing/TraceEvent/Mutation/attributedCause(reactor:)``: one made from a stream
+/// element that the reactor's own action published counts for that action. Traces also make transitions the exploration did
 /// not reach (an action sent while an effect still ran, or beyond its bounds); those are
-/// counted apart.
+/// counted apart, and so are the transitions of streams no action of the trace published (a
+/// scripted event, another screen): exploration sends only actions.
 ///
 /// ```swift
 /// let coverage = try ExplorationCoverage(of: exploration, tracesAt: ["counter.trace.jsonl"])
@@ -20,8 +23,12 @@ public struct ExplorationCoverage: Sendable {
   public var exercisedStates: Set<Int> = []
   /// Indices of the explored transitions some trace makes.
   public var exercisedTransitions: Set<Int> = []
-  /// Distinct transitions the traces make that the exploration did not reach.
+  /// Distinct transitions the traces make that the exploration did not reach, credited to
+  /// an action.
   public var unexploredTransitionCount = 0
+  /// Distinct transitions the traces make that are credited to a stream: an element no
+  /// action of the trace published, which exploration (sending only actions) never makes.
+  public var streamTransitionCount = 0
   /// How many traces were read.
   public var traceCount = 0
 
@@ -46,6 +53,7 @@ public struct ExplorationCoverage: Sendable {
           action: exploration.alphabet[transition.action].label)] = index
     }
     var unexplored: Set<[String]> = []
+    var fromStreams: Set<[String]> = []
     for path in paths {
       let reader = try TraceReader(path: path)
       traceCount += 1
@@ -57,8 +65,11 @@ public struct ExplorationCoverage: Sendable {
         case .action(let action):
           labels[action.id] = action.label
         case .mutation(let mutation):
+          // Credited as exploration credits it: a stream's mutation whose element the
+          // reactor's own action published goes to that action.
+          let cause = mutation.attributedCause()
           let action: String =
-            switch mutation.cause {
+            switch cause {
             case .action(let id), .effect(_, let id): labels[id] ?? "action #\(id)"
             case .stream(let name): "stream " + name
             }
@@ -72,10 +83,15 @@ public struct ExplorationCoverage: Sendable {
           {
             exercisedTransitions.insert(index)
           } else {
-            unexplored.insert([
+            let transition = [
               current?.serializedString ?? "", next?.serializedString ?? "", mutation.label,
               action,
-            ])
+            ]
+            if case .stream = cause {
+              fromStreams.insert(transition)
+            } else {
+              unexplored.insert(transition)
+            }
           }
           current = next
         default:
@@ -84,6 +100,7 @@ public struct ExplorationCoverage: Sendable {
       }
     }
     unexploredTransitionCount = unexplored.count
+    streamTransitionCount = fromStreams.count
   }
 
   private func identity(of state: TraceHeader.State) -> JSONValue? {
@@ -145,6 +162,7 @@ public struct ExplorationCoverage: Sendable {
               ("exercised", .int(Int64(exercisedTransitions.count))),
               ("share", .double(transitionShare)),
               ("outsideExploration", .int(Int64(unexploredTransitionCount))),
+              ("fromStreams", .int(Int64(streamTransitionCount))),
             ]))
         ),
         ("stoppedBy", .string(exploration.stopReason.description)),

@@ -88,7 +88,8 @@ public struct TraceSummarizer: Sendable {
           key.from = current
           key.to = target
           key.mutation = Self.caseName(of: mutation.label)
-          switch mutation.cause {
+          let cause = mutation.attributedCause()
+          switch cause {
           case .stream(let name): key.action = "stream " + name
           case .action(let id), .effect(_, let id):
             key.action = actionCases[id] ?? "action #\(id)"
@@ -111,7 +112,7 @@ public struct TraceSummarizer: Sendable {
                 key: key, count: 1, traces: 1, first: time, last: time,
                 outcomes: TransitionSummary.Outcomes()))
           }
-          if case .effect(let effect, _) = mutation.cause {
+          if case .effect(let effect, _) = cause {
             pending[effect, default: [:]][line, default: 0] += 1
           } else {
             lines[line].outcomes.sync += 1

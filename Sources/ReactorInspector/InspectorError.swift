@@ -4,6 +4,9 @@ public import ReactorTracing
 public enum InspectorError: Error, Sendable, Hashable {
   /// The trace could not be read.
   case unreadableTrace(TraceReadError)
+  /// The unnamed temporary file that held the page's snapshots and diagram nodes while the
+  /// events were written could not be written or read back.
+  case temporaryFileFailed
 }
 
 extension InspectorError: CustomStringConvertible {
@@ -11,6 +14,8 @@ extension InspectorError: CustomStringConvertible {
   public var description: String {
     switch self {
     case .unreadableTrace(let error): error.description
+    case .temporaryFileFailed:
+      "the temporary file holding the page's state snapshots could not be written or read back"
     }
   }
 }

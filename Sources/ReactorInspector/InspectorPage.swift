@@ -11,6 +11,9 @@ public import ReactorTracing
 /// last one are as large as it, so they never take more room than the diffs. Every text from
 /// the trace is inserted into the page as text, never as markup.
 ///
+/// ``write(tracePath:options:to:)`` writes the page in pieces as the trace is read, in memory
+/// that does not grow with the trace; `init(tracePath:options:)` makes it in memory.
+///
 /// ```swift
 /// let page = try InspectorPage(tracePath: "github-search.trace.jsonl")
 /// try AtomicFile.write(page.html, to: "run.html")
@@ -18,21 +21,24 @@ public import ReactorTracing
 public struct InspectorPage: Sendable {
   /// The page.
   public private(set) var html: [UInt8]
-  /// How many events the page holds.
-  public private(set) var eventCount: Int
-  /// How many events the trace has; more than ``eventCount`` when it was cut.
-  public private(set) var traceEventCount: Int
-  /// How many state snapshots the page holds, the initial state included.
-  public private(set) var snapshotCount: Int
-  /// Why the page has no transitions diagram, or `nil` when it has one.
-  public private(set) var diagramNote: String?
-  /// What the reader noticed without failing (a torn last line, effects still running at the
-  /// end); the page shows them too.
-  public private(set) var warnings: [TraceWarning]
+  /// What the page holds.
+  public let summary: Summary
   /// The diagrams and every reactor's diagram nodes alone, as JSON, for the live page.
   private(set) var diagramData: [UInt8]
 
-  /// Reads a trace and makes its page.
+  /// How many events the page holds.
+  public var eventCount: Int { summary.eventCount }
+  /// How many events the trace has; more than ``eventCount`` when it was cut.
+  public var traceEventCount: Int { summary.traceEventCount }
+  /// How many state snapshots the page holds, the initial state included.
+  public var snapshotCount: Int { summary.snapshotCount }
+  /// Why the page has no transitions diagram, or `nil` when it has one.
+  public var diagramNote: String? { summary.diagramNote }
+  /// What the reader noticed without failing (a torn last line, effects still running at the
+  /// end); the page shows them too.
+  public var warnings: [TraceWarning] { summary.warnings }
+
+  /// Reads a trace and makes its page, in memory.
   ///
   /// - Parameters:
   ///   - tracePath: The trace file.
@@ -41,6 +47,53 @@ public struct InspectorPage: Sendable {
   public init(tracePath: String, options: InspectorOptions = InspectorOptions())
     throws(InspectorError)
   {
+    var html: [UInt8] = []
+    var diagramData: [UInt8]? = []
+    summary = try Self.write(
+      tracePath: tracePath, options: options, limits: Limits(), diagramData: &diagramData
+    ) { html.append(contentsOf: $0) }
+    self.html = html
+    self.diagramData = diagramData ?? []
+  }
+
+  /// Reads a trace and writes its page to `output`, piece by piece as the trace is read.
+  ///
+  /// The transitions diagrams are drawn first, from passes of their own over the trace (for a
+  /// session, over each reactor's lane, split out into an unnamed temporary file). The
+  /// page's snapshots and diagram nodes wait in an unnamed temporary file while the events
+  /// are written.
+  ///
+  /// - Parameters:
+  ///   - tracePath: The trace file.
+  ///   - options: How much to embed and how to draw the diagram.
+  ///   - output: Takes each piece of the page in order.
+  /// - Returns: What the page holds.
+  /// - Throws: ``InspectorError`` when the trace cannot be read, or the temporary file fails;
+  ///   `output` then holds a page cut short.
+  @discardableResult
+  public static func write(
+    tracePath: String, options: InspectorOptions = InspectorOptions(),
+    to output: ([UInt8]) -> Void
+  ) throws(InspectorError) -> Summary {
+    var unused: [UInt8]?
+    return try write(
+      tracePath: tracePath, options: options, limits: Limits(), diagramData: &unused, to: output)
+  }
+
+  /// How much of the page is held in memory while it is written.
+  struct Limits {
+    /// How many bytes of events collect before they go out.
+    var piece = PageDataWriter.defaultPieceSize
+    /// How many bytes of snapshots, diagram nodes and session lanes stay in memory.
+    var memory = SpillStore.defaultMemoryLimit
+  }
+
+  /// Writes the page within `limits`, and the live page's diagram data when `diagramData` is
+  /// not `nil`.
+  static func write(
+    tracePath: String, options: InspectorOptions, limits: Limits, diagramData: inout [UInt8]?,
+    to output: ([UInt8]) -> Void
+  ) throws(InspectorError) -> Summary {
     let reader: SessionReader
     do {
       reader = try SessionReader(path: tracePath)
@@ -52,7 +105,8 @@ public struct InspectorPage: Sendable {
     var title = reader.header.metadata["app"] ?? "session"
     if isSession {
       do {
-        diagrams = PageDiagrams(session: try SessionTrace(contentsOf: tracePath))
+        diagrams = PageDiagrams(
+          lanes: try SessionLanes(path: tracePath, memoryLimit: limits.memory))
       } catch {
         throw .unreadableTrace(error)
       }
@@ -65,11 +119,13 @@ public struct InspectorPage: Sendable {
       diagrams = PageDiagrams(
         tracePath: tracePath, type: title, abstraction: options.abstraction)
     }
-    var writer = PageDataWriter(header: reader.header, diagrams: diagrams)
+    output(Array(InspectorPageText.beforeData.utf8))
+    var writer = PageDataWriter(
+      header: reader.header, diagrams: diagrams, limits: limits, output: output)
     do {
       while let event = try reader.next() {
         if writer.eventCount < options.maximumEvents {
-          writer.add(event, skipped: reader.skippedBeforeLastEvent) {
+          writer.add(event, skipped: reader.skippedBeforeLastEvent, output: output) {
             reader.currentState(of: $0)
           }
         } else {
@@ -79,13 +135,16 @@ public struct InspectorPage: Sendable {
     } catch {
       throw .unreadableTrace(error)
     }
-    let data = writer.finish(title: title, warnings: reader.warnings.map(\.description))
-    html = InspectorTemplate.page(title: title, data: data)
-    diagramData = writer.diagramData()
-    eventCount = writer.eventCount
-    traceEventCount = writer.eventCount + writer.skippedEventCount
-    snapshotCount = writer.snapshotCount
-    diagramNote = diagrams.note
-    warnings = reader.warnings
+    guard
+      writer.finish(title: title, warnings: reader.warnings.map(\.description), output: output)
+    else {
+      throw .temporaryFileFailed
+    }
+    output(Array(InspectorPageText.afterData.utf8))
+    if diagramData != nil { diagramData = writer.diagramData() }
+    return Summary(
+      eventCount: writer.eventCount,
+      traceEventCount: writer.eventCount + writer.skippedEventCount,
+      snapshotCount: writer.snapshotCount, diagramNote: diagrams.note, warnings: reader.warnings)
   }
 }

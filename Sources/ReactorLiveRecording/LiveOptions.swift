@@ -1,3 +1,5 @@
+import ReactorTracing
+
 /// Where a ``LiveTraceRecorder`` streams to, and how much it holds while the server has not
 /// acknowledged it.
 public struct LiveOptions: Sendable {
@@ -53,6 +55,22 @@ public struct LiveOptions: Sendable {
     self.maximumReconnectDelay = maximumReconnectDelay
     self.timeout = timeout
     self.drainTimeout = drainTimeout
+  }
+
+  /// Checks the stream's name, the ring's bounds and the port.
+  /// - Throws: ``ReactorTracing/TraceRecordingError/invalidOption(_:)`` naming the first one
+  ///   that is invalid.
+  func validate() throws(TraceRecordingError) {
+    guard LiveProtocol.isValidStreamID(streamID) else {
+      throw .invalidOption(
+        "a live stream's name is 1 to 64 letters, digits, '-' or '_', not '\(streamID)'")
+    }
+    guard ringEvents >= 1, ringBytes >= 1 else {
+      throw .invalidOption("a live ring must hold at least 1 event and 1 byte")
+    }
+    guard (1...65_535).contains(port) else {
+      throw .invalidOption("a live server's port is 1 to 65535, not \(port)")
+    }
   }
 
   /// 32 random hexadecimal digits.

@@ -55,16 +55,7 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
   public init(
     recording reactor: R, live: LiveOptions, options: TraceOptions = TraceOptions()
   ) throws(TraceRecordingError) {
-    guard LiveProtocol.isValidStreamID(live.streamID) else {
-      throw .invalidOption(
-        "a live stream's name is 1 to 64 letters, digits, '-' or '_', not '\(live.streamID)'")
-    }
-    guard live.ringEvents >= 1, live.ringBytes >= 1 else {
-      throw .invalidOption("a live ring must hold at least 1 event and 1 byte")
-    }
-    guard (1...65_535).contains(live.port) else {
-      throw .invalidOption("a live server's port is 1 to 65535, not \(live.port)")
-    }
+    try live.validate()
     var options = options
     options.overflow = .drop
     options.flushInterval = live.sendInterval
@@ -77,11 +68,11 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
       options: options)
     monitor = RecordingMonitor(options: options, writer: writer)
     self.reactor = reactor
-    reactor.runtime.monitor = monitor
+    monitor.attach(to: reactor.runtime)
   }
 
   isolated deinit {
-    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    if let reactor { monitor.detach(from: reactor.runtime) }
     stream.beginStopping()
     if monitor.stop() { writer.closeInBackground() }
   }
@@ -113,7 +104,7 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
   public func stop() async {
     guard !isStopping else { return }
     isStopping = true
-    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    if let reactor { monitor.detach(from: reactor.runtime) }
     // From here the sender gives up after the drain timeout, so nothing below waits longer.
     stream.beginStopping()
     // Empty the queue first (awaiting, never blocking the actor): the end line below is

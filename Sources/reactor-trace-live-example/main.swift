@@ -1,3 +1,5 @@
+import Clocks
+import ConcurrencyExtras
 import ReactorCore
 import ReactorExamples
 import ReactorLiveRecording
@@ -20,6 +22,12 @@ import Darwin
 //     [--state-bytes N]
 //   reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
 //                                                   the benchmark's reference)
+//   reactor-trace-live-example --session taskapp --port 7878 --token TOKEN [--pause-ms 0]
+//   reactor-trace-live-example --session taskapp --file PATH
+//     (the task app's sample session, every reactor of it, streamed live with a
+//     LiveSessionRecorder or written by a SessionRecorder to PATH: on a test clock, so both
+//     give the same lines as Traces/taskapp.session.jsonl; `--pause-ms` waits that long for
+//     real between two groups of taps, to watch it arrive)
 //
 // `mixed` sends increase, increase, decrease… (an increase runs a 500 ms effect);
 // `decrease` only decreases (no effect). With `--state-bytes N` (N > 0) it runs a counter whose
@@ -108,6 +116,65 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
   exit(status.lostEvents == 0 ? 0 : 1)
 }
 
+/// Records the task app's sample session whole, live or to `file`, and prints the report line.
+///
+/// As its test records it (``TaskApp/tapThroughSample(pause:)``): on a test clock, one task at
+/// a time on the main actor, so that each run gives the same lines.
+@MainActor func runTaskAppSession() async -> Never {
+  let pause = Duration.milliseconds(integer("pause-ms", default: 0))
+  let clock = TestClock()
+  let options = TraceOptions(metadata: ["app": "TaskApp"], clock: clock)
+  let appsReactors: @MainActor (AnyObject) -> Bool = {
+    $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor
+  }
+  let app = TaskApp(clock: clock)
+  let fileRecorder: SessionRecorder?
+  let recorder: LiveSessionRecorder?
+  do {
+    if let file {
+      fileRecorder = try SessionRecorder.recordingEveryReactor(
+        .file(file), options: options, including: appsReactors)
+      recorder = nil
+    } else {
+      recorder = try LiveSessionRecorder.recordingEveryReactor(
+        live: live, options: options, including: appsReactors)
+      fileRecorder = nil
+    }
+  } catch {
+    fail("\(error)")
+  }
+  await withMainSerialExecutor { @MainActor in
+    fileRecorder?.record(app.list, name: "list")
+    fileRecorder?.record(app.edit, name: "edit")
+    recorder?.record(app.list, name: "list")
+    recorder?.record(app.edit, name: "edit")
+    app.bindViews()
+    await app.tapThroughSample {
+      await clock.advance(by: .milliseconds(100))
+      if pause > .zero { try? await ContinuousClock().sleep(for: pause) }
+    }
+    await fileRecorder?.waitUntilIdle()
+    await recorder?.waitUntilIdle()
+  }
+  if let fileRecorder, let file {
+    do { try await fileRecorder.close() } catch { fail("\(error)") }
+    print(#"{"file":"\#(file)"}"#)
+    exit(0)
+  }
+  guard let recorder else { fail("no recorder") }
+  await recorder.stop()
+  let status = recorder.status
+  print(
+    #"{"stream":"\#(recorder.streamID)","observed":\#(recorder.observedEventCount),"#
+      + #""dropped":\#(recorder.droppedEventCount),"acknowledged":\#(status.acknowledgedSequence),"#
+      + #""lost":\#(status.lostEvents),"connections":\#(status.connections)}"#)
+  exit(status.lostEvents == 0 ? 0 : 1)
+}
+
+if let session = values["session"] {
+  guard session == "taskapp" else { fail("--session takes taskapp, not '\(session)'") }
+  await runTaskAppSession()
+}
 if stateBytes > 0 {
   await run(LargeStateCounterReactor(stateBytes: stateBytes)) { index in
     onlyDecrease || index % 3 == 2 ? .decrease : .increase

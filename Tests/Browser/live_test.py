@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end tests of `reactor-trace serve`, with real processes and headless Chromium.
 
-An example app process streams to a real server; the live page shows the events as they
-arrive, its state at a chosen step equals `replay --state-at` on the kept trace, a page that
+An example app process streams to a real server (one reactor, or the task app's whole
+session); the live page shows the events as they arrive, its state at a chosen step equals `replay --state-at` on the kept trace, a page that
 joins late gets the whole history, and "Save" downloads the same trace. A page from another
 origin and a DNS-rebinding host are refused, each with one log line. Run by ReactorLiveTests
 (swift test), or by hand:
@@ -29,7 +29,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-OPTIONS = {"bin": None, "screenshot": None}
+OPTIONS = {"bin": None, "screenshot": None, "session_screenshot": None}
 
 
 def poll(what, condition, limit=60.0):
@@ -84,6 +84,19 @@ def start_app(server, stream, actions, rate):
          "--token", server.token, "--stream", stream, "--actions", str(actions), "--rate",
          str(rate), "--app", "browser test"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def start_session_app(server, stream, pause_ms):
+    """The task app's sample session, every reactor of it, streamed live."""
+    return subprocess.Popen(
+        [os.path.join(OPTIONS["bin"], "reactor-trace-live-example"), "--session", "taskapp",
+         "--port", str(server.port), "--token", server.token, "--stream", stream,
+         "--pause-ms", str(pause_ms)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+COMMITTED_SESSION = os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "Traces", "taskapp.session.jsonl")
 
 
 def start_driver(downloads, extra=()):
@@ -203,6 +216,70 @@ class LivePageTests(unittest.TestCase):
         with open(saved, "rb") as a, open(path, "rb") as b:
             self.assertEqual(a.read(), b.read())
 
+    def test_a_task_app_session_streams_live_with_every_reactors_lane_and_state(self):
+        path = os.path.join(self.directory, "taskapp.trace.jsonl")
+        self.driver.get(self.server.url)
+        app = start_session_app(self.server, "taskapp", pause_ms=400)
+        try:
+            # The session is listed and chosen; its events appear while the app still runs.
+            poll("the session in the stream list", lambda: self.driver.execute_script(
+                "return [...document.querySelectorAll('#streams option')]"
+                ".some((o) => o.value === 'taskapp')"))
+            self.driver.execute_script(
+                "const menu = document.getElementById('streams'); menu.value = 'taskapp';"
+                " menu.dispatchEvent(new Event('change'));")
+            poll("session events in the page", lambda: self.shown_events())
+            self.assertIsNone(app.poll(), "the app ended before the page showed its session")
+        finally:
+            out, err = app.communicate(timeout=120)
+        self.assertEqual(app.returncode, 0, err)
+        report = json.loads(out)
+        self.assertEqual((report["lost"], report["dropped"]), (0, 0))
+
+        # The server kept what the file session recorder writes for the same run: the
+        # committed session, byte for byte; and it replays structurally with a match.
+        with open(path, "rb") as kept, open(COMMITTED_SESSION, "rb") as committed:
+            self.assertEqual(kept.read(), committed.read())
+        replay = subprocess.run([os.path.join(OPTIONS["bin"], "reactor-trace"), "replay", path],
+                                capture_output=True, text=True)
+        self.assertEqual(replay.returncode, 0, replay.stdout + replay.stderr)
+
+        # Every event arrived; the page shows a lane per reactor and its reactor filter.
+        total = len(event_lines(path))
+        poll("every event of the session in the page", lambda: self.shown_events() == total)
+        reactors = [json.loads(line) for line in event_lines(path)]
+        reactors = [e for e in reactors if e["kind"] == "reactor"]
+        self.assertTrue(self.driver.find_element(By.ID, "reactor-filter-box").is_displayed())
+        options = self.driver.find_elements(By.CSS_SELECTOR, "#reactor-filter option")
+        self.assertGreaterEqual(len(options), len(reactors))
+
+        # Every live reactor's state at chosen moments is replay's.
+        events = [json.loads(line) for line in event_lines(path)]
+        mutations = [e["seq"] for e in events if e["kind"] == "mutation"]
+        for seq in (mutations[0], mutations[len(mutations) // 2], mutations[-1]):
+            result = subprocess.run(
+                [os.path.join(OPTIONS["bin"], "reactor-trace"), "replay", path, "--state-at",
+                 str(seq), "--json"], capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            states = [json.loads(line) for line in result.stdout.splitlines()]
+            states = [s for s in states if s.get("stateAt") == seq][0]["reactors"]
+            self.assertGreaterEqual(len(states), 2)
+            for reactor in states:
+                shown = self.driver.execute_script(
+                    "return window.reactorTraceLive.stateAt(%d, %d)" % (seq, reactor["reactor"]))
+                self.assertEqual(shown, reactor["state"], "reactor %d at %d" % (reactor["reactor"], seq))
+        errors = [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertEqual(errors, [], "the page logged errors")
+        if OPTIONS["session_screenshot"]:
+            self.driver.save_screenshot(OPTIONS["session_screenshot"])
+
+        # "Save" downloads the session the server keeps, byte for byte.
+        self.driver.find_element(By.ID, "save").click()
+        saved = os.path.join(self.downloads, "taskapp.trace.jsonl")
+        poll("the saved session", lambda: os.path.exists(saved) and os.path.getsize(saved) > 0)
+        with open(saved, "rb") as a, open(path, "rb") as b:
+            self.assertEqual(a.read(), b.read())
+
     def test_a_page_from_another_origin_is_refused_with_one_log_line(self):
         token = self.server.token
         port = self.server.port
@@ -290,7 +367,9 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--bin", required=True, help="the directory with reactor-trace and the example app")
     parser.add_argument("--screenshot", help="save a screenshot of the live page here")
+    parser.add_argument("--session-screenshot", help="save a screenshot of a live session here")
     arguments, rest = parser.parse_known_args()
     OPTIONS["bin"] = arguments.bin
     OPTIONS["screenshot"] = arguments.screenshot
+    OPTIONS["session_screenshot"] = arguments.session_screenshot
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)

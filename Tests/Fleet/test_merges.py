@@ -57,3 +57,18 @@ def test_merged_summaries_merge_again_to_themselves(merged_by_tool, tmp_path):
     again = tmp_path / "again.summary.jsonl.gz"
     conftest.run("summarize", "--merge", str(merged_by_tool), "-o", str(again))
     assert normalized([str(again)]) == normalized([str(merged_by_tool)])
+
+
+def test_duckdb_merge_refuses_a_line_missing_a_member_or_of_the_wrong_type(tmp_path):
+    import duckdb
+    import pytest
+    import merge_duckdb
+    good = json.loads(open(os.path.join(conftest.ROOT, "fleet", "model.summary.jsonl")).readline())
+    missing = dict(good)
+    del missing["outcomes"]
+    for broken, complaint in [(missing, 'does not have key "outcomes"'),
+                              (dict(good, count="three"), "three")]:
+        path = tmp_path / "broken.summary.jsonl"
+        path.write_text(json.dumps(good) + "\n" + json.dumps(broken) + "\n")
+        with pytest.raises(duckdb.InvalidInputException, match=complaint):
+            merge_duckdb.merge([str(path)], str(tmp_path / "out.jsonl"))

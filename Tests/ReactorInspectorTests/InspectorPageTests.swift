@@ -32,7 +32,7 @@ private func pageParts(_ page: InspectorPage) throws -> (html: String, data: JSO
 
 /// A trace of `count` mutations, each setting `count` in a state that also holds `padding`,
 /// in a temporary file; the header is the Counter trace's with another initial state.
-private func countingTrace(mutations count: Int, padding: String) throws -> String {
+func countingTrace(mutations count: Int, padding: String) throws -> String {
   let counter = try String(
     contentsOfFile: tracesDirectory + "/counter.trace.jsonl", encoding: .utf8)
   var header = try #require(

@@ -24,7 +24,8 @@ enum GeneratedFiles {
 
   /// A test per trace of `Traces/` in `Tests/GeneratedTraceTests` (and the TaskList's as
   /// XCTest too), the ItemList fixture's (an Optional payload sent as nil), the Bookmarks
-  /// fixture's (URLs), and the Counter's test against the broken copy here.
+  /// fixture's (URLs), the LikeButton fixture's (mutations through its own stream), and the
+  /// Counter's test against the broken copy here.
   static var all: [File] {
     let traces = [
       ("counter", "Counter"), ("github-search", "GithubSearch"), ("profile", "Profile"),
@@ -63,6 +64,16 @@ enum GeneratedFiles {
         trace: "Tests/Fixtures/bookmarks.trace.jsonl",
         options: TestGenerationOptions(
           suiteName: "BookmarksTraceTests", serialExecutor: "withExclusiveMainSerialExecutor",
+          imports: ["ReactorTestSupport"]),
+        factory: nil))
+    // A like button whose mutations come back through the stream its own effect published
+    // to (credited to the action), then one a scripted event published.
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/LikebuttonTraceTests.swift",
+        trace: "Tests/Fixtures/likebutton.trace.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "LikebuttonTraceTests", serialExecutor: "withExclusiveMainSerialExecutor",
           imports: ["ReactorTestSupport"]),
         factory: nil))
     files.append(

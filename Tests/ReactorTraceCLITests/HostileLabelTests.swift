@@ -60,7 +60,7 @@ struct HostileLabelTests {
   }
 
   /// The example app's session with the hostile label on its `refresh` actions, as the
-  /// list's name and as the name of its service.
+  /// list's name, as the name of its service and in the cells' type.
   static func hostileSession(in scratch: borrowing ScratchDirectory) throws -> String {
     let original = try String(
       contentsOfFile: repositoryRoot + "/Traces/taskapp.session.jsonl", encoding: .utf8)
@@ -69,11 +69,15 @@ struct HostileLabelTests {
     try original.replacingOccurrences(of: #""label":"refresh""#, with: #""label":"# + quoted)
       .replacingOccurrences(of: #""name":"list""#, with: #""name":"# + quoted)
       .replacingOccurrences(of: #""stream":"taskService""#, with: #""stream":"# + quoted)
+      .replacingOccurrences(
+        of: #""type":"ReactorExamples.TaskCellReactor""#,
+        with: #""type":"ReactorExamples."# + hostileLabel + "\""
+      )
       .write(toFile: path, atomically: true, encoding: .utf8)
     return path
   }
 
-  @Test(arguments: ["sequence", "timeline"])
+  @Test(arguments: ["sequence", "timeline", "transitions"])
   func hostileNamesInASessionGiveValidSVGShowingTheirTextVisibly(diagram: String) throws {
     let scratch = try ScratchDirectory()
     let session = try Self.hostileSession(in: scratch)

@@ -117,6 +117,9 @@ extension RenderSessionCommandTests {
     let dot = try String(contentsOfFile: output, encoding: .utf8)
     #expect(dot.components(separatedBy: "subgraph \"cluster").count - 1 >= 3)
     #expect(dot.contains("TaskCellReactor · 7 reactors merged"))
+    // How many of the type's reactors took each edge: two of the seven cells changed.
+    #expect(dot.contains("\\n\u{A0}\u{A0}\u{A0}2 of 7 reactors"))
+    #expect(dot.contains("taken in 2 of 7 reactors"))
     let one = try runReactorTrace([
       "render", "transitions", Self.session, "--reactor-type", "TaskEditReactor", "-o",
       scratch.file("edit.svg"),
@@ -127,5 +130,46 @@ extension RenderSessionCommandTests {
       scratch.file("none.svg"),
     ])
     #expect(none.exitCode == 2)
+  }
+
+  @Test func keyProjectsEveryTypeDrawnAndNamesTheTypeThatLacksIt() throws {
+    let scratch = try ScratchDirectory()
+    let cells = try runReactorTrace([
+      "render", "transitions", Self.session, "--reactor-type", "TaskCellReactor", "--key",
+      "task.isDone", "-o", scratch.file("cells.dot"),
+    ])
+    #expect(cells.exitCode == 0, "\(cells.standardError)")
+    #expect(cells.standardOutput.hasSuffix("TaskCellReactor: 2 states, 2 transitions\n"))
+    let dot = try String(contentsOfFile: scratch.file("cells.dot"), encoding: .utf8)
+    #expect(dot.contains("task.isDone: true"))
+    #expect(dot.contains("1 of 7 reactors"))
+    let all = try runReactorTrace([
+      "render", "transitions", Self.session, "--key", "task.isDone", "-o",
+      scratch.file("all.dot"),
+    ])
+    #expect(all.exitCode == 2)
+    #expect(all.standardError.hasPrefix("reactor-trace: unknown --key 'task.isDone'"))
+    #expect(all.standardError.hasSuffix("(in TaskAppListReactor; --reactor-type picks one type)\n"))
+    #expect(!FileManager.default.fileExists(atPath: scratch.file("all.dot")))
+  }
+}
+
+extension RenderSessionCommandTests {
+  @Test func perfettoWritesAProcessPerReactorOfASession() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("session.json")
+    let result = try runReactorTrace(["render", "perfetto", Self.session, "-o", output])
+
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(result.standardOutput == "wrote \(output): 224 trace events\n")
+    #expect(result.standardError.isEmpty)
+    let document = try JSONSerialization.jsonObject(
+      with: Data(contentsOf: URL(fileURLWithPath: output)))
+    let events = try #require((document as? [String: Any])?["traceEvents"] as? [[String: Any]])
+    let processes = events.filter { $0["name"] as? String == "process_name" }
+    #expect(processes.count == 9)
+    let starts = events.filter { $0["ph"] as? String == "s" }.compactMap { $0["id"] as? Int }
+    let ends = events.filter { $0["ph"] as? String == "f" }.compactMap { $0["id"] as? Int }
+    #expect(!starts.isEmpty && Set(starts) == Set(ends) && starts.count == ends.count)
   }
 }

@@ -20,12 +20,18 @@ extension TransitionGraph {
   /// nodes of their own (`label`), so they never cross a state. `nslimit=1` keeps dense
   /// graphs fast. The same graph always gives the same DOT text.
   ///
-  /// - Parameter limit: The largest graph to draw.
+  /// Given an `instanceNoun` (`reactors`), a graph merged from several traces ends each
+  /// edge's label with how many of them took it (`3 of 7 reactors`): the per-type diagram of
+  /// a session, whose traces are the lanes of the reactors of one type.
+  ///
+  /// - Parameters:
+  ///   - limit: The largest graph to draw.
+  ///   - instanceNoun: What the merged traces are called, plural; `nil` draws no such count.
   /// - Returns: A graph for ``GraphvizRenderer`` with the `dot` engine.
   /// - Throws: ``TransitionGraphError/tooLarge(states:transitions:limit:)`` beyond `limit`.
-  public func dotGraph(limit: DiagramSizeLimit = .standard) throws(TransitionGraphError)
-    -> DOTGraph
-  {
+  public func dotGraph(
+    limit: DiagramSizeLimit = .standard, instanceNoun: String? = nil
+  ) throws(TransitionGraphError) -> DOTGraph {
     try check(limit)
     var title = reactor ?? "reactor"
     title += "\n\(traceCount) trace\(traceCount == 1 ? "" : "s"), "
@@ -109,6 +115,11 @@ extension TransitionGraph {
       // Graphviz measured (DejaVu Sans 2 %): keep the text off the line, further off a
       // self-loop's outer end. No-break spaces: Graphviz drops ordinary ones at line starts.
       let margin = pair.source == pair.target ? "\u{A0}\u{A0}\u{A0}" : "\u{A0}\u{A0}"
+      if let instanceNoun, traceCount > 1 {
+        let line = "\(traceCount(taking: members)) of \(traceCount) \(instanceNoun)"
+        label.append(line)
+        tooltip.append("taken in " + line)
+      }
       label = label.map { margin + $0 }
       var attributes: [String: DOTValue] = [
         "id": .string("t\(members[0])"),

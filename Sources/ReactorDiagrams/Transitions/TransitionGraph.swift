@@ -102,6 +102,8 @@ public struct TransitionGraph: Sendable, Hashable {
 
   private var stateIndex: [String: Int] = [:]
   private var transitionIndex: [TransitionKey: Int] = [:]
+  /// For each transition, the traces that took it (their order of adding, from 0), ascending.
+  private var tracesTaking: [[Int]] = []
 
   /// Creates an empty graph.
   ///
@@ -175,7 +177,7 @@ public struct TransitionGraph: Sendable, Hashable {
           let target =
             abstraction.keepsFields(through: mutation.state)
             ? current : try node(for: reader.currentState, recent: &recent)
-          let action = actions.label(for: mutation.cause)
+          let action = actions.label(for: mutation.attributedCause())
           let events = pulses.fired(through: mutation.state, state: reader.currentState)
           last = try record(
             from: current, to: target, mutation: mutation.label, action: action, events: events)
@@ -244,8 +246,11 @@ public struct TransitionGraph: Sendable, Hashable {
   ) throws(TransitionGraphError) -> Int {
     let key = TransitionKey(
       source: source, target: target, mutation: mutation, action: action, events: events)
+    // The trace being read, when the transition comes from one.
+    let trace = traceCount > 0 ? traceCount - 1 : nil
     if let index = transitionIndex[key] {
       transitions[index].count += 1
+      if let trace, tracesTaking[index].last != trace { tracesTaking[index].append(trace) }
       return index
     }
     let index = transitions.count
@@ -256,8 +261,22 @@ public struct TransitionGraph: Sendable, Hashable {
       Transition(
         source: source, target: target, mutation: mutation, action: action, events: events,
         count: 1))
+    tracesTaking.append(trace.map { [$0] } ?? [])
     transitionIndex[key] = index
     return index
+  }
+
+  /// How many of the traces added took at least one of these transitions: for a graph that
+  /// merges the reactors of one type in a session, how many instances took an edge.
+  ///
+  /// - Parameter indices: Indices in ``transitions``.
+  /// - Returns: The number of distinct traces among those that took them.
+  public func traceCount(taking indices: some Sequence<Int>) -> Int {
+    var traces: Set<Int> = []
+    for index in indices where tracesTaking.indices.contains(index) {
+      traces.formUnion(tracesTaking[index])
+    }
+    return traces.count
   }
 }
 
@@ -329,6 +348,7 @@ extension TransitionGraph {
           mutation: transition.mutation, action: transition.action, events: transition.events)] =
         result.transitions.count
       result.transitions.append(transition)
+      result.tracesTaking.append(tracesTaking[index])
     }
     result.finalState = finalState.flatMap { renumbered[$0] }
     return result

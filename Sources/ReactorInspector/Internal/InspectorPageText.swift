@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-DH/YSePVk468XWYGXaIxd0535PyDkuwoWWuZMlTUerw='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-CT7w0VUVSA3yCYyg5mpLsvvnxTE6BNEJCLkAuxkEiSQ='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -495,13 +495,14 @@ enum InspectorPageText {
       let pathMatches = null; // Set of event indices, or null
       let selected = -1;
       const shownKind = { a: "show-a", s: "show-s", e: "show-s", m: "show-m", x: "show-x", z: "show-x", o: "show-x", r: "show-x", q: "show-x" };
-      function refilter() {
+      let filteredUpTo = 0; // the events `visible` was filtered from: E[0..<filteredUpTo]
+      function filtered(from) { // the indices from `from` on that the filters let through
         const text = $("text-filter").value.trim().toLowerCase();
         const shown = {};
         for (const kind in shownKind) shown[kind] = $(shownKind[kind]).checked;
         const list = [];
-        if (!text && !pathMatches && !filteredReactors) list.push(-1);
-        for (let i = 0; i < N; i++) {
+        if (from === 0 && !text && !pathMatches && !filteredReactors) list.push(-1);
+        for (let i = from; i < N; i++) {
           const e = E[i];
           if (!shown[e[Slot.kind]]) continue;
           if (filteredReactors && !filteredReactors.has(e[Slot.reactor])) continue;
@@ -509,10 +510,25 @@ enum InspectorPageText {
           if (text && searchText(i).indexOf(text) < 0) continue;
           list.push(i);
         }
-        visible = Int32Array.from(list);
+        filteredUpTo = N;
+        return list;
+      }
+      function refilter() {
+        visible = Int32Array.from(filtered(0));
         $("spacer").style.height = visible.length * ROW + "px";
         pool.forEach((row) => { row.dataset.index = ""; });
         renderRows();
+      }
+      // Live events appended with the filters unchanged: only the new ones are filtered, and the
+      // rows already shown stay where they are.
+      function extendVisible() {
+        if (filteredUpTo > N) { refilter(); return; }
+        const added = filtered(filteredUpTo);
+        if (!added.length) return;
+        const next = new Int32Array(visible.length + added.length);
+        next.set(visible); next.set(added, visible.length);
+        visible = next;
+        $("spacer").style.height = visible.length * ROW + "px";
       }
       const viewport = $("events"), spacer = $("spacer");
       const pool = [];
@@ -1131,8 +1147,10 @@ enum InspectorPageText {
       // trace's lines from the server's socket as they arrive (the history first), turns each into
       // an event as the page data has it, and asks the server for the transitions diagrams of what
       // has arrived at most twice a second.
-      const latencies = []; // ms from an event's time in the app to its arrival here (live lines only)
-      const live = { stream: null, lines: [], partial: "", header: null, paused: false, held: [], socket: null, dirty: false, diagramAt: 0, diagramBusy: false, diagramWanted: false };
+      // ms from an event's time in the app (its clock's wall-clock origin plus `t`) to the frame
+      // that put it on the page (live lines only, not the history a joining page reads).
+      const latencies = [];
+      const live = { stream: null, lines: [], partial: "", header: null, paused: false, held: [], socket: null, dirty: false, diagramAt: 0, diagramBusy: false, diagramWanted: false, historyUpTo: 0, shownUpTo: 0, drawnAt: 0, drawTimer: 0 };
       function startLane(introduction) { // a reactor entering: id, type, name, parent, during, schema, initial state
         const described = !("initialState" in introduction);
         const initial = described ? introduction.initialStateDescription : introduction.initialState;
@@ -1214,6 +1232,7 @@ enum InspectorPageText {
       }
       function resetLive(id) {
         live.stream = id; live.lines = []; live.partial = ""; live.header = null; live.held = [];
+        live.historyUpTo = 0; live.shownUpTo = 0; live.drawnAt = 0; filteredUpTo = Infinity;
         E.length = 0; N = 0; reactors.length = 0; reactorById.clear(); mutationsUpTo.length = 0;
         crossByAction.clear(); crossByEffect.clear(); searchTexts = null; openOthers.clear();
         D.diagrams = []; D.warnings = []; loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren();
@@ -1221,31 +1240,59 @@ enum InspectorPageText {
         renderHeader(); refreshLive();
       }
       function receiveLines(text, isLive) {
-        const arrival = Date.now();
         const before = N;
         const parts = (live.partial + text).split("\n");
         live.partial = parts.pop();
         for (const line of parts) takeLine(line);
-        const origin = live.header && live.header.clock && Date.parse(live.header.clock.origin);
-        if (isLive && origin) {
-          for (let i = before; i < N; i++) latencies.push(arrival - (origin + E[i][Slot.time] / 1e6));
-          if (latencies.length > 100000) latencies.splice(0, latencies.length - 100000);
-        }
+        if (!isLive) live.historyUpTo = N;
         if (N !== before) scheduleRefresh();
       }
+      // What arrives is put on the page once per animation frame: the count, the new rows (only
+      // the new events filtered) and, when following, the last one selected. What costs with the
+      // number of events or the size of a state (the overview strip, the summary, the selected
+      // event's state tree, changes and causes) is redrawn at most five times a second, and once
+      // more after the last arrival, so that a fast stream never queues frames behind it.
+      const LIVE_DRAW_INTERVAL = 200;
       let refreshPending = false;
       function scheduleRefresh() { if (!refreshPending) { refreshPending = true; requestAnimationFrame(refreshLive); } }
       function refreshLive() {
         refreshPending = false;
         $("count").textContent = String(N);
-        renderSummary();
         if (live.newReactors) { live.newReactors = false; if (SESSION) { fillReactorFilter(); $("reactor-filter-box").classList.remove("hidden"); } else $("reactor-filter-box").classList.add("hidden"); renderSchemas(); }
-        renderTimelineCaption();
-        refilter();
-        base = null;
-        if (following && N) select(visible.length ? visible[visible.length - 1] : N - 1); else drawTimeline();
+        extendVisible();
+        const now = Date.now();
+        const draws = now - live.drawnAt >= LIVE_DRAW_INTERVAL;
+        const last = visible.length ? visible[visible.length - 1] : N - 1;
+        if (draws) {
+          clearTimeout(live.drawTimer); live.drawTimer = 0; live.drawnAt = now;
+          renderSummary(); renderTimelineCaption(); base = null;
+          if (following && N) select(last); else { renderRows(); drawTimeline(); }
+        } else {
+          if (following && N) selectRow(last); else renderRows();
+          if (!live.drawTimer) live.drawTimer = setTimeout(() => { live.drawTimer = 0; live.drawnAt = 0; scheduleRefresh(); }, live.drawnAt + LIVE_DRAW_INTERVAL - now);
+        }
         $("follow").disabled = following;
         if (live.diagramWanted) requestDiagrams();
+        const origin = live.header && live.header.clock && Date.parse(live.header.clock.origin);
+        if (origin) {
+          const shown = Date.now();
+          for (let i = Math.max(live.shownUpTo, live.historyUpTo); i < N; i++) latencies.push(shown - (origin + E[i][Slot.time] / 1e6));
+          if (latencies.length > 100000) latencies.splice(0, latencies.length - 100000);
+        }
+        live.shownUpTo = N;
+      }
+      // Between two full redraws: the selection moves to the newest event in the list and its
+      // title; the state, changes and causes follow at the next redraw.
+      function selectRow(index) {
+        selected = index;
+        const title = $("selected-title");
+        if (index >= 0) {
+          const e = E[index], r = reactorOf(index);
+          title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + " · " + labelOf(e);
+          title.dataset.seq = String(e[Slot.seq]);
+        }
+        scrollToSelection();
+        renderRows();
       }
       function requestDiagrams() { // at most one request at a time, and at most two a second
         const wait = live.diagramAt + 500 - Date.now();
@@ -1306,7 +1353,7 @@ enum InspectorPageText {
       function startLive() {
         $("live-bar").classList.remove("hidden");
         $("streams").addEventListener("change", () => watch($("streams").value));
-        $("follow").addEventListener("click", () => { following = true; refreshLive(); });
+        $("follow").addEventListener("click", () => { following = true; live.drawnAt = 0; refreshLive(); });
         $("pause").addEventListener("click", () => {
           live.paused = !live.paused;
           $("pause").textContent = live.paused ? "Resume" : "Pause";

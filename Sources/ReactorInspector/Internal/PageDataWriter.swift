@@ -2,6 +2,12 @@ import ReactorTracing
 
 /// Writes the inspector's data, one JSON document, as the trace is read.
 ///
+/// The document goes out in pieces, already escaped for the page's `<script>` element
+/// (``ScriptEscaping``): the events as they come, in pieces of about ``defaultPieceSize`` bytes; then
+/// every reactor with its snapshots and diagram nodes, kept in a ``SpillStore`` until then
+/// (escaped as they are made); then the header's facts and the notes, known only at the end.
+/// Memory does not grow with the trace.
+///
 /// Events are compact arrays, their members in the order ``PageEventSlots`` names them for
 /// both the writer and the page's script: the sequence number, the time in nanoseconds, a
 /// one-letter kind, the reactor's id, then the members of the kind. A trace of one reactor is
@@ -11,6 +17,8 @@ struct PageDataWriter {
   private(set) var eventCount = 0
   private(set) var skippedEventCount = 0
   private var events: [UInt8] = []
+  private let store: SpillStore
+  private let pieceSize: Int
   private var lanes: [Int: Lane] = [:]
   private var laneOrder: [Int] = []
   private let header: SessionHeader
@@ -21,17 +29,21 @@ struct PageDataWriter {
 
   /// The most mutations between two snapshots when the diffs are as large as the state.
   static let snapshotInterval = 64
+  /// How many bytes of events collect before they go out, unless told otherwise.
+  static let defaultPieceSize = 1 << 20
 
   /// How many state snapshots the page holds, every reactor's initial state included.
   var snapshotCount: Int { lanes.values.reduce(0) { $0 + $1.snapshotCount } }
 
-  /// What the page keeps of one reactor: its introduction, its snapshots and the diagram node
-  /// of its state after each of its mutations.
+  /// What the page keeps of one reactor: in the store, its object up to the end of its
+  /// snapshots and the diagram node of its state after each of its mutations; here, what
+  /// decides the next snapshot.
   private struct Lane {
-    var introduction: ReactorIntroduction
     var diagram: Int?
-    var snapshots: [UInt8] = []
-    var nodes: [UInt8] = []
+    /// The stream of the reactor's object, its snapshots last.
+    var object: Int
+    /// The stream of its diagram nodes, comma-separated.
+    var nodes: Int
     var snapshotCount = 1
     var mutationCount = 0
     var mutationsSinceSnapshot = 0
@@ -40,16 +52,30 @@ struct PageDataWriter {
     var lastNode = -1
   }
 
-  init(header: SessionHeader, diagrams: PageDiagrams) {
+  /// Starts the document with its first piece, to `output`.
+  /// - Parameters:
+  ///   - header: The trace's or session's header.
+  ///   - diagrams: The diagrams, drawn already.
+  ///   - limits: How many bytes of events go out at once, and how many of snapshots and nodes
+  ///     stay in memory.
+  ///   - output: Takes the first piece.
+  init(
+    header: SessionHeader, diagrams: PageDiagrams, limits: InspectorPage.Limits,
+    output: ([UInt8]) -> Void
+  ) {
     self.header = header
     self.diagrams = diagrams
+    store = SpillStore(memoryLimit: limits.memory)
+    pieceSize = limits.piece
+    output(Array(#"{"events":["#.utf8))
   }
 
   /// Adds a session event; `state` gives the state of a reactor after it, `skipped` how many
   /// lines of kinds the reader does not know came right before it (their `seq` numbers are
-  /// not missing).
+  /// not missing); a piece of events goes to `output` once it is large enough.
   mutating func add(
-    _ event: SessionEvent, skipped: Int = 0, state: (Int) -> TraceHeader.State?
+    _ event: SessionEvent, skipped: Int = 0, output: ([UInt8]) -> Void,
+    state: (Int) -> TraceHeader.State?
   ) {
     if case .introduced(let introduction) = event.kind {
       introduce(introduction)
@@ -93,21 +119,42 @@ struct PageDataWriter {
     }
     events.append(UInt8(ascii: "]"))
     if let reactor = event.reactor { lanes[reactor]?.bytesSinceSnapshot += events.count - start }
+    if events.count >= pieceSize {
+      output(ScriptEscaping.escaped(events))
+      events.removeAll(keepingCapacity: true)
+    }
   }
 
   private mutating func introduce(_ introduction: ReactorIntroduction) {
-    var lane = Lane(introduction: introduction)
-    lane.diagram = diagrams.diagram(ofType: introduction.type)
-    lane.snapshots.append(contentsOf: "[[0,".utf8)
-    let before = lane.snapshots.count
-    Self.write(introduction.initialState, to: &lane.snapshots)
-    lane.lastSnapshotSize = lane.snapshots.count - before
-    lane.snapshots.append(UInt8(ascii: "]"))
+    // A reader refuses a second introduction of a reactor; the first one stands.
+    guard lanes[introduction.reactor] == nil else { return }
+    var lane = Lane(
+      diagram: diagrams.diagram(ofType: introduction.type), object: store.makeStream(),
+      nodes: store.makeStream())
+    var reactor = JSONObject()
+    reactor["id"] = .int(Int64(introduction.reactor))
+    reactor["type"] = .string(introduction.type)
+    reactor["name"] = introduction.name.map(JSONValue.string) ?? .null
+    reactor["parent"] = introduction.parent.map { .int(Int64($0)) } ?? .null
+    reactor["during"] = introduction.createdDuring.map { .int(Int64($0)) } ?? .null
+    reactor["schema"] = introduction.schema.json
+    reactor["described"] = .bool(
+      { if case .description = introduction.initialState { true } else { false } }())
+    reactor["diagram"] = .int(Int64(lane.diagram ?? -1))
+    var object: [UInt8] = []
+    JSONValue.object(reactor).write(to: &object)
+    object.removeLast()
+    object.append(contentsOf: #","snapshots":[[0,"#.utf8)
+    let before = object.count
+    Self.write(introduction.initialState, to: &object)
+    lane.lastSnapshotSize = object.count - before
+    object.append(UInt8(ascii: "]"))
+    store.append(ScriptEscaping.escaped(object), to: lane.object)
     if let diagram = lane.diagram {
       lane.lastNode = diagrams.node(of: introduction.initialState, in: diagram)
-      lane.nodes.append(contentsOf: "\(lane.lastNode)".utf8)
+      store.append("\(lane.lastNode)", to: lane.nodes)
     }
-    if lanes[introduction.reactor] == nil { laneOrder.append(introduction.reactor) }
+    laneOrder.append(introduction.reactor)
     lanes[introduction.reactor] = lane
   }
 
@@ -193,16 +240,17 @@ struct PageDataWriter {
       if !diagrams.keepsNode(through: mutation.state, in: diagram) {
         lane.lastNode = diagrams.node(of: state, in: diagram)
       }
-      lane.nodes.append(contentsOf: ",\(lane.lastNode)".utf8)
+      store.append(",\(lane.lastNode)", to: lane.nodes)
     }
     if lane.mutationsSinceSnapshot >= Self.snapshotInterval
       && lane.bytesSinceSnapshot >= lane.lastSnapshotSize
     {
-      lane.snapshots.append(contentsOf: ",\n[\(lane.mutationCount),".utf8)
-      let before = lane.snapshots.count
-      Self.write(state, to: &lane.snapshots)
-      lane.lastSnapshotSize = lane.snapshots.count - before
-      lane.snapshots.append(UInt8(ascii: "]"))
+      var snapshot = Array(",\n[\(lane.mutationCount),".utf8)
+      let before = snapshot.count
+      Self.write(state, to: &snapshot)
+      lane.lastSnapshotSize = snapshot.count - before
+      snapshot.append(UInt8(ascii: "]"))
+      store.append(ScriptEscaping.escaped(snapshot), to: lane.object)
       lane.snapshotCount += 1
       lane.mutationsSinceSnapshot = 0
       lane.bytesSinceSnapshot = 0
@@ -219,12 +267,15 @@ struct PageDataWriter {
     skippedEventCount += 1
   }
 
-  /// The whole document, safe to put inside a `<script>` element.
+  /// Writes the rest of the document, safe to put inside a `<script>` element, to `output`.
   /// - Parameters:
   ///   - title: What the page is called: the reactor's type, or the session's app.
   ///   - readerWarnings: What the reader noticed.
-  /// - Returns: The JSON text, escaped for a `<script>` element.
-  func finish(title: String, warnings readerWarnings: [String]) -> [UInt8] {
+  ///   - output: Takes each piece in order.
+  /// - Returns: `false` when the temporary file could not be read back whole.
+  mutating func finish(
+    title: String, warnings readerWarnings: [String], output: ([UInt8]) -> Void
+  ) -> Bool {
     var warnings = readerWarnings
     if let window = header.window {
       warnings.append(
@@ -245,6 +296,23 @@ struct PageDataWriter {
       "\(snapshotCount) state snapshot\(snapshotCount == 1 ? "" : "s") embedded; every other "
         + "state is rebuilt from the nearest one and the diffs after it.")
 
+    events.append(contentsOf: "\n],\"reactors\":[".utf8)
+    output(ScriptEscaping.escaped(events))
+    events = []
+    var isWhole = true
+    for (position, id) in laneOrder.enumerated() {
+      guard let lane = lanes[id] else { continue }
+      if position > 0 { output(Array(",\n".utf8)) }
+      isWhole = store.read(lane.object, to: output) && isWhole
+      if lane.diagram != nil {
+        output(Array(#"],"nodes":["#.utf8))
+        isWhole = store.read(lane.nodes, to: output) && isWhole
+        output(Array("]}".utf8))
+      } else {
+        output(Array(#"],"nodes":null}"#.utf8))
+      }
+    }
+    // The header's facts and the notes, known only now: the rest of the object.
     var object = JSONObject()
     object["reactor"] = .string(title)
     object["session"] = .bool(header.version.major >= 2)
@@ -258,43 +326,11 @@ struct PageDataWriter {
     object["warnings"] = .array(warnings.map(JSONValue.string))
     object["notes"] = .array(notes.map(JSONValue.string))
     object["diagrams"] = .array(diagrams.json)
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(events.count + 4096)
-    JSONValue.object(object).write(to: &bytes)
-    bytes.removeLast()
-    bytes.append(contentsOf: #","reactors":["#.utf8)
-    for (position, id) in laneOrder.enumerated() {
-      guard let lane = lanes[id] else { continue }
-      let introduction = lane.introduction
-      var reactor = JSONObject()
-      reactor["id"] = .int(Int64(id))
-      reactor["type"] = .string(introduction.type)
-      reactor["name"] = introduction.name.map(JSONValue.string) ?? .null
-      reactor["parent"] = introduction.parent.map { .int(Int64($0)) } ?? .null
-      reactor["during"] = introduction.createdDuring.map { .int(Int64($0)) } ?? .null
-      reactor["schema"] = introduction.schema.json
-      reactor["described"] = .bool(
-        { if case .description = introduction.initialState { true } else { false } }())
-      reactor["diagram"] = .int(Int64(lane.diagram ?? -1))
-      if position > 0 { bytes.append(contentsOf: ",\n".utf8) }
-      JSONValue.object(reactor).write(to: &bytes)
-      bytes.removeLast()
-      bytes.append(contentsOf: #","snapshots":"#.utf8)
-      bytes.append(contentsOf: lane.snapshots)
-      bytes.append(contentsOf: #"],"nodes":"#.utf8)
-      if lane.diagram != nil {
-        bytes.append(UInt8(ascii: "["))
-        bytes.append(contentsOf: lane.nodes)
-        bytes.append(UInt8(ascii: "]"))
-      } else {
-        bytes.append(contentsOf: "null".utf8)
-      }
-      bytes.append(UInt8(ascii: "}"))
-    }
-    bytes.append(contentsOf: #"],"events":["#.utf8)
-    bytes.append(contentsOf: events)
-    bytes.append(contentsOf: "\n]}".utf8)
-    return ScriptEscaping.escaped(bytes)
+    var rest = Array("],".utf8)
+    JSONValue.object(object).write(to: &rest)
+    rest.remove(at: 2)
+    output(ScriptEscaping.escaped(rest))
+    return isWhole
   }
 
   /// The diagrams and every reactor's nodes alone, as JSON: what the live page asks for.
@@ -307,11 +343,12 @@ struct PageDataWriter {
         var reactor = JSONObject()
         reactor["id"] = .int(Int64(id))
         reactor["diagram"] = .int(Int64(lane.diagram ?? -1))
-        if lane.diagram != nil,
-          let nodes = try? JSONValue(
-            parsing: "[" + String(decoding: lane.nodes, as: UTF8.self) + "]")
+        var nodes = Array("[".utf8)
+        if lane.diagram != nil, store.read(lane.nodes, to: { nodes.append(contentsOf: $0) }),
+          let parsed = try? JSONValue(
+            parsing: String(decoding: nodes + Array("]".utf8), as: UTF8.self))
         {
-          reactor["nodes"] = nodes
+          reactor["nodes"] = parsed
         } else {
           reactor["nodes"] = .null
         }

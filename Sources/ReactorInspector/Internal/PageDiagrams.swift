@@ -15,19 +15,18 @@ struct PageDiagrams {
   }
 
   /// One diagram per reactor type of a session, each with the abstraction inferred from the
-  /// lanes of that type.
-  init(session: SessionTrace) {
-    var lanesOfType: [String: [[UInt8]]] = [:]
+  /// lanes of that type; the lanes are read from `lanes`, one at a time.
+  init(lanes: SessionLanes) {
+    var lanesOfType: [String: [Int]] = [:]
     var order: [String] = []
-    for introduction in session.reactors {
-      guard let lane = session.lane(of: introduction.reactor) else { continue }
+    for introduction in lanes.reactors {
       if lanesOfType[introduction.type] == nil { order.append(introduction.type) }
-      lanesOfType[introduction.type, default: []].append(lane.serialized)
+      lanesOfType[introduction.type, default: []].append(introduction.reactor)
     }
     for type in order {
-      let lanes = lanesOfType[type] ?? []
-      let openers: [() throws -> TraceReader] = lanes.enumerated().map { index, bytes in
-        { try TraceReader(bytes: bytes, name: "\(type) lane \(index + 1)") }
+      let reactors = lanesOfType[type] ?? []
+      let openers: [() throws -> TraceReader] = reactors.enumerated().map { index, reactor in
+        { try lanes.reader(of: reactor, name: "\(type) lane \(index + 1)") }
       }
       append(type: type, TransitionsEmbedding(openers: openers, abstraction: nil))
     }

@@ -20,7 +20,7 @@ final class StoredStream {
   let path: String
   /// The header line, newline included.
   private(set) var header: [UInt8]
-  /// The reactor the header names.
+  /// The reactor the header names, or `session` for a session of many reactors.
   let reactor: String
   /// The app's name from the header's metadata (`app`), when it gives one.
   let app: String?
@@ -159,13 +159,19 @@ final class StoredStream {
     length += bytes.count
   }
 
-  /// The header's reactor and app, or why it is not a trace header.
+  /// The header's reactor (`session` for a session of many reactors, format 2.x) and app,
+  /// or why it is neither a trace's nor a session's header.
   private static func describe(_ line: [UInt8]) throws(StreamFailure) -> (String, String?) {
     do {
-      let reader = try TraceReader(bytes: line, name: "header", verifyingStates: false)
-      return (reader.header.reactor, reader.header.metadata["app"])
+      let reader = try SessionReader(bytes: line, name: "header", verifyingStates: false)
+      guard reader.header.version.major >= 2 else {
+        let trace = try TraceReader(bytes: line, name: "header", verifyingStates: false)
+        return (trace.header.reactor, trace.header.metadata["app"])
+      }
+      return ("session", reader.header.metadata["app"])
     } catch {
-      throw StreamFailure("the first line is not a trace header: \(error.description)")
+      throw StreamFailure(
+        "the first line is not a trace's or a session's header: \(error.description)")
     }
   }
 

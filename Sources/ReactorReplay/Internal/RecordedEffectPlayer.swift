@@ -74,8 +74,11 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
       case .effect(let effect, _):
         if timeline.effects[effect]?.prefix.contains(index) != true { deliver(index, of: effect) }
       case .stream(let name):
-        // In a session, what a reactor's synchronous code published is published again.
+        // In a session, what a reactor's synchronous code published is published again; so
+        // is what a reactor recorded alone published in `mutate` (its effects are played
+        // back, so what they published is delivered from the recording).
         if isInSession, let from = mutation.from, from.effect == nil { return false }
+        if let publisher = mutation.publisher, publisher.effect == nil { return false }
         deliverStream(index, name: name, from: mutation.from)
       case .action:
         break

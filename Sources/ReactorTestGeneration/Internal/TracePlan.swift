@@ -95,8 +95,10 @@ struct TracePlan {
           sentActions.append((event.time, event.sequence))
         case .mutation(let mutation):
           current = Self.json(reader.currentState)
+          // A stream's mutation whose element the reactor's own action published is that
+          // action's doing, not a scripted event's.
           var isStream = false
-          if case .stream = mutation.cause { isStream = true }
+          if case .stream = mutation.attributedCause() { isStream = true }
           changes.append(
             StateChange(
               time: event.time, sequence: event.sequence, isStream: isStream, state: current))

@@ -208,6 +208,13 @@ struct CoverageRequest: CommandRequest {
         "the traces also make \(coverage.unexploredTransitionCount) transitions the exploration "
           + "did not reach (actions sent while effects ran, or beyond its bounds)")
     }
+    if coverage.streamTransitionCount > 0 {
+      let count = coverage.streamTransitionCount
+      output.write(
+        "the traces also make \(count) transition\(count == 1 ? "" : "s") through a stream that no action of "
+          + "theirs published (a scripted event, another screen or reactor), which "
+          + "exploration does not send")
+    }
     let missed = coverage.missedTransitions
     if !missed.isEmpty { output.write("never exercised:") }
     for index in missed {

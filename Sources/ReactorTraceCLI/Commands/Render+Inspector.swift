@@ -90,13 +90,18 @@ struct InspectorRequest: CommandRequest {
       // An unreadable trace is InspectorPage's to report.
       abstraction = nil
     }
-    let page = try InspectorPage(
+    // A trace that cannot be opened is said before the output is touched.
+    _ = try SessionReader(path: trace, verifyingStates: false)
+    // The page goes out as the trace is read; a strict failure leaves the output as it was.
+    let stream = try OutputFiles.Stream(path: output, inputs: [trace], isHeldUntilCommit: strict)
+    let page = try InspectorPage.write(
       tracePath: trace,
-      options: InspectorOptions(maximumEvents: maxEvents, abstraction: abstraction))
+      options: InspectorOptions(maximumEvents: maxEvents, abstraction: abstraction),
+      to: stream.write)
     let warnings = TraceWarningReport(
       path: trace, warnings: page.warnings, eventCount: page.traceEventCount)
     try TraceWarningReport.print([warnings], failingIfStrict: strict)
-    try OutputFiles.write(page.html, to: output, inputs: [trace])
+    try stream.commit()
     if output == OutputFiles.standardOutput { return .success }
     var summary = "wrote \(output): \(page.eventCount) events"
     if page.eventCount < page.traceEventCount {

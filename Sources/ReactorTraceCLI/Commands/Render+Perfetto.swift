@@ -13,12 +13,15 @@ extension ReactorTraceCommand.Render {
         The reactor is a process: actions and mutations are instants on tracks of their own \
         (mutations carry their state changes as arguments), each concurrent effect a slice on \
         its own track from start to finish, cancellation or failure, and flow arrows lead from \
-        each action to its effects and mutations. Times are the trace's clock, in microseconds.
+        each action to its effects and mutations. A session (format 2) gives a process per \
+        reactor, named by its name, id and type, with the same tracks, and flow arrows across \
+        reactors: from the effect that sent an action or published a stream element to the \
+        action or mutation it caused. Times are the trace's clock, in microseconds.
         """
     )
 
     /// The trace to export.
-    @Argument(help: "A trace file.")
+    @Argument(help: "A trace or session file.")
     var trace: String
 
     /// The output file.
@@ -47,9 +50,14 @@ struct PerfettoRequest: CommandRequest {
   /// Converts the trace, writes it, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
-    try TraceExport.run(trace: trace, output: output, strict: strict, report: report) {
-      let written = try PerfettoTrace.write(reader: $0, to: $1)
-      return "\(written.eventCount) trace events"
-    }
+    try TraceExport.run(
+      trace: trace, output: output, strict: strict, report: report,
+      open: { path throws in try SessionReader(path: path) },
+      // A trace of one reactor reads with an introduction of its own, not one of its events.
+      warnings: { ($0.warnings, max(0, $0.eventCount - ($0.header.version.major == 1 ? 1 : 0))) },
+      convert: { session, write in
+        let written = try PerfettoTrace.write(session: session, to: write)
+        return "\(written.eventCount) trace events"
+      })
   }
 }

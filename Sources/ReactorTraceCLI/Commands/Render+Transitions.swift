@@ -221,53 +221,33 @@ extension TransitionsRequest {
       throw CommandFailure.unusableInput(
         "the state machines of a session are one DOT page of clusters; use dot, svg, png or pdf")
     }
-    let session = try SessionTrace(contentsOf: traces[0])
-    var types: [String] = []
-    var lanes: [String: [[UInt8]]] = [:]
-    for introduction in session.reactors {
-      let short = SequenceDiagram.shortTypeName(introduction.type)
-      if let reactorType, reactorType != introduction.type, reactorType != short { continue }
-      guard let lane = session.lane(of: introduction.reactor) else { continue }
-      if lanes[introduction.type] == nil { types.append(introduction.type) }
-      lanes[introduction.type, default: []].append(lane.serialized)
-    }
-    if types.isEmpty {
-      let known = Set(session.reactors.map { SequenceDiagram.shortTypeName($0.type) }).sorted()
-      throw CommandFailure.unusableInput(
-        "no reactor of type '\(reactorType ?? "")' in the session; its types are "
-          + known.joined(separator: ", "))
-    }
-    var page: DOTGraph?
-    var summary: [String] = []
-    for (index, type) in types.enumerated() {
-      let bytes = lanes[type] ?? []
-      let openers: [() throws -> TraceReader] = bytes.map { lane in
-        { try TraceReader(bytes: lane, name: type) }
+    let machines: SessionTransitions
+    do {
+      machines = try SessionTransitions(
+        session: SessionTrace(contentsOf: traces[0]), reactorType: reactorType,
+        filter: filter
+      ) { type, lanes in
+        if states.wholeState { return .wholeState }
+        guard states.keys.isEmpty else {
+          // --key applies to every type drawn: one that lacks the field is refused, by name.
+          if let first = lanes.first, let unknown = states.unknownKey(in: try first().header) {
+            throw CommandFailure.unusableInput(
+              "\(unknown) (in \(SequenceDiagram.shortTypeName(type)); --reactor-type picks "
+                + "one type)")
+          }
+          return StateAbstraction(keys: try states.statePaths())
+        }
+        return try StateAbstraction.inferred(fromTraces: lanes, overrides: try states.overrides())
       }
-      let abstraction =
-        states.wholeState
-        ? StateAbstraction.wholeState
-        : try StateAbstraction.inferred(fromTraces: openers, overrides: try states.overrides())
-      var graph = TransitionGraph(abstraction: abstraction)
-      for lane in bytes { try graph.add(TraceReader(bytes: lane, name: type)) }
-      let filtered = try graph.filtered(by: filter)
-      let drawn = try filtered.dotGraph()
-      if page == nil {
-        page = DOTGraph(
-          attributes: drawn.attributes.filter { $0.key != "label" && $0.key != "tooltip" },
-          nodeAttributes: [:], edgeAttributes: [:])
-        page?.attributes["compound"] = "true"
-      }
-      let title =
-        "\(SequenceDiagram.shortTypeName(type)) · \(bytes.count) reactor"
-        + (bytes.count == 1 ? "" : "s") + " merged"
-      page?.addCluster(of: drawn, label: .text(title), idPrefix: "t\(index + 1)-")
-      summary.append(
-        "\(SequenceDiagram.shortTypeName(type)): \(filtered.states.count) states, "
-          + "\(filtered.transitions.count) transitions")
+    } catch let error as SessionTransitionsError {
+      throw CommandFailure.unusableInput(error.description)
+    }
+    let summary = machines.machines.map {
+      "\(SequenceDiagram.shortTypeName($0.type)): \($0.graph.states.count) states, "
+        + "\($0.graph.transitions.count) transitions"
     }
     let output = try DiagramFile.renderReportingWarnings(
-      page ?? DOTGraph(), format: format, engine: engine)
+      try machines.dotGraph(), format: format, engine: engine)
     for warning in output.warnings {
       CommandFailure.printError("warning: \(diagram.output): \(warning)")
     }

@@ -55,7 +55,7 @@ extension TraceEvent {
       line.member("label", mutation.label)
       if let value = mutation.value { line.member("value", value) }
       line.key("cause")
-      mutation.cause.write(to: &line, from: mutation.from)
+      mutation.cause.write(to: &line, publisher: mutation.publisher, from: mutation.from)
       switch mutation.state {
       case .snapshot(let state):
         line.member("snapshot", state)
@@ -148,6 +148,10 @@ extension TraceEvent {
       let from = try causeFields.optionalValue("from").map { json throws(TraceFormatError) in
         try ReactorOrigin(json: json)
       }
+      var publisher: Publisher?
+      if case .stream = cause, let json = causeFields.optionalValue("publishedBy") {
+        publisher = try Publisher(json: json)
+      }
       let state: StateChange
       if let snapshot = fields.optionalValue("snapshot") {
         state = .snapshot(snapshot)
@@ -172,7 +176,7 @@ extension TraceEvent {
         Mutation(
           id: try fields.integer("id", minimum: 1), label: try fields.string("label"),
           value: fields.optionalValue("value"), cause: cause, state: state, stateHash: hash,
-          from: from))
+          from: from, publisher: publisher))
     case "streamEnd":
       kind = .streamEnded(
         StreamEnd(stream: try fields.string("stream"), error: try fields.optionalString("error")))
@@ -208,8 +212,13 @@ extension TraceEvent.Cause {
   /// Appends the cause as a JSON object to `line`.
   /// - Parameters:
   ///   - line: The line being written.
+  ///   - publisher: For a stream cause, this reactor's action and effect that published the
+  ///     element, written as `publishedBy`.
   ///   - from: The origin in another reactor of a session, written as the cause's `from`.
-  func write(to line: inout LineWriter, from: TraceEvent.ReactorOrigin? = nil) {
+  func write(
+    to line: inout LineWriter, publisher: TraceEvent.Publisher? = nil,
+    from: TraceEvent.ReactorOrigin? = nil
+  ) {
     line.begin()
     switch self {
     case .action(let action):
@@ -219,6 +228,7 @@ extension TraceEvent.Cause {
       line.member("effect", effect)
     case .stream(let name):
       line.member("stream", name)
+      if let publisher { line.member("publishedBy", publisher.json) }
     }
     if let from { line.member("from", from.json) }
     line.end()

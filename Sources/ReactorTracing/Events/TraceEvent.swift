@@ -154,11 +154,15 @@ public struct TraceEvent: Hashable, Sendable {
     /// effect that were running when the element was published (`cause.from` in the file);
     /// `nil` otherwise.
     public var from: ReactorOrigin?
+    /// For a mutation made from a stream element that this reactor's own action or effect
+    /// published: that action and effect (`cause.publishedBy` in the file); `nil` otherwise,
+    /// and when the recorder did not know.
+    public var publisher: Publisher?
 
     /// A mutation event.
     public init(
       id: Int, label: String, value: JSONValue?, cause: Cause, state: StateChange,
-      stateHash: TraceHash, from: ReactorOrigin? = nil
+      stateHash: TraceHash, from: ReactorOrigin? = nil, publisher: Publisher? = nil
     ) {
       self.id = id
       self.label = label
@@ -167,6 +171,7 @@ public struct TraceEvent: Hashable, Sendable {
       self.state = state
       self.stateHash = stateHash
       self.from = from
+      self.publisher = publisher
     }
   }
 

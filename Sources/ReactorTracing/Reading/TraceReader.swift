@@ -111,6 +111,22 @@ public final class TraceReader {
       maximumLineLength: Self.defaultMaximumLineLength)
   }
 
+  /// Reads a trace from a file already open, from its current offset, for files that have
+  /// no name (a lane of a session written to an unnamed temporary file).
+  /// - Parameters:
+  ///   - descriptor: The open file; the reader closes it, even when it throws.
+  ///   - name: What errors call it.
+  ///   - verifyingStates: Whether to rebuild each state and check its hash.
+  /// - Throws: ``TraceReadError`` when the file is not a trace this reader reads.
+  package convenience init(
+    descriptor: Int32, name: String, verifyingStates: Bool = true
+  ) throws(TraceReadError) {
+    try self.init(
+      lines: LineReader(descriptor: descriptor, maximumLineLength: Self.defaultMaximumLineLength),
+      path: name, verifyingStates: verifyingStates,
+      maximumLineLength: Self.defaultMaximumLineLength)
+  }
+
   private init(
     lines: LineReader, path: String, verifyingStates: Bool, maximumLineLength: Int
   ) throws(TraceReadError) {

@@ -53,11 +53,11 @@ public final class FileTraceRecorder<R: Reactor>: TraceRecorder {
       options: options)
     monitor = RecordingMonitor(options: options, writer: writer)
     self.reactor = reactor
-    reactor.runtime.monitor = monitor
+    monitor.attach(to: reactor.runtime)
   }
 
   isolated deinit {
-    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    if let reactor { monitor.detach(from: reactor.runtime) }
     if monitor.stop() { writer.closeInBackground() }
   }
 
@@ -102,7 +102,7 @@ public final class FileTraceRecorder<R: Reactor>: TraceRecorder {
   /// - Throws: ``TraceRecordingError/writeFailed(path:reason:)`` if any write failed; the
   ///   file then holds the events written before the failure.
   public func stop() async throws(TraceRecordingError) {
-    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    if let reactor { monitor.detach(from: reactor.runtime) }
     guard monitor.stop() else { return }
     if let failure = await writer.close() { throw failure }
   }

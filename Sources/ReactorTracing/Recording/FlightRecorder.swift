@@ -63,7 +63,7 @@ public final class FlightRecorder<R: Reactor>: TraceRecorder {
         maximumAge: window.duration, maximumBytes: window.bytes,
         stateBytes: 4 * header.initialState.length))
     self.reactor = reactor
-    reactor.runtime.monitor = monitor
+    monitor.attach(to: reactor.runtime)
   }
 
   /// The window now, as a complete trace: the kept events and an end line.
@@ -103,7 +103,7 @@ public final class FlightRecorder<R: Reactor>: TraceRecorder {
   ///
   /// Later calls do nothing.
   public func stop() {
-    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    if let reactor { monitor.detach(from: reactor.runtime) }
     _ = monitor.stop()
   }
 }

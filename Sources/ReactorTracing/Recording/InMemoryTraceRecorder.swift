@@ -32,7 +32,7 @@ public final class InMemoryTraceRecorder<R: Reactor>: TraceRecorder {
     (header, encoder) = try reactor.traceHeader(options: options)
     monitor = RecordingMonitor(options: options, initialState: reactor.currentState)
     self.reactor = reactor
-    reactor.runtime.monitor = monitor
+    monitor.attach(to: reactor.runtime)
   }
 
   /// The trace so far: header and events, with the end line once stopped.
@@ -69,7 +69,7 @@ public final class InMemoryTraceRecorder<R: Reactor>: TraceRecorder {
   ///
   /// Later calls do nothing.
   public func stop() {
-    if let reactor, reactor.runtime.monitor === monitor { reactor.runtime.monitor = nil }
+    if let reactor { monitor.detach(from: reactor.runtime) }
     _ = monitor.stop()
   }
 }

@@ -66,20 +66,47 @@ public final class SessionRecorder: ReactorSessionObserver {
       throw .invalidOption(
         "a session recorder keeps the last events with the .window destination, not a limit")
     }
-    // Checks the redactions and the snapshot interval once, before any reactor.
+    log = try SessionLog(
+      header: Self.header(checking: options), options: options, destination: destination)
+    self.options = options
+  }
+
+  /// A session recorder handing its lines to `sink` (a live recorder's stream) from a writer
+  /// thread, which drops events rather than make the main actor wait when its queue
+  /// (``TraceOptions/queueBudget``) is full, recording a gap for them.
+  /// - Parameters:
+  ///   - sink: Where the lines go: the header's first, then each event's.
+  ///   - name: What errors call the destination.
+  ///   - options: As for ``init(_:options:)``, without a limit; the overflow policy is drop.
+  /// - Throws: ``TraceRecordingError/invalidOption(_:)`` for an invalid option.
+  package init(
+    sink: any TraceLineSink, name: String, options: TraceOptions
+  ) throws(TraceRecordingError) {
+    guard case .unlimited = options.limit else {
+      throw .invalidOption("a live session takes no limit")
+    }
+    let header = try Self.header(checking: options)
+    log = SessionLog(
+      header: header, options: options,
+      writer: try SessionFileWriter(sink: sink, name: name, header: header, options: options))
+    self.options = options
+  }
+
+  /// The session's header for `options`, once their redactions and snapshot interval are
+  /// checked (before any reactor).
+  private static func header(checking options: TraceOptions) throws(TraceRecordingError)
+    -> SessionHeader
+  {
     _ = try TraceEventEncoder<Never, Never, Never>(
       redactions: options.redactions, snapshotInterval: options.snapshotInterval)
     let clock = options.clock
     let isRealTime = clock is ContinuousClock || clock is SuspendingClock
-    log = try SessionLog(
-      header: SessionHeader(
-        recorder: recorderIdentifier,
-        clock: TraceHeader.Clock(
-          name: String(describing: type(of: clock)),
-          origin: isRealTime ? WallClock.nowISO8601() : nil),
-        metadata: options.metadata, redactions: options.redactions.map(\.pattern)),
-      options: options, destination: destination)
-    self.options = options
+    return SessionHeader(
+      recorder: recorderIdentifier,
+      clock: TraceHeader.Clock(
+        name: String(describing: type(of: clock)),
+        origin: isRealTime ? WallClock.nowISO8601() : nil),
+      metadata: options.metadata, redactions: options.redactions.map(\.pattern))
   }
 
   isolated deinit {
@@ -101,9 +128,15 @@ public final class SessionRecorder: ReactorSessionObserver {
     including: @escaping @MainActor (AnyObject) -> Bool = { _ in true }
   ) throws(TraceRecordingError) -> SessionRecorder {
     let recorder = try SessionRecorder(destination, options: options)
-    recorder.includes = including
-    recorder.install()
+    recorder.recordEveryReactor(including: including)
     return recorder
+  }
+
+  /// Records every reactor whose pipeline starts from now on that `including` accepts, until
+  /// ``stop()``: installs the recorder.
+  package func recordEveryReactor(including: @escaping @MainActor (AnyObject) -> Bool) {
+    includes = including
+    install()
   }
 
   /// Records `reactor` from now on, replacing any monitor it had.
@@ -212,6 +245,12 @@ public final class SessionRecorder: ReactorSessionObserver {
   public var session: SessionTrace {
     log.session
   }
+
+  /// How many events the recorded reactors produced, kept or not.
+  package var observedEventCount: Int { log.observedCount }
+
+  /// How many events were dropped (by a live session's full queue), each run of them a gap.
+  package var droppedEventCount: Int { log.droppedCount }
 
   /// The most bytes that were queued for a file's writer at once, as counted against
   /// ``TraceOptions/queueBudget`` (0 unless recording to a file).

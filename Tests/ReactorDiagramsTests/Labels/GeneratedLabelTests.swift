@@ -63,6 +63,16 @@ struct GeneratedLabelTests {
     return Array(edited.utf8)
   }
 
+  /// The example app's session with every action and mutation labelled `label`, and the list
+  /// named so.
+  static func session(labelled label: String) throws -> [UInt8] {
+    let original = try String(contentsOfFile: sampleSessionPath(), encoding: .utf8)
+    let quoted = JSONValue.string(label).serializedString
+    let edited = original.replacing(#/"label":"(?:[^"\\]|\\.)*"/#) { _ in #""label":"# + quoted }
+      .replacingOccurrences(of: #""name":"list""#, with: #""name":"# + quoted)
+    return Array(edited.utf8)
+  }
+
   /// Characters that must never reach an SVG's text as they are.
   static func hasHiddenCharacter(_ text: String) -> Bool {
     text.unicodeScalars.contains { scalar in
@@ -124,6 +134,11 @@ struct GeneratedLabelTests {
         "session timeline",
         try SessionTimelineDiagram(reader: SessionReader(bytes: bytes)).dotGraph(), .nop
       ),
+      (
+        "session transitions",
+        try SessionTransitions(session: SessionTrace(bytes: Self.session(labelled: label)))
+          .dotGraph(), .dot
+      ),
     ]
     for mermaid in [try transitions.mermaid(), sequence.mermaid()] {
       #expect(
@@ -138,7 +153,7 @@ struct GeneratedLabelTests {
       let dot = diagram.serialized()
       #expect(!Self.hasHiddenCharacter(dot), "\(kind) DOT: \(context)")
       let renderer = GraphvizRenderer(
-        textMeasurement: kind == "transitions" ? .shaped : .estimated)
+        textMeasurement: kind.hasSuffix("transitions") ? .shaped : .estimated)
       Self.expectValidSVG(
         try renderer.render(diagram, engine: engine, format: .svg), "\(kind) \(context)")
       // Raster and PDF output for a few labels only: they cost ten times an SVG.

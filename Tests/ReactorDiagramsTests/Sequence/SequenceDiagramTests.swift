@@ -167,6 +167,19 @@ struct SequencePictureTests {
     #expect(laidOut.overflowingTexts == [])
     #expect(laidOut.edgeTextsOverNodes == [])
     #expect(laidOut.overlappingTexts == [])
+    #expect(laidOut.clusterProblems == [])
+  }
+
+  @Test(arguments: [TextMeasurement.estimated, .shaped])
+  func hostileNamesStayInsideTheirBoxes(measurement: TextMeasurement) throws {
+    let sequence = try SequenceDiagram(reader: SessionReader(bytes: hostileSessionBytes()))
+    let laidOut = try LaidOutGraph(
+      sequence.dotGraph(), engine: .nop, textMeasurement: measurement)
+
+    #expect(laidOut.nodes.contains { $0.texts.contains { $0.text.contains("\\u{202E}evil") } })
+    #expect(laidOut.overflowingTexts == [])
+    #expect(laidOut.edgeTextsOverNodes == [])
+    #expect(laidOut.overlappingTexts == [])
   }
 
   @Test func theExampleSessionRendersAsPNG() throws {

@@ -27,9 +27,18 @@ struct LaidOutGraph {
     var texts: [Text]
   }
 
+  /// A cluster: its box, its title's lines and the names of the nodes drawn in it.
+  struct Cluster {
+    var name: String
+    var box: Box
+    var texts: [Text]
+    var nodeNames: [String]
+  }
+
   var nodes: [Node] = []
   /// Each line of each edge label.
   var edgeTexts: [Text] = []
+  var clusters: [Cluster] = []
 
   /// An empty layout, to fill in by hand.
   init() {}
@@ -41,7 +50,25 @@ struct LaidOutGraph {
     let bytes = try GraphvizRenderer(textMeasurement: textMeasurement)
       .render(graph, engine: engine, format: .json)
     let root = try JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any] ?? [:]
-    for object in root["objects"] as? [[String: Any]] ?? [] {
+    let objects = root["objects"] as? [[String: Any]] ?? []
+    var names: [Int: String] = [:]
+    for object in objects {
+      if let id = object["_gvid"] as? Int { names[id] = object["name"] as? String ?? "" }
+    }
+    for object in objects {
+      guard let name = object["name"] as? String, name.hasPrefix("cluster"),
+        let bounds = object["bb"] as? String
+      else { continue }
+      let corners = bounds.split(separator: ",").compactMap { Double($0) }
+      guard corners.count == 4 else { continue }
+      clusters.append(
+        Cluster(
+          name: name,
+          box: Box(minX: corners[0], minY: corners[1], maxX: corners[2], maxY: corners[3]),
+          texts: Self.texts(object["_ldraw_"]),
+          nodeNames: (object["nodes"] as? [Int] ?? []).compactMap { names[$0] }))
+    }
+    for object in objects {
       guard let pos = object["pos"] as? String, let width = object["width"] as? String,
         let height = object["height"] as? String
       else { continue }
@@ -118,6 +145,44 @@ extension LaidOutGraph {
       for other in texted[(index + 1)...] where node.box.intersects(other.box) {
         result.append(
           "\(node.name) \(node.texts.map(\.text)) over \(other.name) \(other.texts.map(\.text))")
+      }
+    }
+    return result
+  }
+}
+
+extension LaidOutGraph {
+  /// Every cluster title line outside its cluster (drawn 2 % wider, as viewers do), node not
+  /// wholly inside its cluster, and pair of clusters (neither inside the other) whose boxes
+  /// overlap.
+  var clusterProblems: [String] {
+    var result: [String] = []
+    func contains(_ outer: Box, _ inner: Box) -> Bool {
+      inner.minX >= outer.minX - 0.5 && inner.maxX <= outer.maxX + 0.5
+        && inner.minY >= outer.minY - 0.5 && inner.maxY <= outer.maxY + 0.5
+    }
+    for cluster in clusters {
+      // Viewers' fonts run a little wider than Graphviz measured (DejaVu Sans 2 %).
+      let widened = cluster.texts.map { text in
+        var text = text
+        let extra = (text.box.maxX - text.box.minX) * 0.02 / 2
+        text.box.minX -= extra
+        text.box.maxX += extra
+        return text
+      }
+      for text in widened where !contains(cluster.box, text.box) {
+        result.append("\(cluster.name): title \(text.text) \(text.box) outside \(cluster.box)")
+      }
+      for node in nodes where cluster.nodeNames.contains(node.name) {
+        if !contains(cluster.box, node.box) {
+          result.append("\(cluster.name): node \(node.name) \(node.box) outside \(cluster.box)")
+        }
+      }
+    }
+    for (index, cluster) in clusters.enumerated() {
+      for other in clusters[(index + 1)...] where cluster.box.intersects(other.box) {
+        if contains(cluster.box, other.box) || contains(other.box, cluster.box) { continue }
+        result.append("\(cluster.name) \(cluster.box) overlaps \(other.name) \(other.box)")
       }
     }
     return result

@@ -77,6 +77,20 @@ struct SessionTimelineDiagramTests {
 
     #expect(laidOut.nodes.count > timeline.eventCount)
     #expect(laidOut.overflowingTexts == [])
+    #expect(laidOut.edgeTextsOverNodes == [])
+    #expect(laidOut.overlappingTexts.filter { !$0.contains("┴") } == [])
+    #expect(laidOut.clusterProblems == [])
+  }
+
+  @Test(arguments: [TextMeasurement.estimated, .shaped])
+  func hostileNamesStayInsideTheirBoxes(measurement: TextMeasurement) throws {
+    let timeline = try SessionTimelineDiagram(reader: SessionReader(bytes: hostileSessionBytes()))
+    let laidOut = try LaidOutGraph(
+      timeline.dotGraph(), engine: .nop, textMeasurement: measurement)
+
+    #expect(laidOut.nodes.contains { $0.texts.contains { $0.text.contains("\\u{202E}evil") } })
+    #expect(laidOut.overflowingTexts == [])
+    #expect(laidOut.edgeTextsOverNodes == [])
     #expect(laidOut.overlappingTexts.filter { !$0.contains("┴") } == [])
   }
 

@@ -395,6 +395,41 @@ struct TransitionGraphPictureTests {
       keyed.states.map { $0.fields[0].line } == ["nextPage: nil", "nextPage: 2", "nextPage: 3"])
   }
 
+  @Test func aMergedGraphCountsTheTracesThatTookEachEdge() throws {
+    // The whole counter trace, and its first increase alone (seq 1-6).
+    let counter = sampleTracePath("counter")
+    let lines = try String(contentsOfFile: counter, encoding: .utf8).split(separator: "\n")
+    let start = Array((lines.prefix(7).joined(separator: "\n") + "\n").utf8)
+    let abstraction = StateAbstraction(keys: ["value"])
+    var graph = TransitionGraph(abstraction: abstraction)
+    try graph.add(TraceReader(path: counter))
+    try graph.add(TraceReader(bytes: start, name: "start"))
+    var alone = TransitionGraph(abstraction: abstraction)
+    try alone.add(TraceReader(bytes: start, name: "start"))
+    func key(_ graph: TransitionGraph, _ transition: TransitionGraph.Transition) -> [String] {
+      [
+        graph.states[transition.source].text, graph.states[transition.target].text,
+        transition.mutation, transition.action,
+      ]
+    }
+    let taken = Set(alone.transitions.map { key(alone, $0) })
+    #expect(!taken.isEmpty)
+    for (index, transition) in graph.transitions.enumerated() {
+      #expect(graph.traceCount(taking: [index]) == (taken.contains(key(graph, transition)) ? 2 : 1))
+    }
+    #expect(graph.traceCount(taking: graph.transitions.indices) == 2)
+    // Drawn when asked, on every edge, and kept through a filter.
+    let labels = try graph.filtered(by: TransitionFilter(hidesSelfLoops: true))
+      .dotGraph(instanceNoun: "traces").edges.compactMap { edge -> String? in
+        guard case .text(let text)? = edge.label, !text.isEmpty else { return nil }
+        return text
+      }
+    #expect(labels.allSatisfy { $0.hasSuffix(" of 2 traces") })
+    #expect(labels.contains { $0.hasSuffix("\u{A0}\u{A0}2 of 2 traces") })
+    #expect(labels.contains { $0.hasSuffix("\u{A0}\u{A0}1 of 2 traces") })
+    #expect(try !graph.dotGraph().serialized().contains(" of 2 traces"))
+  }
+
   @Test func mergedTracesShowSingleCountsOnlyWhenCountsDiffer() throws {
     let counter = sampleTracePath("counter")
     let once = try TransitionGraph(tracesAt: [counter], abstraction: .wholeState)

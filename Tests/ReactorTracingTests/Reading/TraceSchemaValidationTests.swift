@@ -57,7 +57,8 @@ extension TracingTests {
         "shape.tuple", "shape.ref", "shape.opaque", "shape.partial", "action.sent",
         "action.stream", "effectStart", "effectEnd.finished", "effectEnd.cancelled",
         "effectEnd.failed", "mutation.snapshot", "mutation.diff", "mutation.stateDescription",
-        "cause.action", "cause.effect", "cause.stream", "diff.v", "diff.remove", "diff.append",
+        "cause.action", "cause.effect", "cause.stream", "cause.publishedBy", "diff.v",
+        "diff.remove", "diff.append",
         "diff.truncate", "gap", "end",
       ]
       #expect(
@@ -341,6 +342,7 @@ extension TracingTests {
           RecordedTrace(
             name: "large state, dropping", trace: try await QueueBudget.recordDroppingTrace()))
         traces.value.append(RecordedTrace(name: "planner", trace: try recordPlanner()))
+        traces.value.append(RecordedTrace(name: "like button", trace: try await recordLikes()))
       }
       return traces.value
     }
@@ -355,6 +357,21 @@ extension TracingTests {
       await clock.advance(by: .milliseconds(500))
       reactor.send(.increase)
       reactor.send(.decrease)
+      recorder.stop()
+      return recorder.trace
+    }
+
+    /// A like button: a mutation through the stream its own effect published to, and one
+    /// another screen published.
+    static func recordLikes() async throws -> Trace {
+      let clock = TestClock()
+      let service = PostService(clock: clock, latency: .milliseconds(100))
+      let button = LikeButtonReactor(post: 1, service: service)
+      let recorder = try InMemoryTraceRecorder(
+        recording: button, options: TraceOptions(clock: clock))
+      button.send(.like)
+      await clock.advance(by: .milliseconds(100))
+      service.apply(.likeChanged(post: 1, isLiked: false))
       recorder.stop()
       return recorder.trace
     }

@@ -47,6 +47,13 @@ final class LineReader {
     buffer = [UInt8](repeating: 0, count: Self.chunkSize)
   }
 
+  /// Lines read from an open file from its current offset; the reader closes `descriptor`.
+  init(descriptor: Int32, maximumLineLength: Int) {
+    self.descriptor = descriptor
+    self.maximumLineLength = maximumLineLength
+    buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+  }
+
   /// Lines of `bytes`.
   init(bytes: [UInt8], maximumLineLength: Int) {
     descriptor = -1

@@ -16,8 +16,9 @@ struct CapturedEvent: Sendable {
     case action(id: Int, origin: Origin)
     case effectStarted(TraceEvent.EffectStart)
     case effectEnded(Int, EffectOutcome)
-    /// A mutation; it and the state are the next ones in their buffers.
-    case mutation(id: Int, origin: Origin)
+    /// A mutation; it and the state are the next ones in their buffers. `publisher` is the
+    /// reactor's own action and effect that published a stream's element.
+    case mutation(id: Int, origin: Origin, publisher: TraceEvent.Publisher?)
     case streamEnded(String, error: String?)
     /// Events dropped because the writer's queue was full.
     case gap(dropped: Int)

@@ -69,7 +69,7 @@ struct EventWindow<Action: Sendable, Mutation: Sendable, State: Sendable>: Senda
 
   private mutating func evictOldest() {
     guard let oldest = storage[start] else { return }
-    if case .mutation(_, _, _, let state) = oldest.event { stateBeforeFirst = state }
+    if case .mutation(_, _, _, let state, _) = oldest.event { stateBeforeFirst = state }
     storage[start] = nil
     start += 1
     if start == storage.count { start = 0 }

@@ -46,6 +46,25 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     self.writer = writer
   }
 
+  /// The id the reactor's runtime names it by in ``ReactorActivity``
+  /// (``ReactorRuntime/activityID``), once attached.
+  private var reactorID: Int?
+
+  /// Becomes the monitor of `runtime`, replacing any other, and makes the runtime track its
+  /// own activity, so that stream elements the reactor publishes itself are told apart.
+  package func attach(to runtime: ReactorRuntime<Action, Mutation, State>) {
+    runtime.tracksOwnActivity = true
+    reactorID = runtime.activityID
+    runtime.monitor = self
+  }
+
+  /// Stops being the monitor of `runtime`, if it still is, and turns its tracking off.
+  package func detach(from runtime: ReactorRuntime<Action, Mutation, State>) {
+    guard runtime.monitor === self else { return }
+    runtime.monitor = nil
+    runtime.tracksOwnActivity = false
+  }
+
   package var observedCount: Int { stamper.observedCount }
   package var droppedCount: Int { stamper.droppedCount }
 
@@ -104,12 +123,13 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 
   @inline(never)
   private func keep(
-    mutation: Mutation, id: Int, origin: Origin, state: State, sequence: Int, time: Duration
+    mutation: Mutation, id: Int, origin: Origin, state: State,
+    publisher: TraceEvent.Publisher?, sequence: Int, time: Duration
   ) {
     window?.append(
       StampedEvent(
         sequence: sequence, time: time,
-        event: .mutation(mutation, id: id, origin: origin, state: state)))
+        event: .mutation(mutation, id: id, origin: origin, state: state, publisher: publisher)))
   }
 
   /// How many effects are running now.
@@ -155,13 +175,35 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   }
 
   package func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
+    record(mutation: mutation, id: id, origin: origin, state: state, publisher: nil)
+  }
+
+  /// A mutation of a runtime that tracks its activity (``ReactorRuntime/tracksOwnActivity``):
+  /// a stream element that this reactor's own action published (`from` names
+  /// ``reactorID``) is recorded with that action and effect as its publisher.
+  package func reactorDidReduce(
+    mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
+  ) {
+    var publisher: TraceEvent.Publisher?
+    if case .stream = origin, let from, from.reactor == reactorID, let action = from.action {
+      publisher = TraceEvent.Publisher(action: action, effect: from.effect)
+    }
+    record(mutation: mutation, id: id, origin: origin, state: state, publisher: publisher)
+  }
+
+  private func record(
+    mutation: Mutation, id: Int, origin: Origin, state: State, publisher: TraceEvent.Publisher?
+  ) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
     let event = CapturedEvent(
-      sequence: sequence, time: time, kind: .mutation(id: id, origin: origin))
+      sequence: sequence, time: time,
+      kind: .mutation(id: id, origin: origin, publisher: publisher))
     if let writer {
       if !writer.append(event, mutation: mutation, state: state) { didDrop() }
     } else {
-      keep(mutation: mutation, id: id, origin: origin, state: state, sequence: sequence, time: time)
+      keep(
+        mutation: mutation, id: id, origin: origin, state: state, publisher: publisher,
+        sequence: sequence, time: time)
     }
   }
 

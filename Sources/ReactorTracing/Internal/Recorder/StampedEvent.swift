@@ -12,7 +12,8 @@ struct StampedEvent<Action: Sendable, Mutation: Sendable, State: Sendable>: Send
     case action(Action, id: Int, origin: Origin)
     case effectStarted(TraceEvent.EffectStart)
     case effectEnded(Int, EffectOutcome)
-    case mutation(Mutation, id: Int, origin: Origin, state: State)
+    case mutation(
+      Mutation, id: Int, origin: Origin, state: State, publisher: TraceEvent.Publisher? = nil)
     case streamEnded(String, error: String?)
     case gap(dropped: Int)
     case end(observed: Int, dropped: Int, running: [TraceEvent.EffectStart])

@@ -89,13 +89,13 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
         case .failed(let error): .failed(error)
         }
       kind = .effectEnded(TraceEvent.EffectEnd(effect: effect, outcome: traceOutcome))
-    case .mutation(let mutation, let id, let origin, let state):
+    case .mutation(let mutation, let id, let origin, let state, let publisher):
       let payload = mutationPayload(mutation)
       let (change, hash) = stateChange(to: state)
       kind = .mutation(
         TraceEvent.Mutation(
           id: id, label: payload.label, value: payload.json, cause: Self.cause(origin),
-          state: change, stateHash: hash))
+          state: change, stateHash: hash, publisher: publisher))
     case .streamEnded(let name, let error):
       kind = .streamEnded(TraceEvent.StreamEnd(stream: name, error: error))
     case .gap(let dropped):
@@ -142,10 +142,11 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
       case .action(let id, let origin):
         writeAction(actions[nextAction], id: id, origin: origin, of: event, to: &line)
         nextAction += 1
-      case .mutation(let id, let origin):
+      case .mutation(let id, let origin, let publisher):
         writeMutation(
-          mutations[nextMutation], id: id, origin: origin, state: states[nextMutation],
-          of: event, to: &line, canonical: canonical, hashes: &hashes)
+          mutations[nextMutation], id: id, origin: origin, publisher: publisher,
+          state: states[nextMutation], of: event, to: &line, canonical: canonical,
+          hashes: &hashes)
         nextMutation += 1
       default:
         line.appendLine(encode(StampedEvent<Action, Mutation, State>(event)))
@@ -206,8 +207,9 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
   }
 
   private mutating func writeMutation(
-    _ mutation: Mutation, id: Int, origin: Origin, state: State, of event: CapturedEvent,
-    to line: inout LineWriter, canonical: CanonicalJSONEncoder, hashes: inout PendingHashes
+    _ mutation: Mutation, id: Int, origin: Origin, publisher: TraceEvent.Publisher?,
+    state: State, of event: CapturedEvent, to line: inout LineWriter,
+    canonical: CanonicalJSONEncoder, hashes: inout PendingHashes
   ) {
     let payload = mutationPayload(mutation)
     let change = serializeStateChange(to: state, canonical: canonical, hashesLater: true)
@@ -259,7 +261,7 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
       line.raw("}")
     } else {
       line.raw(#","cause":"#)
-      Self.cause(origin).write(to: &line)
+      Self.cause(origin).write(to: &line, publisher: publisher)
     }
     let hash: TraceHash
     switch change {

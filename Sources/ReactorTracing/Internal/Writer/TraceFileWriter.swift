@@ -450,12 +450,13 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
               sequence: event.sequence, time: event.time,
               event: .action(actions[nextAction], id: id, origin: origin)))
           nextAction += 1
-        case .mutation(let id, let origin):
+        case .mutation(let id, let origin, let publisher):
           window.append(
             Event(
               sequence: event.sequence, time: event.time,
               event: .mutation(
-                mutations[nextMutation], id: id, origin: origin, state: states[nextMutation])))
+                mutations[nextMutation], id: id, origin: origin, state: states[nextMutation],
+                publisher: publisher)))
           nextMutation += 1
         default:
           window.append(Event(event))

@@ -18,6 +18,13 @@ import Foundation
 /// `flushThreshold` events or those of the last `flushInterval`. A line is always queued when
 /// the queue is empty, so that one larger than the budget still records.
 ///
+/// A live session recorder's writer hands its lines to a ``TraceLineSink`` instead of a file
+/// (``init(sink:name:header:options:)``), and drops rather than waits: the main actor asks
+/// ``admitsEvent()`` before it encodes a reactor's event, and a full queue turns it down,
+/// so the log records a gap instead; introductions, releases, gaps and the end line are
+/// always queued. The main actor then never waits, and the queue holds at most the budget
+/// plus those lines and the one event admitted last.
+///
 /// `@unchecked Sendable`: everything the main actor and the thread share is guarded by
 /// `condition`; `file` and `hasFailed` belong to the thread once it starts.
 final class SessionFileWriter: @unchecked Sendable {
@@ -26,6 +33,10 @@ final class SessionFileWriter: @unchecked Sendable {
   private let budget: Int
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
+  /// Where the lines go instead of a file (a live stream), from the thread.
+  private let sink: (any TraceLineSink)?
+  /// Whether a full queue turns events down (``admitsEvent()``) instead of waiting.
+  let drops: Bool
 
   // Guarded by `condition`.
   private let condition = NSCondition()
@@ -40,6 +51,9 @@ final class SessionFileWriter: @unchecked Sendable {
   private var isDone = false
   private var isHeld = false
   private var isWriterNeeded = false
+  /// Set when ``admitsEvent()`` turned an event down, until the writer has emptied half the
+  /// budget: a full queue gives one gap, not a gap before every small event that fits.
+  private var isDropping = false
   private var flushWaiters: [CheckedContinuation<Void, Never>] = []
   private var closeWaiters: [CheckedContinuation<Void, Never>] = []
   private var failure: TraceRecordingError?
@@ -72,20 +86,81 @@ final class SessionFileWriter: @unchecked Sendable {
     self.header = header.serializedLine + [UInt8(ascii: "\n")]
     budget = options.queueBudget
     flushThreshold = options.flushThreshold
-    let (seconds, attoseconds) = options.flushInterval.components
-    flushInterval = max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+    flushInterval = Self.seconds(options.flushInterval)
+    sink = nil
+    drops = false
+    start()
+  }
+
+  /// A writer that hands its lines (the header's, then the events') to `sink` instead of a
+  /// file, and drops events when its queue is full (``admitsEvent()``).
+  /// - Parameters:
+  ///   - sink: Where the lines go, from the writer's thread.
+  ///   - name: What errors call it.
+  ///   - header: The session's header.
+  ///   - options: The flush interval and threshold, and the queue budget.
+  /// - Throws: ``TraceRecordingError/invalidOption(_:)`` for an invalid option.
+  init(
+    sink: any TraceLineSink, name: String, header: SessionHeader, options: TraceOptions
+  ) throws(TraceRecordingError) {
+    guard options.flushThreshold >= 1 else {
+      throw .invalidOption("flushThreshold must be at least 1")
+    }
+    guard options.queueBudget >= 1 else {
+      throw .invalidOption("queueBudget must be at least 1 byte, not \(options.queueBudget)")
+    }
+    path = name
+    self.header = header.serializedLine + [UInt8(ascii: "\n")]
+    budget = options.queueBudget
+    flushThreshold = options.flushThreshold
+    flushInterval = Self.seconds(options.flushInterval)
+    self.sink = sink
+    drops = true
+    start()
+  }
+
+  private func start() {
     let thread = Thread { [self] in run() }
     thread.name = "reactor-trace session writer"
     thread.start()
   }
 
+  private static func seconds(_ duration: Duration) -> TimeInterval {
+    let (seconds, attoseconds) = duration.components
+    return max(0.001, Double(seconds) + Double(attoseconds) / 1e18)
+  }
+
+  /// Whether a reactor's next event may be queued; on the main actor, before encoding it.
+  ///
+  /// Always, unless the writer ``drops``: then not while the queue is full (its budget or
+  /// `flushThreshold` lines), nor, once it was, until the writer has emptied half of it.
+  func admitsEvent() -> Bool {
+    guard drops else { return true }
+    condition.lock()
+    defer { condition.unlock() }
+    if queuedBytes == 0
+      || !isDropping && queuedBytes < budget && queuedLines < flushThreshold
+      || isDropping && queuedBytes <= budget / 2 && queuedLines < flushThreshold / 2 + 1
+    {
+      isDropping = false
+      return true
+    }
+    isDropping = true
+    isWriterNeeded = true
+    condition.broadcast()
+    return false
+  }
+
   /// Queues one line, newline included; on the main actor.
   ///
-  /// It waits for the writer only when the queue is full.
+  /// It waits for the writer only when the queue is full, and never when the writer
+  /// ``drops`` (which admitted the event before it was encoded).
   func append(_ line: [UInt8]) {
     let cost = 2 * line.count
     condition.lock()
-    if queuedBytes > 0 && (queuedBytes + cost > budget || queuedLines >= flushThreshold) {
+    if !drops && queuedBytes > 0
+      && (queuedBytes + cost > budget || queuedLines >= flushThreshold)
+    {
       isWriterNeeded = true
       condition.broadcast()
       while queuedBytes > 0 && (queuedBytes + cost > budget || queuedLines >= flushThreshold)
@@ -215,6 +290,10 @@ final class SessionFileWriter: @unchecked Sendable {
   }
 
   private func write(_ bytes: [UInt8]) {
+    if let sink {
+      sink.write(bytes)
+      return
+    }
     guard !hasFailed, let succeeded = file?.write(bytes) else { return }
     if !succeeded { fail(POSIXFile.message(POSIXFile.errorCode)) }
   }
@@ -227,6 +306,7 @@ final class SessionFileWriter: @unchecked Sendable {
   }
 
   private func finish() {
+    sink?.finish()
     if var file = file.take() {
       if !hasFailed && !file.synchronize() { fail(POSIXFile.message(POSIXFile.errorCode)) }
       if !file.close() && !hasFailed { fail(POSIXFile.message(POSIXFile.errorCode)) }

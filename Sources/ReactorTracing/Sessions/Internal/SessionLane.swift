@@ -81,7 +81,8 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   private func record(_ raw: StampedEvent<Action, Mutation, State>.Raw, from: ReactorActivity?) {
-    guard !log.isStopped else { return }
+    // Asked before encoding: a dropped mutation must not be the encoder's last state.
+    guard log.admitsEvent() else { return }
     // Encoded before it is numbered: encoding a state that holds a reactor the session does
     // not record yet introduces that reactor (``ReactorReference``), whose introduction must
     // come first.

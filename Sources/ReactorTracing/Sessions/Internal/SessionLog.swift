@@ -33,6 +33,8 @@ final class SessionLog {
   private(set) var lastReactorID = 0
   private(set) var isStopped = false
   private var stamper: EventStamper
+  /// Events the writer turned down since the last gap line (a live session's full queue).
+  private var unreportedDrops = 0
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// A log keeping its events where `destination` says.
@@ -62,6 +64,19 @@ final class SessionLog {
     }
     stamper = EventStamper(limit: options.limit, clock: options.clock)
   }
+
+  /// A log handing its lines to `writer` (a live session's, which writes to its stream).
+  init(header: SessionHeader, options: TraceOptions, writer: SessionFileWriter) {
+    self.header = header
+    self.writer = writer
+    stamper = EventStamper(limit: options.limit, clock: options.clock)
+  }
+
+  /// How many events the recorded reactors produced, kept or not.
+  var observedCount: Int { stamper.observedCount }
+
+  /// How many events a limit or a full queue dropped.
+  var droppedCount: Int { stamper.droppedCount }
 
   /// The bytes of memory a kept event is counted at per byte of its line, against a flight
   /// window's ``FlightWindow/bytes``.
@@ -100,11 +115,40 @@ final class SessionLog {
     return lastReactorID
   }
 
+  /// Whether a live reactor's next event is kept.
+  ///
+  /// Not when the recording stopped, nor when a writer that drops has no room for it: then
+  /// it counts as dropped, and the next event kept is preceded by a gap line saying how many
+  /// were. Asked before encoding the event, so that a dropped mutation leaves the encoder's
+  /// last state the last one recorded.
+  func admitsEvent() -> Bool {
+    guard !isStopped else { return false }
+    guard let writer, !writer.admitsEvent() else { return true }
+    stamper.skip()
+    unreportedDrops += 1
+    return false
+  }
+
   /// The `seq` and time of the next event of a live reactor, or `nil` when the recording
   /// stopped or a limit drops it.
+  ///
+  /// A gap line for the events dropped since the last one is queued first.
   func stamp() -> (sequence: Int, time: Duration)? {
     guard !isStopped else { return nil }
+    reportDrops()
     return stamper.next()
+  }
+
+  /// Queues the gap line for the events dropped since the last one, if any.
+  private func reportDrops() {
+    guard unreportedDrops > 0 else { return }
+    let dropped = unreportedDrops
+    let gap = stamper.gap(dropped: dropped)
+    unreportedDrops = 0
+    store(
+      SessionEvent(
+        sequence: gap.sequence, time: gap.time,
+        kind: .gap(TraceEvent.Gap(droppedEvents: dropped))))
   }
 
   /// Appends an event stamped by ``stamp()``.
@@ -179,6 +223,7 @@ final class SessionLog {
   /// Detaches every lane and appends the end line, listing the effects still running.
   func stop() {
     guard !isStopped else { return }
+    reportDrops()
     let end = makeEnd(numbering: true)
     // Stopped first: a lane detached here may be released at once, and is then no event.
     isStopped = true

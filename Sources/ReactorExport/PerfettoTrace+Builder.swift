@@ -1,0 +1,594 @@
+import ReactorTracing
+
+extension PerfettoTrace {
+  /// Converts events one at a time, keeping only what open effects need: the events of one
+  /// reactor (a trace) or of many (a session), each reactor a process of its own.
+  struct Builder {
+    var events = PendingEvents()
+
+    /// Where one end of an arrow goes: a time on a track of a process.
+    struct Point {
+      var time: Duration
+      var process: Int64
+      var track: Int64
+    }
+
+    /// A reactor's process and its tracks.
+    struct Process {
+      var pid: Int64
+      var actions: Int64
+      var mutations: Int64
+      var streams: Int64
+      /// Effect tracks whose effect ended, to reuse lowest first.
+      var freeTracks: [Int64] = []
+      var effectTrackCount: Int64 = 0
+      /// The highest action id forgotten from ``Builder/actionInstants``.
+      var highestForgottenAction: Int?
+      var counters = StateCounters()
+      /// The reactor's last action or mutation, which a reactor it creates names as `during`.
+      var lastInstant: (sequence: Int, instant: Instant)?
+    }
+
+    /// An instant already made: its place among all trace events and where it is.
+    struct Instant {
+      var index: Int
+      var point: Point
+    }
+
+    /// An effect of a reactor, or an action of a reactor, as a key.
+    struct ReactorItem: Hashable {
+      var reactor: Int
+      var id: Int
+    }
+
+    /// An effect that started and has not ended: where its slice waits in ``events``.
+    struct OpenEffect {
+      /// The slice's place, by its index among all trace events.
+      var slot: Int
+      var process: Int64
+      var track: Int64
+      var start: Duration
+      var name: String
+      var arguments: JSONObject
+      /// Whether its slot holds a begin event (`B`), so that its end is an `E` event.
+      var isBegun = false
+    }
+
+    /// Whether the events are a session's (processes named by reactor, introductions and
+    /// releases drawn, the session's gaps and end global) or a trace's of one reactor.
+    let isSession: Bool
+    var processes: [Int: Process] = [:]
+    var openEffects: [ReactorItem: OpenEffect] = [:]
+    /// Where each action's instant is among all trace events, and its time; actions long
+    /// written are forgotten.
+    var actionInstants: [ReactorItem: Instant] = [:]
+    /// How many actions ``actionInstants`` holds before those long written are forgotten.
+    static let rememberedActions = 1 << 17
+    /// Arrows from actions forgotten before their effect or mutation came.
+    var arrowsLeftOut = 0
+    /// How many reactors were introduced.
+    var reactorCount = 0
+    /// The process and track the session's gaps and end name (its first reactor's actions).
+    var sessionTrack: (process: Int64, track: Int64)?
+    var nextFlow: Int64 = 1
+    var lastTime: Duration = .zero
+    /// The next thread id a session gives out: above every reactor id used as a process id,
+    /// so that no thread of one process has the id of another (Perfetto names threads by id).
+    var nextThread: Int64 = Builder.firstSessionThread
+    /// The next process id for a reactor whose id is too large to be one.
+    var nextLargeProcess: Int64 = Builder.firstSessionThread / 2
+    /// Tracks that had to share the last thread id because the ids ran out.
+    var sharedTracks = 0
+    /// The most events that wait behind open effects.
+    let pendingLimit: Int
+    /// Events kept unwritten behind the newest, so that arrows from recent actions start
+    /// right after their instant.
+    var keptForArrows: Int { pendingLimit / 16 }
+
+    /// Where a session's thread ids start; its process ids (reactor ids) stay below half of it.
+    ///
+    /// Viewers read both as unsigned 32-bit numbers.
+    static let firstSessionThread: Int64 = 1 << 31
+    static let largestID = Int64(UInt32.max)
+
+    init(isSession: Bool, pendingLimit: Int) {
+      self.isSession = isSession
+      self.pendingLimit = pendingLimit
+    }
+
+    // MARK: Reactors
+
+    /// Gives a reactor its process and tracks.
+    ///
+    /// A trace of one reactor has process 1 with tracks 1 (actions), 2 (mutations), 3
+    /// (streams) and effect tracks from 10. In a session the process id is the reactor's id,
+    /// its actions track the process's main thread (the same id), and its other tracks get
+    /// ids of their own above every process id.
+    mutating func introduce(
+      _ introduction: ReactorIntroduction, sequence: Int, time: Duration
+    ) {
+      reactorCount += 1
+      let reactor = introduction.reactor
+      guard isSession else {
+        processes[reactor] = Process(
+          pid: processID, actions: actionTrack, mutations: mutationTrack, streams: streamTrack)
+        events.append(
+          Self.metadata("process_name", process: processID, track: nil, type: introduction.type))
+        for (track, name) in [
+          (actionTrack, "actions"), (mutationTrack, "mutations"), (streamTrack, "streams"),
+        ] {
+          events.append(Self.metadata("thread_name", process: processID, track: track, type: name))
+          events.append(Self.sortIndex(process: processID, track: track, index: track))
+        }
+        return
+      }
+      let pid: Int64
+      if reactor < Self.firstSessionThread / 2 {
+        pid = Int64(reactor)
+      } else {
+        pid = min(nextLargeProcess, Self.firstSessionThread - 1)
+        if nextLargeProcess < Self.firstSessionThread { nextLargeProcess += 1 }
+      }
+      let process = Process(
+        pid: pid, actions: pid, mutations: newThread(), streams: newThread())
+      processes[reactor] = process
+      if sessionTrack == nil { sessionTrack = (pid, pid) }
+      events.append(
+        Self.metadata(
+          "process_name", process: pid, track: process.actions,
+          type: Self.processName(introduction)))
+      events.append(
+        .object(
+          Self.object([
+            "ph": "M", "name": "process_sort_index", "pid": .int(pid),
+            "tid": .int(process.actions), "args": ["sort_index": .int(Int64(reactorCount))],
+          ])))
+      for (track, index, name) in [
+        (process.actions, actionTrack, "actions"), (process.mutations, mutationTrack, "mutations"),
+        (process.streams, streamTrack, "streams"),
+      ] {
+        events.append(Self.metadata("thread_name", process: pid, track: track, type: name))
+        events.append(Self.sortIndex(process: pid, track: track, index: index))
+      }
+      var arguments = Self.object([
+        "seq": .int(Int64(sequence)), "reactor": .int(Int64(reactor)),
+        "type": .string(introduction.type),
+      ])
+      if let name = introduction.name { arguments["name"] = .string(name) }
+      if let parent = introduction.parent { arguments["parent"] = .int(Int64(parent)) }
+      if let during = introduction.createdDuring { arguments["during"] = .int(Int64(during)) }
+      let target = Point(time: time, process: pid, track: process.actions)
+      events.append(
+        Self.instant(
+          "introduced", category: "reactor", at: target, arguments: arguments))
+      // An arrow from the parent's event during which this reactor was created.
+      if let parent = introduction.parent, let during = introduction.createdDuring,
+        let last = processes[parent]?.lastInstant, last.sequence == during
+      {
+        flow(from: last.instant, to: target)
+      }
+    }
+
+    /// Ends a reactor's lane: its effects still running end here, and its process is
+    /// forgotten.
+    mutating func release(_ reactor: Int, sequence: Int, time: Duration) {
+      lastTime = time
+      guard let process = processes[reactor] else { return }
+      for (key, var effect) in openEffects.filter({ $0.key.reactor == reactor })
+        .sorted(by: { $0.key.id < $1.key.id })
+      {
+        openEffects[key] = nil
+        effect.arguments["outcome"] = "still running when the reactor was released"
+        close(effect, at: time, reactor: reactor)
+      }
+      events.append(
+        Self.instant(
+          "released", category: "reactor",
+          at: Point(time: time, process: process.pid, track: process.actions),
+          arguments: Self.object(["seq": .int(Int64(sequence))])))
+      processes[reactor] = nil
+    }
+
+    // MARK: Events
+
+    /// Adds an event of a reactor.
+    mutating func add(_ kind: TraceEvent.Kind, of reactor: Int, sequence: Int, time: Duration) {
+      lastTime = time
+      guard let process = processes[reactor] else { return }
+      let seq = JSONValue.int(Int64(sequence))
+      switch kind {
+      case .action(let action):
+        var arguments = Self.object(["seq": seq, "id": .int(Int64(action.id))])
+        if case .stream(let stream) = action.source { arguments["stream"] = .string(stream) }
+        if let value = action.value { arguments["value"] = value }
+        if let from = action.from { arguments["from"] = .string(from.description) }
+        let point = Point(time: time, process: process.pid, track: process.actions)
+        let instant = Instant(index: events.endIndex, point: point)
+        actionInstants[ReactorItem(reactor: reactor, id: action.id)] = instant
+        processes[reactor]?.lastInstant = (sequence, instant)
+        events.append(
+          Self.instant(action.label, category: "action", at: point, arguments: arguments))
+        // After the instant, so that the arrow's end binds to it.
+        if let from = action.from { flow(from: from, at: time, to: point) }
+      case .effectStarted(let start):
+        let key = ReactorItem(reactor: reactor, id: start.effect)
+        // A second start of an effect still running (a damaged or hand-edited trace): the
+        // first one's slice ends here, so that each start has a slice of its own.
+        if var earlier = openEffects.removeValue(forKey: key) {
+          earlier.arguments["outcome"] = .string("started again (seq \(sequence))")
+          close(earlier, at: time, reactor: reactor)
+        }
+        let track = freeTrack(of: reactor)
+        let name = start.name ?? "effect \(start.effect)"
+        let arguments = Self.object([
+          "seq": seq, "effect": .int(Int64(start.effect)), "action": .int(Int64(start.action)),
+        ])
+        // The slice goes where the effect started, filled in when it ends, so that every
+        // track's events stay in time order in the file.
+        openEffects[key] = OpenEffect(
+          slot: events.endIndex, process: process.pid, track: track, start: time, name: name,
+          arguments: arguments)
+        events.appendPlaceholder()
+        flow(
+          fromAction: ReactorItem(reactor: reactor, id: start.action),
+          to: Point(time: time, process: process.pid, track: track))
+      case .effectEnded(let end):
+        guard
+          var effect = openEffects.removeValue(
+            forKey: ReactorItem(reactor: reactor, id: end.effect))
+        else { return }
+        switch end.outcome {
+        case .finished: effect.arguments["outcome"] = "finished"
+        case .cancelled: effect.arguments["outcome"] = "cancelled"
+        case .failed(let error):
+          effect.arguments["outcome"] = "failed"
+          effect.arguments["error"] = .string(error)
+        }
+        close(effect, at: time, reactor: reactor)
+      case .mutation(let mutation):
+        add(mutation, of: reactor, process: process, sequence: sequence, time: time)
+      case .streamEnded(let end):
+        var arguments = Self.object(["seq": seq])
+        if let error = end.error { arguments["error"] = .string(error) }
+        events.append(
+          Self.instant(
+            "\(end.stream) ended", category: "stream",
+            at: Point(time: time, process: process.pid, track: process.streams),
+            arguments: arguments))
+      case .gap(let gap):
+        self.gap(gap, sequence: sequence, time: time)
+      case .end(let end):
+        self.end(
+          observed: end.observedEvents, dropped: end.droppedEvents, sequence: sequence, time: time)
+      @unknown default:
+        // A kind added after this export was written: an instant named by its description.
+        events.append(
+          Self.instant(
+            String(describing: kind), category: "other",
+            at: Point(time: time, process: process.pid, track: process.streams),
+            arguments: Self.object(["seq": seq])))
+      }
+    }
+
+    private mutating func add(
+      _ mutation: TraceEvent.Mutation, of reactor: Int, process: Process, sequence: Int,
+      time: Duration
+    ) {
+      var arguments = Self.object([
+        "seq": .int(Int64(sequence)), "id": .int(Int64(mutation.id)),
+        "hash": .string(mutation.stateHash.description),
+      ])
+      if let value = mutation.value { arguments["value"] = value }
+      // Where the arrow starts: at the action's instant, or inside the effect's slice.
+      var sourceAction: Int?
+      var sourceEffect: Int64?
+      switch mutation.cause {
+      case .action(let action):
+        arguments["cause"] = .string("action \(action)")
+        sourceAction = action
+      case .effect(let effect, let action):
+        arguments["cause"] = .string("effect \(effect) of action \(action)")
+        sourceEffect = openEffects[ReactorItem(reactor: reactor, id: effect)]?.track
+      case .stream(let stream):
+        arguments["cause"] = .string("stream \(stream)")
+      }
+      if let from = mutation.from { arguments["from"] = .string(from.description) }
+      switch mutation.state {
+      case .snapshot(let state): arguments["state"] = state
+      case .diff(let operations): arguments["changes"] = .array(operations.map(\.json))
+      case .description(let text): arguments["state"] = .string(text)
+      }
+      let target = Point(time: time, process: process.pid, track: process.mutations)
+      let instant = Instant(index: events.endIndex, point: target)
+      processes[reactor]?.lastInstant = (sequence, instant)
+      events.append(
+        Self.instant(mutation.label, category: "mutation", at: target, arguments: arguments))
+      // After the instant: a viewer binds each end of an arrow to the slice that is open on
+      // its track when it reads it, and events at one time are read in file order.
+      if let sourceAction {
+        flow(fromAction: ReactorItem(reactor: reactor, id: sourceAction), to: target)
+      }
+      if let sourceEffect {
+        flow(
+          from: Point(time: time, process: process.pid, track: sourceEffect), to: target)
+      }
+      if let from = mutation.from { flow(from: from, at: time, to: target) }
+    }
+
+    /// The recorder dropped events here: the trace is incomplete from this point.
+    mutating func gap(_ gap: TraceEvent.Gap, sequence: Int, time: Duration) {
+      lastTime = time
+      events.append(
+        sessionInstant(
+          "\(gap.droppedEvents) events dropped", category: "gap", time: time,
+          arguments: Self.object([
+            "seq": .int(Int64(sequence)), "dropped": .int(Int64(gap.droppedEvents)),
+          ])))
+    }
+
+    /// The recording was closed.
+    mutating func end(observed: Int, dropped: Int, sequence: Int, time: Duration) {
+      lastTime = time
+      events.append(
+        sessionInstant(
+          "recording ended", category: "recording", time: time,
+          arguments: Self.object([
+            "seq": .int(Int64(sequence)), "observed": .int(Int64(observed)),
+            "dropped": .int(Int64(dropped)),
+          ])))
+    }
+
+    /// An instant of the whole recording: on the actions track of a trace's reactor; in a
+    /// session, global (drawn across every process).
+    private func sessionInstant(
+      _ name: String, category: String, time: Duration, arguments: JSONObject
+    ) -> JSONValue {
+      guard isSession else {
+        return Self.instant(
+          name, category: category,
+          at: Point(time: time, process: processID, track: actionTrack), arguments: arguments)
+      }
+      var object = Self.object([
+        "ph": "i", "s": "g", "cat": .string(category), "name": .string(name),
+      ])
+      if let sessionTrack {
+        object["pid"] = .int(sessionTrack.process)
+        object["tid"] = .int(sessionTrack.track)
+      }
+      object["ts"] = Self.microseconds(time)
+      object["args"] = .object(arguments)
+      return .object(object)
+    }
+
+    /// Points on the counter tracks of a reactor's numeric and Boolean state fields.
+    mutating func count(
+      _ reactor: Int, state: TraceHeader.State, through change: TraceEvent.StateChange?,
+      at time: Duration
+    ) {
+      guard var process = processes[reactor] else { return }
+      let changes = process.counters.changes(in: state, through: change)
+      processes[reactor] = process
+      for change in changes {
+        var point = Self.object([
+          "ph": "C", "cat": "state", "name": "state", "pid": .int(process.pid),
+        ])
+        // In a session, the thread too: a viewer takes a missing one to be the process id.
+        if isSession { point["tid"] = .int(process.actions) }
+        point["ts"] = Self.microseconds(time)
+        point["args"] = [change.name: .double(change.value)]
+        events.append(.object(point))
+      }
+    }
+
+    // MARK: Writing
+
+    /// Ends the effects still running when the recording stopped at the last event's time,
+    /// and writes every event left.
+    mutating func finish(to output: ([UInt8]) -> Void) {
+      for (key, var effect) in openEffects.sorted(by: {
+        ($0.key.reactor, $0.key.id) < ($1.key.reactor, $1.key.id)
+      }) {
+        effect.arguments["outcome"] = "still running when the recording stopped"
+        close(effect, at: lastTime, reactor: key.reactor)
+      }
+      openEffects = [:]
+      events.write(upTo: events.endIndex, to: output)
+    }
+
+    /// Writes the events no open effect holds back, once enough wait; when too many wait
+    /// behind an effect, its slice becomes a begin and an end.
+    mutating func release(to output: ([UInt8]) -> Void) {
+      guard events.pendingCount >= 4 * keptForArrows else { return }
+      var limit = events.endIndex - keptForArrows
+      if events.pendingCount >= pendingLimit {
+        for (effect, open) in openEffects.sorted(by: { $0.value.slot < $1.value.slot })
+        where !open.isBegun && open.slot < limit {
+          events.replace(
+            at: open.slot,
+            with: [
+              "ph": "B", "cat": "effect", "name": .string(open.name), "pid": .int(open.process),
+              "tid": .int(open.track), "ts": Self.microseconds(open.start),
+              "args": .object(open.arguments),
+            ])
+          openEffects[effect]?.isBegun = true
+        }
+      }
+      for open in openEffects.values where !open.isBegun { limit = min(limit, open.slot) }
+      guard limit > events.startIndex else { return }
+      events.write(upTo: limit, to: output)
+      if actionInstants.count > Self.rememberedActions {
+        for (action, instant) in actionInstants where instant.index < events.startIndex {
+          actionInstants[action] = nil
+          if let process = processes[action.reactor] {
+            processes[action.reactor]?.highestForgottenAction = max(
+              process.highestForgottenAction ?? action.id, action.id)
+          }
+        }
+      }
+    }
+
+    // MARK: Tracks
+
+    /// A thread id for a track of a session, above every process id.
+    private mutating func newThread() -> Int64 {
+      guard nextThread <= Self.largestID else {
+        sharedTracks += 1
+        return Self.largestID
+      }
+      defer { nextThread += 1 }
+      return nextThread
+    }
+
+    /// A free effect track of a reactor, made when none is free.
+    private mutating func freeTrack(of reactor: Int) -> Int64 {
+      guard var process = processes[reactor] else { return 0 }
+      defer { processes[reactor] = process }
+      if !process.freeTracks.isEmpty { return process.freeTracks.removeFirst() }
+      process.effectTrackCount += 1
+      let index = firstEffectTrack + process.effectTrackCount - 1
+      let track = isSession ? newThread() : index
+      events.append(
+        Self.metadata(
+          "thread_name", process: process.pid, track: track,
+          type: "effects \(process.effectTrackCount)"))
+      events.append(Self.sortIndex(process: process.pid, track: track, index: index))
+      return track
+    }
+
+    private mutating func close(_ effect: OpenEffect, at time: Duration, reactor: Int) {
+      if processes[reactor] != nil {
+        processes[reactor]?.freeTracks.append(effect.track)
+        processes[reactor]?.freeTracks.sort()
+      }
+      if effect.isBegun {
+        events.append([
+          "ph": "E", "cat": "effect", "name": .string(effect.name), "pid": .int(effect.process),
+          "tid": .int(effect.track), "ts": Self.microseconds(time),
+          "args": .object(effect.arguments),
+        ])
+        return
+      }
+      events.replace(
+        at: effect.slot,
+        with: [
+          "ph": "X", "cat": "effect", "name": .string(effect.name), "pid": .int(effect.process),
+          "tid": .int(effect.track), "ts": Self.microseconds(effect.start),
+          "dur": Self.microseconds(time - effect.start), "args": .object(effect.arguments),
+        ])
+    }
+
+    // MARK: Arrows
+
+    /// An arrow from an action's instant.
+    ///
+    /// None when the action is not in the trace (in a windowed trace), or was forgotten
+    /// (counted in ``arrowsLeftOut``).
+    private mutating func flow(fromAction action: ReactorItem, to end: Point) {
+      guard let instant = actionInstants[action] else {
+        if let highest = processes[action.reactor]?.highestForgottenAction, action.id <= highest {
+          arrowsLeftOut += 1
+        }
+        return
+      }
+      flow(from: instant, to: end)
+    }
+
+    /// An arrow from what was running in another reactor (or this one) when it sent an
+    /// action or published a stream element: from inside that effect's slice when it is
+    /// still open, or else from the action's instant.
+    private mutating func flow(
+      from origin: TraceEvent.ReactorOrigin, at time: Duration, to end: Point
+    ) {
+      if let effect = origin.effect,
+        let open = openEffects[ReactorItem(reactor: origin.reactor, id: effect)]
+      {
+        flow(from: Point(time: time, process: open.process, track: open.track), to: end)
+      } else if let action = origin.action {
+        flow(fromAction: ReactorItem(reactor: origin.reactor, id: action), to: end)
+      }
+    }
+
+    /// An arrow from an instant.
+    ///
+    /// Its start goes right after the instant while that is unwritten; after it, at the instant's time, where a viewer (which orders events by
+    /// time) binds it to the last instant of that time.
+    private mutating func flow(from instant: Instant, to end: Point) {
+      let id = JSONValue.int(nextFlow)
+      nextFlow += 1
+      let start = Self.flowStart(id: id, at: instant.point)
+      if !events.insert(start, after: instant.index) { events.append(start) }
+      events.append(Self.flowEnd(id: id, at: end))
+    }
+
+    /// An arrow from the slice open on a track at a time.
+    private mutating func flow(from start: Point, to end: Point) {
+      let id = JSONValue.int(nextFlow)
+      nextFlow += 1
+      events.append(Self.flowStart(id: id, at: start))
+      events.append(Self.flowEnd(id: id, at: end))
+    }
+
+    // MARK: Trace events
+
+    static func flowStart(id: JSONValue, at point: Point) -> JSONValue {
+      [
+        "ph": "s", "cat": "cause", "name": "cause", "id": id, "pid": .int(point.process),
+        "tid": .int(point.track), "ts": microseconds(point.time),
+      ]
+    }
+
+    static func flowEnd(id: JSONValue, at point: Point) -> JSONValue {
+      [
+        "ph": "f", "bp": "e", "cat": "cause", "name": "cause", "id": id,
+        "pid": .int(point.process), "tid": .int(point.track), "ts": microseconds(point.time),
+      ]
+    }
+
+    static func object(_ members: KeyValuePairs<String, JSONValue>) -> JSONObject {
+      JSONObject(members.map { ($0.key, $0.value) })
+    }
+
+    static func instant(
+      _ name: String, category: String, at point: Point, arguments: JSONObject
+    ) -> JSONValue {
+      [
+        "ph": "i", "s": "t", "cat": .string(category), "name": .string(name),
+        "pid": .int(point.process), "tid": .int(point.track), "ts": microseconds(point.time),
+        "args": .object(arguments),
+      ]
+    }
+
+    static func metadata(
+      _ kind: String, process: Int64, track: Int64?, type name: String
+    ) -> JSONValue {
+      var object = Self.object([
+        "ph": "M", "name": .string(kind), "pid": .int(process), "args": ["name": .string(name)],
+      ])
+      if let track { object["tid"] = .int(track) }
+      return .object(object)
+    }
+
+    static func sortIndex(process: Int64, track: Int64, index: Int64) -> JSONValue {
+      [
+        "ph": "M", "name": "thread_sort_index", "pid": .int(process), "tid": .int(track),
+        "args": ["sort_index": .int(index)],
+      ]
+    }
+
+    /// A session reactor's process name: `list #1 · TaskApp.TaskListReactor`, or
+    /// `TaskApp.TaskCellReactor #3` for one without a name.
+    static func processName(_ introduction: ReactorIntroduction) -> String {
+      guard let name = introduction.name else {
+        return "\(introduction.type) #\(introduction.reactor)"
+      }
+      return "\(name) #\(introduction.reactor) · \(introduction.type)"
+    }
+
+    /// Microseconds, exact: whole ones as integers, the rest with the nanoseconds as decimals.
+    static func microseconds(_ duration: Duration) -> JSONValue {
+      let nanoseconds = duration.traceNanoseconds
+      if nanoseconds % 1_000 == 0 { return .int(nanoseconds / 1_000) }
+      return .double(Double(nanoseconds) / 1_000)
+    }
+  }
+}
