@@ -244,7 +244,7 @@ let package = Package(
       name: "ReactorTestGenerationTests",
       dependencies: [
         "ReactorTestGeneration", "ReactorExamples", "ReactorCore", "ReactorReplayTesting",
-        "ReactorTestSupport", "ReactorExampleRegistry", "ReactorTraceCLI",
+        "ReactorTestSupport", "ReactorExampleRegistry", "ReactorTraceCLI", "ReactorTracing",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
@@ -254,6 +254,7 @@ let package = Package(
       name: "GeneratedTraceTests",
       dependencies: [
         "ReactorCore", "ReactorExamples", "ReactorReplayTesting", "ReactorTestSupport",
+        "ReactorTracing",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]

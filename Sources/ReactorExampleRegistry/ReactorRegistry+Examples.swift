@@ -122,9 +122,22 @@ extension ReactorRegistry {
     // The task app as a whole, for `replay --mode mutate` and `rerecord` of its sessions
     // (`"app":"TaskApp"` in their metadata): built and wired as `TaskApp` does, its two
     // screens named as the app names them.
+    // The same factory spelled as Swift source for the tests `generate-test` writes.
     registry.registerSession(
       app: "TaskApp",
       including: { $0 is TaskAppListReactor || $0 is TaskCellReactor || $0 is TaskEditReactor },
+      test: { _ in
+        SessionFactory(
+          setup: [
+            "let app = TaskApp(clock: clock)",
+            #"recorder.record(app.list, name: "list")"#,
+            #"recorder.record(app.edit, name: "edit")"#,
+            "app.bindViews()",
+          ],
+          including: "{ $0 is TaskAppListReactor || $0 is TaskCellReactor || "
+            + "$0 is TaskEditReactor }",
+          imports: imports)
+      },
       make: { context in
         let app = TaskApp(clock: context.clock)
         context.recorder.record(app.list, name: "list")

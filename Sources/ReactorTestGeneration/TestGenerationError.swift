@@ -10,6 +10,14 @@ public enum TestGenerationError: Error, Sendable, Hashable {
   case unusableEvents(path: String, reason: String)
   /// The traces record different reactors.
   case differentReactors(expected: String, found: String, path: String)
+  /// A trace of one reactor given where sessions are.
+  case notASession(path: String)
+  /// A session that no test can drive again from the start.
+  case unreplayableSession(path: String, reason: String)
+  /// No session factory builds the session's app: none is registered for it.
+  case noSessionFactory(app: String?)
+  /// The sessions record different apps.
+  case differentApps(expected: String?, found: String?, path: String)
 }
 
 extension TestGenerationError: CustomStringConvertible {
@@ -26,6 +34,18 @@ extension TestGenerationError: CustomStringConvertible {
     case .unusableEvents(let path, let reason): "\(path): scripted events: \(reason)"
     case .differentReactors(let expected, let found, let path):
       "\(path) records \(found), not \(expected): generate one file per reactor"
+    case .notASession(let path):
+      "\(path) is the trace of one reactor, not a session: generate its test in another file"
+    case .unreplayableSession(let path, let reason):
+      "\(path): a test cannot drive this session again: \(reason)"
+    case .noSessionFactory(let app?):
+      "no session factory is registered for app '\(app)' with a test spelling: register it "
+        + "with registerSession(app:including:test:make:)"
+    case .noSessionFactory(nil):
+      "the session's metadata names no 'app', so no session factory builds it"
+    case .differentApps(let expected, let found, let path):
+      "\(path) records app '\(found ?? "none")', not '\(expected ?? "none")': generate one "
+        + "file per app"
     }
   }
 }

@@ -42,15 +42,24 @@ public struct ReactorRegistry: Sendable {
   public var sessionApps: [String] { sessionEntries.keys.sorted() }
 
   /// Registers a session factory: how to build a whole app, wired as the app wires it, for
-  /// `record` of the app's scripts and `replay --mode mutate` and `rerecord` of its
-  /// sessions.
+  /// `record` of the app's scripts, `replay --mode mutate` and `rerecord` of its sessions,
+  /// and (spelled as Swift source in `test`) for the tests `generate-test` writes from them.
   ///
   /// A session is matched to its factory by its header's `app` metadata, an app's script by
   /// its first line, `{"app": "TaskApp"}`. The names the factory records reactors with are
   /// the names the app's scripts address them by (`ReactorAddress`).
   ///
   /// ```swift
-  /// registry.registerSession(app: "TaskApp") { context in
+  /// registry.registerSession(
+  ///   app: "TaskApp",
+  ///   test: { _ in
+  ///     SessionFactory(
+  ///       setup: [
+  ///         "let app = TaskApp(clock: clock)", #"recorder.record(app.list, name: "list")"#,
+  ///         #"recorder.record(app.edit, name: "edit")"#, "app.bindViews()",
+  ///       ], imports: ["MyApp"])
+  ///   }
+  /// ) { context in
   ///   let app = TaskApp(clock: context.clock)
   ///   context.recorder.record(app.list, name: "list")
   ///   context.recorder.record(app.edit, name: "edit")
@@ -63,13 +72,21 @@ public struct ReactorRegistry: Sendable {
   ///   - including: Which reactors the replay records: the app's (all by default; a process
   ///     running other reactors at the same time, such as a test runner, names the app's
   ///     types).
+  ///   - test: The same factory as `make`, spelled as Swift source for a generated test,
+  ///     given a session's metadata (its `including` spelled too when `including` is given).
   ///   - make: Builds the app on the context's clock, names its reactors to the context's
   ///     recorder, and returns what must stay alive for the run.
   public mutating func registerSession(
     app: String, including: @escaping @MainActor @Sendable (AnyObject) -> Bool = { _ in true },
+    test: (@Sendable (ReactorContext.Metadata) -> SessionFactory)? = nil,
     make: @escaping @MainActor @Sendable (SessionContext) -> AnyObject
   ) {
+    var testFactory: (@Sendable ([String: String]) -> SessionFactory)?
+    if let test {
+      testFactory = { metadata in test(ReactorContext.Metadata(metadata)) }
+    }
     sessionEntries[app] = SessionEntry(
+      testFactory: testFactory,
       mutate: { session, effects, settle throws(ReplayError) in
         let clock = TestClock()
         return try await SessionMutateReplay.run(
@@ -116,8 +133,16 @@ public struct ReactorRegistry: Sendable {
     return (app, try sessionEntry(app: app))
   }
 
+  /// The test spelling of the session factory registered for `app`, for a session's
+  /// `metadata`; `nil` for an app registered without one, or not registered.
+  func sessionTestFactory(for app: String?, metadata: [String: String]) -> SessionFactory? {
+    app.flatMap { sessionEntries[$0]?.testFactory?(metadata) }
+  }
+
   /// How to record an app's scripts and replay its sessions through mutate.
   struct SessionEntry: Sendable {
+    /// How a generated test builds the app, given a session's metadata.
+    let testFactory: (@Sendable ([String: String]) -> SessionFactory)?
     /// Replays a session through the app the factory builds, its effects run or played back
     /// from the recording, waiting at most the given virtual time after the last event for
     /// effects to end.

@@ -12,7 +12,7 @@ struct SessionReplayRun {
   let output: any TextOutput
 
   /// Whether `path` is a session: its first line declares format 2.x.
-  static func isSession(_ path: String) -> Bool {
+  nonisolated static func isSession(_ path: String) -> Bool {
     guard let reader = try? SessionReader(path: path, verifyingStates: false) else {
       return false
     }

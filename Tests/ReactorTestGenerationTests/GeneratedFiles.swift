@@ -11,6 +11,11 @@ enum GeneratedFiles {
     var trace: String
     var options: TestGenerationOptions
     var factory: ReactorFactory?
+    /// For a session: the session factory, when not the one registered for its app.
+    var sessionFactory: SessionFactory? = nil
+
+    /// Whether the file is generated from a session.
+    var isSession: Bool { trace.hasSuffix(".session.jsonl") }
   }
 
   /// The repository's root, found from this file's path.
@@ -80,12 +85,48 @@ enum GeneratedFiles {
           serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"],
           traits: [#".disabled("run by BrokenReduceTests, which expects it to fail")"#]),
         factory: ReactorFactory(expression: "BrokenCounterReactor(clock: clock, limit: 2)")))
+    // The task app's session: the whole app built through its registered session factory.
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/TaskappSessionTests.swift",
+        trace: "Traces/taskapp.session.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "TaskappSessionTests", serialExecutor: "withExclusiveMainSerialExecutor",
+          imports: ["ReactorTestSupport"]),
+        factory: nil))
+    // The same session against an app whose edit screen publishes the wrong id.
+    files.append(
+      File(
+        path: "Tests/ReactorTestGenerationTests/WrongIDTaskappSessionTests.swift",
+        trace: "Traces/taskapp.session.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "WrongIDTaskappSessionTests",
+          serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"],
+          traits: [#".disabled("run by SessionBugTests, which expects it to fail")"#]),
+        factory: nil, sessionFactory: wrongIDTaskApp))
     return files
+  }
+
+  /// The task app's registered session factory, its edit screen publishing each saved
+  /// task's id plus one (``ReactorExamples/TaskApp/init(clock:editIDOffset:)``).
+  static var wrongIDTaskApp: SessionFactory {
+    var factory = ReactorRegistry.examples.sessionTestFactory(
+      for: "TaskApp", metadata: ["app": "TaskApp"])!
+    factory.setup[0] = "let app = TaskApp(clock: clock, editIDOffset: 1)"
+    return factory
   }
 
   /// The text the generator writes for `file` now.
   static func generate(_ file: File) throws -> String {
-    try TestGenerator(options: file.options).source(for: [root + "/" + file.trace]) {
+    if file.isSession {
+      return try TestGenerator(options: file.options).source(
+        forSessions: [root + "/" + file.trace]
+      ) { app, metadata in
+        file.sessionFactory
+          ?? ReactorRegistry.examples.sessionTestFactory(for: app, metadata: metadata)
+      }
+    }
+    return try TestGenerator(options: file.options).source(for: [root + "/" + file.trace]) {
       reactor, metadata in
       file.factory ?? ReactorRegistry.examples.testFactory(for: reactor, metadata: metadata)
     }

@@ -204,6 +204,114 @@ struct ExploreCommandTests {
   }
 }
 
+@Suite("reactor-trace explore and coverage of a session, end to end")
+struct SessionExploreCommandTests {
+  @Test func coverageOfTheTaskAppSessionIsReportedPerReactorType() throws {
+    let result = try runReactorTrace(["coverage", "Traces/taskapp.session.jsonl"])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(
+      lines.first
+        == "1 session: 9 reactors of 3 types, each type's reactors merged and seen through its "
+        + "abstraction")
+    // The list is not registered as a reactor of its own; the edit screen and the rows are.
+    #expect(lines.contains("TaskAppListReactor: 1 reactor; not registered, so not explored"))
+    let edit = try #require(lines.firstIndex { $0.hasPrefix("TaskEditReactor: 1 reactor;") })
+    #expect(lines[edit].hasSuffix("through the abstraction 7 states, 17 transitions"))
+    #expect(lines[edit + 1] == "  states:      7 of 7 exercised (100.0%)")
+    #expect(lines[edit + 2] == "  transitions: 10 of 17 exercised (58.8%)")
+    // Saving with nothing typed is never done in the session: the script that does it.
+    #expect(
+      lines.contains(
+        "    editing=nil, isSaving=false, title=empty → editing=nil, isSaving=true, "
+          + "title=empty  setSaving ← save   script: save"))
+    // Seven rows, each from its own task, merged into the type's one abstract state; the
+    // toggle reaches the row back through the service as the exploration's does, the edit
+    // screen's rename reaches it from another reactor.
+    let cells = try #require(
+      lines.firstIndex { $0.hasPrefix("TaskCellReactor: 7 reactors merged;") })
+    #expect(lines[cells].hasSuffix("through the abstraction 1 state, 1 transition"))
+    #expect(lines[cells + 1] == "  states:      1 of 1 exercised (100.0%)")
+    #expect(lines[cells + 2] == "  transitions: 1 of 1 exercised (100.0%)")
+    #expect(
+      lines[cells + 3].hasPrefix("  the reactors also make 1 transition the exploration did not"))
+
+    let gated = try runReactorTrace(["coverage", "Traces/taskapp.session.jsonl", "--min", "60"])
+    #expect(gated.exitCode == 4)
+    #expect(
+      gated.standardError
+        == "reactor-trace: transition coverage of TaskEditReactor is below --min 60%\n")
+  }
+
+  @Test func coverageOfASessionAsJSONHasOneEntryPerReactorType() throws {
+    let result = try runReactorTrace(["coverage", "Traces/taskapp.session.jsonl", "--json"])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let json = try JSONValue(parsing: result.standardOutput)
+    #expect(json["reactors"] == .int(9))
+    guard case .array(let types)? = json["types"] else {
+      Issue.record("no types: \(result.standardOutput)")
+      return
+    }
+    #expect(
+      types.map { $0["type"] }
+        == [
+          "ReactorExamples.TaskAppListReactor", "ReactorExamples.TaskEditReactor",
+          "ReactorExamples.TaskCellReactor",
+        ].map { JSONValue.string($0) })
+    #expect(types[0]["notExplored"] == .string("not registered, so not explored"))
+    #expect(types[1]["transitions"]?["exercised"] == .int(10))
+    #expect(types[1]["transitions"]?["reachable"] == .int(17))
+    #expect(types[2]["reactors"] == .int(7))
+    #expect(types[2]["states"]?["share"] == .double(1))
+    #expect(types[2]["transitions"]?["outsideExploration"] == .int(1))
+    let gated = try runReactorTrace([
+      "coverage", "Traces/taskapp.session.jsonl", "--json", "--min", "60",
+    ])
+    #expect(gated.exitCode == 4)
+    #expect(gated.standardError.isEmpty)
+  }
+
+  @Test func exploringASessionExploresEachRegisteredReactorType() throws {
+    let result = try runReactorTrace(["explore", "Traces/taskapp.session.jsonl"])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.contains("TaskAppListReactor (1 reactor): not registered, so not explored"))
+    #expect(
+      lines.contains(
+        "TaskEditReactor (1 reactor): explored 14 states (6 resting), 39 transitions, 24 runs; "
+          + "through the type's abstraction 7 states"))
+    #expect(
+      lines.contains(
+        "TaskCellReactor (7 reactors): explored 2 states (2 resting), 2 transitions, 2 runs; "
+          + "through the type's abstraction 1 state"))
+    #expect(lines.contains("  alphabet: toggle"))
+    #expect(
+      lines.filter { $0 == "  stopped by: fixed point (every reachable state explored)" }.count == 2
+    )
+  }
+
+  @Test func optionsOfOneReactorTypeAreRefusedForASession() throws {
+    let session = "Traces/taskapp.session.jsonl"
+    let cases: [([String], String)] = [
+      (["explore", session, "--graph", "x.svg"], "--graph does not apply to sessions"),
+      (["explore", session, "--path-to", "title=x"], "--path-to does not apply to sessions"),
+      (["coverage", session, "--graph", "x.svg"], "--graph does not apply to sessions"),
+      (["coverage", session, "--key", "title"], "--key does not apply to sessions"),
+      (["coverage", session, "--production", "x.summary.jsonl"], "--production does not apply"),
+      (
+        ["coverage", session, "Traces/counter.trace.jsonl"],
+        "counter.trace.jsonl is the trace of one reactor, not a session"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
+  }
+}
+
 @Suite("reactor-trace generate-test, end to end")
 struct GenerateTestCommandTests {
   @Test func theCounterTestWrittenToStandardOutputIsTheCommittedOne() throws {
@@ -216,6 +324,62 @@ struct GenerateTestCommandTests {
       contentsOfFile: repositoryRoot + "/Tests/GeneratedTraceTests/CounterTraceTests.swift",
       encoding: .utf8)
     #expect(result.standardOutput == committed)
+  }
+
+  @Test func theTaskAppSessionTestWrittenToStandardOutputIsTheCommittedOne() throws {
+    let result = try runReactorTrace([
+      "generate-test", "Traces/taskapp.session.jsonl", "--serial-executor",
+      "withExclusiveMainSerialExecutor", "--import", "ReactorTestSupport",
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    let committed = try String(
+      contentsOfFile: repositoryRoot + "/Tests/GeneratedTraceTests/TaskappSessionTests.swift",
+      encoding: .utf8)
+    #expect(result.standardOutput == committed)
+  }
+
+  @Test func aSessionTestChecksOnlyTheFinalStatesOrTheKeysAsked() throws {
+    let final = try runReactorTrace([
+      "generate-test", "Traces/taskapp.session.jsonl", "--final-state",
+    ])
+    #expect(final.exitCode == 0, "\(final.standardError)")
+    // Alive at the end: the list (its 3 cells and isLoading), the edit screen (isSaving and
+    // title) and cells 7, 8 and 9 (3 fields each); released: cells 3, 4, 5 and 6.
+    let checks = final.standardOutput.components(separatedBy: "#expect(").count - 1
+    #expect(checks == 4 + 2 + 9 + 4)
+    #expect(final.standardOutput.contains(#"#expect(field(5, "") == nil,"#))
+    #expect(final.standardOutput.contains("@Suite struct TaskappSessionTests {"))
+    let keys = try runReactorTrace([
+      "generate-test", "Traces/taskapp.session.jsonl", "--key", "task.title",
+    ])
+    #expect(keys.exitCode == 0, "\(keys.standardError)")
+    #expect(!keys.standardOutput.contains(#""isLoading")"#))
+    #expect(keys.standardOutput.contains(##"field(4, "task.title") == #""Record a session""#"##))
+  }
+
+  @Test func badSessionInputExitsWith2NamingTheProblem() throws {
+    let scratch = try ScratchDirectory()
+    let other = scratch.file("other.session.jsonl")
+    let original = try String(
+      contentsOfFile: repositoryRoot + "/Traces/taskapp.session.jsonl", encoding: .utf8)
+    try original.replacingOccurrences(of: #""app":"TaskApp""#, with: #""app":"OtherApp""#)
+      .write(toFile: other, atomically: true, encoding: .utf8)
+    let session = "Traces/taskapp.session.jsonl"
+    let cases: [([String], String)] = [
+      (["generate-test", other], "no session factory is registered for app 'OtherApp'"),
+      (["generate-test", session, "--factory", "makeApp"], "--factory builds one reactor"),
+      (
+        ["generate-test", session, "Traces/counter.trace.jsonl"],
+        "counter.trace.jsonl is the trace of one reactor, not a session"
+      ),
+      (["generate-test", session, other], "records app 'OtherApp', not 'TaskApp'"),
+    ]
+    for (arguments, message) in cases {
+      let result = try runReactorTrace(arguments)
+      #expect(result.exitCode == 2, "\(arguments)")
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+      #expect(result.standardError.split(separator: "\n").count == 1)
+    }
   }
 
   @Test func badGenerateTestInputExitsWith2NamingTheProblem() throws {

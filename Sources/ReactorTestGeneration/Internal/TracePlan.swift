@@ -112,13 +112,7 @@ struct TracePlan {
       throw .unreadableTrace("\(error)")
     }
     close(at: nil, isAction: true)
-    let events: ScriptedEvents
-    do {
-      events = try ScriptedEvents(metadata: metadata)
-    } catch {
-      throw .unusableEvents(path: path, reason: error.description)
-    }
-    for event in events.events {
+    for event in try Self.scriptedEvents(in: metadata, path: path) {
       inputs.append((event.time, .event(event.value)))
     }
     // As `record` orders them.
@@ -175,6 +169,17 @@ struct TracePlan {
     }
   }
 
+  /// The scripted events a trace's or session's metadata holds (`script.events`).
+  static func scriptedEvents(
+    in metadata: [String: String], path: String
+  ) throws(TestGenerationError) -> [ScriptedEvents.Event] {
+    do {
+      return try ScriptedEvents(metadata: metadata).events
+    } catch {
+      throw .unusableEvents(path: path, reason: error.description)
+    }
+  }
+
   /// The state after one mutation of the trace.
   private struct StateChange {
     var time: Duration
@@ -214,12 +219,14 @@ struct TracePlan {
     }
   }
 
-  /// The fields that differ between two states, in path order, limited to `keys`.
-  private static func changes(
-    from old: JSONValue, to new: JSONValue, keys: TestGenerationOptions.Expectations
+  /// The fields that differ between two states, in path order, limited to `keys`; every
+  /// field of `new` when there is no `old` state.
+  static func changes(
+    from old: JSONValue?, to new: JSONValue, keys: TestGenerationOptions.Expectations
   ) -> [Check] {
     let before = Dictionary(
-      leaves(of: old).map { ($0.path, $0.json) }, uniquingKeysWith: { first, _ in first })
+      (old.map(leaves(of:)) ?? []).map { ($0.path, $0.json) },
+      uniquingKeysWith: { first, _ in first })
     let after = leaves(of: new)
     var changed: [(path: StatePath, json: String?)] = []
     var seen: Set<StatePath> = []

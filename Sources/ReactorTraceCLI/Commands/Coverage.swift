@@ -18,12 +18,15 @@ extension ReactorTraceCommand {
         --production SUMMARIES (merged transition summaries of production runs), lists \
         instead the states and transitions production reaches that the traces never \
         exercise, most frequent first, each with the shortest script an exploration finds \
-        when the reactor is registered.
+        when the reactor is registered. Given sessions (format 2.x), reports per reactor \
+        type: each registered type explored from its registered factory with the actions its \
+        reactors were sent, every reactor of the type merged and matched through the type's \
+        abstraction (the fields render transitions keeps for it, labels by case name).
         """
     )
 
     /// The traces, such as a test suite's goldens.
-    @Argument(help: "Trace files of the same reactor.")
+    @Argument(help: "Trace files of the same reactor, or sessions (per reactor type).")
     var traces: [String]
 
     /// The reactor type.
@@ -112,6 +115,9 @@ struct CoverageRequest: CommandRequest {
   /// code.
   @MainActor
   func run(output: any TextOutput) async throws -> ExitCode {
+    if let first = traces.first, SessionReplayRun.isSession(first) {
+      return try await runSessions(output: output)
+    }
     try arguments.refuseToOverwrite(
       inputs: traces + (savedExploration.map { [$0] } ?? []), with: [graph])
     var format: DiagramFormat?
@@ -238,11 +244,11 @@ struct CoverageRequest: CommandRequest {
     try DiagramFile.write(dot, format: format, engine: .dot, to: path)
   }
 
-  private static func percent(_ share: Double) -> String {
+  static func percent(_ share: Double) -> String {
     String(format: "%.1f%%", share * 100)
   }
 
-  private static func number(_ value: Double) -> String {
+  static func number(_ value: Double) -> String {
     value == value.rounded() ? String(Int(value)) : String(value)
   }
 }

@@ -16,12 +16,18 @@ extension ReactorTraceCommand {
         left out) or, with --key, projections. The registry's invariants are checked in \
         every state reached. --path-to prints the shortest script reaching a matching state, \
         as record --actions takes it. Exit 1 when an invariant is broken or --path-to finds \
-        no state.
+        no state. Given a session (format 2.x) instead of a type, explores each registered \
+        reactor type of the session from its registered factory with the actions its reactors \
+        were sent, and reports each type's graph and its size through the type's abstraction.
         """
     )
 
     /// The reactor type.
-    @Argument(help: "The registered reactor type, e.g. ReactorExamples.CounterReactor.")
+    @Argument(
+      help: """
+        The registered reactor type, e.g. ReactorExamples.CounterReactor, or a session, whose \
+        registered reactor types are each explored.
+        """)
     var reactor: String
 
     /// The alphabet, bounds and identity.
@@ -81,6 +87,9 @@ struct ExploreRequest: CommandRequest {
   /// Explores, writes what was asked, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
+    if reactor.hasSuffix(".jsonl"), SessionReplayRun.isSession(reactor) {
+      return try await runSession(output: report)
+    }
     try arguments.refuseToOverwrite(inputs: [], with: [graph, output])
     let condition = try pathTo.map(StateCondition.init(parsing:))
     var graphFormat: DiagramFormat??

@@ -13,12 +13,17 @@ extension ReactorTraceCommand {
         One test per trace: the reactor is built on a TestClock (with --factory, or the test \
         factory the reactor is registered with), each recorded action is sent at its time, \
         scripted events are handed to the fakes, and after each action the fields that \
-        changed are checked (--final-state: only the final state; --keys: only those fields).
+        changed are checked (--final-state: only the final state; --keys: only those fields). \
+        Given sessions (format 2.x), each test builds the app through the session factory \
+        registered for its app, sends the user's actions to the reactors with their recorded \
+        ids, and checks every reactor's changed fields at every time the session shows.
         """
     )
 
     /// The traces.
-    @Argument(help: "Trace files of the same reactor; each becomes one test.")
+    @Argument(
+      help: "Trace files of the same reactor, or sessions of the same app; each becomes one test."
+    )
     var traces: [String]
 
     /// Where the source goes.
@@ -99,10 +104,11 @@ extension ReactorTraceCommand {
       let keyList = try keyPaths()
       let first = traces[0].split(separator: "/").last.map(String.init) ?? traces[0]
       let stem = first.split(separator: ".").first.map(String.init) ?? "Recorded"
+      let kind = SessionReplayRun.isSession(traces[0]) ? "SessionTests" : "TraceTests"
       let suite =
         suiteName
         ?? stem.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
-        .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + "TraceTests"
+        .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + kind
       try await GenerateTestRequest(
         traces: traces, output: output,
         factory: factory.map { ReactorFactory(expression: $0, deliver: deliver) },
@@ -129,8 +135,20 @@ struct GenerateTestRequest: CommandRequest {
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
-    let source = try TestGenerator(options: options).source(for: traces) { reactor, metadata in
-      factory ?? registry.testFactory(for: reactor, metadata: metadata)
+    let source: String
+    if let first = traces.first, SessionReplayRun.isSession(first) {
+      guard factory == nil else {
+        throw CommandFailure.unusableInput(
+          "--factory builds one reactor; a session's test builds the app through the session "
+            + "factory registered for its app")
+      }
+      source = try TestGenerator(options: options).source(forSessions: traces) { app, metadata in
+        registry.sessionTestFactory(for: app, metadata: metadata)
+      }
+    } else {
+      source = try TestGenerator(options: options).source(for: traces) { reactor, metadata in
+        factory ?? registry.testFactory(for: reactor, metadata: metadata)
+      }
     }
     guard let output else {
       // The source ends with a newline, which `write` adds back.

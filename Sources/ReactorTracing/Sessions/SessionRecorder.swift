@@ -193,6 +193,22 @@ public final class SessionRecorder: ReactorSessionObserver {
     try control.send(action)
   }
 
+  /// Sends `action` to the live reactor with session id `reactor`: how a test generated from
+  /// a session (`reactor-trace generate-test`) sends the user's actions, addressing reactors
+  /// by their ids as session replay does.
+  ///
+  /// ```swift
+  /// try recorder.send(TaskEditReactor.Action.save, to: 2)
+  /// ```
+  /// - Parameters:
+  ///   - action: A value of the reactor's `Action` type.
+  ///   - reactor: The reactor's id in this session.
+  /// - Throws: ``SessionSendError`` when the reactor is not alive or takes another type.
+  public func send<Action>(_ action: Action, to reactor: Int) throws(SessionSendError) {
+    guard let control = log.control(of: reactor) else { throw .notAlive(reactor) }
+    try control.send(value: action)
+  }
+
   /// The live reactors recorded with `name` (``record(_:name:parent:)``), oldest first: how
   /// a script finds the reactor a step addresses by name.
   /// - Parameter name: A name given when recording.

@@ -59,6 +59,16 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     reactor.send(decoded)
   }
 
+  func send(value action: Any) throws(SessionSendError) {
+    guard let reactor else { throw .notAlive(id) }
+    guard let action = action as? Action else {
+      throw .wrongType(
+        id, expected: String(reflecting: Action.self),
+        found: String(reflecting: type(of: action)))
+    }
+    reactor.send(action)
+  }
+
   var recordedState: JSONValue? {
     reactor == nil ? nil : encoder.lastStateJSON
   }

@@ -294,6 +294,9 @@ protocol SessionLaneControl: AnyObject {
   /// Decodes a recorded action and sends it to the reactor.
   /// - Throws: ``SessionSendError`` when the reactor is gone or the value does not decode.
   func send(_ action: JSONValue) throws(SessionSendError)
+  /// Sends an action value, which must be of the reactor's `Action` type.
+  /// - Throws: ``SessionSendError`` when the reactor is gone or the value is of another type.
+  func send(value action: Any) throws(SessionSendError)
   /// The reactor's state now, as its lane records it (JSON, the reactors it holds as
   /// references), or `nil` when the reactor is gone or its state is stored as a description.
   var recordedState: JSONValue? { get }

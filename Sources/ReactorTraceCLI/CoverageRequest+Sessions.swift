@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import ReactorExploration
+import ReactorTracing
+
+extension CoverageRequest {
+  /// Coverage of sessions, per reactor type: each registered type explored from its
+  /// registered factory with the actions its reactors were sent, and every reactor of the
+  /// type merged, matched against it through the type's abstraction.
+  @MainActor
+  func runSessions(output: any TextOutput) async throws -> ExitCode {
+    try SessionReactorTypes.refuse([
+      ("--reactor", reactor != nil), ("--exploration", savedExploration != nil),
+      ("--graph", graph != nil), ("--actions", arguments.script != nil),
+      ("--actions-from", !arguments.actionTraces.isEmpty), ("--key", !arguments.keys.isEmpty),
+    ])
+    let sessions = try SessionReactorTypes(sessions: traces)
+    var types: [JSONValue] = []
+    if !json {
+      output.write(
+        "\(traces.count) session\(traces.count == 1 ? "" : "s"): \(sessions.reactorCount) "
+          + "reactors of \(sessions.types.count) types, each type's reactors merged and seen "
+          + "through its abstraction")
+    }
+    var below: [String] = []
+    for type in sessions.types {
+      let count = type.lanes.count
+      let merged = "\(count) reactor\(count == 1 ? "" : "s")\(count == 1 ? "" : " merged")"
+      let exploration: Exploration
+      switch await SessionReactorTypes.explore(
+        type, metadata: sessions.metadata, arguments: arguments)
+      {
+      case .explored(let explored): exploration = explored
+      case .skipped(let reason):
+        if json {
+          types.append(
+            .object(
+              JSONObject([
+                ("type", .string(type.type)), ("reactors", .int(Int64(count))),
+                ("notExplored", .string(reason)),
+              ])))
+        } else {
+          output.write("\(type.shortName): \(merged); \(reason)")
+        }
+        continue
+      }
+      let coverage = try AbstractedCoverage(
+        of: exploration, traces: type.openers, state: type.abstractState)
+      if let minimum, coverage.transitionShare * 100 < minimum { below.append(type.shortName) }
+      if json {
+        guard case .object(var object) = coverage.json else { continue }
+        object["type"] = .string(type.type)
+        object["reactors"] = .int(Int64(count))
+        types.append(.object(object))
+        continue
+      }
+      output.write(
+        "\(type.shortName): \(merged); explored from the registered factory: "
+          + "\(exploration.states.count) states, \(exploration.transitions.count) transitions "
+          + "(stopped by \(exploration.stopReason)), through the abstraction "
+          + SessionReactorTypes.counted(coverage.states.count, "state") + ", "
+          + SessionReactorTypes.counted(coverage.transitions.count, "transition"))
+      output.write(
+        "  states:      \(coverage.exercisedStates.count) of \(coverage.states.count) "
+          + "exercised (\(Self.percent(coverage.stateShare)))")
+      output.write(
+        "  transitions: \(coverage.exercisedTransitions.count) of \(coverage.transitions.count) "
+          + "exercised (\(Self.percent(coverage.transitionShare)))")
+      if !coverage.observedOutside.isEmpty {
+        output.write(
+          "  the reactors also make "
+            + SessionReactorTypes.counted(coverage.observedOutside.count, "transition") + " the "
+            + "exploration did not (actions sent while effects ran, changes from other "
+            + "reactors, or beyond its bounds)")
+      }
+      let missed = coverage.missedTransitions
+      if !missed.isEmpty { output.write("  never exercised:") }
+      for index in missed {
+        let transition = coverage.transitions[index]
+        let script = exploration.script(forTransition: coverage.firstTransition[index])
+        output.write(
+          "    \(transition.source) → \(transition.target)  \(transition.mutation) ← "
+            + "\(transition.action)   script: \(script.summary)")
+      }
+    }
+    if json {
+      output.write(
+        JSONValue.object(
+          JSONObject([
+            ("sessions", .int(Int64(traces.count))),
+            ("reactors", .int(Int64(sessions.reactorCount))), ("types", .array(types)),
+          ])
+        ).serializedString)
+    }
+    if let minimum, !below.isEmpty {
+      throw CommandFailure(
+        code: .belowMinimum,
+        message: json
+          ? nil
+          : "transition coverage of \(below.joined(separator: ", ")) is below --min "
+            + "\(Self.number(minimum))%")
+    }
+    return .success
+  }
+}
