@@ -53,4 +53,17 @@ import Testing
       DescriptionText.short("a) b c d e f g h i j k l m n o p q r s t u v w", budget: 20)
         == "a) b c d e f g h i…")
   }
+
+  @Test(arguments: [
+    "increase", "setLoading(true)", "setValue(-3)", "toggle", "()", "[]", "load(page(2))",
+    "smile :(", "a)", "x(y", "([)]", "[(])", "café(ü)", "row[3]", "select(nil)", "",
+  ])
+  func aPlainLabelComesOutAsReadingItWholeWouldMakeIt(label: String) {
+    // The plain-label shortcut gives what the full reading gives, at every budget.
+    for budget in [1, 4, 8, 12, 20, 60, 80] {
+      #expect(
+        DescriptionText.short(label, budget: budget)
+          == DescriptionText.parsed(label, budget: budget))
+    }
+  }
 }
