@@ -120,7 +120,10 @@ extension TransitionGraph {
         label.append(line)
         tooltip.append("taken in " + line)
       }
-      label = label.map { margin + $0 }
+      // In a page of clusters (a session's types), a self-loop's label ends at its cluster's
+      // border: Graphviz leaves no margin past it. The same spaces after it keep it inside.
+      let trailing = instanceNoun != nil && pair.source == pair.target ? margin : ""
+      label = label.map { margin + $0 + trailing }
       var attributes: [String: DOTValue] = [
         "id": .string("t\(members[0])"),
         "tooltip": .string(tooltip.joined(separator: "\n")),

@@ -155,6 +155,37 @@ extension LaidOutGraph {
   /// Every cluster title line outside its cluster (drawn 2 % wider, as viewers do), node not
   /// wholly inside its cluster, and pair of clusters (neither inside the other) whose boxes
   /// overlap.
+  /// Edge label lines whose visible text runs past the border of a cluster they are drawn
+  /// in (leading and trailing no-break spaces left out, the rest widened as viewers' fonts
+  /// run wider than Graphviz measured).
+  var edgeTextsLeavingClusters: [String] {
+    var result: [String] = []
+    for text in edgeTexts {
+      let characters = Array(text.text)
+      guard !characters.isEmpty else { continue }
+      let isSpace: (Character) -> Bool = { $0 == "\u{A0}" || $0 == " " }
+      let leading = Double(characters.prefix(while: isSpace).count)
+      let trailing = Double(characters.reversed().prefix(while: isSpace).count)
+      var box = text.box
+      let width = box.maxX - box.minX
+      let perCharacter = width / Double(characters.count)
+      box.minX += perCharacter * leading
+      box.maxX -= perCharacter * trailing
+      let extra = (box.maxX - box.minX) * 0.02 / 2
+      box.minX -= extra
+      box.maxX += extra
+      for cluster in clusters where cluster.box.intersects(box) {
+        let inside =
+          box.minX >= cluster.box.minX - 0.5 && box.maxX <= cluster.box.maxX + 0.5
+          && box.minY >= cluster.box.minY - 0.5 && box.maxY <= cluster.box.maxY + 0.5
+        if !inside {
+          result.append("\(cluster.name): edge text \(text.text) \(box) leaves \(cluster.box)")
+        }
+      }
+    }
+    return result
+  }
+
   var clusterProblems: [String] {
     var result: [String] = []
     func contains(_ outer: Box, _ inner: Box) -> Bool {

@@ -48,6 +48,15 @@ struct SessionTransitionsTests {
     #expect(laidOut.edgeTextsOverNodes == [])
     #expect(laidOut.overlappingTexts == [])
     #expect(laidOut.clusterProblems == [])
+    // Self-loop labels stay inside their cluster (they are padded on both ends). The edit
+    // screen's long back edge (`setSaving(false) ← save ×2`) is not: dot draws its label
+    // across the cluster's right border. Open; seen in the demo's PNG.
+    withKnownIssue(
+      "dot draws a long back edge's label across its cluster's border", isIntermittent: true
+    ) {
+      #expect(laidOut.edgeTextsLeavingClusters == [])
+    }
+    #expect(!laidOut.edgeTextsLeavingClusters.contains { $0.contains("stream taskService") })
   }
 
   @Test(arguments: [TextMeasurement.estimated, .shaped])
