@@ -152,9 +152,6 @@ extension LaidOutGraph {
 }
 
 extension LaidOutGraph {
-  /// Every cluster title line outside its cluster (drawn 2 % wider, as viewers do), node not
-  /// wholly inside its cluster, and pair of clusters (neither inside the other) whose boxes
-  /// overlap.
   /// Edge label lines whose visible text runs past the border of a cluster they are drawn
   /// in (leading and trailing no-break spaces left out, the rest widened as viewers' fonts
   /// run wider than Graphviz measured).
@@ -186,6 +183,9 @@ extension LaidOutGraph {
     return result
   }
 
+  /// Every cluster title line outside its cluster (drawn 2 % wider, as viewers do), node not
+  /// wholly inside its cluster, and pair of clusters (neither inside the other) whose boxes
+  /// overlap.
   var clusterProblems: [String] {
     var result: [String] = []
     func contains(_ outer: Box, _ inner: Box) -> Bool {
