@@ -23,19 +23,9 @@ extension SessionTimelineDiagram {
   /// - Parameter maximumWidth: The widest page, in points; at least one event goes on a page.
   /// - Returns: One graph per page, at least one.
   public func pages(maximumWidth: Double) -> [DOTGraph] {
-    var ranges: [Range<Int>] = []
-    var start = 0
-    while start < columns.count {
-      var low = start + 1
-      var high = columns.count
-      while low < high {
-        let middle = (low + high + 1) / 2
-        if width(of: start..<middle) <= maximumWidth { low = middle } else { high = middle - 1 }
-      }
-      ranges.append(start..<low)
-      start = low
+    let ranges = WidthPaging.ranges(count: columns.count, maximumWidth: maximumWidth) {
+      width(of: $0)
     }
-    if ranges.isEmpty { ranges = [0..<0] }
     return ranges.enumerated().map { page($1, number: $0 + 1, of: ranges.count) }
   }
 
