@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-wEJnX56AFHkCsd2wphtMZ97FwwxtvsuPYzuGkWz7f2g='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-HJkiou2/cZ0haXL1rOLvrfsKYOpWlSrhQXNFmcG1w78='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -559,11 +559,20 @@ enum InspectorPageText {
           row.addEventListener("click", () => { const index = row.dataset.index; if (index !== "") pick(Number(index)); });
           spacer.append(row); pool.push(row);
         }
-        for (let j = 0; j < pool.length; j++) {
-          const row = pool[j], position = first + j;
-          if (j >= count || position >= visible.length) { row.style.display = "none"; row.dataset.index = ""; continue; }
+        // The row at a position is always the pool's row (position mod its size): scrolled by a few
+        // rows (a live page following the end), only the rows that come into view change, and the
+        // browser lays out only those.
+        const size = pool.length;
+        for (let j = 0; j < size; j++) {
+          const row = pool[j], position = first + (((j - first) % size) + size) % size;
+          if (position >= first + count || position >= visible.length) {
+            if (row.style.display !== "none") { row.style.display = "none"; row.dataset.index = ""; }
+            continue;
+          }
           const index = visible[position];
-          row.style.display = ""; row.style.top = position * ROW + "px";
+          if (row.style.display === "none") row.style.display = "";
+          const top = position * ROW + "px";
+          if (row.style.top !== top) row.style.top = top;
           row.classList.toggle("selected", index === selected);
           if (row.dataset.index === String(index)) continue;
           row.dataset.index = String(index);

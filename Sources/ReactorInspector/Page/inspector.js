@@ -349,11 +349,20 @@
       row.addEventListener("click", () => { const index = row.dataset.index; if (index !== "") pick(Number(index)); });
       spacer.append(row); pool.push(row);
     }
-    for (let j = 0; j < pool.length; j++) {
-      const row = pool[j], position = first + j;
-      if (j >= count || position >= visible.length) { row.style.display = "none"; row.dataset.index = ""; continue; }
+    // The row at a position is always the pool's row (position mod its size): scrolled by a few
+    // rows (a live page following the end), only the rows that come into view change, and the
+    // browser lays out only those.
+    const size = pool.length;
+    for (let j = 0; j < size; j++) {
+      const row = pool[j], position = first + (((j - first) % size) + size) % size;
+      if (position >= first + count || position >= visible.length) {
+        if (row.style.display !== "none") { row.style.display = "none"; row.dataset.index = ""; }
+        continue;
+      }
       const index = visible[position];
-      row.style.display = ""; row.style.top = position * ROW + "px";
+      if (row.style.display === "none") row.style.display = "";
+      const top = position * ROW + "px";
+      if (row.style.top !== top) row.style.top = top;
       row.classList.toggle("selected", index === selected);
       if (row.dataset.index === String(index)) continue;
       row.dataset.index = String(index);
