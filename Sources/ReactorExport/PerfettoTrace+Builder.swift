@@ -19,8 +19,8 @@ extension PerfettoTrace {
       var actions: Int64
       var mutations: Int64
       var streams: Int64
-      /// Effect tracks whose effect ended, to reuse lowest first.
-      var freeTracks: [Int64] = []
+      /// Effect tracks whose effect ended, and when, to reuse lowest first.
+      var freeTracks: [(track: Int64, freedAt: Duration)] = []
       var effectTrackCount: Int64 = 0
       /// The highest action id forgotten from ``Builder/actionInstants``.
       var highestForgottenAction: Int?
@@ -54,11 +54,23 @@ extension PerfettoTrace {
       var isBegun = false
     }
 
+    /// A reactor's introduction whose arrow from its parent waits for the parent's next event.
+    struct Creation {
+      var parent: Int
+      /// The parent's instant that `during` names, when it is still known.
+      var during: Instant?
+      /// The child's `introduced` instant.
+      var target: Point
+    }
+
     /// Whether the events are a session's (processes named by reactor, introductions and
     /// releases drawn, the session's gaps and end global) or a trace's of one reactor.
     let isSession: Bool
     var processes: [Int: Process] = [:]
     var openEffects: [ReactorItem: OpenEffect] = [:]
+    /// Introductions of reactors created by one parent at one time, whose arrows wait for the
+    /// parent's next event (``settleCreations(from:)``).
+    var creations: [Creation] = []
     /// Where each action's instant is among all trace events, and its time; actions long
     /// written are forgotten.
     var actionInstants: [ReactorItem: Instant] = [:]
@@ -109,11 +121,18 @@ extension PerfettoTrace {
     ) {
       reactorCount += 1
       let reactor = introduction.reactor
+      // Siblings made in one step wait together; anything else settles the waiting ones.
+      if let waiting = creations.first,
+        waiting.parent != introduction.parent || waiting.target.time != time
+      {
+        settleCreations(from: nil)
+      }
       guard isSession else {
         processes[reactor] = Process(
           pid: processID, actions: actionTrack, mutations: mutationTrack, streams: streamTrack)
         events.append(
-          Self.metadata("process_name", process: processID, track: nil, type: introduction.type))
+          Self.metadata(
+            "process_name", process: processID, track: nil, type: introduction.shortType))
         for (track, name) in [
           (actionTrack, "actions"), (mutationTrack, "mutations"), (streamTrack, "streams"),
         ] {
@@ -161,11 +180,31 @@ extension PerfettoTrace {
       events.append(
         Self.instant(
           "introduced", category: "reactor", at: target, arguments: arguments))
-      // An arrow from the parent's event during which this reactor was created.
-      if let parent = introduction.parent, let during = introduction.createdDuring,
-        let last = processes[parent]?.lastInstant, last.sequence == during
-      {
-        flow(from: last.instant, to: target)
+      // An arrow from the parent's event that created this reactor, drawn at the parent's
+      // next event: a reactor made in `reduce` names the event before the mutation (its line
+      // is written once `reduce` returned), so when that mutation comes next, at this time,
+      // the arrow starts there; otherwise at the event `during` names.
+      if let parent = introduction.parent, processes[parent] != nil {
+        var during: Instant?
+        if let sequence = introduction.createdDuring, let last = processes[parent]?.lastInstant,
+          last.sequence == sequence
+        {
+          during = last.instant
+        }
+        creations.append(Creation(parent: parent, during: during, target: target))
+      }
+    }
+
+    /// Draws the arrows of the introductions waiting for their parent's next event: from
+    /// `source` (the parent's mutation that came next, at their time), or else from the event
+    /// each one's `during` names.
+    mutating func settleCreations(from source: Instant?) {
+      guard !creations.isEmpty else { return }
+      let waiting = creations
+      creations = []
+      for creation in waiting {
+        guard let start = source ?? creation.during else { continue }
+        flow(from: start, to: creation.target)
       }
     }
 
@@ -173,6 +212,7 @@ extension PerfettoTrace {
     /// forgotten.
     mutating func release(_ reactor: Int, sequence: Int, time: Duration) {
       lastTime = time
+      settleCreations(from: nil)
       guard let process = processes[reactor] else { return }
       for (key, var effect) in openEffects.filter({ $0.key.reactor == reactor })
         .sorted(by: { $0.key.id < $1.key.id })
@@ -194,6 +234,14 @@ extension PerfettoTrace {
     /// Adds an event of a reactor.
     mutating func add(_ kind: TraceEvent.Kind, of reactor: Int, sequence: Int, time: Duration) {
       lastTime = time
+      // The parent's mutation at their time draws the waiting introductions' arrows itself.
+      if let waiting = creations.first {
+        var isTheirMutation = false
+        if case .mutation = kind, reactor == waiting.parent, time == waiting.target.time {
+          isTheirMutation = true
+        }
+        if !isTheirMutation { settleCreations(from: nil) }
+      }
       guard let process = processes[reactor] else { return }
       let seq = JSONValue.int(Int64(sequence))
       switch kind {
@@ -218,7 +266,7 @@ extension PerfettoTrace {
           earlier.arguments["outcome"] = .string("started again (seq \(sequence))")
           close(earlier, at: time, reactor: reactor)
         }
-        let track = freeTrack(of: reactor)
+        let track = freeTrack(of: reactor, at: time)
         let name = start.name ?? "effect \(start.effect)"
         let arguments = Self.object([
           "seq": seq, "effect": .int(Int64(start.effect)), "action": .int(Int64(start.action)),
@@ -313,11 +361,14 @@ extension PerfettoTrace {
           from: Point(time: time, process: process.pid, track: sourceEffect), to: target)
       }
       if let from = mutation.from { flow(from: from, at: time, to: target) }
+      // The reactors this mutation's `reduce` created.
+      if creations.first?.parent == reactor { settleCreations(from: instant) }
     }
 
     /// The recorder dropped events here: the trace is incomplete from this point.
     mutating func gap(_ gap: TraceEvent.Gap, sequence: Int, time: Duration) {
       lastTime = time
+      settleCreations(from: nil)
       events.append(
         sessionInstant(
           "\(gap.droppedEvents) events dropped", category: "gap", time: time,
@@ -329,6 +380,7 @@ extension PerfettoTrace {
     /// The recording was closed.
     mutating func end(observed: Int, dropped: Int, sequence: Int, time: Duration) {
       lastTime = time
+      settleCreations(from: nil)
       events.append(
         sessionInstant(
           "recording ended", category: "recording", time: time,
@@ -385,6 +437,7 @@ extension PerfettoTrace {
     /// Ends the effects still running when the recording stopped at the last event's time,
     /// and writes every event left.
     mutating func finish(to output: ([UInt8]) -> Void) {
+      settleCreations(from: nil)
       for (key, var effect) in openEffects.sorted(by: {
         ($0.key.reactor, $0.key.id) < ($1.key.reactor, $1.key.id)
       }) {
@@ -440,10 +493,16 @@ extension PerfettoTrace {
     }
 
     /// A free effect track of a reactor, made when none is free.
-    private mutating func freeTrack(of reactor: Int) -> Int64 {
+    ///
+    /// A track whose effect ended at `time` is not free yet: one slice ending where the next
+    /// begins leaves a viewer that binds an arrow by time alone (the Chrome trace viewer) two
+    /// slices to choose from, and it took the one that ended.
+    private mutating func freeTrack(of reactor: Int, at time: Duration) -> Int64 {
       guard var process = processes[reactor] else { return 0 }
       defer { processes[reactor] = process }
-      if !process.freeTracks.isEmpty { return process.freeTracks.removeFirst() }
+      if let free = process.freeTracks.firstIndex(where: { $0.freedAt < time }) {
+        return process.freeTracks.remove(at: free).track
+      }
       process.effectTrackCount += 1
       let index = firstEffectTrack + process.effectTrackCount - 1
       let track = isSession ? newThread() : index
@@ -457,8 +516,8 @@ extension PerfettoTrace {
 
     private mutating func close(_ effect: OpenEffect, at time: Duration, reactor: Int) {
       if processes[reactor] != nil {
-        processes[reactor]?.freeTracks.append(effect.track)
-        processes[reactor]?.freeTracks.sort()
+        processes[reactor]?.freeTracks.append((effect.track, time))
+        processes[reactor]?.freeTracks.sort { $0.track < $1.track }
       }
       if effect.isBegun {
         events.append([
@@ -575,13 +634,16 @@ extension PerfettoTrace {
       ]
     }
 
-    /// A session reactor's process name: `list #1 · TaskApp.TaskListReactor`, or
-    /// `TaskApp.TaskCellReactor #3` for one without a name.
+    /// A session reactor's process name: `list #1 · TaskListReactor`, or `TaskCellReactor #3`
+    /// for one without a name.
+    ///
+    /// The type is written without its module, as the other views write it; the whole type
+    /// is an argument of its `introduced` instant.
     static func processName(_ introduction: ReactorIntroduction) -> String {
       guard let name = introduction.name else {
-        return "\(introduction.type) #\(introduction.reactor)"
+        return "\(introduction.shortType) #\(introduction.reactor)"
       }
-      return "\(name) #\(introduction.reactor) · \(introduction.type)"
+      return "\(name) #\(introduction.reactor) · \(introduction.shortType)"
     }
 
     /// Microseconds, exact: whole ones as integers, the rest with the nanoseconds as decimals.
