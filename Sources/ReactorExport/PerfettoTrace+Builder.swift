@@ -412,7 +412,8 @@ extension PerfettoTrace {
       return .object(object)
     }
 
-    /// Points on the counter tracks of a reactor's numeric and Boolean state fields.
+    /// A point on the counter tracks of a reactor's numeric and Boolean state fields when one
+    /// of them changed, holding every field's value.
     mutating func count(
       _ reactor: Int, state: TraceHeader.State, through change: TraceEvent.StateChange?,
       at time: Duration
@@ -420,16 +421,17 @@ extension PerfettoTrace {
       guard var process = processes[reactor] else { return }
       let changes = process.counters.changes(in: state, through: change)
       processes[reactor] = process
-      for change in changes {
-        var point = Self.object([
-          "ph": "C", "cat": "state", "name": "state", "pid": .int(process.pid),
-        ])
-        // In a session, the thread too: a viewer takes a missing one to be the process id.
-        if isSession { point["tid"] = .int(process.actions) }
-        point["ts"] = Self.microseconds(time)
-        point["args"] = [change.name: .double(change.value)]
-        events.append(.object(point))
-      }
+      guard !changes.isEmpty else { return }
+      // One point with every field's value (Perfetto makes a track of each, `state value`).
+      var point = Self.object([
+        "ph": "C", "cat": "state", "name": "state", "pid": .int(process.pid),
+      ])
+      // In a session, the thread too: a viewer takes a missing one to be the process id.
+      if isSession { point["tid"] = .int(process.actions) }
+      point["ts"] = Self.microseconds(time)
+      point["args"] = .object(
+        JSONObject(process.counters.current.map { ($0.name, JSONValue.double($0.value)) }))
+      events.append(.object(point))
     }
 
     // MARK: Writing
