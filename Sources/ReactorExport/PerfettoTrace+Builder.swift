@@ -25,6 +25,8 @@ extension PerfettoTrace {
       /// The highest action id forgotten from ``Builder/actionInstants``.
       var highestForgottenAction: Int?
       var counters = StateCounters()
+      /// When the counters' last point was made.
+      var lastCounterPoint: Duration?
       /// The reactor's last action or mutation, which a reactor it creates names as `during`.
       var lastInstant: (sequence: Int, instant: Instant)?
     }
@@ -226,6 +228,7 @@ extension PerfettoTrace {
           "released", category: "reactor",
           at: Point(time: time, process: process.pid, track: process.actions),
           arguments: Self.object(["seq": .int(Int64(sequence))])))
+      closeCounters(of: reactor, at: time)
       processes[reactor] = nil
     }
 
@@ -381,6 +384,7 @@ extension PerfettoTrace {
     mutating func end(observed: Int, dropped: Int, sequence: Int, time: Duration) {
       lastTime = time
       settleCreations(from: nil)
+      for reactor in processes.keys.sorted() { closeCounters(of: reactor, at: time) }
       events.append(
         sessionInstant(
           "recording ended", category: "recording", time: time,
@@ -422,16 +426,31 @@ extension PerfettoTrace {
       let changes = process.counters.changes(in: state, through: change)
       processes[reactor] = process
       guard !changes.isEmpty else { return }
-      // One point with every field's value (Perfetto makes a track of each, `state value`).
+      addCounterPoint(of: reactor, at: time)
+    }
+
+    /// Repeats a reactor's counters' last values where its lane ends (its release, the end of
+    /// the recording), when they were set before: a viewer draws a point until the next one,
+    /// and the Chrome trace viewer draws the last one not at all.
+    private mutating func closeCounters(of reactor: Int, at time: Duration) {
+      guard let last = processes[reactor]?.lastCounterPoint, last < time else { return }
+      addCounterPoint(of: reactor, at: time)
+    }
+
+    /// One point with every field's value (Perfetto makes a track of each, `state value`).
+    private mutating func addCounterPoint(of reactor: Int, at time: Duration) {
+      guard let process = processes[reactor] else { return }
+      let fields = process.counters.current
+      guard !fields.isEmpty else { return }
       var point = Self.object([
         "ph": "C", "cat": "state", "name": "state", "pid": .int(process.pid),
       ])
       // In a session, the thread too: a viewer takes a missing one to be the process id.
       if isSession { point["tid"] = .int(process.actions) }
       point["ts"] = Self.microseconds(time)
-      point["args"] = .object(
-        JSONObject(process.counters.current.map { ($0.name, JSONValue.double($0.value)) }))
+      point["args"] = .object(JSONObject(fields.map { ($0.name, JSONValue.double($0.value)) }))
       events.append(.object(point))
+      processes[reactor]?.lastCounterPoint = time
     }
 
     // MARK: Writing
@@ -440,6 +459,7 @@ extension PerfettoTrace {
     /// and writes every event left.
     mutating func finish(to output: ([UInt8]) -> Void) {
       settleCreations(from: nil)
+      for reactor in processes.keys.sorted() { closeCounters(of: reactor, at: lastTime) }
       for (key, var effect) in openEffects.sorted(by: {
         ($0.key.reactor, $0.key.id) < ($1.key.reactor, $1.key.id)
       }) {

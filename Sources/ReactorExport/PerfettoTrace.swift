@@ -13,8 +13,9 @@ public import ReactorTracing
 /// until the last event and says so. Flow arrows follow causality: from an action to each effect
 /// it started and to each mutation it returned at once, from an effect to each mutation it sent.
 /// Numeric and Boolean fields of the state (up to 32) are counter tracks, `state isLoading`,
-/// `state value`, with a point at each change; each point holds every field, as the Chrome
-/// trace viewer reads a field a point leaves out as 0. Timestamps are the trace's own clock in
+/// `state value`, with a point at each change and one with the last values where the
+/// reactor's lane ends; each point holds every field, as the Chrome trace viewer reads a field
+/// a point leaves out as 0. Timestamps are the trace's own clock in
 /// microseconds.
 ///
 /// Viewers bind each end of a flow arrow to the slice open on its track when they read it,

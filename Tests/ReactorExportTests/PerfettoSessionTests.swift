@@ -241,6 +241,25 @@ struct PerfettoSessionTests {
     #expect(document.threads[Int64(try #require(fetch["tid"]?.intValue))]?.name == "effects 2")
   }
 
+  @Test func aReactorsCountersRepeatTheirLastValuesWhereItsLaneEnds() throws {
+    let document = try export(SessionReader(path: taskAppSession)).document
+    func points(of reactor: Int) -> [JSONValue] {
+      document.events.filter { $0["ph"]?.stringValue == "C" && $0["pid"]?.intValue == reactor }
+    }
+    // Cell #3's task is done at 300 ms and the cell released at 600 ms: a viewer draws a
+    // point until the next one (the Chrome trace viewer draws the last one not at all), so
+    // the values are repeated at the release.
+    let cell = points(of: 3)
+    #expect(cell.compactMap { $0["ts"]?.intValue } == [100_000, 300_000, 600_000])
+    #expect(cell.last?["args"] == ["task.id": 1, "task.isDone": 1])
+    #expect(cell.last?["args"] == cell.dropLast().last?["args"])
+    // Cell #9, introduced at the end of the recording, has no point to repeat.
+    #expect(points(of: 9).compactMap { $0["ts"]?.intValue } == [600_000])
+    // The list's last change is at the end (600 ms): nothing to repeat either.
+    #expect(points(of: 1).last?["ts"]?.intValue == 600_000)
+    #expect(points(of: 1).filter { $0["ts"]?.intValue == 600_000 }.count == 1)
+  }
+
   @Test func anActionAnotherReactorSentIsAnArrowFromItsAction() throws {
     let bytes = SessionFixture.session().serialized
     let document = try export(SessionReader(bytes: bytes)).document

@@ -212,6 +212,8 @@ struct PerfettoTraceTests {
     for point in points {
       #expect(point.map(\.0).sorted() == fields)
     }
+    // A point at each change (the recording ends at its last change, so no point repeats
+    // the last values).
     for (before, after) in zip(points, points.dropFirst()) {
       #expect(before.map(\.1) != after.map(\.1), "a point with nothing changed")
     }
