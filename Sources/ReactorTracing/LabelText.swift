@@ -5,7 +5,8 @@
 /// sequence and timeline views, the inspector's event list. Outside quoted strings, a dotted
 /// name of types loses its first part (`MyApp.Item(` → `Item(`, `MyApp.Kind.small` →
 /// `Kind.small`); a stream's `ItemStore.events` (a lowercase name after the dot), a number
-/// (`1.5`) and the text of a string (`"MyApp.Item"`) stay as they are.
+/// (`1.5`) and the text of a string (`"MyApp.Item"`) stay as they are. (A reactor's type, a
+/// name alone, is named by its last part: ``ReactorIntroduction/shortTypeName(_:)``.)
 ///
 /// ```swift
 /// LabelText.withoutModules(#"setTask(MyApp.Item(id: 2, title: "A.B"))"#)
