@@ -987,6 +987,14 @@ class TaskAppSessionTests(unittest.TestCase):
             # The task app's only module is ReactorExamples, and no string of it holds one.
             self.assertEqual(label, recorded[seq].replace("ReactorExamples.", ""), "seq %d" % seq)
             self.assertEqual(title, "%d %s" % (seq, recorded[seq]))
+        # A reactor's introduction names its type without its module; its title has it whole.
+        introduction = self.event(6, "reactor")
+        self.page.select_seq(introduction["seq"])
+        row = [row for seq, _, row in self.page.rows() if seq == introduction["seq"]][0]
+        self.assertIn("introduced TaskCellReactor #6 (TaskCellReactor) made by list #1",
+                      row.get_attribute("textContent").replace("\u2068", "").replace("\u2069", ""))
+        self.assertIn("(ReactorExamples.TaskCellReactor)",
+                      row.get_attribute("title").replace("\u2068", "").replace("\u2069", ""))
         # The chain's chips too, with the full label in their title.
         insert = self.event(1, "mutation", id=4)
         self.page.select_seq(insert["seq"])

@@ -174,8 +174,9 @@
     const start = r ? r.effectStartAt.get(id) : undefined;
     return start !== undefined && E[start][Slot.effectStart.name] !== null ? "effect " + id + " " + iso(E[start][Slot.effectStart.name]) : "effect " + id;
   }
-  function introductionText(r) {
-    let text = iso(reactorName(r)) + " (" + iso(r.type) + ")";
+  // The type without its module (`TaskCellReactor`); `fullType` for the type as recorded.
+  function introductionText(r, fullType) {
+    let text = iso(reactorName(r)) + " (" + iso(fullType ? r.type : shortType(r.type)) + ")";
     if (r.parent !== null) { const parent = reactorById.get(r.parent); text += " made by " + (parent ? iso(reactorName(parent)) : "reactor " + r.parent); }
     return text;
   }
@@ -186,6 +187,12 @@
     return shown === undefined || shown === null ? recordedLabel(e) : shown;
   }
   function isLabelled(e) { return e[Slot.kind] === "a" || e[Slot.kind] === "m"; }
+  // What a row's tooltip says: the label as recorded, module prefixes included.
+  function recordedText(e) {
+    if (isLabelled(e)) return recordedLabel(e);
+    const r = reactorById.get(e[Slot.reactor]);
+    return e[Slot.kind] === "r" && r ? "introduced " + introductionText(r, true) : labelOf(e);
+  }
   function recordedLabel(e) { return e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.mutation.label]; }
   function labelOf(e) {
     const r = reactorById.get(e[Slot.reactor]);
@@ -387,7 +394,7 @@
         label.textContent = isLabelled(e) ? shownLabel(e) : labelOf(e); cause.textContent = causeOf(e);
       }
       // The tooltip has the label as recorded, module prefixes included.
-      row.title = seq.textContent + " " + (index >= 0 && isLabelled(E[index]) ? recordedLabel(E[index]) : label.textContent);
+      row.title = seq.textContent + " " + (index >= 0 ? recordedText(E[index]) : label.textContent);
     }
   }
   viewport.addEventListener("scroll", () => { viewTop = writtenTop = viewport.scrollTop; renderRows(); });
