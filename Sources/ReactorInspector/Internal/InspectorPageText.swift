@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-JgO/fE1oeVNbdLKHu96Wa/foMVRDHOG4Q10+0xl7w9Y='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-BAG9z5qE6RdbrR+SFJiesxPi6owemnYPyHlPzyfWhoE='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -198,10 +198,10 @@ enum InspectorPageText {
       time: 1,
       kind: 2,
       reactor: 3,
-      action: Object.freeze({ id: 4, label: 5, stream: 6, from: 7 }),
+      action: Object.freeze({ id: 4, label: 5, stream: 6, from: 7, shown: 8 }),
       effectStart: Object.freeze({ effect: 4, action: 5, name: 6 }),
       effectEnd: Object.freeze({ effect: 4, outcome: 5, error: 6 }),
-      mutation: Object.freeze({ id: 4, label: 5, action: 6, effect: 7, stream: 8, operations: 9, from: 10 }),
+      mutation: Object.freeze({ id: 4, label: 5, action: 6, effect: 7, stream: 8, operations: 9, from: 10, shown: 11 }),
       streamEnd: Object.freeze({ stream: 4, error: 5 }),
       end: Object.freeze({ observed: 4, dropped: 5 }),
       introduced: Object.freeze({  }),
@@ -384,18 +384,33 @@ enum InspectorPageText {
         const start = r ? r.effectStartAt.get(id) : undefined;
         return start !== undefined && E[start][Slot.effectStart.name] !== null ? "effect " + id + " " + iso(E[start][Slot.effectStart.name]) : "effect " + id;
       }
-      function introductionText(r) {
-        let text = iso(reactorName(r)) + " (" + iso(r.type) + ")";
+      // The type without its module (`TaskCellReactor`); `fullType` for the type as recorded.
+      function introductionText(r, fullType) {
+        let text = iso(reactorName(r)) + " (" + iso(fullType ? r.type : shortType(r.type)) + ")";
         if (r.parent !== null) { const parent = reactorById.get(r.parent); text += " made by " + (parent ? iso(reactorName(parent)) : "reactor " + r.parent); }
         return text;
       }
+      // An action's or mutation's label as the list shows it: without module prefixes, as the
+      // page data gives it (null when the label has none; live events carry none), and as recorded.
+      function shownLabel(e) {
+        const shown = e[Slot.kind] === "a" ? e[Slot.action.shown] : e[Slot.mutation.shown];
+        return shown === undefined || shown === null ? recordedLabel(e) : shown;
+      }
+      function isLabelled(e) { return e[Slot.kind] === "a" || e[Slot.kind] === "m"; }
+      // What a row's tooltip says: the label as recorded, module prefixes included.
+      function recordedText(e) {
+        if (isLabelled(e)) return recordedLabel(e);
+        const r = reactorById.get(e[Slot.reactor]);
+        return e[Slot.kind] === "r" && r ? "introduced " + introductionText(r, true) : labelOf(e);
+      }
+      function recordedLabel(e) { return e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.mutation.label]; }
       function labelOf(e) {
         const r = reactorById.get(e[Slot.reactor]);
         switch (e[Slot.kind]) {
-          case "a": return iso(e[Slot.action.label]);
+          case "a": return iso(shownLabel(e));
           case "s": return effectName(r, e[Slot.effectStart.effect]) + " started";
           case "e": return effectName(r, e[Slot.effectEnd.effect]) + " " + e[Slot.effectEnd.outcome] + (e[Slot.effectEnd.error] !== null ? ": " + iso(e[Slot.effectEnd.error]) : "");
-          case "m": return iso(e[Slot.mutation.label]);
+          case "m": return iso(shownLabel(e));
           case "x": return "stream " + iso(e[Slot.streamEnd.stream]) + (e[Slot.streamEnd.error] !== null ? " failed: " + iso(e[Slot.streamEnd.error]) : " ended");
           case "z": return "recording ended: " + e[Slot.end.observed] + " observed, " + e[Slot.end.dropped] + " dropped";
           case "o": return iso(e[Slot.other.description]);
@@ -427,7 +442,7 @@ enum InspectorPageText {
         let text = searchTexts[i];
         if (text === undefined) {
           const r = reactorOf(i);
-          text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
+          text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + (isLabelled(E[i]) && shownLabel(E[i]) !== recordedLabel(E[i]) ? recordedLabel(E[i]) + " " : "") + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
         }
         return text;
       }
@@ -586,9 +601,10 @@ enum InspectorPageText {
             badge.textContent = { a: "A", s: "E", e: "E", m: "M", x: "S", z: "·", o: "·", r: "+", q: "−" }[e[Slot.kind]]; badge.className = "badge k-" + e[Slot.kind];
             who.textContent = SESSION && r ? reactorName(r) : "";
             who.style.color = SESSION && r ? laneColor(r) : "";
-            label.textContent = e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.kind] === "m" ? e[Slot.mutation.label] : labelOf(e); cause.textContent = causeOf(e);
+            label.textContent = isLabelled(e) ? shownLabel(e) : labelOf(e); cause.textContent = causeOf(e);
           }
-          row.title = seq.textContent + " " + label.textContent;
+          // The tooltip has the label as recorded, module prefixes included.
+          row.title = seq.textContent + " " + (index >= 0 ? recordedText(E[index]) : label.textContent);
         }
       }
       viewport.addEventListener("scroll", () => { viewTop = writtenTop = viewport.scrollTop; renderRows(); });
@@ -668,8 +684,11 @@ enum InspectorPageText {
       }
       function eventChip(index, current, extra) {
         const e = E[index], r = reactorOf(index);
-        const name = e[Slot.kind] === "a" ? "action " + e[Slot.action.id] + " " + iso(e[Slot.action.label]) : e[Slot.kind] === "m" ? "mutation " + e[Slot.mutation.id] + " " + iso(e[Slot.mutation.label]) : e[Slot.kind] === "s" ? effectName(r, e[Slot.effectStart.effect]) : labelOf(e);
-        return chip(index, short((SESSION && r ? reactorName(r) + ": " : "") + name, 90), current, extra);
+        const who = SESSION && r ? reactorName(r) + ": " : "";
+        const name = e[Slot.kind] === "a" ? "action " + e[Slot.action.id] + " " + iso(shownLabel(e)) : e[Slot.kind] === "m" ? "mutation " + e[Slot.mutation.id] + " " + iso(shownLabel(e)) : e[Slot.kind] === "s" ? effectName(r, e[Slot.effectStart.effect]) : labelOf(e);
+        const node = chip(index, short(who + name, 90), current, extra);
+        if (isLabelled(e)) node.title = who + (e[Slot.kind] === "a" ? "action " + e[Slot.action.id] : "mutation " + e[Slot.mutation.id]) + " " + recordedLabel(e);
+        return node;
       }
       function arrow(across) { return el("span", "arrow" + (across ? " across" : ""), across ? "⇢" : "→"); }
       function missingChip(text) { return el("span", "chip", text + " (not in this trace)"); }
@@ -957,6 +976,7 @@ enum InspectorPageText {
           const e = E[index], r = reactorOf(index);
           title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + (e[Slot.kind] === "a" ? " " + e[Slot.action.id] + " · " : e[Slot.kind] === "m" ? " " + e[Slot.mutation.id] + " · " : " · ") + labelOf(e);
         }
+        title.title = index >= 0 && isLabelled(E[index]) ? recordedLabel(E[index]) : "";
         title.dataset.seq = index < 0 ? "0" : String(E[index][Slot.seq]);
         renderChain(index);
         renderChanges(index, index >= 0 && reactorOf(index) === focus ? focus : null);
@@ -1406,6 +1426,7 @@ enum InspectorPageText {
         if (index >= 0) {
           const e = E[index], r = reactorOf(index);
           title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + " · " + labelOf(e);
+          title.title = isLabelled(e) ? recordedLabel(e) : "";
           title.dataset.seq = String(e[Slot.seq]);
         }
         scrollToSelection();

@@ -174,18 +174,33 @@
     const start = r ? r.effectStartAt.get(id) : undefined;
     return start !== undefined && E[start][Slot.effectStart.name] !== null ? "effect " + id + " " + iso(E[start][Slot.effectStart.name]) : "effect " + id;
   }
-  function introductionText(r) {
-    let text = iso(reactorName(r)) + " (" + iso(r.type) + ")";
+  // The type without its module (`TaskCellReactor`); `fullType` for the type as recorded.
+  function introductionText(r, fullType) {
+    let text = iso(reactorName(r)) + " (" + iso(fullType ? r.type : shortType(r.type)) + ")";
     if (r.parent !== null) { const parent = reactorById.get(r.parent); text += " made by " + (parent ? iso(reactorName(parent)) : "reactor " + r.parent); }
     return text;
   }
+  // An action's or mutation's label as the list shows it: without module prefixes, as the
+  // page data gives it (null when the label has none; live events carry none), and as recorded.
+  function shownLabel(e) {
+    const shown = e[Slot.kind] === "a" ? e[Slot.action.shown] : e[Slot.mutation.shown];
+    return shown === undefined || shown === null ? recordedLabel(e) : shown;
+  }
+  function isLabelled(e) { return e[Slot.kind] === "a" || e[Slot.kind] === "m"; }
+  // What a row's tooltip says: the label as recorded, module prefixes included.
+  function recordedText(e) {
+    if (isLabelled(e)) return recordedLabel(e);
+    const r = reactorById.get(e[Slot.reactor]);
+    return e[Slot.kind] === "r" && r ? "introduced " + introductionText(r, true) : labelOf(e);
+  }
+  function recordedLabel(e) { return e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.mutation.label]; }
   function labelOf(e) {
     const r = reactorById.get(e[Slot.reactor]);
     switch (e[Slot.kind]) {
-      case "a": return iso(e[Slot.action.label]);
+      case "a": return iso(shownLabel(e));
       case "s": return effectName(r, e[Slot.effectStart.effect]) + " started";
       case "e": return effectName(r, e[Slot.effectEnd.effect]) + " " + e[Slot.effectEnd.outcome] + (e[Slot.effectEnd.error] !== null ? ": " + iso(e[Slot.effectEnd.error]) : "");
-      case "m": return iso(e[Slot.mutation.label]);
+      case "m": return iso(shownLabel(e));
       case "x": return "stream " + iso(e[Slot.streamEnd.stream]) + (e[Slot.streamEnd.error] !== null ? " failed: " + iso(e[Slot.streamEnd.error]) : " ended");
       case "z": return "recording ended: " + e[Slot.end.observed] + " observed, " + e[Slot.end.dropped] + " dropped";
       case "o": return iso(e[Slot.other.description]);
@@ -217,7 +232,7 @@
     let text = searchTexts[i];
     if (text === undefined) {
       const r = reactorOf(i);
-      text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
+      text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + (isLabelled(E[i]) && shownLabel(E[i]) !== recordedLabel(E[i]) ? recordedLabel(E[i]) + " " : "") + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
     }
     return text;
   }
@@ -376,9 +391,10 @@
         badge.textContent = { a: "A", s: "E", e: "E", m: "M", x: "S", z: "·", o: "·", r: "+", q: "−" }[e[Slot.kind]]; badge.className = "badge k-" + e[Slot.kind];
         who.textContent = SESSION && r ? reactorName(r) : "";
         who.style.color = SESSION && r ? laneColor(r) : "";
-        label.textContent = e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.kind] === "m" ? e[Slot.mutation.label] : labelOf(e); cause.textContent = causeOf(e);
+        label.textContent = isLabelled(e) ? shownLabel(e) : labelOf(e); cause.textContent = causeOf(e);
       }
-      row.title = seq.textContent + " " + label.textContent;
+      // The tooltip has the label as recorded, module prefixes included.
+      row.title = seq.textContent + " " + (index >= 0 ? recordedText(E[index]) : label.textContent);
     }
   }
   viewport.addEventListener("scroll", () => { viewTop = writtenTop = viewport.scrollTop; renderRows(); });
@@ -458,8 +474,11 @@
   }
   function eventChip(index, current, extra) {
     const e = E[index], r = reactorOf(index);
-    const name = e[Slot.kind] === "a" ? "action " + e[Slot.action.id] + " " + iso(e[Slot.action.label]) : e[Slot.kind] === "m" ? "mutation " + e[Slot.mutation.id] + " " + iso(e[Slot.mutation.label]) : e[Slot.kind] === "s" ? effectName(r, e[Slot.effectStart.effect]) : labelOf(e);
-    return chip(index, short((SESSION && r ? reactorName(r) + ": " : "") + name, 90), current, extra);
+    const who = SESSION && r ? reactorName(r) + ": " : "";
+    const name = e[Slot.kind] === "a" ? "action " + e[Slot.action.id] + " " + iso(shownLabel(e)) : e[Slot.kind] === "m" ? "mutation " + e[Slot.mutation.id] + " " + iso(shownLabel(e)) : e[Slot.kind] === "s" ? effectName(r, e[Slot.effectStart.effect]) : labelOf(e);
+    const node = chip(index, short(who + name, 90), current, extra);
+    if (isLabelled(e)) node.title = who + (e[Slot.kind] === "a" ? "action " + e[Slot.action.id] : "mutation " + e[Slot.mutation.id]) + " " + recordedLabel(e);
+    return node;
   }
   function arrow(across) { return el("span", "arrow" + (across ? " across" : ""), across ? "⇢" : "→"); }
   function missingChip(text) { return el("span", "chip", text + " (not in this trace)"); }
@@ -747,6 +766,7 @@
       const e = E[index], r = reactorOf(index);
       title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + (e[Slot.kind] === "a" ? " " + e[Slot.action.id] + " · " : e[Slot.kind] === "m" ? " " + e[Slot.mutation.id] + " · " : " · ") + labelOf(e);
     }
+    title.title = index >= 0 && isLabelled(E[index]) ? recordedLabel(E[index]) : "";
     title.dataset.seq = index < 0 ? "0" : String(E[index][Slot.seq]);
     renderChain(index);
     renderChanges(index, index >= 0 && reactorOf(index) === focus ? focus : null);
@@ -1196,6 +1216,7 @@
     if (index >= 0) {
       const e = E[index], r = reactorOf(index);
       title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + " · " + labelOf(e);
+      title.title = isLabelled(e) ? recordedLabel(e) : "";
       title.dataset.seq = String(e[Slot.seq]);
     }
     scrollToSelection();
