@@ -1,11 +1,23 @@
 import ReactorCore
 import ReactorJSON
 
-/// The monitor a session recorder attaches to one reactor: it encodes each event on the main
-/// actor, as it happens, into the session's log.
+/// The monitor a session recorder attaches to one reactor: it numbers each event on the main
+/// actor, as it happens, and hands it to the session's log, encoded or (to a writer thread)
+/// as its values.
 ///
-/// Encoding at once keeps no action, mutation or state value alive (a state that holds other
-/// reactors must not keep them alive), and never reaches into a reactor off the main actor.
+/// A lane whose action, mutation and state types are plain data
+/// (``ReactorSchema/ObjectFreeTypes``) and whose log has a writer thread (a file or a live
+/// stream) queues each action and mutation as its values, and the writer encodes them
+/// (``SessionLaneQueue``): such values hold no reactor, so queuing them keeps none alive, and
+/// encoding them reaches into none. Every other lane encodes each event on the main actor, at
+/// once: a state that holds reactors (or could) must not keep them alive, since a reactor's
+/// release line goes where its last reference goes, and encoding it may reach into them
+/// (``ReactorStateReflection`` turns the reactors of a state that is not `Encodable` into
+/// references, which may introduce a reactor, whose introduction must come before the line
+/// of the event that mentions it). Effects, stream ends and the lane's introduction and
+/// release are encoded on the main actor in both cases: they hold no value of the reactor's
+/// types.
+///
 /// When the reactor is released, its runtime releases this monitor, whose deinit ends the
 /// reactor's lane.
 @MainActor
@@ -16,23 +28,63 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
 
   let id: Int
   private let log: SessionLog
+  /// The lane's encoder, on the main actor.
+  ///
+  /// For a lane that queues values, the writer side has its own (a copy made at the
+  /// introduction) and this one encodes only effects and stream ends, and ``recordedState``.
   private var encoder: TraceEventEncoder<Action, Mutation, State>
+  /// Where a plain-data lane queues its actions and mutations; `nil` for a lane that encodes
+  /// them on the main actor.
+  private let queue: (lane: SessionLaneQueue<Action, Mutation, State>, writer: SessionFileWriter)?
+  /// A queuing lane's last state handed to its encoder, the initial state until a mutation.
+  ///
+  /// ``recordedState`` encodes it when asked. Plain data, so it keeps no reactor alive.
+  private var lastQueuedState: State?
+  private var hasQueuedMutation = false
   private weak var reactor: R?
   /// The working memory of the states' canonical JSON, reused from one mutation to the next.
   private let canonical = CanonicalJSONEncoder()
   /// The line being written, its capacity reused.
   private var line = LineWriter()
 
+  /// A lane encoding every event on the main actor with `encoder`, whose ``TraceEventEncoder/start(from:)``
+  /// has encoded the initial state.
   init(id: Int, reactor: R, log: SessionLog, encoder: TraceEventEncoder<Action, Mutation, State>) {
     self.id = id
     self.log = log
     self.encoder = encoder
     self.reactor = reactor
+    queue = nil
+  }
+
+  /// A plain-data lane queuing its actions and mutations for `writer` to encode, with a copy
+  /// of `encoder` (whose ``TraceEventEncoder/start(from:)`` has encoded `initialState`,
+  /// `initialStateLength` bytes); `writer` learns of it here.
+  init(
+    id: Int, reactor: R, log: SessionLog, encoder: TraceEventEncoder<Action, Mutation, State>,
+    initialState: State, initialStateLength: Int, writer: SessionFileWriter
+  ) {
+    self.id = id
+    self.log = log
+    self.encoder = encoder
+    self.reactor = reactor
+    var writerEncoder = encoder
+    // Never called for an `Encodable` state, and reflection belongs on the main actor.
+    writerEncoder.reflectsState = nil
+    let lane = SessionLaneQueue(
+      reactor: id, encoder: writerEncoder, initialStateLength: initialStateLength)
+    writer.register(lane)
+    queue = (lane, writer)
+    lastQueuedState = initialState
   }
 
   isolated deinit {
     log.release(id)
+    queue?.writer.retire(id)
   }
+
+  /// Whether the writer thread encodes this lane's actions and mutations.
+  var isQueuingValues: Bool { queue != nil }
 
   func detach() {
     guard let reactor, reactor.runtime.monitor === self else { return }
@@ -70,7 +122,9 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   var recordedState: JSONValue? {
-    reactor == nil ? nil : encoder.lastStateJSON
+    guard reactor != nil else { return nil }
+    guard queue != nil else { return encoder.lastStateJSON }
+    return lastQueuedState.flatMap { encoder.recordedJSON(of: $0, isInitial: !hasQueuedMutation) }
   }
 
   var actionType: (any Decodable.Type)? {
@@ -103,6 +157,15 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
       return
     }
     guard log.admitsEvent() else { return }
+    if let queue {
+      guard let (sequence, time) = log.stamp() else { return }
+      queue.lane.append(
+        action,
+        event: CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
+        from: self.origin(from), to: queue.writer)
+      log.didQueue(reactor: self.id, sequence: sequence)
+      return
+    }
     recordLine(encoder.sessionAction(action, id: id, origin: origin), from: from)
   }
 
@@ -115,6 +178,19 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     }
     // Asked before encoding: a dropped mutation must not be the encoder's last state.
     guard log.admitsEvent() else { return }
+    if let queue {
+      // As the encoder on the main actor would: its last state, kept or not by the stamp.
+      lastQueuedState = state
+      hasQueuedMutation = true
+      guard let (sequence, time) = log.stamp() else { return }
+      queue.lane.append(
+        mutation, state: state,
+        event: CapturedEvent(
+          sequence: sequence, time: time, kind: .mutation(id: id, origin: origin, publisher: nil)),
+        from: self.origin(from), to: queue.writer)
+      log.didQueue(reactor: self.id, sequence: sequence)
+      return
+    }
     // Encoded before it is numbered (see ``TraceEventEncoder/SessionPart``).
     let part = encoder.sessionMutation(
       mutation, id: id, origin: origin, state: state, canonical: canonical)

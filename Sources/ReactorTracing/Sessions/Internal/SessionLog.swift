@@ -112,6 +112,11 @@ final class SessionLog {
     lanes[reactor]?.lastSequence = sequence
   }
 
+  /// Notes the `seq` of a lane's event queued as values for the writer to encode.
+  func didQueue(reactor: Int, sequence: Int) {
+    lanes[reactor]?.lastSequence = sequence
+  }
+
   /// The session so far: in memory, every event, read back from its lines; as a flight
   /// window, the window (closed by an end line as if it stopped now, while it records); to a
   /// file, the header alone, since the events are in the file.
@@ -302,4 +307,7 @@ protocol SessionLaneControl: AnyObject {
   var recordedState: JSONValue? { get }
   /// The reactor's `Action` type, when it is `Decodable`.
   var actionType: (any Decodable.Type)? { get }
+  /// Whether the writer thread encodes the lane's actions and mutations
+  /// (``SessionLaneQueue``).
+  var isQueuingValues: Bool { get }
 }
