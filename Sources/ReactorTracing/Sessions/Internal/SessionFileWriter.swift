@@ -72,23 +72,24 @@ final class SessionFileWriter: @unchecked Sendable {
   private let handshake = WriterHandshake()
   private let condition: NSCondition
 
-  // Guarded by `condition`.
-  private var pending: [UInt8] = []
+  // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
+  // instantaneous: no dynamic exclusivity checks needed on the main actor's path.
+  @exclusivity(unchecked) private var pending: [UInt8] = []
   /// The values queued among the pending lines, in order.
-  private var pendingEntries: [Entry] = []
+  @exclusivity(unchecked) private var pendingEntries: [Entry] = []
   /// The lanes that queued values since the thread last took them.
-  private var pendingLanes: [Int] = []
+  @exclusivity(unchecked) private var pendingLanes: [Int] = []
   /// The writer side of every plain-data lane not yet ended, by reactor.
   private var lanes: [Int: any DeferredSessionLane] = [:]
-  private var pendingLines = 0
+  @exclusivity(unchecked) private var pendingLines = 0
   /// Bytes queued, as counted: appended and not yet written.
-  private var queuedBytes = 0
+  @exclusivity(unchecked) private var queuedBytes = 0
   /// Lines appended and not yet written.
-  private var queuedLines = 0
-  private var peakBytes = 0
+  @exclusivity(unchecked) private var queuedLines = 0
+  @exclusivity(unchecked) private var peakBytes = 0
   /// Set when ``admitsEvent()`` turned an event down, until the writer has emptied half the
   /// budget: a full queue gives one gap, not a gap before every small event that fits.
-  private var isDropping = false
+  @exclusivity(unchecked) private var isDropping = false
 
   // The thread's alone.
   private var file: POSIXFile?

@@ -35,13 +35,15 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   private var encoder: TraceEventEncoder<Action, Mutation, State>
   /// Where a plain-data lane queues its actions and mutations; `nil` for a lane that encodes
   /// them on the main actor.
-  private let queue: (lane: SessionLaneQueue<Action, Mutation, State>, writer: SessionFileWriter)?
-  /// A queuing lane's last state handed to its encoder, the initial state until a mutation.
   ///
-  /// ``recordedState`` encodes it when asked. Plain data, so it keeps no reactor alive.
-  private var lastQueuedState: State?
-  private var hasQueuedMutation = false
+  /// Two properties rather than an optional pair: an optional of a tuple of generic types is
+  /// looked up at run time on every event.
+  private let queue: SessionLaneQueue<Action, Mutation, State>?
+  /// The writer that encodes what `queue` holds.
+  private let writer: SessionFileWriter?
   private weak var reactor: R?
+  /// What the log knows of this lane, once introduced: each event's `seq` is noted there.
+  var record: SessionLog.Lane?
   /// The working memory of the states' canonical JSON, reused from one mutation to the next.
   private let canonical = CanonicalJSONEncoder()
   /// The line being written, its capacity reused.
@@ -55,6 +57,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     self.encoder = encoder
     self.reactor = reactor
     queue = nil
+    writer = nil
   }
 
   /// A plain-data lane queuing its actions and mutations for `writer` to encode, with a copy
@@ -72,15 +75,16 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     // Never called for an `Encodable` state, and reflection belongs on the main actor.
     writerEncoder.reflectsState = nil
     let lane = SessionLaneQueue(
-      reactor: id, encoder: writerEncoder, initialStateLength: initialStateLength)
+      reactor: id, encoder: writerEncoder, initialState: initialState,
+      initialStateLength: initialStateLength)
     writer.register(lane)
-    queue = (lane, writer)
-    lastQueuedState = initialState
+    queue = lane
+    self.writer = writer
   }
 
   isolated deinit {
     log.release(id)
-    queue?.writer.retire(id)
+    writer?.retire(id)
   }
 
   /// Whether the writer thread encodes this lane's actions and mutations.
@@ -123,8 +127,8 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
 
   var recordedState: JSONValue? {
     guard reactor != nil else { return nil }
-    guard queue != nil else { return encoder.lastStateJSON }
-    return lastQueuedState.flatMap { encoder.recordedJSON(of: $0, isInitial: !hasQueuedMutation) }
+    guard let queue else { return encoder.lastStateJSON }
+    return encoder.recordedJSON(of: queue.lastState, isInitial: !queue.hasMutation)
   }
 
   var actionType: (any Decodable.Type)? {
@@ -148,7 +152,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     line.bytes.removeAll(keepingCapacity: true)
     encoder.writeSessionLine(
       part, sequence: sequence, time: time, reactor: id, from: origin(from), to: &line)
-    log.append(line: line.bytes, reactor: id, sequence: sequence)
+    log.append(line: line.bytes, of: record, sequence: sequence)
   }
 
   private func recordAction(_ action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
@@ -157,13 +161,13 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
       return
     }
     guard log.admitsEvent() else { return }
-    if let queue {
+    if let queue, let writer {
       guard let (sequence, time) = log.stamp() else { return }
-      queue.lane.append(
+      queue.append(
         action,
         event: CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
-        from: self.origin(from), to: queue.writer)
-      log.didQueue(reactor: self.id, sequence: sequence)
+        from: self.origin(from), to: writer)
+      record?.lastSequence = sequence
       return
     }
     recordLine(encoder.sessionAction(action, id: id, origin: origin), from: from)
@@ -178,17 +182,16 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     }
     // Asked before encoding: a dropped mutation must not be the encoder's last state.
     guard log.admitsEvent() else { return }
-    if let queue {
+    if let queue, let writer {
       // As the encoder on the main actor would: its last state, kept or not by the stamp.
-      lastQueuedState = state
-      hasQueuedMutation = true
+      queue.keep(state)
       guard let (sequence, time) = log.stamp() else { return }
-      queue.lane.append(
+      queue.append(
         mutation, state: state,
         event: CapturedEvent(
           sequence: sequence, time: time, kind: .mutation(id: id, origin: origin, publisher: nil)),
-        from: self.origin(from), to: queue.writer)
-      log.didQueue(reactor: self.id, sequence: sequence)
+        from: self.origin(from), to: writer)
+      record?.lastSequence = sequence
       return
     }
     // Encoded before it is numbered (see ``TraceEventEncoder/SessionPart``).

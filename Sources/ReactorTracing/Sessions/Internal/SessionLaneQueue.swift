@@ -16,21 +16,32 @@ import ReactorJSON
 /// `@unchecked Sendable`: `pending…`, `isPending` and `stateCost` are touched only with the
 /// writer's lock held (``SessionFileWriter/queue(_:reactor:from:cost:values:)`` and
 /// ``SessionFileWriter``'s batch taking); the encoder, the taken buffers and their cursors
-/// only on the writer thread; `reactor` never changes.
+/// only on the writer thread; `lastState` and `hasMutation` only on the main actor (by the
+/// lane); `reactor` never changes.
 final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendable>:
   DeferredSessionLane, @unchecked Sendable
 {
   let reactor: Int
 
-  // Guarded by the writer's lock.
-  private var pendingActions = PayloadBuffer<Action>(capacity: 16)
-  private var pendingMutations = PayloadBuffer<Mutation>(capacity: 16)
-  private var pendingStates = PayloadBuffer<State>(capacity: 16)
+  // Guarded by the writer's lock, which already keeps accesses from overlapping: no dynamic
+  // exclusivity checks on the main actor's path.
+  @exclusivity(unchecked) private var pendingActions = PayloadBuffer<Action>(capacity: 16)
+  @exclusivity(unchecked) private var pendingMutations = PayloadBuffer<Mutation>(capacity: 16)
+  @exclusivity(unchecked) private var pendingStates = PayloadBuffer<State>(capacity: 16)
   /// Whether values were queued since the writer last took them.
-  private var isPending = false
+  @exclusivity(unchecked) private var isPending = false
   /// The memory a queued state is counted at: ``WriterHandshake/memoryPerStateByte`` times
   /// the length of the last state encoded (the initial state's, until one is).
-  private var stateCost: Int
+  @exclusivity(unchecked) private var stateCost: Int
+
+  // The main actor's alone.
+  /// The last state handed to the lane (the initial state until a mutation): what the
+  /// encoder on the main actor would hold as its last state, which
+  /// ``SessionLane/recordedState`` encodes when asked. Plain data, so it keeps no reactor
+  /// alive.
+  private(set) var lastState: State
+  /// Whether a mutation's state replaced the initial one in `lastState`.
+  private(set) var hasMutation = false
 
   // The writer thread's alone.
   private var encoder: TraceEventEncoder<Action, Mutation, State>
@@ -51,17 +62,25 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     * (MemoryLayout<SessionFileWriter.Entry>.stride + MemoryLayout<Mutation>.stride
       + MemoryLayout<State>.stride)
 
-  /// The writer's side of lane `reactor`, encoding with `encoder`, which has encoded the
-  /// initial state (`initialStateLength` bytes).
+  /// The writer's side of lane `reactor`, encoding with `encoder`, which has encoded
+  /// `initialState` (`initialStateLength` bytes).
   init(
-    reactor: Int, encoder: TraceEventEncoder<Action, Mutation, State>, initialStateLength: Int
+    reactor: Int, encoder: TraceEventEncoder<Action, Mutation, State>, initialState: State,
+    initialStateLength: Int
   ) {
     self.reactor = reactor
     self.encoder = encoder
+    lastState = initialState
     stateCost = WriterHandshake.memoryPerStateByte * initialStateLength
   }
 
   // MARK: On the main actor
+
+  /// Keeps `state` as the lane's last state: a mutation's, once the log admitted it.
+  func keep(_ state: State) {
+    lastState = state
+    hasMutation = true
+  }
 
   /// Queues an action, stamped as `event`, for the writer to encode.
   func append(
