@@ -35,8 +35,9 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   @exclusivity(unchecked) private var stateCost: Int
 
   // The main actor's alone.
-  /// The last state handed to the lane (the initial state until a mutation): what the
-  /// encoder on the main actor would hold as its last state, which
+  /// The last state handed to the lane, the initial state until a mutation.
+  ///
+  /// What the encoder on the main actor would hold as its last state, which
   /// ``SessionLane/recordedState`` encodes when asked. Plain data, so it keeps no reactor
   /// alive.
   private(set) var lastState: State
