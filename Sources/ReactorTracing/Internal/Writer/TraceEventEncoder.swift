@@ -103,13 +103,8 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     case .effectStarted(let start):
       kind = .effectStarted(start)
     case .effectEnded(let effect, let outcome):
-      let traceOutcome: TraceEvent.Outcome =
-        switch outcome {
-        case .finished: .finished
-        case .cancelled: .cancelled
-        case .failed(let error): .failed(error)
-        }
-      kind = .effectEnded(TraceEvent.EffectEnd(effect: effect, outcome: traceOutcome))
+      kind = .effectEnded(
+        TraceEvent.EffectEnd(effect: effect, outcome: TraceEvent.Outcome(outcome)))
     case .mutation(let mutation, let id, let origin, let state, let publisher):
       let payload = mutationPayload(mutation)
       let (change, hash) = stateChange(to: state)

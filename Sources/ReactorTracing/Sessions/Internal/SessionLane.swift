@@ -229,14 +229,21 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     recordAction(action, id: id, origin: origin, from: from)
   }
 
+  /// Records an event that holds none of the reactor's values (an effect's start or end, a
+  /// stream's end) straight as its kind: no generic event value in between, whose metadata
+  /// the lane's unspecialized code would look up at every event.
+  private func record(_ kind: TraceEvent.Kind) {
+    guard log.admitsEvent() else { return }
+    guard let (sequence, time) = log.stamp() else { return }
+    log.append(SessionEvent(sequence: sequence, time: time, kind: .reactor(id, kind)))
+  }
+
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
-    record(
-      .effectStarted(TraceEvent.EffectStart(effect: effect, action: action, name: name)),
-      from: nil)
+    record(.effectStarted(TraceEvent.EffectStart(effect: effect, action: action, name: name)))
   }
 
   func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
-    record(.effectEnded(effect, outcome), from: nil)
+    record(.effectEnded(TraceEvent.EffectEnd(effect: effect, outcome: TraceEvent.Outcome(outcome))))
   }
 
   func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
@@ -250,6 +257,6 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   func reactorStreamDidEnd(_ name: String, error: String?) {
-    record(.streamEnded(name, error: error), from: nil)
+    record(.streamEnded(TraceEvent.StreamEnd(stream: name, error: error)))
   }
 }
