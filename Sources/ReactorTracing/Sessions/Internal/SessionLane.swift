@@ -155,21 +155,38 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     log.append(line: line.bytes, of: record, sequence: sequence)
   }
 
+  // The queuing path of an action or a mutation names no generic type of the lane's but the
+  // three it is given: the window's and the encoding path are functions of their own, since
+  // unspecialized code looks up the metadata of every generic type a function names (an
+  // event value, an encoder's part) on every call, whichever branch it takes.
+
   private func recordAction(_ action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
     guard log.storesLines else {
-      record(.action(action, id: id, origin: origin), from: from)
+      recordInWindow(action, id: id, origin: origin, from: from)
       return
     }
     guard log.admitsEvent() else { return }
-    if let queue, let writer {
-      guard let (sequence, time) = log.stamp() else { return }
-      queue.append(
-        action,
-        event: CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
-        from: self.origin(from), to: writer)
-      record?.lastSequence = sequence
+    guard let queue, let writer else {
+      encode(action, id: id, origin: origin, from: from)
       return
     }
+    guard let (sequence, time) = log.stamp() else { return }
+    queue.append(
+      action,
+      event: CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
+      from: self.origin(from), to: writer)
+    record?.lastSequence = sequence
+  }
+
+  @inline(never)
+  private func recordInWindow(
+    _ action: Action, id: Int, origin: Origin, from: ReactorActivity?
+  ) {
+    record(.action(action, id: id, origin: origin), from: from)
+  }
+
+  @inline(never)
+  private func encode(_ action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
     recordLine(encoder.sessionAction(action, id: id, origin: origin), from: from)
   }
 
@@ -177,23 +194,37 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     _ mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
   ) {
     guard log.storesLines else {
-      record(.mutation(mutation, id: id, origin: origin, state: state), from: from)
+      recordInWindow(mutation, id: id, origin: origin, state: state, from: from)
       return
     }
     // Asked before encoding: a dropped mutation must not be the encoder's last state.
     guard log.admitsEvent() else { return }
-    if let queue, let writer {
-      // As the encoder on the main actor would: its last state, kept or not by the stamp.
-      queue.keep(state)
-      guard let (sequence, time) = log.stamp() else { return }
-      queue.append(
-        mutation, state: state,
-        event: CapturedEvent(
-          sequence: sequence, time: time, kind: .mutation(id: id, origin: origin, publisher: nil)),
-        from: self.origin(from), to: writer)
-      record?.lastSequence = sequence
+    guard let queue, let writer else {
+      encode(mutation, id: id, origin: origin, state: state, from: from)
       return
     }
+    // As the encoder on the main actor would: its last state, kept or not by the stamp.
+    queue.keep(state)
+    guard let (sequence, time) = log.stamp() else { return }
+    queue.append(
+      mutation, state: state,
+      event: CapturedEvent(
+        sequence: sequence, time: time, kind: .mutation(id: id, origin: origin, publisher: nil)),
+      from: self.origin(from), to: writer)
+    record?.lastSequence = sequence
+  }
+
+  @inline(never)
+  private func recordInWindow(
+    _ mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
+  ) {
+    record(.mutation(mutation, id: id, origin: origin, state: state), from: from)
+  }
+
+  @inline(never)
+  private func encode(
+    _ mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
+  ) {
     // Encoded before it is numbered (see ``TraceEventEncoder/SessionPart``).
     let part = encoder.sessionMutation(
       mutation, id: id, origin: origin, state: state, canonical: canonical)
