@@ -8,7 +8,12 @@ extension DOTGraph {
   ///   - other: The graph to copy.
   ///   - label: The cluster's title.
   ///   - idPrefix: Put before each copied `id`.
-  public mutating func addCluster(of other: DOTGraph, label: DOTLabel, idPrefix: String) {
+  ///   - clusterAttributes: More attributes of the cluster (its pinned `bb` and title position `lp`
+  ///     for the `nop2` engine), over the defaults.
+  public mutating func addCluster(
+    of other: DOTGraph, label: DOTLabel, idPrefix: String,
+    attributes clusterAttributes: [String: DOTValue] = [:]
+  ) {
     var mapped: [DOTNode.ID: DOTNode.ID] = [:]
     for node in other.nodes {
       var attributes = other.nodeAttributes
@@ -32,7 +37,11 @@ extension DOTGraph {
     addSubgraph(
       DOTSubgraph(
         isCluster: true, label: label,
-        attributes: ["style": "rounded", "color": "gray60", "fontsize": "12"],
+        attributes: ["style": "rounded", "color": "gray60", "fontsize": "12"].merging(
+          clusterAttributes
+        ) {
+          $1
+        },
         nodes: other.nodes.compactMap { mapped[$0.id] },
         subgraphs: other.subgraphs.map(remap)))
   }

@@ -19,12 +19,14 @@ extension PerfettoTrace {
       var actions: Int64
       var mutations: Int64
       var streams: Int64
-      /// Effect tracks whose effect ended, to reuse lowest first.
-      var freeTracks: [Int64] = []
+      /// Effect tracks whose effect ended, and when, to reuse lowest first.
+      var freeTracks: [(track: Int64, freedAt: Duration)] = []
       var effectTrackCount: Int64 = 0
       /// The highest action id forgotten from ``Builder/actionInstants``.
       var highestForgottenAction: Int?
       var counters = StateCounters()
+      /// When the counters' last point was made.
+      var lastCounterPoint: Duration?
       /// The reactor's last action or mutation, which a reactor it creates names as `during`.
       var lastInstant: (sequence: Int, instant: Instant)?
     }
@@ -54,11 +56,23 @@ extension PerfettoTrace {
       var isBegun = false
     }
 
+    /// A reactor's introduction whose arrow from its parent waits for the parent's next event.
+    struct Creation {
+      var parent: Int
+      /// The parent's instant that `during` names, when it is still known.
+      var during: Instant?
+      /// The child's `introduced` instant.
+      var target: Point
+    }
+
     /// Whether the events are a session's (processes named by reactor, introductions and
     /// releases drawn, the session's gaps and end global) or a trace's of one reactor.
     let isSession: Bool
     var processes: [Int: Process] = [:]
     var openEffects: [ReactorItem: OpenEffect] = [:]
+    /// Introductions of reactors created by one parent at one time, whose arrows wait for the
+    /// parent's next event (``settleCreations(from:)``).
+    var creations: [Creation] = []
     /// Where each action's instant is among all trace events, and its time; actions long
     /// written are forgotten.
     var actionInstants: [ReactorItem: Instant] = [:]
@@ -109,11 +123,18 @@ extension PerfettoTrace {
     ) {
       reactorCount += 1
       let reactor = introduction.reactor
+      // Siblings made in one step wait together; anything else settles the waiting ones.
+      if let waiting = creations.first,
+        waiting.parent != introduction.parent || waiting.target.time != time
+      {
+        settleCreations(from: nil)
+      }
       guard isSession else {
         processes[reactor] = Process(
           pid: processID, actions: actionTrack, mutations: mutationTrack, streams: streamTrack)
         events.append(
-          Self.metadata("process_name", process: processID, track: nil, type: introduction.type))
+          Self.metadata(
+            "process_name", process: processID, track: nil, type: introduction.shortType))
         for (track, name) in [
           (actionTrack, "actions"), (mutationTrack, "mutations"), (streamTrack, "streams"),
         ] {
@@ -161,11 +182,31 @@ extension PerfettoTrace {
       events.append(
         Self.instant(
           "introduced", category: "reactor", at: target, arguments: arguments))
-      // An arrow from the parent's event during which this reactor was created.
-      if let parent = introduction.parent, let during = introduction.createdDuring,
-        let last = processes[parent]?.lastInstant, last.sequence == during
-      {
-        flow(from: last.instant, to: target)
+      // An arrow from the parent's event that created this reactor, drawn at the parent's
+      // next event: a reactor made in `reduce` names the event before the mutation (its line
+      // is written once `reduce` returned), so when that mutation comes next, at this time,
+      // the arrow starts there; otherwise at the event `during` names.
+      if let parent = introduction.parent, processes[parent] != nil {
+        var during: Instant?
+        if let sequence = introduction.createdDuring, let last = processes[parent]?.lastInstant,
+          last.sequence == sequence
+        {
+          during = last.instant
+        }
+        creations.append(Creation(parent: parent, during: during, target: target))
+      }
+    }
+
+    /// Draws the arrows of the introductions waiting for their parent's next event: from
+    /// `source` (the parent's mutation that came next, at their time), or else from the event
+    /// each one's `during` names.
+    mutating func settleCreations(from source: Instant?) {
+      guard !creations.isEmpty else { return }
+      let waiting = creations
+      creations = []
+      for creation in waiting {
+        guard let start = source ?? creation.during else { continue }
+        flow(from: start, to: creation.target)
       }
     }
 
@@ -173,6 +214,7 @@ extension PerfettoTrace {
     /// forgotten.
     mutating func release(_ reactor: Int, sequence: Int, time: Duration) {
       lastTime = time
+      settleCreations(from: nil)
       guard let process = processes[reactor] else { return }
       for (key, var effect) in openEffects.filter({ $0.key.reactor == reactor })
         .sorted(by: { $0.key.id < $1.key.id })
@@ -186,6 +228,7 @@ extension PerfettoTrace {
           "released", category: "reactor",
           at: Point(time: time, process: process.pid, track: process.actions),
           arguments: Self.object(["seq": .int(Int64(sequence))])))
+      closeCounters(of: reactor, at: time)
       processes[reactor] = nil
     }
 
@@ -194,6 +237,14 @@ extension PerfettoTrace {
     /// Adds an event of a reactor.
     mutating func add(_ kind: TraceEvent.Kind, of reactor: Int, sequence: Int, time: Duration) {
       lastTime = time
+      // The parent's mutation at their time draws the waiting introductions' arrows itself.
+      if let waiting = creations.first {
+        var isTheirMutation = false
+        if case .mutation = kind, reactor == waiting.parent, time == waiting.target.time {
+          isTheirMutation = true
+        }
+        if !isTheirMutation { settleCreations(from: nil) }
+      }
       guard let process = processes[reactor] else { return }
       let seq = JSONValue.int(Int64(sequence))
       switch kind {
@@ -218,7 +269,7 @@ extension PerfettoTrace {
           earlier.arguments["outcome"] = .string("started again (seq \(sequence))")
           close(earlier, at: time, reactor: reactor)
         }
-        let track = freeTrack(of: reactor)
+        let track = freeTrack(of: reactor, at: time)
         let name = start.name ?? "effect \(start.effect)"
         let arguments = Self.object([
           "seq": seq, "effect": .int(Int64(start.effect)), "action": .int(Int64(start.action)),
@@ -313,11 +364,14 @@ extension PerfettoTrace {
           from: Point(time: time, process: process.pid, track: sourceEffect), to: target)
       }
       if let from = mutation.from { flow(from: from, at: time, to: target) }
+      // The reactors this mutation's `reduce` created.
+      if creations.first?.parent == reactor { settleCreations(from: instant) }
     }
 
     /// The recorder dropped events here: the trace is incomplete from this point.
     mutating func gap(_ gap: TraceEvent.Gap, sequence: Int, time: Duration) {
       lastTime = time
+      settleCreations(from: nil)
       events.append(
         sessionInstant(
           "\(gap.droppedEvents) events dropped", category: "gap", time: time,
@@ -329,6 +383,8 @@ extension PerfettoTrace {
     /// The recording was closed.
     mutating func end(observed: Int, dropped: Int, sequence: Int, time: Duration) {
       lastTime = time
+      settleCreations(from: nil)
+      for reactor in processes.keys.sorted() { closeCounters(of: reactor, at: time) }
       events.append(
         sessionInstant(
           "recording ended", category: "recording", time: time,
@@ -360,7 +416,8 @@ extension PerfettoTrace {
       return .object(object)
     }
 
-    /// Points on the counter tracks of a reactor's numeric and Boolean state fields.
+    /// A point on the counter tracks of a reactor's numeric and Boolean state fields when one
+    /// of them changed, holding every field's value.
     mutating func count(
       _ reactor: Int, state: TraceHeader.State, through change: TraceEvent.StateChange?,
       at time: Duration
@@ -368,16 +425,32 @@ extension PerfettoTrace {
       guard var process = processes[reactor] else { return }
       let changes = process.counters.changes(in: state, through: change)
       processes[reactor] = process
-      for change in changes {
-        var point = Self.object([
-          "ph": "C", "cat": "state", "name": "state", "pid": .int(process.pid),
-        ])
-        // In a session, the thread too: a viewer takes a missing one to be the process id.
-        if isSession { point["tid"] = .int(process.actions) }
-        point["ts"] = Self.microseconds(time)
-        point["args"] = [change.name: .double(change.value)]
-        events.append(.object(point))
-      }
+      guard !changes.isEmpty else { return }
+      addCounterPoint(of: reactor, at: time)
+    }
+
+    /// Repeats a reactor's counters' last values where its lane ends (its release, the end of
+    /// the recording), when they were set before: a viewer draws a point until the next one,
+    /// and the Chrome trace viewer draws the last one not at all.
+    private mutating func closeCounters(of reactor: Int, at time: Duration) {
+      guard let last = processes[reactor]?.lastCounterPoint, last < time else { return }
+      addCounterPoint(of: reactor, at: time)
+    }
+
+    /// One point with every field's value (Perfetto makes a track of each, `state value`).
+    private mutating func addCounterPoint(of reactor: Int, at time: Duration) {
+      guard let process = processes[reactor] else { return }
+      let fields = process.counters.current
+      guard !fields.isEmpty else { return }
+      var point = Self.object([
+        "ph": "C", "cat": "state", "name": "state", "pid": .int(process.pid),
+      ])
+      // In a session, the thread too: a viewer takes a missing one to be the process id.
+      if isSession { point["tid"] = .int(process.actions) }
+      point["ts"] = Self.microseconds(time)
+      point["args"] = .object(JSONObject(fields.map { ($0.name, JSONValue.double($0.value)) }))
+      events.append(.object(point))
+      processes[reactor]?.lastCounterPoint = time
     }
 
     // MARK: Writing
@@ -385,6 +458,8 @@ extension PerfettoTrace {
     /// Ends the effects still running when the recording stopped at the last event's time,
     /// and writes every event left.
     mutating func finish(to output: ([UInt8]) -> Void) {
+      settleCreations(from: nil)
+      for reactor in processes.keys.sorted() { closeCounters(of: reactor, at: lastTime) }
       for (key, var effect) in openEffects.sorted(by: {
         ($0.key.reactor, $0.key.id) < ($1.key.reactor, $1.key.id)
       }) {
@@ -440,10 +515,16 @@ extension PerfettoTrace {
     }
 
     /// A free effect track of a reactor, made when none is free.
-    private mutating func freeTrack(of reactor: Int) -> Int64 {
+    ///
+    /// A track whose effect ended at `time` is not free yet: one slice ending where the next
+    /// begins leaves a viewer that binds an arrow by time alone (the Chrome trace viewer) two
+    /// slices to choose from, and it took the one that ended.
+    private mutating func freeTrack(of reactor: Int, at time: Duration) -> Int64 {
       guard var process = processes[reactor] else { return 0 }
       defer { processes[reactor] = process }
-      if !process.freeTracks.isEmpty { return process.freeTracks.removeFirst() }
+      if let free = process.freeTracks.firstIndex(where: { $0.freedAt < time }) {
+        return process.freeTracks.remove(at: free).track
+      }
       process.effectTrackCount += 1
       let index = firstEffectTrack + process.effectTrackCount - 1
       let track = isSession ? newThread() : index
@@ -457,8 +538,8 @@ extension PerfettoTrace {
 
     private mutating func close(_ effect: OpenEffect, at time: Duration, reactor: Int) {
       if processes[reactor] != nil {
-        processes[reactor]?.freeTracks.append(effect.track)
-        processes[reactor]?.freeTracks.sort()
+        processes[reactor]?.freeTracks.append((effect.track, time))
+        processes[reactor]?.freeTracks.sort { $0.track < $1.track }
       }
       if effect.isBegun {
         events.append([
@@ -575,13 +656,16 @@ extension PerfettoTrace {
       ]
     }
 
-    /// A session reactor's process name: `list #1 · TaskApp.TaskListReactor`, or
-    /// `TaskApp.TaskCellReactor #3` for one without a name.
+    /// A session reactor's process name: `list #1 · TaskListReactor`, or `TaskCellReactor #3`
+    /// for one without a name.
+    ///
+    /// The type is written without its module, as the other views write it; the whole type
+    /// is an argument of its `introduced` instant.
     static func processName(_ introduction: ReactorIntroduction) -> String {
       guard let name = introduction.name else {
-        return "\(introduction.type) #\(introduction.reactor)"
+        return "\(introduction.shortType) #\(introduction.reactor)"
       }
-      return "\(name) #\(introduction.reactor) · \(introduction.type)"
+      return "\(name) #\(introduction.reactor) · \(introduction.shortType)"
     }
 
     /// Microseconds, exact: whole ones as integers, the rest with the nanoseconds as decimals.

@@ -3,29 +3,37 @@ public import ReactorTracing
 /// A trace in the Chrome JSON trace event format, which ui.perfetto.dev, `chrome://tracing`
 /// and other timeline viewers open.
 ///
-/// The reactor is one process. Its actions are instants on an "actions" track, its mutations
+/// The reactor is one process, named by its type without the module (`CounterReactor`; the
+/// whole type is in the metadata). Its actions are instants on an "actions" track, its mutations
 /// instants on a "mutations" track with the state change as arguments, and each async effect a
 /// complete slice from its start to its end on an effect track of its own: effects that run at
-/// the same time get different tracks, and a track is reused only after its effect ended, so no
-/// two slices on one track overlap. An effect still running when the recording stopped lasts
+/// the same time get different tracks, and a track is reused only after its effect ended (not
+/// by an effect starting at that very time), so no two slices on one track overlap or touch.
+/// An effect still running when the recording stopped lasts
 /// until the last event and says so. Flow arrows follow causality: from an action to each effect
 /// it started and to each mutation it returned at once, from an effect to each mutation it sent.
 /// Numeric and Boolean fields of the state (up to 32) are counter tracks, `state isLoading`,
-/// `state value`, with a point at each change. Timestamps are the trace's own clock in
+/// `state value`, with a point at each change and one with the last values where the
+/// reactor's lane ends; each point holds every field, as the Chrome trace viewer reads a field
+/// a point leaves out as 0. Timestamps are the trace's own clock in
 /// microseconds.
 ///
 /// Viewers bind each end of a flow arrow to the slice open on its track when they read it,
 /// reading events of one time in file order; so an arrow's start follows the instant or
-/// lies inside the slice it leaves from, and its end follows the one it reaches.
+/// lies inside the slice it leaves from, and its end follows the one it reaches. (The Chrome
+/// trace viewer binds by time alone: there, arrows to instants of one time on one track
+/// share an end.)
 ///
 /// A session (``write(session:to:pendingLimit:)``) gives every reactor a process of its own,
-/// named by its name, id and type (`list #1 · TaskApp.TaskListReactor`) and ordered as the
+/// named by its name, id and type (`list #1 · TaskListReactor`) and ordered as the
 /// reactors entered the session, with the same tracks as a trace of one reactor and an
 /// "introduced" and a "released" instant on its actions track. Flow arrows cross processes
 /// along the session's causes: from the effect (or else the action) of the reactor that sent
 /// an action to that action, from the effect that published a stream element to each mutation
-/// made from it, and from the parent's event during which a reactor was created to its
-/// introduction. The session's gaps and end are global instants.
+/// made from it, and from the parent's event that created a reactor to its introduction: the
+/// parent's mutation that comes right after the introduction, at its time, for a reactor
+/// made in `reduce` (whose `during` names the event before that mutation), or else the event
+/// `during` names. The session's gaps and end are global instants.
 ///
 /// The document is written as the trace is read, in one pass with bounded memory: an effect's
 /// slice is written where the effect started once it has ended, and events wait only while
@@ -90,9 +98,12 @@ public struct PerfettoTrace: Sendable {
     public var metadata: JSONObject
   }
 
-  /// Reads the rest of a trace and writes its document to `output` piece by piece:
-  /// `{"displayTimeUnit":"ns","traceEvents":[…],"metadata":{…}}`, one trace event per line so
-  /// that it diffs and greps well.
+  /// Reads the rest of a trace and writes its document to `output` piece by piece.
+  ///
+  /// The document is `{"traceEvents":[…],"metadata":{…}}`, one trace event per line so that
+  /// it diffs and greps well. It sets no `displayTimeUnit`, so viewers show milliseconds (set
+  /// to `ns`, the Chrome trace viewer showed `300,000,000 ns`, and Perfetto's importer once
+  /// read the timestamps themselves as nanoseconds).
   ///
   /// - Parameters:
   ///   - reader: A reader that has read no event yet and verifies states (the default).
@@ -108,7 +119,7 @@ public struct PerfettoTrace: Sendable {
     pendingLimit: Int = PerfettoTrace.pendingLimit
   ) throws(TraceReadError) -> Summary {
     let header = reader.header
-    output(Array(#"{"displayTimeUnit":"ns","traceEvents":["#.utf8))
+    output(Array(#"{"traceEvents":["#.utf8))
     var builder = Builder(isSession: false, pendingLimit: max(pendingLimit, 4))
     builder.introduce(ReactorIntroduction(header), sequence: 0, time: .zero)
     builder.count(1, state: header.initialState, through: nil, at: .zero)
@@ -152,7 +163,7 @@ public struct PerfettoTrace: Sendable {
   ) throws(TraceReadError) -> Summary {
     let header = session.header
     let isSession = header.version.major == SessionHeader.currentVersion.major
-    output(Array(#"{"displayTimeUnit":"ns","traceEvents":["#.utf8))
+    output(Array(#"{"traceEvents":["#.utf8))
     var builder = Builder(isSession: isSession, pendingLimit: max(pendingLimit, 4))
     var singleReactor: String?
     while let event = try session.next() {

@@ -331,6 +331,44 @@ class GitHubSearchInspectorTests(unittest.TestCase):
         self.assertEqual(self.page.selected_seq(), 45)
         self.assertEqual(json.loads(self.page.state_json()), self.replay_state(45))
 
+    def tree_shape(self):
+        """The state tree as nested lists: each element's tag, class, whether it is open, and
+        its children; text as itself."""
+        return self.driver.execute_script("""
+            const walk = (node) => node.nodeType === Node.TEXT_NODE ? node.textContent :
+              [node.tagName, node.className, node.tagName === 'DETAILS' ? node.open : null,
+               Array.from(node.childNodes).map(walk)];
+            return walk(document.getElementById('state-tree'));""")
+
+    def test_stepping_updates_the_state_tree_in_place_as_a_fresh_page_draws_it(self):
+        # Step through every event, and compare the tree at some of them with the tree a page
+        # opened at that moment draws.
+        self.page.press(Keys.HOME)
+        stepped = {}
+        for seq in range(1, self.events[-1]["seq"] + 1):
+            self.page.press(Keys.ARROW_RIGHT)
+            self.assertEqual(self.page.selected_seq(), seq)
+            if seq in (5, 12, 15, 18, 24, 31, 47):
+                stepped[seq] = self.tree_shape()
+        for seq, shape in stepped.items():
+            self.driver.get("about:blank")
+            InspectorPage(self.driver, self.html + "#seq=%d" % seq)
+            self.assertEqual(self.page.selected_seq(), seq)
+            self.assertEqual(self.tree_shape(), shape, "the tree after stepping to seq %d" % seq)
+
+    def test_a_step_keeps_the_tree_lines_that_did_not_change(self):
+        self.page.click_row(14)
+        leaf = """return Array.from(document.querySelectorAll('#state-tree .leaf'))
+                    .find((line) => line.querySelector('.key').textContent === arguments[0]);"""
+        query = self.driver.execute_script(leaf, "query")
+        self.driver.execute_script("arguments[0].dataset.kept = 'yes';", query)
+        self.page.press(Keys.ARROW_RIGHT)  # seq 15: setLoadingNextPage(true)
+        self.assertEqual(self.page.selected_seq(), 15)
+        self.assertEqual(self.driver.execute_script(leaf, "query").get_attribute("data-kept"), "yes")
+        loading = self.driver.execute_script(leaf, "isLoadingNextPage")
+        self.assertIn("changed", loading.get_attribute("class"))
+        self.assertTrue(loading.text.endswith("true"), loading.text)
+
     def test_home_and_end_go_to_the_initial_state_and_the_last_event(self):
         self.page.press(Keys.END)
         self.assertEqual(self.page.selected_seq(), self.events[-1]["seq"])

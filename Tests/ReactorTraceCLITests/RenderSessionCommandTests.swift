@@ -161,7 +161,7 @@ extension RenderSessionCommandTests {
     let result = try runReactorTrace(["render", "perfetto", Self.session, "-o", output])
 
     #expect(result.exitCode == 0, "\(result.standardError)")
-    #expect(result.standardOutput == "wrote \(output): 224 trace events\n")
+    #expect(result.standardOutput == "wrote \(output): 225 trace events\n")
     #expect(result.standardError.isEmpty)
     let document = try JSONSerialization.jsonObject(
       with: Data(contentsOf: URL(fileURLWithPath: output)))

@@ -270,9 +270,7 @@ public struct SequenceDiagram: Sendable, Hashable {
 
   /// `ReactorExamples.TaskCellReactor` → `TaskCellReactor`; generic arguments are kept.
   static func shortType(_ type: String) -> String {
-    let end = type.firstIndex(of: "<") ?? type.endIndex
-    guard let dot = type[..<end].lastIndex(of: ".") else { return type }
-    return String(type[type.index(after: dot)...])
+    ReactorIntroduction.shortTypeName(type)
   }
 }
 

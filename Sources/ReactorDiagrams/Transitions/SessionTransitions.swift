@@ -77,10 +77,15 @@ public struct SessionTransitions: Sendable {
     self.machines = machines
   }
 
-  /// The machines as one `dot` page, a cluster each.
+  /// The machines as one page of clusters for a layout engine to place: ``pinnedGraph(limit:textMeasurement:)``
+  /// is the page `render transitions` draws with `dot`.
+  ///
+  /// `dot` fixes a cluster's box before an edge's label follows the edge's spline, so on this
+  /// page a long edge's label can end past its cluster's border; other engines lay the page
+  /// out as they do.
   ///
   /// - Parameter limit: The largest machine to draw.
-  /// - Returns: A graph for ``GraphvizRenderer`` with the `dot` engine.
+  /// - Returns: A graph for ``GraphvizRenderer``.
   /// - Throws: ``TransitionGraphError/tooLarge(states:transitions:limit:)`` beyond `limit`.
   public func dotGraph(limit: DiagramSizeLimit = .standard) throws(TransitionGraphError)
     -> DOTGraph
@@ -94,15 +99,19 @@ public struct SessionTransitions: Sendable {
           nodeAttributes: [:], edgeAttributes: [:])
         page?.attributes["compound"] = "true"
       }
-      let title =
-        "\(SequenceDiagram.shortType(machine.type)) · \(machine.reactorCount) reactor"
-        + (machine.reactorCount == 1 ? "" : "s") + " merged"
-      // No-break spaces keep a title that sets the cluster's width off its border: viewers'
-      // fonts run a little wider than Graphviz measured.
       page?.addCluster(
-        of: drawn, label: .text("\u{A0}\u{A0}" + title + "\u{A0}\u{A0}"),
-        idPrefix: "t\(index + 1)-")
+        of: drawn, label: .text(Self.title(of: machine)), idPrefix: "t\(index + 1)-")
     }
     return page ?? DOTGraph()
+  }
+
+  /// A machine's cluster title: its type and how many reactors it merges.
+  static func title(of machine: Machine) -> String {
+    let title =
+      "\(SequenceDiagram.shortType(machine.type)) · \(machine.reactorCount) reactor"
+      + (machine.reactorCount == 1 ? "" : "s") + " merged"
+    // No-break spaces keep a title that sets the cluster's width off its border: viewers'
+    // fonts run a little wider than Graphviz measured.
+    return "\u{A0}\u{A0}" + title + "\u{A0}\u{A0}"
   }
 }

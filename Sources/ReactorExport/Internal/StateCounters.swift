@@ -10,6 +10,17 @@ struct StateCounters {
   static let limit = 32
 
   private var values: [String: Double] = [:]
+  /// The fields followed, in the order first seen.
+  private var names: [String] = []
+
+  /// Every field followed and its last value, in the order first seen: what one point of the
+  /// counter holds.
+  ///
+  /// A point names every field, not only those that changed: the Chrome trace viewer takes a
+  /// counter's fields from its first point and reads a field a later point leaves out as 0.
+  var current: [(name: String, value: Double)] {
+    names.compactMap { name in values[name].map { (name, $0) } }
+  }
 
   /// The fields of `state` whose value differs from the last one reported, in path order.
   ///
@@ -47,6 +58,7 @@ struct StateCounters {
     var changed: [(name: String, value: Double)] = []
     for (name, value) in found where values[name] != value {
       guard values[name] != nil || values.count < Self.limit else { continue }
+      if values[name] == nil { names.append(name) }
       values[name] = value
       changed.append((name, value))
     }

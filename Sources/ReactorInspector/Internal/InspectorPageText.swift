@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-0tF5aImkcKGx3KfXR0+WO798Inh+XGqfgYEBI9r9pMA='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-HJkiou2/cZ0haXL1rOLvrfsKYOpWlSrhQXNFmcG1w78='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -47,7 +47,7 @@ enum InspectorPageText {
     .toolbar input[type=search], .toolbar input[type=text] { flex:1; min-width:120px; padding:3px 6px; border:1px solid #cbd0d6; border-radius:4px; }
     #path-status { color:var(--muted); font-size:12px; width:100%; }
     #path-status.found { color:var(--mutation); }
-    #events { flex:1; overflow:auto; position:relative; outline:none; min-height:120px; }
+    #events { flex:1; overflow:auto; position:relative; outline:none; min-height:120px; contain:strict; }
     #spacer { position:relative; }
     .row { position:absolute; left:0; right:0; height:22px; line-height:22px; padding:0 8px; white-space:nowrap;
       overflow:hidden; text-overflow:ellipsis; cursor:pointer; border-bottom:1px solid #f1f3f5; }
@@ -60,7 +60,9 @@ enum InspectorPageText {
     .k-x, .k-z, .k-o, .k-i { background:var(--other); }
     .row .label { unicode-bidi:isolate; }
     .row .cause { color:var(--muted); margin-left:8px; unicode-bidi:isolate; }
-    #right, #graph-col { overflow:auto; padding:10px 0 30px 14px; min-height:0; }
+    /* The list and each panel lay themselves out alone: a live page changes the list every frame
+       and a large state tree five times a second, and neither lays out the rest of the page. */
+    #right, #graph-col { overflow:auto; padding:10px 0 30px 14px; min-height:0; contain:strict; }
     #graph-col { padding-right:14px; }
     .legend span { margin-left:8px; font-weight:600; }
     section { background:#fff; border:1px solid var(--line); border-radius:8px; padding:8px 12px; margin-bottom:10px; }
@@ -535,9 +537,12 @@ enum InspectorPageText {
       const viewport = $("events"), spacer = $("spacer");
       // The list's scroll position and height, kept from its scroll events and a resize observer
       // rather than read from the element: a read after the list changed forces a layout of the
-      // page, which a live page following a fast stream would pay every frame.
-      let viewTop = viewport.scrollTop, viewHeight = viewport.clientHeight;
-      function scrollListTo(top) { viewTop = Math.max(0, top); viewport.scrollTop = viewTop; }
+      // page, which a live page following a fast stream would pay every frame. A new position is
+      // written to the element once, after everything else a redraw changes (`commitScroll`): a
+      // write forces a layout too, and one forced before the rest of the changes is paid twice.
+      let viewTop = viewport.scrollTop, viewHeight = viewport.clientHeight, writtenTop = viewTop;
+      function scrollListTo(top) { viewTop = Math.max(0, top); }
+      function commitScroll() { if (viewTop !== writtenTop) { writtenTop = viewTop; viewport.scrollTop = viewTop; } }
       if (window.ResizeObserver) new ResizeObserver(() => { viewHeight = viewport.clientHeight; renderRows(); }).observe(viewport);
       const pool = [];
       function positionOf(index) { // the first visible position at or after the event
@@ -554,11 +559,20 @@ enum InspectorPageText {
           row.addEventListener("click", () => { const index = row.dataset.index; if (index !== "") pick(Number(index)); });
           spacer.append(row); pool.push(row);
         }
-        for (let j = 0; j < pool.length; j++) {
-          const row = pool[j], position = first + j;
-          if (j >= count || position >= visible.length) { row.style.display = "none"; row.dataset.index = ""; continue; }
+        // The row at a position is always the pool's row (position mod its size): scrolled by a few
+        // rows (a live page following the end), only the rows that come into view change, and the
+        // browser lays out only those.
+        const size = pool.length;
+        for (let j = 0; j < size; j++) {
+          const row = pool[j], position = first + (((j - first) % size) + size) % size;
+          if (position >= first + count || position >= visible.length) {
+            if (row.style.display !== "none") { row.style.display = "none"; row.dataset.index = ""; }
+            continue;
+          }
           const index = visible[position];
-          row.style.display = ""; row.style.top = position * ROW + "px";
+          if (row.style.display === "none") row.style.display = "";
+          const top = position * ROW + "px";
+          if (row.style.top !== top) row.style.top = top;
           row.classList.toggle("selected", index === selected);
           if (row.dataset.index === String(index)) continue;
           row.dataset.index = String(index);
@@ -577,8 +591,8 @@ enum InspectorPageText {
           row.title = seq.textContent + " " + label.textContent;
         }
       }
-      viewport.addEventListener("scroll", () => { viewTop = viewport.scrollTop; renderRows(); });
-      window.addEventListener("resize", () => { viewHeight = viewport.clientHeight; renderRows(); drawTimelineBase(); drawTimeline(); });
+      viewport.addEventListener("scroll", () => { viewTop = writtenTop = viewport.scrollTop; renderRows(); });
+      window.addEventListener("resize", () => { viewHeight = viewport.clientHeight; renderRows(); stripWidth = canvas.clientWidth; drawTimelineBase(); drawTimeline(); });
       for (const id of ["show-a", "show-s", "show-m", "show-x"]) $(id).addEventListener("change", refilter);
       let filterTimer = 0;
       $("text-filter").addEventListener("input", () => { clearTimeout(filterTimer); filterTimer = setTimeout(refilter, 120); });
@@ -769,9 +783,8 @@ enum InspectorPageText {
       let focus = null; // the reactor whose state is open: the selected event's, else the last one's
       function renderState(index) {
         const tree = $("state-tree");
-        tree.replaceChildren();
         $("state-title").textContent = focus ? (SESSION ? "State of " + reactorName(focus) : "State") : "State";
-        if (!focus) { $("state-json").textContent = ""; tree.append(el("div", "muted", "No reactor is live at this moment.")); return; }
+        if (!focus) { $("state-json").textContent = ""; tree.replaceChildren(el("div", "muted", "No reactor is live at this moment.")); tree.dataset.reactor = ""; return; }
         const state = stateAfter(focus, countAt(focus, index));
         // While a live page follows the end, the JSON text is written only when it is shown: a
         // large state's canonical text would cost every redraw.
@@ -783,7 +796,11 @@ enum InspectorPageText {
           const parts = key === "" ? [] : key.split("\u0000");
           for (let j = 0; j < parts.length; j++) ancestors.add(parts.slice(0, j).join("\u0000"));
         }
-        tree.append(treeNode(null, state, [], ancestors, 0, changedPaths));
+        // The same reactor's tree is updated in place; another reactor's is drawn anew.
+        const old = tree.dataset.reactor === String(focus.id) && tree.childNodes.length === 1 ? tree.firstChild : null;
+        const next = old ? updateNode(old, null, state, [], ancestors, 0, changedPaths) : treeNode(null, state, [], ancestors, 0, changedPaths);
+        if (next !== old) tree.replaceChildren(next);
+        tree.dataset.reactor = String(focus.id);
       }
       const openOthers = new Set();
       function renderOthers(index) {
@@ -823,38 +840,97 @@ enum InspectorPageText {
         if (typeof value === "number") return el("span", "num", String(value));
         return el("span", "lit", String(value));
       }
+      // A state as a tree of <details>: containers open down to depth 2, along the paths that
+      // changed, and where the user opened them; at most 200 children at first. Each node keeps
+      // what it shows, so that a redraw (stepping, or a live page following the end five times a
+      // second) changes in place only what differs: the browser lays out what changed, not every
+      // line of a large state.
       function treeNode(key, value, path, ancestors, depth, changes) {
-        const pathKey = keyOf(path);
-        const change = changes.get(pathKey);
-        const keyNode = () => key === null ? el("span", "muted", "state") : el("span", "key", typeof key === "number" ? "[" + key + "]" : key);
-        if (value === null || typeof value !== "object") {
-          const leaf = el("div", "leaf" + (change ? " changed" : ""));
-          leaf.append(keyNode(), el("span", "muted", ": "));
-          if (change) leaf.append(el("del", null, short(change[0], 200)), el("span", "arrow", " → "));
-          leaf.append(scalar(value));
-          return leaf;
-        }
-        const isArray = Array.isArray(value);
-        const keys = isArray ? value.map((_, i) => i) : Object.keys(value).sort(compareKeys);
-        const details = el("details", (change ? "changed " : "") + (ancestors.has(pathKey) ? "haschange" : ""));
-        const summary = el("summary");
-        summary.append(keyNode(), el("span", "muted", isArray ? " [" + keys.length + "]" : " {" + keys.length + "}"));
-        if (change) summary.append(el("span", "muted", "  was "), el("del", null, short(change[0], 120)));
-        details.append(summary);
-        let filled = false;
-        function fill() {
-          if (filled) return; filled = true;
-          const limit = 200;
-          for (const child of keys.slice(0, limit)) details.append(treeNode(child, value[child], path.concat([child]), ancestors, depth + 1, changes));
-          if (keys.length > limit) {
-            const more = el("button", null, "show " + (keys.length - limit) + " more");
-            more.addEventListener("click", () => { more.remove(); for (const child of keys.slice(limit)) details.append(treeNode(child, value[child], path.concat([child]), ancestors, depth + 1, changes)); });
-            details.append(more);
-          }
-        }
-        details.addEventListener("toggle", () => { if (details.open) fill(); });
-        if (depth < 2 || ancestors.has(pathKey) || change) { fill(); details.open = true; }
+        if (value === null || typeof value !== "object") return leafNode(key, value, changes.get(keyOf(path)));
+        const details = el("details");
+        details._kind = Array.isArray(value) ? "array" : "object";
+        details._key = key; details._path = path; details._depth = depth; details._shown = 0; details._filled = false;
+        details.append(el("summary"));
+        details.addEventListener("toggle", () => { if (details.open) fillNode(details); });
+        updateNode(details, key, value, path, ancestors, depth, changes);
         return details;
+      }
+      function leafNode(key, value, change) {
+        const leaf = el("div", "leaf" + (change ? " changed" : ""));
+        leaf.append(keyNode(key), el("span", "muted", ": "));
+        if (change) leaf.append(el("del", null, short(change[0], 200)), el("span", "arrow", " → "));
+        leaf.append(scalar(value));
+        leaf._kind = "leaf"; leaf._key = key; leaf._value = value; leaf._was = change ? change[0] : undefined;
+        return leaf;
+      }
+      function keyNode(key) { return key === null ? el("span", "muted", "state") : el("span", "key", typeof key === "number" ? "[" + key + "]" : key); }
+      // `node` brought to show `value`: the node itself, changed in place, or a new node to put in
+      // its place when it cannot be (a leaf that differs, a container of another kind).
+      function updateNode(node, key, value, path, ancestors, depth, changes) {
+        const pathKey = keyOf(path), change = changes.get(pathKey);
+        if (value === null || typeof value !== "object") {
+          if (node._kind === "leaf" && node._key === key && node._value === value && node._was === (change ? change[0] : undefined)) return node;
+          return leafNode(key, value, change);
+        }
+        const kind = Array.isArray(value) ? "array" : "object";
+        if (node._kind !== kind || node._key !== key) return treeNode(key, value, path, ancestors, depth, changes);
+        const keys = kind === "array" ? value.map((_, i) => i) : Object.keys(value).sort(compareKeys);
+        const summaryText = keys.length + "\u0000" + (change ? change[0] : "");
+        if (node._summary !== summaryText) {
+          const summary = el("summary");
+          summary.append(keyNode(key), el("span", "muted", kind === "array" ? " [" + keys.length + "]" : " {" + keys.length + "}"));
+          if (change) summary.append(el("span", "muted", "  was "), el("del", null, short(change[0], 120)));
+          node.firstChild.replaceWith(summary);
+          node._summary = summaryText;
+        }
+        const className = (change ? "changed " : "") + (ancestors.has(pathKey) ? "haschange" : "");
+        if (node.className !== className) node.className = className;
+        node._value = value; node._keys = keys; node._ancestors = ancestors; node._changes = changes;
+        const opens = depth < 2 || ancestors.has(pathKey) || !!change;
+        if (opens || (node.open && node._filled)) {
+          if (!node._filled) fillNode(node); else updateChildren(node);
+          if (!node.open) node.open = true;
+        } else if (node._filled) { // closed: its children are drawn again when it opens
+          while (node.childNodes.length > 1) node.lastChild.remove();
+          node._filled = false; node._shown = 0; node._more = null;
+        }
+        return node;
+      }
+      const TREE_LIMIT = 200;
+      function fillNode(details) {
+        if (details._filled) return;
+        details._filled = true;
+        showChildren(details, Math.min(details._keys.length, TREE_LIMIT));
+      }
+      // Appends children up to `count`, and a "show more" button when some are left.
+      function showChildren(details, count) {
+        if (details._more) { details._more.remove(); details._more = null; }
+        const { _keys: keys, _value: value, _path: path } = details;
+        for (let j = details._shown; j < count; j++) {
+          const child = keys[j];
+          details.append(treeNode(child, value[child], path.concat([child]), details._ancestors, details._depth + 1, details._changes));
+        }
+        details._shown = count;
+        if (keys.length > count) {
+          const more = el("button", null, "show " + (keys.length - count) + " more");
+          more.addEventListener("click", () => showChildren(details, details._keys.length));
+          details.append(more); details._more = more;
+        }
+      }
+      function updateChildren(details) {
+        const { _keys: keys, _value: value, _path: path } = details;
+        const shown = Math.min(keys.length, Math.max(details._shown, TREE_LIMIT));
+        if (details._more) { details._more.remove(); details._more = null; }
+        const children = Array.from(details.childNodes).slice(1);
+        const kept = Math.min(children.length, shown);
+        for (let j = 0; j < kept; j++) {
+          const child = keys[j];
+          const next = updateNode(children[j], child, value[child], path.concat([child]), details._ancestors, details._depth + 1, details._changes);
+          if (next !== children[j]) children[j].replaceWith(next);
+        }
+        for (let j = kept; j < children.length; j++) children[j].remove();
+        details._shown = kept;
+        showChildren(details, shown);
       }
       function setView(next) {
         view = next;
@@ -887,10 +963,12 @@ enum InspectorPageText {
         renderState(index);
         renderOthers(index);
         showDiagram();
-        highlightNode();
+        markCurrentNode();
         scrollToSelection();
         renderRows();
         drawTimeline();
+        commitScroll();
+        scrollDiagramToCurrent();
       }
 
       // What the user picks: the live page follows the end again only when that is the last event.
@@ -984,13 +1062,18 @@ enum InspectorPageText {
         if (!focus || !focus.nodes || focus.diagram < 0) return -1;
         return focus.nodes[countAt(focus, selected)];
       }
-      function highlightNode() {
+      function highlightNode() { markCurrentNode(); scrollDiagramToCurrent(); }
+      // The classes first, the diagram's scroll (which reads the layout) after every other change.
+      function markCurrentNode() {
         const loaded = focus && focus.diagram >= 0 ? loadedDiagrams.get(focus.diagram) : null;
         for (const [, other] of loadedDiagrams) if (other && other !== loaded) for (const group of other.nodeElements) if (group) group.classList.remove("current");
         if (!loaded) return;
         const current = currentNode();
         loaded.nodeElements.forEach((group, index) => { if (group) group.classList.toggle("current", index === current); });
-        const group = loaded.nodeElements[current];
+      }
+      function scrollDiagramToCurrent() {
+        const loaded = focus && focus.diagram >= 0 ? loadedDiagrams.get(focus.diagram) : null;
+        const group = loaded ? loaded.nodeElements[currentNode()] : null;
         if (!group) return;
         // Scroll the diagram alone, never the panels around it.
         const area = $("diagram"), box = group.getBoundingClientRect(), frame = area.getBoundingClientRect();
@@ -1035,17 +1118,27 @@ enum InspectorPageText {
       function stripHeight() { return SESSION ? Math.max(40, reactors.length * laneHeight() + 4) : 64; }
       function xOf(i, width) { return N <= 1 ? (width + GUTTER) / 2 : GUTTER + (i / (N - 1)) * (width - GUTTER - 8); }
       function laneTop(r) { return 2 + r.lane * laneHeight(); }
+      // The strip's width, kept from a resize observer, and its height, which the page sets: read
+      // from the canvas after a redraw's changes, either would force a layout of the page.
+      let stripWidth = canvas.clientWidth;
+      if (window.ResizeObserver) new ResizeObserver(() => { const width = canvas.clientWidth; if (width !== stripWidth) { stripWidth = width; base = null; drawTimeline(); } }).observe(canvas);
+      const cssColors = new Map(); // the page's colors, read once: a read after changes recomputes styles
+      function cssColor(name) {
+        let value = cssColors.get(name);
+        if (value === undefined) { value = getComputedStyle(document.documentElement).getPropertyValue(name).trim(); cssColors.set(name, value); }
+        return value;
+      }
       function drawTimelineBase() {
-        canvas.style.height = stripHeight() + "px";
+        const height = stripHeight();
+        if (canvas.style.height !== height + "px") canvas.style.height = height + "px";
         const ratio = window.devicePixelRatio || 1;
-        const width = canvas.clientWidth, height = canvas.clientHeight;
+        const width = stripWidth;
         canvas.width = Math.max(1, Math.round(width * ratio)); canvas.height = Math.max(1, Math.round(height * ratio));
         base = document.createElement("canvas"); base.width = canvas.width; base.height = canvas.height;
         const g = base.getContext("2d");
         g.scale(ratio, ratio);
         g.fillStyle = "#f3f4f6"; g.fillRect(0, 0, width, height);
-        const style = getComputedStyle(document.documentElement);
-        const color = (name) => style.getPropertyValue(name).trim();
+        const color = cssColor;
         if (SESSION) { drawLanes(g, width, color); return; }
         assignEffectLanes();
         g.font = "9px system-ui, sans-serif"; g.fillStyle = "#6b7280";
@@ -1102,10 +1195,10 @@ enum InspectorPageText {
         g.setTransform(1, 0, 0, 1, 0, 0);
         g.drawImage(base, 0, 0);
         g.scale(ratio, ratio);
-        const width = canvas.clientWidth;
+        const width = stripWidth;
         const x = selected < 0 ? GUTTER - 4 : xOf(selected, width);
         if (SESSION && selected >= 0) drawCauseArrows(g, width);
-        g.fillStyle = "#dc2626"; g.fillRect(x - 1, 0, 2, canvas.clientHeight);
+        g.fillStyle = "#dc2626"; g.fillRect(x - 1, 0, 2, stripHeight());
         g.beginPath(); g.moveTo(x - 5, 0); g.lineTo(x + 5, 0); g.lineTo(x, 6); g.fill();
       }
       function drawCauseArrows(g, width) { // the selected event's causes in other reactors
@@ -1305,6 +1398,7 @@ enum InspectorPageText {
         }
         scrollToSelection();
         renderRows();
+        commitScroll();
       }
       function requestDiagrams() { // at most one request at a time, and at most two a second
         const wait = live.diagramAt + 500 - Date.now();

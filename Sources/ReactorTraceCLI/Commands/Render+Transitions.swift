@@ -246,8 +246,14 @@ extension TransitionsRequest {
       "\(SequenceDiagram.shortTypeName($0.type)): \($0.graph.states.count) states, "
         + "\($0.graph.transitions.count) transitions"
     }
-    let output = try DiagramFile.renderReportingWarnings(
-      try machines.dotGraph(), format: format, engine: engine)
+    // With dot (the default) each machine is laid out alone and the boxes pinned side by side:
+    // dot's own clusters can end a long edge's label past their border.
+    let output =
+      engine == .dot
+      ? try DiagramFile.renderReportingWarnings(
+        try machines.pinnedGraph(), format: format, engine: .nop2)
+      : try DiagramFile.renderReportingWarnings(
+        try machines.dotGraph(), format: format, engine: engine)
     for warning in output.warnings {
       CommandFailure.printError("warning: \(diagram.output): \(warning)")
     }

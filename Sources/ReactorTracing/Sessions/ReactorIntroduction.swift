@@ -60,6 +60,23 @@ public struct ReactorIntroduction: Hashable, Sendable {
       initialState: header.initialState, initialStateHash: header.initialStateHash)
   }
 
+  /// The reactor's type without its module, as views name it: `TaskListReactor` for
+  /// `TaskApp.TaskListReactor` (``shortTypeName(_:)``).
+  public var shortType: String { Self.shortTypeName(type) }
+
+  /// A module-qualified type name without its module and enclosing types: the part after the
+  /// last dot before any generic arguments, which are kept as they are
+  /// (`TaskApp.TaskListReactor` → `TaskListReactor`, `App.Box<App.Item>` → `Box<App.Item>`).
+  /// - Parameter type: A type name as a trace records it.
+  /// - Returns: The name without its qualification, or `type` itself when it has none or
+  ///   nothing follows its last dot.
+  public static func shortTypeName(_ type: String) -> String {
+    let end = type.firstIndex(of: "<") ?? type.endIndex
+    guard let dot = type[..<end].lastIndex(of: "."), type.index(after: dot) < type.endIndex
+    else { return type }
+    return String(type[type.index(after: dot)...])
+  }
+
   /// The header of a trace of this reactor alone, as its lane of `session` reads.
   /// - Parameter session: The session's header.
   /// - Returns: A header with this reactor's type, schema and initial state, and the

@@ -137,7 +137,7 @@ struct GeneratedLabelTests {
       (
         "session transitions",
         try SessionTransitions(session: SessionTrace(bytes: Self.session(labelled: label)))
-          .dotGraph(), .dot
+          .pinnedGraph(), .nop2
       ),
     ]
     for mermaid in [try transitions.mermaid(), sequence.mermaid()] {

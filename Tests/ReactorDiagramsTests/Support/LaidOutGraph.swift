@@ -154,7 +154,7 @@ extension LaidOutGraph {
 extension LaidOutGraph {
   /// Edge label lines whose visible text runs past the border of a cluster they are drawn
   /// in (leading and trailing no-break spaces left out, the rest widened as viewers' fonts
-  /// run wider than Graphviz measured).
+  /// run wider than Graphviz measured), and on a page of clusters, those outside all of them.
   var edgeTextsLeavingClusters: [String] {
     var result: [String] = []
     for text in edgeTexts {
@@ -171,6 +171,9 @@ extension LaidOutGraph {
       let extra = (box.maxX - box.minX) * 0.02 / 2
       box.minX -= extra
       box.maxX += extra
+      if !clusters.isEmpty, !clusters.contains(where: { $0.box.intersects(box) }) {
+        result.append("edge text \(text.text) \(box) outside every cluster")
+      }
       for cluster in clusters where cluster.box.intersects(box) {
         let inside =
           box.minX >= cluster.box.minX - 0.5 && box.maxX <= cluster.box.maxX + 0.5
