@@ -200,6 +200,21 @@ struct BenchPlan: Sendable {
           count: 4 * sessionActions, unit: "events",
           job: .child(["session-record", "\(reactors)", "\(sessionActions)"])))
     }
+    // Sessions written to a file as they run (the writer encodes the lanes of plain data):
+    // 20 counter-concat reactors, and one state-large reactor.
+    for (scenario, reactors, actions) in [
+      (SessionWorkload.FileScenario.counterConcat, 20, sessionActions),
+      (.stateLarge, 1, sessionActions / 5),
+    ] {
+      rows.append(
+        BenchRow(
+          scenario: "session-file", mode: "\(scenario.rawValue)-\(reactors)",
+          count: scenario.eventsPerAction * actions, unit: "events",
+          job: .child([
+            "session-file", scenario.rawValue, "\(reactors)", "\(actions)",
+            "\(directory)/session-file-\(scenario.rawValue).session.jsonl",
+          ])))
+    }
     for (label, actions) in [("100k", sessionActions), ("10k", sessionActions / 10)] {
       let path = "\(directory)/session-\(label).session.jsonl"
       let events = Self.sessionReactors + 4 * actions + 1

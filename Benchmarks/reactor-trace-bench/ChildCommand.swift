@@ -24,6 +24,9 @@ enum ChildCommand: Equatable {
   case sessionWrite(reactors: Int, actions: Int, path: String)
   /// `session-read PATH EVENTS`: a session file replayed structurally.
   case sessionRead(path: String, events: Int)
+  /// `session-file SCENARIO REACTORS ACTIONS PATH`: reactors of a runtime scenario recorded
+  /// into one session written to a file as it runs.
+  case sessionFile(SessionWorkload.FileScenario, reactors: Int, actions: Int, path: String)
 
   /// Parses the arguments after `child`.
   /// - Throws: ``BenchFailure/usage(_:)`` for anything else.
@@ -67,6 +70,12 @@ enum ChildCommand: Equatable {
         throw .usage("child session-read PATH EVENTS")
       }
       self = .sessionRead(path: arguments[1], events: events)
+    case "session-file":
+      guard arguments.count == 5,
+        let scenario = SessionWorkload.FileScenario(rawValue: arguments[1]),
+        let reactors = Int(arguments[2]), let actions = Int(arguments[3])
+      else { throw .usage("child session-file counter-concat|state-large REACTORS ACTIONS PATH") }
+      self = .sessionFile(scenario, reactors: reactors, actions: actions, path: arguments[4])
     case "crash-record":
       guard arguments.count == 4, let policy = Self.policy(arguments[1]) else {
         throw .usage("child crash-record wait|drop PATH COUNTER_PATH")
@@ -80,7 +89,7 @@ enum ChildCommand: Equatable {
     default:
       throw .usage(
         "child runtime|trace-write|trace-read|replay|explore|session-record|session-write|"
-          + "session-read|crash-record|crash-loss …")
+          + "session-read|session-file|crash-record|crash-loss …")
     }
   }
 
@@ -104,6 +113,9 @@ enum ChildCommand: Equatable {
       try SessionWorkload.write(reactors: reactors, actions: actions, to: path)
     case .sessionRead(let path, let events):
       try SessionWorkload.read(path: path, events: events)
+    case .sessionFile(let scenario, let reactors, let actions, let path):
+      try await SessionWorkload.recordToFile(
+        scenario, reactors: reactors, actions: actions, path: path)
     case .crashRecord(let policy, let path, let counterPath):
       try CrashLoss.record(policy: policy, path: path, counterPath: counterPath)
     case .crashLoss(let policy, let kills, let directory):

@@ -6,9 +6,83 @@ import ReactorTracing
 ///
 /// They record many counter-concat reactors into one session in memory, write such a
 /// session, and replay a session file structurally: the `session-record` and `session-read`
-/// rows of the table (`session-write` makes the files those read).
+/// rows of the table (`session-write` makes the files those read); and record reactors of a
+/// runtime scenario into a session file as they run, as an app does (`session-file`, whose
+/// main thread callgrind counts against the single-reactor file recorder's).
 @MainActor
 enum SessionWorkload {
+  /// The reactors a `session-file` run records.
+  enum FileScenario: String, CaseIterable, Sendable {
+    /// Counter-concat reactors: four events an action, a two-field state.
+    case counterConcat = "counter-concat"
+    /// The state-large reactor: two events an action, a state of 1,000 Ints.
+    case stateLarge = "state-large"
+
+    /// The events each action makes.
+    var eventsPerAction: Int {
+      switch self {
+      case .counterConcat: 4
+      case .stateLarge: 2
+      }
+    }
+  }
+
+  /// Records `reactors` reactors of `scenario` into one session written to `path` (the
+  /// default options: the writer waits, never drops), sends `actions` actions round robin,
+  /// closes the recorder, and checks that the file holds every event.
+  /// - Returns: The seconds from the first action to the file closed, and the events.
+  /// - Throws: ``BenchFailure`` when the file misses an event or does not read back.
+  static func recordToFile(
+    _ scenario: FileScenario, reactors: Int, actions: Int, path: String
+  ) async throws(BenchFailure) -> ChildReport {
+    let verification = Verification(scenario: "session-file/\(scenario.rawValue)")
+    guard reactors >= 1, actions >= 0 else {
+      throw .usage("child session-file SCENARIO REACTORS ACTIONS PATH")
+    }
+    let recorder: SessionRecorder
+    do {
+      recorder = try SessionRecorder(.file(path))
+    } catch {
+      throw .file(path: path, reason: "\(error)")
+    }
+    let clock = ContinuousClock()
+    let start = clock.now
+    switch scenario {
+    case .counterConcat:
+      let counters = (0..<reactors).map { _ in CounterConcatReactor() }
+      for counter in counters { recorder.record(counter) }
+      for index in 0..<actions { counters[index % reactors].send(.increase) }
+      try verification.expect(
+        "the final values", counters.map(\.currentState.value).reduce(0, +), equals: actions)
+    case .stateLarge:
+      let large = (0..<reactors).map { _ in LargeStateReactor() }
+      for reactor in large { recorder.record(reactor) }
+      for index in 0..<actions {
+        large[index % reactors].send(.increment(index % LargeStateReactor.width))
+      }
+      try verification.expect(
+        "the final counters", large.map(\.currentState.counter).reduce(0, +), equals: actions)
+    }
+    do {
+      try await recorder.close()
+    } catch {
+      throw .file(path: path, reason: "\(error)")
+    }
+    let seconds = start.duration(to: clock.now).seconds
+    let session: SessionTrace
+    do {
+      session = try SessionTrace(contentsOf: path)
+    } catch {
+      throw .verification(scenario: verification.scenario, reason: "\(error)")
+    }
+    // Introductions, the actions' events, the releases (the reactors are gone once their
+    // case ends), the end line.
+    let events = 2 * reactors + scenario.eventsPerAction * actions + 1
+    try verification.expect("events in the file", session.events.count, equals: events)
+    try verification.expect("warnings", session.warnings.count, equals: 0)
+    return ChildReport(seconds: seconds, units: scenario.eventsPerAction * actions, events: events)
+  }
+
   /// Records `reactors` counter-concat reactors into one session in memory and sends
   /// `actions` actions, round robin (four events per action).
   /// - Returns: The seconds and the events recorded.

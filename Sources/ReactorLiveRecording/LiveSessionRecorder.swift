@@ -14,8 +14,9 @@ public import ReactorTracing
 /// ```
 ///
 /// It records what a ``ReactorTracing/SessionRecorder`` writes to a file, line for line and
-/// with the same work on the main actor (each event encoded as it happens, its line queued
-/// under a lock), and streams the lines as ``LiveTraceRecorder`` does: the same ring of what
+/// with the same work on the main actor (a reactor of plain data has its actions and
+/// mutations queued as values and encoded by the writer thread; any other reactor's events are
+/// encoded as they happen, their lines queued under a lock), and streams the lines as ``LiveTraceRecorder`` does: the same ring of what
 /// the server has not acknowledged (``LiveOptions/ringEvents``, ``LiveOptions/ringBytes``),
 /// the same reconnection and resumption from the last acknowledged event, nothing lost while
 /// an outage fits the ring and the queue in front of it.

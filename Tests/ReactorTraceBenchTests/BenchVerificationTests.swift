@@ -36,6 +36,21 @@ struct BenchVerificationTests {
     if mode == .live { #expect(report.dropped ?? 0 == 0 && report.bytes ?? 0 > 0) }
   }
 
+  @Test(arguments: SessionWorkload.FileScenario.allCases)
+  func aSessionRecordedToAFileHoldsEveryEvent(scenario: SessionWorkload.FileScenario)
+    async throws
+  {
+    let directory = try Self.temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let report = try await SessionWorkload.recordToFile(
+      scenario, reactors: 3, actions: 20, path: directory + "/file.session.jsonl")
+    #expect(report.units == scenario.eventsPerAction * 20)
+    #expect(report.events == 2 * 3 + scenario.eventsPerAction * 20 + 1)
+    #expect(
+      try ChildCommand(arguments: ["session-file", scenario.rawValue, "3", "20", "p"])
+        == .sessionFile(scenario, reactors: 3, actions: 20, path: "p"))
+  }
+
   @Test func aTraceFileThatLostAnEventFailsTheCheck() async throws {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }

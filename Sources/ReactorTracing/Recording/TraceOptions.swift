@@ -25,8 +25,11 @@ public struct TraceOptions: Sendable {
   /// The bytes are estimated as events are queued: twice each event's fixed size (its
   /// buffers grow by doubling and are double-buffered), plus, for a mutation, six times the
   /// length of the last state's canonical JSON the writer measured (a queued array of small
-  /// integers takes about that much memory, most other states less). An event is always
-  /// queued when the queue is empty, so one state larger than the budget still records.
+  /// integers takes about that much memory, most other states less). A session recorder
+  /// counts a line it queues at twice its length, and an action or mutation of a reactor whose
+  /// values it queues for the writer to encode as above, with its reactor's last state. An
+  /// event is always queued when the queue is empty, so one state larger than the budget still
+  /// records.
   public var queueBudget: Int
   /// What happens when an event would take the queue over ``queueBudget``: wait for the
   /// writer (the default) or drop it and record a gap.

@@ -38,9 +38,14 @@ import ReactorSchema
 /// recorder.record(edit, name: "edit")
 /// ```
 ///
-/// Each event is encoded on the main actor as it happens, so the recorder keeps no action,
-/// mutation or state value, and nothing it holds keeps a reactor alive: a reactor released
-/// during the run ends its lane with a `release` event. Recording a reactor sets its
+/// Nothing the recorder holds keeps a reactor alive: a reactor released during the run ends
+/// its lane with a `release` event. To a file (or a live stream), a reactor whose action,
+/// mutation and state types are plain data (no class instance, closure or existential in
+/// them, so no reactor) has its actions and mutations numbered on the main actor and queued
+/// as values, and the writer thread encodes them, as a single reactor's file recorder does;
+/// the events of any other reactor (a state that holds reactors, or could), and every event
+/// in memory or in a flight window, are encoded on the main actor as they happen, so that the
+/// recorder keeps none of their values. Recording a reactor sets its
 /// runtime's ``ReactorCore/ReactorRuntime/sessionID``, so that its runtime tracks what runs
 /// (``ReactorCore/ReactorActivity``) and actions and stream elements it causes in other
 /// reactors are recorded with their origin.
@@ -159,9 +164,17 @@ public final class SessionRecorder: ReactorSessionObserver {
     else { return nil }
     // A state that is not Encodable is reflected, the reactors it holds as references.
     encoder.reflectsState = { ReactorStateReflection.json(of: $0) }
-    let (initialState, hash) = encoder.start(from: reactor.currentState)
+    let state = reactor.currentState
+    let (initialState, hash) = encoder.start(from: state)
     let id = log.nextReactorID()
-    let lane = SessionLane(id: id, reactor: reactor, log: log, encoder: encoder)
+    let lane: SessionLane<R>
+    if let writer = log.writer, Self.queuesValues(of: R.self) {
+      lane = SessionLane(
+        id: id, reactor: reactor, log: log, encoder: encoder, initialState: state,
+        initialStateLength: initialState.length, writer: writer)
+    } else {
+      lane = SessionLane(id: id, reactor: reactor, log: log, encoder: encoder)
+    }
     let knownParent = parent.flatMap { log.isLive($0) ? $0 : nil }
     log.introduce(
       ReactorIntroduction(
@@ -170,9 +183,23 @@ public final class SessionRecorder: ReactorSessionObserver {
         initialState: initialState, initialStateHash: hash, parent: knownParent,
         createdDuring: knownParent.flatMap { log.lastSequence(of: $0) }),
       control: lane)
+    lane.record = log.lane(id)
     reactor.runtime.monitor = lane
     reactor.runtime.sessionID = id
     return id
+  }
+
+  /// Whether a lane of `R` hands its actions and mutations to the writer thread to encode, as
+  /// values, when the session has a writer: when its state is `Encodable` (so that it never
+  /// needs ``ReactorStateReflection``, which runs on the main actor), as itself rather than
+  /// through an optional's dynamic cast, and the action, mutation and state types are plain
+  /// data, so that no queued value holds a reactor.
+  static func queuesValues<Recorded: Reactor>(of _: Recorded.Type) -> Bool {
+    Recorded.State.self is any Encodable.Type
+      && !(Recorded.State.self is any ExpressibleByNilLiteral.Type)
+      && ObjectFreeTypes.contains(Recorded.Action.self)
+      && ObjectFreeTypes.contains(Recorded.Mutation.self)
+      && ObjectFreeTypes.contains(Recorded.State.self)
   }
 
   /// Records a reactor whose pipeline starts, while the recorder is installed.
@@ -229,6 +256,13 @@ public final class SessionRecorder: ReactorSessionObserver {
   ///   a description.
   public func recordedState(of reactor: Int) -> JSONValue? {
     log.control(of: reactor)?.recordedState
+  }
+
+  /// Whether the lane of the live reactor with session id `reactor` hands its actions and
+  /// mutations to the writer thread to encode (`false` when it encodes them on the main
+  /// actor, or the reactor is not alive).
+  func queuesValues(of reactor: Int) -> Bool {
+    log.control(of: reactor)?.isQueuingValues ?? false
   }
 
   /// The `Action` type of the live reactor with session id `reactor`, when it is

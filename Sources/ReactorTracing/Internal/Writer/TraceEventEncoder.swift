@@ -70,6 +70,27 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     previousTree ?? previousBytes.flatMap { try? JSONValue(parsing: $0) }
   }
 
+  /// What ``lastStateJSON`` would give once `state` is the last state encoded: by
+  /// ``start(from:)`` when `isInitial`, else by ``sessionMutation(_:id:origin:state:canonical:)``.
+  ///
+  /// A session lane whose encoder works on the writer thread asks it on the main actor, of
+  /// the last state it queued, without touching the writer's encoder.
+  func recordedJSON(of state: State, isInitial: Bool) -> JSONValue? {
+    guard !isInitial, let encodableState, !stateRedactor.isActive else {
+      return encodeState(state)
+    }
+    var bytes: [UInt8] = []
+    let isEncoded = withUnsafePointer(to: state) { pointer in
+      func encode<T: Encodable>(_: T.Type) -> Bool {
+        pointer.withMemoryRebound(to: T.self, capacity: 1) {
+          (try? CanonicalJSONEncoder().encode($0.pointee, into: &bytes)) != nil
+        }
+      }
+      return encode(encodableState.type)
+    }
+    return isEncoded ? try? JSONValue(parsing: bytes) : nil
+  }
+
   /// The trace event for a captured one.
   mutating func encode(_ stamped: StampedEvent<Action, Mutation, State>) -> TraceEvent {
     let kind: TraceEvent.Kind
@@ -82,13 +103,8 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     case .effectStarted(let start):
       kind = .effectStarted(start)
     case .effectEnded(let effect, let outcome):
-      let traceOutcome: TraceEvent.Outcome =
-        switch outcome {
-        case .finished: .finished
-        case .cancelled: .cancelled
-        case .failed(let error): .failed(error)
-        }
-      kind = .effectEnded(TraceEvent.EffectEnd(effect: effect, outcome: traceOutcome))
+      kind = .effectEnded(
+        TraceEvent.EffectEnd(effect: effect, outcome: TraceEvent.Outcome(outcome)))
     case .mutation(let mutation, let id, let origin, let state, let publisher):
       let payload = mutationPayload(mutation)
       let (change, hash) = stateChange(to: state)

@@ -28,14 +28,11 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   typealias Event = StampedEvent<Action, Mutation, State>
 
   let path: String
-  /// The most encoded bytes held before they are written: a batch is written in pieces of
-  /// about this size, and the events of each piece leave the queue as soon as it is written,
-  /// so that the reactor's actor produces the next events while the writer encodes the rest.
-  private static var chunkSize: Int { 256 << 10 }
-  /// The bytes of memory a queued state is estimated to take per byte of its canonical JSON:
-  /// measured with the drop policy, a queued array of small integers (8 bytes for every 2 or
-  /// 3 characters) took about that with the allocator's overhead; most other states less.
-  private static var memoryPerByte: Int { 6 }
+  /// The most encoded bytes held before they are written (``WriterHandshake/chunkSize``).
+  private static var chunkSize: Int { WriterHandshake.chunkSize }
+  /// The bytes of memory a queued state is estimated to take per byte of its canonical JSON
+  /// (``WriterHandshake/memoryPerStateByte``).
+  private static var memoryPerByte: Int { WriterHandshake.memoryPerStateByte }
   private let flushThreshold: Int
   private let flushInterval: TimeInterval
 

@@ -11,6 +11,17 @@ import Foundation
 ///
 /// `@unchecked Sendable`: every property but `condition` is guarded by `condition`.
 final class WriterHandshake: @unchecked Sendable {
+  /// The most encoded bytes a writer thread holds before it writes them: a batch is written
+  /// in pieces of about this size, and what each piece holds leaves the queue as soon as it
+  /// is written, so that the main actor produces the next events while the writer encodes
+  /// the rest.
+  static var chunkSize: Int { 256 << 10 }
+
+  /// The bytes of memory a queued state is estimated to take per byte of its canonical JSON:
+  /// measured with the drop policy, a queued array of small integers (8 bytes for every 2 or
+  /// 3 characters) took about that with the allocator's overhead; most other states less.
+  static var memoryPerStateByte: Int { 6 }
+
   /// The one lock of the writer and its thread.
   let condition = NSCondition()
 

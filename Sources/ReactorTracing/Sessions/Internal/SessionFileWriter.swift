@@ -1,22 +1,34 @@
 import Foundation
 
 /// Writes the lines of a session to a file on a thread of its own, so that the main actor,
-/// where every reactor runs, never waits for the disk while the queue has room.
+/// where every reactor runs, never waits for the disk while the queue has room, and encodes
+/// the actions, mutations and states of plain-data lanes itself.
 ///
-/// The main actor serializes each event and appends its line to `pending` under a lock: no
-/// action, mutation or state crosses to the thread, only bytes (a state that holds reactors
-/// is never touched off the main actor). The thread wakes when `flushThreshold` lines are
-/// pending, when `flushInterval` has passed, or when asked to flush or close; it takes every
-/// pending line and writes them with one `write` call. Lines are whole in every batch, so the
-/// file is a valid session after every flush (a crash in the middle of a `write` leaves a
-/// torn last line, which readers report as a warning).
+/// Two kinds of lines are queued, in `seq` order. Most events are serialized on the main
+/// actor and their lines appended to `pending` under a lock: introductions, releases, gaps,
+/// effects, the end line, and every event of a lane whose types may hold reactors (a state
+/// that holds reactors is never touched off the main actor, and never kept). A lane whose
+/// action, mutation and state types are plain data (``ReactorSchema/ObjectFreeTypes``)
+/// instead queues each action and mutation as its values (``queue(_:reactor:from:cost:values:)``,
+/// through its ``SessionLaneQueue``), stamped on the main actor with its `seq`, time and
+/// cause, with the place its line takes among the pending lines; the thread encodes them
+/// there, with the lane's encoder, into the very bytes the main actor would have written.
+///
+/// The thread wakes when `flushThreshold` lines are pending, when `flushInterval` has passed,
+/// or when asked to flush or close; it takes every pending line and value, encodes the values'
+/// lines in place, and writes the batch in pieces of about ``WriterHandshake/chunkSize``
+/// bytes, each leaving the queue (and its values their memory) once written. Lines are whole
+/// in every piece, so the file is a valid session after every flush (a crash in the middle of
+/// a `write` leaves a torn last line, which readers report as a warning).
 ///
 /// What is queued (pending, or taken and not yet written) is bounded by
 /// ``TraceOptions/queueBudget`` bytes, each line counted twice (the buffers grow by doubling
-/// and are swapped with the one the thread writes), and by `flushThreshold` lines: a line
-/// that does not fit makes the main actor wait for the writer, so that a crash loses at most
-/// `flushThreshold` events or those of the last `flushInterval`. A line is always queued when
-/// the queue is empty, so that one larger than the budget still records.
+/// and are swapped with the one the thread writes), each queued value at twice its size and
+/// each queued state at ``WriterHandshake/memoryPerStateByte`` times the length of its lane's
+/// last encoded state, as a single reactor's writer counts them; and by `flushThreshold`
+/// lines: a line that does not fit makes the main actor wait for the writer, so that a crash
+/// loses at most `flushThreshold` events or those of the last `flushInterval`. A line is
+/// always queued when the queue is empty, so that one larger than the budget still records.
 ///
 /// A live session recorder's writer hands its lines to a ``TraceLineSink`` instead of a file
 /// (``init(sink:name:header:options:)``), and drops rather than waits: the main actor asks
@@ -29,9 +41,24 @@ import Foundation
 /// writer's own (``WriterHandshake``).
 ///
 /// `@unchecked Sendable`: everything the main actor and the thread share is guarded by
-/// `condition`, the handshake's lock; `file` and `hasFailed` belong to the thread once it
-/// starts.
+/// `condition`, the handshake's lock; `file`, `hasFailed` and `line` belong to the thread once
+/// it starts.
 final class SessionFileWriter: @unchecked Sendable {
+  /// A lane's action or mutation queued as values for the thread to encode, or the end of a
+  /// lane.
+  struct Entry {
+    /// Where its line goes: the length `pending` had when it was queued.
+    var offset: Int
+    /// The lane's reactor.
+    var reactor: Int
+    /// The event, stamped; `nil` when the lane ended: the thread forgets its writer side.
+    var event: CapturedEvent?
+    /// Its origin in another reactor of the session, as its line records it.
+    var from: TraceEvent.ReactorOrigin?
+    /// What it is counted at against the budget.
+    var cost: Int
+  }
+
   let path: String
   private let header: [UInt8]
   private let budget: Int
@@ -45,21 +72,30 @@ final class SessionFileWriter: @unchecked Sendable {
   private let handshake = WriterHandshake()
   private let condition: NSCondition
 
-  // Guarded by `condition`.
-  private var pending: [UInt8] = []
-  private var pendingLines = 0
+  // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
+  // instantaneous: no dynamic exclusivity checks needed on the main actor's path.
+  @exclusivity(unchecked) private var pending: [UInt8] = []
+  /// The values queued among the pending lines, in order.
+  @exclusivity(unchecked) private var pendingEntries: [Entry] = []
+  /// The lanes that queued values since the thread last took them.
+  @exclusivity(unchecked) private var pendingLanes: [Int] = []
+  /// The writer side of every plain-data lane not yet ended, by reactor.
+  private var lanes: [Int: any DeferredSessionLane] = [:]
+  @exclusivity(unchecked) private var pendingLines = 0
   /// Bytes queued, as counted: appended and not yet written.
-  private var queuedBytes = 0
+  @exclusivity(unchecked) private var queuedBytes = 0
   /// Lines appended and not yet written.
-  private var queuedLines = 0
-  private var peakBytes = 0
+  @exclusivity(unchecked) private var queuedLines = 0
+  @exclusivity(unchecked) private var peakBytes = 0
   /// Set when ``admitsEvent()`` turned an event down, until the writer has emptied half the
   /// budget: a full queue gives one gap, not a gap before every small event that fits.
-  private var isDropping = false
+  @exclusivity(unchecked) private var isDropping = false
 
   // The thread's alone.
   private var file: POSIXFile?
   private var hasFailed = false
+  /// The batch with its values' lines encoded in place.
+  private var line = LineWriter()
 
   /// Creates (or empties) the file at `path` and starts the writer thread, which writes
   /// `header` first.
@@ -159,18 +195,69 @@ final class SessionFileWriter: @unchecked Sendable {
   func append(_ line: [UInt8]) {
     let cost = 2 * line.count
     condition.lock()
-    if !drops && queuedBytes > 0
-      && (queuedBytes + cost > budget || queuedLines >= flushThreshold)
-    {
-      handshake.isWriterNeeded = true
-      condition.broadcast()
-      while queuedBytes > 0 && (queuedBytes + cost > budget || queuedLines >= flushThreshold)
-        && !handshake.isDone
-      {
-        condition.wait()
-      }
-    }
+    waitForRoom(cost)
     pending.append(contentsOf: line)
+    didQueue(cost)
+  }
+
+  /// Makes `lane`'s writer side known to the thread, before the lane queues values; on the
+  /// main actor.
+  func register(_ lane: any DeferredSessionLane) {
+    condition.lock()
+    lanes[lane.reactor] = lane
+    condition.unlock()
+  }
+
+  /// Queues an action or mutation of a plain-data lane as its values, for the thread to encode
+  /// in its place among the lines; on the main actor, from the lane's ``SessionLaneQueue``.
+  ///
+  /// It waits for room as ``append(_:)`` does, with the lock held throughout.
+  /// - Parameters:
+  ///   - event: The event, stamped.
+  ///   - reactor: The lane's reactor.
+  ///   - from: Its origin in another reactor, as its line records it.
+  ///   - cost: What the values are counted at against the budget; asked with the lock held.
+  ///   - values: Queues the values in the lane's buffers, with the lock held; returns whether
+  ///     they are the lane's first since the thread last took its values.
+  func queue(
+    _ event: CapturedEvent, reactor: Int, from: TraceEvent.ReactorOrigin?, cost: () -> Int,
+    values: () -> Bool
+  ) {
+    condition.lock()
+    let cost = cost()
+    waitForRoom(cost)
+    if values() { pendingLanes.append(reactor) }
+    pendingEntries.append(
+      Entry(offset: pending.count, reactor: reactor, event: event, from: from, cost: cost))
+    didQueue(cost)
+  }
+
+  /// Ends a plain-data lane: once the thread has written its last line, it forgets the lane's
+  /// writer side; on the main actor.
+  func retire(_ reactor: Int) {
+    condition.lock()
+    pendingEntries.append(Entry(offset: pending.count, reactor: reactor, event: nil, cost: 0))
+    condition.unlock()
+  }
+
+  /// With the lock held: waits until `cost` more bytes and a line fit, unless the queue is
+  /// empty or the writer ``drops`` (which admitted the event before it was stamped).
+  private func waitForRoom(_ cost: Int) {
+    guard !drops, queuedBytes > 0,
+      queuedBytes + cost > budget || queuedLines >= flushThreshold
+    else { return }
+    handshake.isWriterNeeded = true
+    condition.broadcast()
+    while queuedBytes > 0 && (queuedBytes + cost > budget || queuedLines >= flushThreshold)
+      && !handshake.isDone
+    {
+      condition.wait()
+    }
+  }
+
+  /// With the lock held: counts a line of `cost` bytes in, unlocks, and wakes the thread when
+  /// a batch is full.
+  private func didQueue(_ cost: Int) {
     pendingLines += 1
     queuedLines += 1
     queuedBytes += cost
@@ -209,30 +296,96 @@ final class SessionFileWriter: @unchecked Sendable {
   private func run() {
     write(header)
     var batch: [UInt8] = []
+    var entries: [Entry] = []
+    var taken: [any DeferredSessionLane] = []
     while true {
       handshake.waitForBatch(interval: flushInterval) { pendingLines >= flushThreshold }
       swap(&batch, &pending)
+      swap(&entries, &pendingEntries)
+      for reactor in pendingLanes {
+        guard let lane = lanes[reactor] else { continue }
+        lane.take()
+        taken.append(lane)
+      }
+      pendingLanes.removeAll(keepingCapacity: true)
+      // Only the main actor changes the table (a copy then), and only registering a lane.
+      let lanes = entries.isEmpty ? [:] : self.lanes
       let lines = pendingLines
       pendingLines = 0
       let closing = handshake.isClosing
       let waiters = handshake.takeFlushWaiters()
       condition.unlock()
 
-      if !batch.isEmpty { write(batch) }
-      let bytes = 2 * batch.count
+      if entries.isEmpty {
+        if !batch.isEmpty { write(batch) }
+        dequeue(2 * batch.count, lines: lines)
+      } else {
+        write(batch, encoding: entries, of: lanes, taken: taken, lines: lines)
+      }
       batch.removeAll(keepingCapacity: true)
-      condition.lock()
-      queuedBytes -= bytes
-      queuedLines -= lines
-      condition.broadcast()
-      condition.unlock()
+      entries.removeAll(keepingCapacity: true)
+      taken.removeAll(keepingCapacity: true)
       for waiter in waiters { waiter.resume() }
       if closing { break }
     }
     finish()
   }
 
+  /// Writes a batch of lines with the lines of its values encoded in their places, in pieces
+  /// of about ``WriterHandshake/chunkSize`` bytes, each leaving the queue once written.
+  private func write(
+    _ batch: [UInt8], encoding entries: [Entry], of lanes: [Int: any DeferredSessionLane],
+    taken: [any DeferredSessionLane], lines: Int
+  ) {
+    line.bytes.removeAll(keepingCapacity: true)
+    // The batch's bytes copied so far, and those (with the values' cost) not yet dequeued.
+    var copied = 0
+    var copiedAndWritten = 0
+    var cost = 0
+    var ended: [Int] = []
+    for entry in entries {
+      if entry.offset > copied {
+        line.bytes.append(contentsOf: batch[copied..<entry.offset])
+        copied = entry.offset
+      }
+      cost += entry.cost
+      guard let event = entry.event else {
+        ended.append(entry.reactor)
+        continue
+      }
+      guard let lane = lanes[entry.reactor] else {
+        preconditionFailure("a lane queues values only once registered, until it ends")
+      }
+      lane.writeLine(event, from: entry.from, to: &line)
+      if line.bytes.count >= WriterHandshake.chunkSize {
+        write(line.bytes)
+        line.bytes.removeAll(keepingCapacity: true)
+        for lane in taken { lane.discardWritten() }
+        dequeue(2 * (copied - copiedAndWritten) + cost, lines: 0)
+        copiedAndWritten = copied
+        cost = 0
+      }
+    }
+    if copied < batch.count { line.bytes.append(contentsOf: batch[copied...]) }
+    write(line.bytes)
+    line.bytes.removeAll(keepingCapacity: true)
+    for lane in taken { lane.finishBatch() }
+    dequeue(2 * (batch.count - copiedAndWritten) + cost, lines: lines, ending: ended)
+  }
+
+  /// Takes written bytes and lines out of the queue, forgets the lanes that ended, and wakes
+  /// the main actor if it waits for room.
+  private func dequeue(_ bytes: Int, lines: Int, ending ended: [Int] = []) {
+    condition.lock()
+    queuedBytes -= bytes
+    queuedLines -= lines
+    for reactor in ended { lanes[reactor] = nil }
+    condition.broadcast()
+    condition.unlock()
+  }
+
   private func write(_ bytes: [UInt8]) {
+    guard !bytes.isEmpty else { return }
     if let sink {
       sink.write(bytes)
       return

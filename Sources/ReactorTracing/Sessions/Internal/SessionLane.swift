@@ -1,11 +1,23 @@
 import ReactorCore
 import ReactorJSON
 
-/// The monitor a session recorder attaches to one reactor: it encodes each event on the main
-/// actor, as it happens, into the session's log.
+/// The monitor a session recorder attaches to one reactor: it numbers each event on the main
+/// actor, as it happens, and hands it to the session's log, encoded or (to a writer thread)
+/// as its values.
 ///
-/// Encoding at once keeps no action, mutation or state value alive (a state that holds other
-/// reactors must not keep them alive), and never reaches into a reactor off the main actor.
+/// A lane whose action, mutation and state types are plain data
+/// (``ReactorSchema/ObjectFreeTypes``) and whose log has a writer thread (a file or a live
+/// stream) queues each action and mutation as its values, and the writer encodes them
+/// (``SessionLaneQueue``): such values hold no reactor, so queuing them keeps none alive, and
+/// encoding them reaches into none. Every other lane encodes each event on the main actor, at
+/// once: a state that holds reactors (or could) must not keep them alive, since a reactor's
+/// release line goes where its last reference goes, and encoding it may reach into them
+/// (``ReactorStateReflection`` turns the reactors of a state that is not `Encodable` into
+/// references, which may introduce a reactor, whose introduction must come before the line
+/// of the event that mentions it). Effects, stream ends and the lane's introduction and
+/// release are encoded on the main actor in both cases: they hold no value of the reactor's
+/// types.
+///
 /// When the reactor is released, its runtime releases this monitor, whose deinit ends the
 /// reactor's lane.
 @MainActor
@@ -16,23 +28,67 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
 
   let id: Int
   private let log: SessionLog
+  /// The lane's encoder, on the main actor.
+  ///
+  /// For a lane that queues values, the writer side has its own (a copy made at the
+  /// introduction) and this one encodes only effects and stream ends, and ``recordedState``.
   private var encoder: TraceEventEncoder<Action, Mutation, State>
+  /// Where a plain-data lane queues its actions and mutations; `nil` for a lane that encodes
+  /// them on the main actor.
+  ///
+  /// Two properties rather than an optional pair: an optional of a tuple of generic types is
+  /// looked up at run time on every event.
+  private let queue: SessionLaneQueue<Action, Mutation, State>?
+  /// The writer that encodes what `queue` holds.
+  private let writer: SessionFileWriter?
   private weak var reactor: R?
+  /// What the log knows of this lane, once introduced: each event's `seq` is noted there.
+  var record: SessionLog.Lane?
   /// The working memory of the states' canonical JSON, reused from one mutation to the next.
   private let canonical = CanonicalJSONEncoder()
   /// The line being written, its capacity reused.
   private var line = LineWriter()
 
+  /// A lane encoding every event on the main actor with `encoder`, whose ``TraceEventEncoder/start(from:)``
+  /// has encoded the initial state.
   init(id: Int, reactor: R, log: SessionLog, encoder: TraceEventEncoder<Action, Mutation, State>) {
     self.id = id
     self.log = log
     self.encoder = encoder
     self.reactor = reactor
+    queue = nil
+    writer = nil
+  }
+
+  /// A plain-data lane queuing its actions and mutations for `writer` to encode, with a copy
+  /// of `encoder` (whose ``TraceEventEncoder/start(from:)`` has encoded `initialState`,
+  /// `initialStateLength` bytes); `writer` learns of it here.
+  init(
+    id: Int, reactor: R, log: SessionLog, encoder: TraceEventEncoder<Action, Mutation, State>,
+    initialState: State, initialStateLength: Int, writer: SessionFileWriter
+  ) {
+    self.id = id
+    self.log = log
+    self.encoder = encoder
+    self.reactor = reactor
+    var writerEncoder = encoder
+    // Never called for an `Encodable` state, and reflection belongs on the main actor.
+    writerEncoder.reflectsState = nil
+    let lane = SessionLaneQueue(
+      reactor: id, encoder: writerEncoder, initialState: initialState,
+      initialStateLength: initialStateLength)
+    writer.register(lane)
+    queue = lane
+    self.writer = writer
   }
 
   isolated deinit {
     log.release(id)
+    writer?.retire(id)
   }
+
+  /// Whether the writer thread encodes this lane's actions and mutations.
+  var isQueuingValues: Bool { queue != nil }
 
   func detach() {
     guard let reactor, reactor.runtime.monitor === self else { return }
@@ -70,7 +126,9 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   var recordedState: JSONValue? {
-    reactor == nil ? nil : encoder.lastStateJSON
+    guard reactor != nil else { return nil }
+    guard let queue else { return encoder.lastStateJSON }
+    return encoder.recordedJSON(of: queue.lastState, isInitial: !queue.hasMutation)
   }
 
   var actionType: (any Decodable.Type)? {
@@ -94,15 +152,41 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     line.bytes.removeAll(keepingCapacity: true)
     encoder.writeSessionLine(
       part, sequence: sequence, time: time, reactor: id, from: origin(from), to: &line)
-    log.append(line: line.bytes, reactor: id, sequence: sequence)
+    log.append(line: line.bytes, of: record, sequence: sequence)
   }
+
+  // The queuing path of an action or a mutation names no generic type of the lane's but the
+  // three it is given: the window's and the encoding path are functions of their own, since
+  // unspecialized code looks up the metadata of every generic type a function names (an
+  // event value, an encoder's part) on every call, whichever branch it takes.
 
   private func recordAction(_ action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
     guard log.storesLines else {
-      record(.action(action, id: id, origin: origin), from: from)
+      recordInWindow(action, id: id, origin: origin, from: from)
       return
     }
     guard log.admitsEvent() else { return }
+    guard let queue, let writer else {
+      encode(action, id: id, origin: origin, from: from)
+      return
+    }
+    guard let (sequence, time) = log.stamp() else { return }
+    queue.append(
+      action,
+      event: CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
+      from: self.origin(from), to: writer)
+    record?.lastSequence = sequence
+  }
+
+  @inline(never)
+  private func recordInWindow(
+    _ action: Action, id: Int, origin: Origin, from: ReactorActivity?
+  ) {
+    record(.action(action, id: id, origin: origin), from: from)
+  }
+
+  @inline(never)
+  private func encode(_ action: Action, id: Int, origin: Origin, from: ReactorActivity?) {
     recordLine(encoder.sessionAction(action, id: id, origin: origin), from: from)
   }
 
@@ -110,11 +194,37 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     _ mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
   ) {
     guard log.storesLines else {
-      record(.mutation(mutation, id: id, origin: origin, state: state), from: from)
+      recordInWindow(mutation, id: id, origin: origin, state: state, from: from)
       return
     }
     // Asked before encoding: a dropped mutation must not be the encoder's last state.
     guard log.admitsEvent() else { return }
+    guard let queue, let writer else {
+      encode(mutation, id: id, origin: origin, state: state, from: from)
+      return
+    }
+    // As the encoder on the main actor would: its last state, kept or not by the stamp.
+    queue.keep(state)
+    guard let (sequence, time) = log.stamp() else { return }
+    queue.append(
+      mutation, state: state,
+      event: CapturedEvent(
+        sequence: sequence, time: time, kind: .mutation(id: id, origin: origin, publisher: nil)),
+      from: self.origin(from), to: writer)
+    record?.lastSequence = sequence
+  }
+
+  @inline(never)
+  private func recordInWindow(
+    _ mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
+  ) {
+    record(.mutation(mutation, id: id, origin: origin, state: state), from: from)
+  }
+
+  @inline(never)
+  private func encode(
+    _ mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
+  ) {
     // Encoded before it is numbered (see ``TraceEventEncoder/SessionPart``).
     let part = encoder.sessionMutation(
       mutation, id: id, origin: origin, state: state, canonical: canonical)
@@ -150,14 +260,21 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     recordAction(action, id: id, origin: origin, from: from)
   }
 
+  /// Records an event that holds none of the reactor's values (an effect's start or end, a
+  /// stream's end) straight as its kind: no generic event value in between, whose metadata
+  /// the lane's unspecialized code would look up at every event.
+  private func record(_ kind: TraceEvent.Kind) {
+    guard log.admitsEvent() else { return }
+    guard let (sequence, time) = log.stamp() else { return }
+    log.append(SessionEvent(sequence: sequence, time: time, kind: .reactor(id, kind)))
+  }
+
   func reactorDidStartEffect(_ effect: Int, action: Int, name: String?) {
-    record(
-      .effectStarted(TraceEvent.EffectStart(effect: effect, action: action, name: name)),
-      from: nil)
+    record(.effectStarted(TraceEvent.EffectStart(effect: effect, action: action, name: name)))
   }
 
   func reactorDidEndEffect(_ effect: Int, outcome: EffectOutcome) {
-    record(.effectEnded(effect, outcome), from: nil)
+    record(.effectEnded(TraceEvent.EffectEnd(effect: effect, outcome: TraceEvent.Outcome(outcome))))
   }
 
   func reactorDidReduce(mutation: Mutation, id: Int, origin: Origin, state: State) {
@@ -171,6 +288,6 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   func reactorStreamDidEnd(_ name: String, error: String?) {
-    record(.streamEnded(name, error: error), from: nil)
+    record(.streamEnded(TraceEvent.StreamEnd(stream: name, error: error)))
   }
 }

@@ -6,16 +6,26 @@ import ReactorCore
 @MainActor
 final class SessionLog {
   /// What the log knows of one reactor it records.
-  struct Lane {
+  ///
+  /// A class, which the lane's monitor holds too: the monitor notes each event's `seq` in it
+  /// directly, where a struct in the dictionary cost a lookup and an in-place modify per
+  /// event.
+  final class Lane {
     /// The lane's monitor, to detach it when the recording stops; weak, so that nothing the
     /// log holds keeps a reactor (or its monitor) alive.
     weak var control: (any SessionLaneControl)?
     /// The name the reactor was recorded with, which scripts address it by.
-    var name: String?
+    let name: String?
     /// The `seq` of the reactor's last event.
     var lastSequence: Int
     /// Its effects started and not yet ended, by id.
     var running: [Int: TraceEvent.EffectStart] = [:]
+
+    init(control: any SessionLaneControl, name: String?, lastSequence: Int) {
+      self.control = control
+      self.name = name
+      self.lastSequence = lastSequence
+    }
   }
 
   let header: SessionHeader
@@ -102,14 +112,20 @@ final class SessionLog {
   /// A flight window keeps events instead, to apply those it evicts.
   var storesLines: Bool { window == nil }
 
-  /// Appends the line of a lane's event stamped by ``stamp()``, newline included.
-  func append(line bytes: [UInt8], reactor: Int, sequence: Int) {
+  /// Appends the line of a lane's event stamped by ``stamp()``, newline included, and notes
+  /// its `seq` in the lane.
+  func append(line bytes: [UInt8], of lane: Lane?, sequence: Int) {
     if let writer {
       writer.append(bytes)
     } else {
       memoryLines.append(contentsOf: bytes)
     }
-    lanes[reactor]?.lastSequence = sequence
+    lane?.lastSequence = sequence
+  }
+
+  /// What the log knows of the live reactor `reactor`: its lane's monitor keeps it.
+  func lane(_ reactor: Int) -> Lane? {
+    lanes[reactor]
   }
 
   /// The session so far: in memory, every event, read back from its lines; as a flight
@@ -181,14 +197,14 @@ final class SessionLog {
   /// Appends an event stamped by ``stamp()``.
   func append(_ event: SessionEvent) {
     store(event)
-    guard let reactor = event.reactor, lanes[reactor] != nil else { return }
-    lanes[reactor]?.lastSequence = event.sequence
+    guard let reactor = event.reactor, let lane = lanes[reactor] else { return }
+    lane.lastSequence = event.sequence
     guard case .reactor(_, let kind) = event.kind else { return }
     switch kind {
     case .effectStarted(let start):
-      lanes[reactor]?.running[start.effect] = start
+      lane.running[start.effect] = start
     case .effectEnded(let end):
-      lanes[reactor]?.running[end.effect] = nil
+      lane.running[end.effect] = nil
       if isIdle { resumeIdleWaiters() }
     default:
       break
@@ -302,4 +318,7 @@ protocol SessionLaneControl: AnyObject {
   var recordedState: JSONValue? { get }
   /// The reactor's `Action` type, when it is `Decodable`.
   var actionType: (any Decodable.Type)? { get }
+  /// Whether the writer thread encodes the lane's actions and mutations
+  /// (``SessionLaneQueue``).
+  var isQueuingValues: Bool { get }
 }

@@ -1,0 +1,182 @@
+import ReactorCore
+import ReactorJSON
+
+/// The writer's side of a session lane whose actions, mutations and states are plain data
+/// (``ReactorSchema/ObjectFreeTypes``): the main actor queues the values as they happen, and
+/// the writer thread encodes them, with the lane's encoder, into the lines the lane would
+/// have written on the main actor, in `seq` order with the session's other lines.
+///
+/// The values wait in ``PayloadBuffer``s, as a single reactor's file writer keeps them, and
+/// the encoder is the one the lane started (its initial state encoded on the main actor, at
+/// the introduction), moved here: the same encoder sees the same values in the same order,
+/// so the lines are byte for byte those of encoding on the main actor. Values of such types
+/// hold no reactor, so keeping them queued keeps no reactor alive (its release line stays
+/// where its last reference goes), and encoding them reaches into no reactor.
+///
+/// `@unchecked Sendable`: `pending…`, `isPending` and `stateCost` are touched only with the
+/// writer's lock held (``SessionFileWriter/queue(_:reactor:from:cost:values:)`` and
+/// ``SessionFileWriter``'s batch taking); the encoder, the taken buffers and their cursors
+/// only on the writer thread; `lastState` and `hasMutation` only on the main actor (by the
+/// lane); `reactor` never changes.
+final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendable>:
+  DeferredSessionLane, @unchecked Sendable
+{
+  let reactor: Int
+
+  // Guarded by the writer's lock, which already keeps accesses from overlapping: no dynamic
+  // exclusivity checks on the main actor's path.
+  @exclusivity(unchecked) private var pendingActions = PayloadBuffer<Action>(capacity: 16)
+  @exclusivity(unchecked) private var pendingMutations = PayloadBuffer<Mutation>(capacity: 16)
+  @exclusivity(unchecked) private var pendingStates = PayloadBuffer<State>(capacity: 16)
+  /// Whether values were queued since the writer last took them.
+  @exclusivity(unchecked) private var isPending = false
+  /// The memory a queued state is counted at: ``WriterHandshake/memoryPerStateByte`` times
+  /// the length of the last state encoded (the initial state's, until one is).
+  @exclusivity(unchecked) private var stateCost: Int
+
+  // The main actor's alone.
+  /// The last state handed to the lane, the initial state until a mutation.
+  ///
+  /// What the encoder on the main actor would hold as its last state, which
+  /// ``SessionLane/recordedState`` encodes when asked. Plain data, so it keeps no reactor
+  /// alive.
+  private(set) var lastState: State
+  /// Whether a mutation's state replaced the initial one in `lastState`.
+  private(set) var hasMutation = false
+
+  // The writer thread's alone.
+  private var encoder: TraceEventEncoder<Action, Mutation, State>
+  private var actions = PayloadBuffer<Action>(capacity: 16)
+  private var mutations = PayloadBuffer<Mutation>(capacity: 16)
+  private var states = PayloadBuffer<State>(capacity: 16)
+  private var nextAction = 0
+  private var nextMutation = 0
+  /// The working memory of the states' canonical JSON.
+  private let canonical = CanonicalJSONEncoder()
+
+  // An event's fixed size counts twice: the buffers it is queued in grow by doubling, and
+  // are swapped with the ones the writer is emptying.
+  private let actionCost =
+    2 * (MemoryLayout<SessionFileWriter.Entry>.stride + MemoryLayout<Action>.stride)
+  private let mutationCost =
+    2
+    * (MemoryLayout<SessionFileWriter.Entry>.stride + MemoryLayout<Mutation>.stride
+      + MemoryLayout<State>.stride)
+
+  /// The writer's side of lane `reactor`, encoding with `encoder`, which has encoded
+  /// `initialState` (`initialStateLength` bytes).
+  init(
+    reactor: Int, encoder: TraceEventEncoder<Action, Mutation, State>, initialState: State,
+    initialStateLength: Int
+  ) {
+    self.reactor = reactor
+    self.encoder = encoder
+    lastState = initialState
+    stateCost = WriterHandshake.memoryPerStateByte * initialStateLength
+  }
+
+  // MARK: On the main actor
+
+  /// Keeps `state` as the lane's last state: a mutation's, once the log admitted it.
+  func keep(_ state: State) {
+    lastState = state
+    hasMutation = true
+  }
+
+  /// Queues an action, stamped as `event`, for the writer to encode.
+  func append(
+    _ action: Action, event: CapturedEvent, from: TraceEvent.ReactorOrigin?,
+    to writer: SessionFileWriter
+  ) {
+    writer.queue(
+      event, reactor: reactor, from: from, cost: { actionCost },
+      values: {
+        pendingActions.append(action)
+        return markPending()
+      })
+  }
+
+  /// Queues a mutation and the state it made, stamped as `event`, for the writer to encode.
+  func append(
+    _ mutation: Mutation, state: State, event: CapturedEvent, from: TraceEvent.ReactorOrigin?,
+    to writer: SessionFileWriter
+  ) {
+    writer.queue(
+      event, reactor: reactor, from: from, cost: { mutationCost + stateCost },
+      values: {
+        pendingMutations.append(mutation)
+        pendingStates.append(state)
+        return markPending()
+      })
+  }
+
+  /// Marks values queued; returns whether they are the first since the writer took them.
+  private func markPending() -> Bool {
+    defer { isPending = true }
+    return !isPending
+  }
+
+  // MARK: On the writer thread
+
+  func take() {
+    swap(&actions, &pendingActions)
+    swap(&mutations, &pendingMutations)
+    swap(&states, &pendingStates)
+    nextAction = 0
+    nextMutation = 0
+    isPending = false
+    if let length = encoder.lastStateByteCount {
+      stateCost = WriterHandshake.memoryPerStateByte * length
+    }
+  }
+
+  func writeLine(
+    _ event: CapturedEvent, from: TraceEvent.ReactorOrigin?, to line: inout LineWriter
+  ) {
+    switch event.kind {
+    case .action(let id, let origin):
+      let part = encoder.sessionAction(actions[nextAction], id: id, origin: origin)
+      nextAction += 1
+      encoder.writeSessionLine(
+        part, sequence: event.sequence, time: event.time, reactor: reactor, from: from,
+        to: &line)
+    case .mutation(let id, let origin, _):
+      let part = encoder.sessionMutation(
+        mutations[nextMutation], id: id, origin: origin, state: states[nextMutation],
+        canonical: canonical)
+      nextMutation += 1
+      encoder.writeSessionLine(
+        part, sequence: event.sequence, time: event.time, reactor: reactor, from: from,
+        to: &line)
+    default:
+      preconditionFailure("a lane queues only its actions and mutations")
+    }
+  }
+
+  func discardWritten() {
+    actions.discard(upTo: nextAction)
+    mutations.discard(upTo: nextMutation)
+    states.discard(upTo: nextMutation)
+  }
+
+  func finishBatch() {
+    actions.removeAll()
+    mutations.removeAll()
+    states.removeAll()
+  }
+}
+
+/// A lane's writer side as the session writer's thread drives it, whatever its types.
+protocol DeferredSessionLane: AnyObject, Sendable {
+  /// The lane's reactor id.
+  var reactor: Int { get }
+  /// With the writer's lock held: takes the values queued so far, to encode them in order.
+  func take()
+  /// Appends the line of the next value taken, stamped as `event`, newline included.
+  func writeLine(
+    _ event: CapturedEvent, from: TraceEvent.ReactorOrigin?, to line: inout LineWriter)
+  /// Releases the values whose lines are written.
+  func discardWritten()
+  /// Releases every value taken, once the batch is written.
+  func finishBatch()
+}
