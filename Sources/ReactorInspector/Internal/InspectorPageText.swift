@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-BAG9z5qE6RdbrR+SFJiesxPi6owemnYPyHlPzyfWhoE='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-PGqmc71xHrnJfJzDdgsSwCPcfpZEtN9Gz0N3gWsqZE8='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -247,13 +247,14 @@ enum InspectorPageText {
         const k = e[Slot.kind];
         return k === "a" ? e[Slot.action.from] : k === "m" ? e[Slot.mutation.from] : null;
       }
+      let releases = 0; // reactors released so far: a live strip is drawn anew when one is
       function indexEvent(i) {
         const e = E[i];
         const r = reactorById.get(e[Slot.reactor]);
         if (!r) { mutationsUpTo[i] = 0; return; }
         switch (e[Slot.kind]) {
           case "r": r.introduced = i; break;
-          case "q": r.released = i; break;
+          case "q": r.released = i; releases += 1; break;
           case "a": r.actionAt.set(e[Slot.action.id], i); break;
           case "s": r.effectStartAt.set(e[Slot.effectStart.effect], i); push(r.byAction, e[Slot.effectStart.action], i); break;
           case "e": r.effectEndAt.set(e[Slot.effectEnd.effect], i); break;
@@ -1120,10 +1121,11 @@ enum InspectorPageText {
       const PALETTE = ["#2563eb", "#059669", "#9333ea", "#d97706", "#db2777", "#0891b2", "#65a30d", "#dc2626"];
       function laneColor(r) { return PALETTE[r.lane % PALETTE.length]; }
       // The strip is drawn onto `base` and copied to the canvas with the selection on top. A live
-      // page draws onto the kept base only the events that arrived since its last redraw: the
-      // strip's scale runs ahead of the events (`scaleN`, room for a quarter more), and the base is
-      // drawn anew only when they fill it, when the width changes or when a reactor enters. So a
-      // redraw costs what arrived, not the whole stream.
+      // page of 2,000 events or more draws onto the kept base only the events that arrived since
+      // its last redraw: the strip's scale runs ahead of the events (`scaleN`, room for a quarter
+      // more), and the base is drawn anew only when they fill it, when the width changes, when a
+      // reactor enters or leaves (its lane and lifetime) or when the stream ends (to fill the width). So a redraw costs what
+      // arrived, not the whole stream. Below that, and in a file, the events fill the width.
       let base = null, scaleN = 0;
       let strip = null; // where the base's drawing stopped, the lifetimes it shaded, its effects' lanes and those still running
       const GUTTER = SESSION ? 96 : 62;
@@ -1141,8 +1143,10 @@ enum InspectorPageText {
         if (value === undefined) { value = getComputedStyle(document.documentElement).getPropertyValue(name).trim(); cssColors.set(name, value); }
         return value;
       }
+      function streamEnded() { return N > 0 && E[N - 1][Slot.kind] === "z"; }
       function outcomeColor(outcome) { return outcome === "failed" ? "#dc2626" : outcome === "cancelled" ? "#d97706" : outcome === "" ? "#a78bfa" : cssColor("--effect"); }
-      function drawTimelineBase(scale) {
+      // `scale` and `upTo` (the events drawn) for the tests.
+      function drawTimelineBase(scale, upTo = N) {
         const height = stripHeight();
         if (canvas.style.height !== height + "px") canvas.style.height = height + "px";
         const ratio = window.devicePixelRatio || 1;
@@ -1152,8 +1156,8 @@ enum InspectorPageText {
         const g = base.getContext("2d");
         g.scale(ratio, ratio);
         g.fillStyle = "#f3f4f6"; g.fillRect(0, 0, width, height);
-        scaleN = scale !== undefined ? scale : LIVE ? Math.ceil(N * 1.25) + 64 : 0;
-        strip = { upTo: 0, reactors: reactors.length, drawnLifetimes: N, busy: [], running: new Map() };
+        scaleN = scale !== undefined ? scale : LIVE && N >= 2000 && !streamEnded() ? Math.ceil(N * 1.25) : 0;
+        strip = { upTo: 0, reactors: reactors.length, releases, busy: [], running: new Map() };
         if (SESSION) {
           const h = laneHeight();
           g.font = Math.min(10, h - 2) + "px system-ui, sans-serif";
@@ -1169,7 +1173,7 @@ enum InspectorPageText {
           g.font = "9px system-ui, sans-serif"; g.fillStyle = "#6b7280";
           g.fillText("actions", 4, 10); g.fillText("mutations", 4, 22); g.fillText("effects", 4, 34);
         }
-        drawStripEvents(N);
+        drawStripEvents(upTo);
       }
       // An effect's bar: a trace of one reactor has a row per concurrent effect, a session one bar
       // in the middle of the reactor's lane.
@@ -1210,16 +1214,13 @@ enum InspectorPageText {
           switch (kind) {
             case "a": g.fillStyle = color("--action"); g.fillRect(x - 1, top, 2, Math.max(2, (h - 1) / 2)); break;
             case "m": g.fillStyle = color("--mutation"); g.fillRect(x - 1, top + (h - 1) / 2, 2, Math.max(2, (h - 1) / 2)); break;
-            case "q": // the lifetime ends here: what the base shaded after it, for a live reactor, is cleared
-              if (i >= strip.drawnLifetimes) { g.fillStyle = "#f3f4f6"; g.fillRect(x, top, width - x, h - 1); }
-              g.fillStyle = "#374151"; g.fillRect(x - 1, top, 2, h - 1); break;
-            case "r": g.fillStyle = "#374151"; g.fillRect(x - 1, top, 2, h - 1); break;
+            case "r": case "q": g.fillStyle = "#374151"; g.fillRect(x - 1, top, 2, h - 1); break;
           }
         }
         strip.upTo = to;
       }
       function drawTimeline() {
-        if (!base || (LIVE && (N > scaleN || reactors.length !== strip.reactors))) drawTimelineBase();
+        if (!base || (LIVE && (N > scaleN || reactors.length !== strip.reactors || releases !== strip.releases || (scaleN > N && streamEnded())))) drawTimelineBase();
         else if (strip.upTo < N) drawStripEvents(N);
         const g = canvas.getContext("2d");
         const ratio = window.devicePixelRatio || 1;
@@ -1370,7 +1371,7 @@ enum InspectorPageText {
       function resetLive(id) {
         live.stream = id; live.lines = []; live.partial = ""; live.header = null; live.held = [];
         live.historyUpTo = 0; live.shownUpTo = 0; live.drawnAt = 0; live.diagramTook = 0; filteredUpTo = Infinity;
-        E.length = 0; N = 0; reactors.length = 0; reactorById.clear(); mutationsUpTo.length = 0;
+        E.length = 0; N = 0; reactors.length = 0; reactorById.clear(); mutationsUpTo.length = 0; releases = 0;
         crossByAction.clear(); crossByEffect.clear(); searchTexts = null; openOthers.clear();
         D.diagrams = []; D.warnings = []; loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren();
         selected = -1; focus = null; base = null; following = true; SESSION = false;
@@ -1521,8 +1522,16 @@ enum InspectorPageText {
           select(seq) { for (let i = 0; i < N; i++) if (E[i][Slot.seq] === seq) { following = false; select(i); $("follow").disabled = false; return true; } return false; },
           get events() { return N; },
           latencies,
-          // Whether the overview strip, drawn a redraw at a time, is the strip drawn whole at the same scale.
-          stripIsWhole() { drawTimeline(); const drawn = canvas.toDataURL(); drawTimelineBase(scaleN); drawTimeline(); return drawn === canvas.toDataURL(); },
+          // Whether the overview strip drawn in three parts, as a live page draws it, is the strip
+          // drawn whole (at a scale with room to spare, as a live page's).
+          stripIsWhole() {
+            const scale = 2 * Math.max(N, scaleN);
+            drawTimelineBase(scale); const whole = base.toDataURL();
+            drawTimelineBase(scale, Math.floor(N / 3)); drawStripEvents(Math.floor((2 * N) / 3)); drawStripEvents(N);
+            const parts = base.toDataURL();
+            base = null; drawTimeline();
+            return whole === parts;
+          },
         });
         connect();
       }
