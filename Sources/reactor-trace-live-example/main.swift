@@ -24,6 +24,9 @@ import Darwin
 //                                                   the benchmark's reference)
 //   reactor-trace-live-example --session taskapp --port 7878 --token TOKEN [--pause-ms 0]
 //   reactor-trace-live-example --session taskapp --file PATH
+//   [--hold-file PATH]   (waits until PATH exists before its last action, or after the session's
+//                         last tap: the browser tests hold the app there until the page has
+//                         shown its events)
 //     (the task app's sample session, every reactor of it, streamed live with a
 //     LiveSessionRecorder or written by a SessionRecorder to PATH: on a test clock, so both
 //     give the same lines as Traces/taskapp.session.jsonl; `--pause-ms` waits that long for
@@ -75,6 +78,18 @@ if values["queue-mib"] != nil { live.queueBudget = integer("queue-mib", default:
 let stateBytes = integer("state-bytes", default: 0)
 let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"], overflow: .drop)
 
+/// Waits until the path of `--hold-file` exists, when it is given (at most 120 s): the browser
+/// tests hold the app there until the page has shown what it streamed, so that "shown while the
+/// app still runs" does not depend on how loaded the machine is.
+@MainActor func holdIfAsked() async {
+  guard let path = values["hold-file"] else { return }
+  let clock = ContinuousClock()
+  let deadline = clock.now + .seconds(120)
+  while access(path, F_OK) != 0, clock.now < deadline {
+    try? await clock.sleep(for: .milliseconds(10))
+  }
+}
+
 /// Taps `reactor` `actions` times at `rate` per second, recorded live (or to `file`), and
 /// prints the report line.
 @MainActor func run<R: Reactor>(_ reactor: R, action: (Int) -> R.Action) async -> Never {
@@ -96,6 +111,7 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
   var next = clock.now
   let interval = Duration.seconds(1) / rate
   for index in 0..<actions {
+    if index == actions - 1 { await holdIfAsked() }
     reactor.send(action(index))
     next += interval
     try? await clock.sleep(until: next)
@@ -154,6 +170,7 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
       await clock.advance(by: .milliseconds(100))
       if pause > .zero { try? await ContinuousClock().sleep(for: pause) }
     }
+    await holdIfAsked()
     await fileRecorder?.waitUntilIdle()
     await recorder?.waitUntilIdle()
   }

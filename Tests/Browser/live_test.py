@@ -78,21 +78,29 @@ class Server:
         self.log.close()
 
 
-def start_app(server, stream, actions, rate):
+def start_app(server, stream, actions, rate, hold=()):
+    """The Counter tapped `actions` times at `rate` a second; with `hold` a path, it waits
+    before its last action until that path exists."""
     return subprocess.Popen(
         [os.path.join(OPTIONS["bin"], "reactor-trace-live-example"), "--port", str(server.port),
          "--token", server.token, "--stream", stream, "--actions", str(actions), "--rate",
-         str(rate), "--app", "browser test"],
+         str(rate), "--app", "browser test"] + (["--hold-file", hold] if hold else []),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def start_session_app(server, stream, pause_ms):
-    """The task app's sample session, every reactor of it, streamed live."""
+def start_session_app(server, stream, pause_ms, hold=()):
+    """The task app's sample session, every reactor of it, streamed live; with `hold` a path,
+    it waits after its last tap until that path exists."""
     return subprocess.Popen(
         [os.path.join(OPTIONS["bin"], "reactor-trace-live-example"), "--session", "taskapp",
          "--port", str(server.port), "--token", server.token, "--stream", stream,
-         "--pause-ms", str(pause_ms)],
+         "--pause-ms", str(pause_ms)] + (["--hold-file", hold] if hold else []),
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def release(hold):
+    """Lets an app held by `hold` go on."""
+    open(hold, "w").close()
 
 
 COMMITTED_SESSION = os.path.join(
@@ -155,13 +163,18 @@ class LivePageTests(unittest.TestCase):
         path = os.path.join(self.directory, "browser.trace.jsonl")
         self.driver.get_log("browser")  # what other tests' pages logged in this browser
         self.driver.get(self.server.url)
-        app = start_app(self.server, "browser", actions=300, rate=60)
+        # The app waits before its last action until the page has shown events (however loaded
+        # the machine), and the last action's events come after.
+        hold = os.path.join(self.scratch.name, "browser.hold")
+        app = start_app(self.server, "browser", actions=300, rate=60, hold=hold)
         try:
             # Events appear while the app is still running, and keep coming.
             first = poll("events in the page", lambda: self.shown_events())
             self.assertIsNone(app.poll(), "the app ended before the page showed anything")
+            release(hold)
             poll("more events", lambda: self.shown_events() > first)
         finally:
+            release(hold)
             out, err = app.communicate(timeout=120)
         self.assertEqual(app.returncode, 0, err)
         report = json.loads(out)
@@ -222,7 +235,8 @@ class LivePageTests(unittest.TestCase):
     def test_a_task_app_session_streams_live_with_every_reactors_lane_and_state(self):
         path = os.path.join(self.directory, "taskapp.trace.jsonl")
         self.driver.get(self.server.url)
-        app = start_session_app(self.server, "taskapp", pause_ms=400)
+        hold = os.path.join(self.scratch.name, "taskapp.hold")
+        app = start_session_app(self.server, "taskapp", pause_ms=400, hold=hold)
         try:
             # The session is listed and chosen; its events appear while the app still runs.
             poll("the session in the stream list", lambda: self.driver.execute_script(
@@ -234,6 +248,7 @@ class LivePageTests(unittest.TestCase):
             poll("session events in the page", lambda: self.shown_events())
             self.assertIsNone(app.poll(), "the app ended before the page showed its session")
         finally:
+            release(hold)
             out, err = app.communicate(timeout=120)
         self.assertEqual(app.returncode, 0, err)
         report = json.loads(out)
@@ -303,7 +318,9 @@ class LivePageTests(unittest.TestCase):
             def log_message(self, *args):
                 pass
 
-        other = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        # Threading: Chromium may open a second connection and send nothing on it, which would
+        # hold a one-at-a-time server (and the page) until it gives up.
+        other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         thread = threading.Thread(target=other.serve_forever, daemon=True)
         thread.start()
         try:
