@@ -544,6 +544,9 @@ HOSTILE = [
     "<svg onload=\"window.__pwned = 4\"></svg>",
 ]
 
+MODULE_HOSTILE = "Evil.Module(<img src=x onerror=\"window.__pwned = 5\">, Evil.Kind.b)"
+MODULE_HOSTILE_SHOWN = "Module(<img src=x onerror=\"window.__pwned = 5\">, Kind.b)"
+
 
 class StatePathSearchTests(unittest.TestCase):
     """The path search takes the paths every command's --key takes, with the same meaning."""
@@ -633,6 +636,8 @@ class HostileLabelTests(unittest.TestCase):
                                          {"p": ["tags"], "append": [text]}])]))
         # A state key that JavaScript treats specially must stay a plain member.
         steps[0][1].append(("setProto", [{"p": ["__proto__"], "v": {"polluted": True}}]))
+        # A hostile label with a module prefix: the list drops the prefix, the rest stays text.
+        steps.append((MODULE_HOSTILE, [(MODULE_HOSTILE, [{"p": ["extra"], "v": 1}])]))
         write_trace(trace, HOSTILE[1], {"title": "", "tags": [], HOSTILE[0]: HOSTILE[2]}, steps,
                     metadata={HOSTILE[1]: HOSTILE[3]})
         cls.trace = trace
@@ -656,6 +661,10 @@ class HostileLabelTests(unittest.TestCase):
         labels = [label for seq, label, _ in page.rows() if seq]
         for text in HOSTILE:
             self.assertIn(text, labels)
+        self.assertIn(MODULE_HOSTILE_SHOWN, labels)
+        self.assertNotIn(MODULE_HOSTILE, labels)
+        titles = [row.get_attribute("title") for seq, label, row in page.rows() if label == MODULE_HOSTILE_SHOWN]
+        self.assertTrue(titles and all(title.endswith(" " + MODULE_HOSTILE) for title in titles), titles)
         page.press(Keys.END)
         state = json.loads(page.state_json())
         self.assertEqual(state["tags"], HOSTILE)
@@ -961,6 +970,39 @@ class TaskAppSessionTests(unittest.TestCase):
         self.page.select_seq(list_event["seq"])
         self.assertIn("TaskAppListReactor", self.driver.find_element(By.ID, "diagram-title").text)
         self.assertEqual(len(self.driver.find_elements(By.CSS_SELECTOR, "#diagram g.node.current")), 1)
+
+    def test_the_event_list_shows_labels_without_module_prefixes_and_the_full_label_as_title(self):
+        recorded = {event["seq"]: event["label"] for event in self.events
+                    if event["kind"] in ("action", "mutation")}
+        seen = {}
+        self.page.select_seq(0)
+        for key in (Keys.HOME, Keys.END):
+            self.page.press(key)
+            for seq, label, row in self.page.rows():
+                if seq in recorded:
+                    seen[seq] = (label, row.get_attribute("title"))
+        prefixed = [seq for seq, label in recorded.items() if "ReactorExamples." in label]
+        self.assertGreaterEqual(len([seq for seq in prefixed if seq in seen]), 3)
+        for seq, (label, title) in seen.items():
+            # The task app's only module is ReactorExamples, and no string of it holds one.
+            self.assertEqual(label, recorded[seq].replace("ReactorExamples.", ""), "seq %d" % seq)
+            self.assertEqual(title, "%d %s" % (seq, recorded[seq]))
+        # A reactor's introduction names its type without its module; its title has it whole.
+        introduction = self.event(6, "reactor")
+        self.page.select_seq(introduction["seq"])
+        row = [row for seq, _, row in self.page.rows() if seq == introduction["seq"]][0]
+        self.assertIn("introduced TaskCellReactor #6 (TaskCellReactor) made by list #1",
+                      row.get_attribute("textContent").replace("\u2068", "").replace("\u2069", ""))
+        self.assertIn("(ReactorExamples.TaskCellReactor)",
+                      row.get_attribute("title").replace("\u2068", "").replace("\u2069", ""))
+        # The chain's chips too, with the full label in their title.
+        insert = self.event(1, "mutation", id=4)
+        self.page.select_seq(insert["seq"])
+        chip = dict(self.page.chain_chips())[insert["seq"]]
+        self.assertNotIn("ReactorExamples.", chip.text)
+        self.assertIn("insert(TaskItem(id: 4", chip.text)
+        self.assertIn(insert["label"], chip.get_attribute("title"))
+        self.assertEqual(self.driver.find_element(By.ID, "selected-title").get_attribute("title"), insert["label"])
 
     def test_the_overview_has_a_lane_per_reactor_and_logs_no_error(self):
         height = self.driver.execute_script("return document.getElementById('timeline').clientHeight")

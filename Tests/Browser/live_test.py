@@ -169,6 +169,9 @@ class LivePageTests(unittest.TestCase):
         total = len(event_lines(path))
         self.assertEqual(total, report["observed"] + 1)
         poll("every event in the page", lambda: self.shown_events() == total)
+        # The overview strip, drawn only with what arrived at each redraw, is the strip drawn
+        # whole.
+        self.assertTrue(self.driver.execute_script("return window.reactorTraceLive.stripIsWhole()"))
 
         # The page is the inspector: the transitions diagram, drawn by the server from what
         # arrived, outlines the current state, and the state tree shows it.
@@ -247,6 +250,7 @@ class LivePageTests(unittest.TestCase):
         # Every event arrived; the page shows a lane per reactor and its reactor filter.
         total = len(event_lines(path))
         poll("every event of the session in the page", lambda: self.shown_events() == total)
+        self.assertTrue(self.driver.execute_script("return window.reactorTraceLive.stripIsWhole()"))
         reactors = [json.loads(line) for line in event_lines(path)]
         reactors = [e for e in reactors if e["kind"] == "reactor"]
         self.assertTrue(self.driver.find_element(By.ID, "reactor-filter-box").is_displayed())

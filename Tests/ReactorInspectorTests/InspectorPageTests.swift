@@ -237,6 +237,35 @@ struct InspectorPageTests {
     #expect(insert[fromSlot] == .array([.int(2), .int(2), .int(1)]))
   }
 
+  @Test func everyActionAndMutationCarriesItsLabelAsShownWithoutModulePrefixes() throws {
+    let path = tracesDirectory + "/taskapp.session.jsonl"
+    let (_, data) = try pageParts(InspectorPage(tracePath: path))
+    let events = try #require(data["events"]?.arrayValue).compactMap(\.arrayValue)
+    let common = PageEventSlots.common.count
+    let slots = Dictionary(uniqueKeysWithValues: PageEventSlots.kinds.map { ($0.letter, $0) })
+    var shownCount = 0
+    for event in events {
+      guard let letter = event[2].stringValue, letter == "a" || letter == "m",
+        let kind = slots[letter],
+        let labelSlot = kind.slots.firstIndex(of: "label"),
+        let shownSlot = kind.slots.firstIndex(of: "shown"),
+        let label = event[common + labelSlot].stringValue
+      else { continue }
+      // The label as recorded stays; the one shown is the shared rule's, or null when the
+      // same.
+      let expected = LabelText.withoutModules(label)
+      if expected == label {
+        #expect(event[common + shownSlot] == .null, "\(label)")
+      } else {
+        #expect(event[common + shownSlot].stringValue == expected)
+        #expect(!expected.contains("ReactorExamples."))
+        shownCount += 1
+      }
+    }
+    // setTasks ×2, setTask ×2, setEditing, insert, edit.
+    #expect(shownCount == 7)
+  }
+
   @Test func anUnreadableTraceFailsWithTheReadersMessage() {
     #expect(throws: InspectorError.self) {
       try InspectorPage(tracePath: tracesDirectory + "/no-such.trace.jsonl")

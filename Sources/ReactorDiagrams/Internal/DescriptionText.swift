@@ -1,11 +1,13 @@
+import ReactorTracing
+
 /// A value's Swift description (a trace's label: `setItems([MyApp.Item(id: 1, …)])`) written
 /// short for an edge: module prefixes dropped and lists cut by meaning, as ``ValueText``
 /// cuts JSON.
 ///
 /// A label is read as text, quoted strings and bracketed lists (`(…)` and `[…]`, their
-/// elements split at top-level commas). Outside strings, a dotted name of types loses its
-/// first part, the module Swift's descriptions qualify every type with (`MyApp.Item(` →
-/// `Item(`, `MyApp.Kind.small` → `Kind.small`); a stream's `ItemStore.events` stays. A list shows the elements that fit and counts the
+/// elements split at top-level commas). Outside strings, module prefixes go by the rule every
+/// view shares, ``LabelText/withoutModules(_:)`` (`MyApp.Item(` → `Item(`); a stream's
+/// `ItemStore.events` stays. A list shows the elements that fit and counts the
 /// rest (`[Item(id: 1, … 2 more), … 4 more]`); one a trace cut off (its labels end in `…`
 /// after 200 characters) ends in `…`. Text that cannot be read so is cut at a token.
 enum DescriptionText {
@@ -98,7 +100,7 @@ enum DescriptionText {
     var plain = ""
     func flush() {
       guard !plain.isEmpty else { return }
-      append(.text(withoutModules(plain)))
+      append(.text(LabelText.withoutModules(plain)))
       plain = ""
     }
     while let character = characters.first {
@@ -106,20 +108,7 @@ enum DescriptionText {
       switch character {
       case "\"":
         flush()
-        var string = "\""
-        var isEscaped = false
-        while let next = characters.first {
-          characters = characters.dropFirst()
-          string.append(next)
-          if isEscaped {
-            isEscaped = false
-          } else if next == "\\" {
-            isEscaped = true
-          } else if next == "\"" {
-            break
-          }
-        }
-        append(.string(string))
+        append(.string("\"" + LabelText.quotedRest(of: &characters)))
       case "(", "[":
         flush()
         stack.append((character, [[]]))
@@ -156,44 +145,6 @@ enum DescriptionText {
       isInnermost = false
     }
     return top
-  }
-
-  /// `text` with the first part of each dotted name (a module) dropped.
-  private static func withoutModules(_ text: String) -> String {
-    // Only a dot starts what this drops.
-    guard text.utf8.contains(UInt8(ascii: ".")) else { return text }
-    var result = ""
-    var word = ""
-    var previous: Character?
-    func isNameCharacter(_ character: Character) -> Bool {
-      character.isLetter || character.isNumber || character == "_"
-    }
-    var characters = Array(text)
-    characters.append(" ")
-    var index = 0
-    while index < characters.count {
-      let character = characters[index]
-      if isNameCharacter(character) {
-        word.append(character)
-      } else {
-        // A name that starts a dotted chain of type names (`MyApp.Item`), not a number, not
-        // after a dot, nor a stream's `ItemStore.events`.
-        if character == ".", let first = word.first, first.isLetter || first == "_",
-          previous != ".", index + 1 < characters.count, characters[index + 1].isUppercase
-        {
-          word = ""
-          previous = "."
-          index += 1
-          continue
-        }
-        result += word
-        word = ""
-        if index < characters.count - 1 { result.append(character) }
-        previous = character
-      }
-      index += 1
-    }
-    return result
   }
 
   // MARK: - Writing

@@ -174,6 +174,8 @@ struct PageDataWriter {
       }
       events.append(UInt8(ascii: ","))
       Self.write(origin: action.from, to: &events)
+      events.append(UInt8(ascii: ","))
+      Self.write(shownLabel: action.label, to: &events)
     case .effectStarted(let start):
       events.append(contentsOf: "\"s\",\(reactor),\(start.effect),\(start.action),".utf8)
       Self.write(optional: start.name, to: &events)
@@ -232,6 +234,8 @@ struct PageDataWriter {
     }
     events.append(UInt8(ascii: ","))
     Self.write(origin: mutation.from, to: &events)
+    events.append(UInt8(ascii: ","))
+    Self.write(shownLabel: mutation.label, to: &events)
     guard var lane = lanes[reactor], let state else { return }
     lane.mutationCount += 1
     lane.mutationsSinceSnapshot += 1
@@ -368,6 +372,13 @@ struct PageDataWriter {
 
   private static func write(string: String, to bytes: inout [UInt8]) {
     JSONValue.string(string).write(to: &bytes)
+  }
+
+  /// The label the event list shows, without module prefixes (``LabelText``), or `null`
+  /// when that is the label itself: most labels have none, and the page falls back to it.
+  private static func write(shownLabel label: String, to bytes: inout [UInt8]) {
+    let shown = LabelText.withoutModules(label)
+    write(optional: shown == label ? nil : shown, to: &bytes)
   }
 
   private static func write(optional: String?, to bytes: inout [UInt8]) {

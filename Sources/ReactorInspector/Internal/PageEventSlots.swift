@@ -23,19 +23,21 @@ package enum PageEventSlots {
 
   /// Every kind and its members.
   package static let kinds = [
-    // The action's id, its label, the name of the stream that sent it or null, and the
-    // reactor it came from as [reactor, action or null, effect or null] or null.
-    Kind(letter: "a", name: "action", slots: ["id", "label", "stream", "from"]),
+    // The action's id, its label, the name of the stream that sent it or null, the
+    // reactor it came from as [reactor, action or null, effect or null] or null, and the
+    // label shown (without module prefixes) or null when it is the label.
+    Kind(letter: "a", name: "action", slots: ["id", "label", "stream", "from", "shown"]),
     // The effect's id, the action that started it, the effect's name or null.
     Kind(letter: "s", name: "effectStart", slots: ["effect", "action", "name"]),
     // The effect's id, "finished", "cancelled" or "failed", the error or null.
     Kind(letter: "e", name: "effectEnd", slots: ["effect", "outcome", "error"]),
     // The mutation's id and label, the action, effect and stream that caused it (each or
     // null), its diff operations as stored (a snapshot or a description as one operation
-    // at the root), and the reactor a stream's element came from, as for an action, or null.
+    // at the root), the reactor a stream's element came from, as for an action, or null, and
+    // the label shown, as for an action.
     Kind(
       letter: "m", name: "mutation",
-      slots: ["id", "label", "action", "effect", "stream", "operations", "from"]),
+      slots: ["id", "label", "action", "effect", "stream", "operations", "from", "shown"]),
     // The stream's name, its error or null.
     Kind(letter: "x", name: "streamEnd", slots: ["stream", "error"]),
     // The events the recorder observed and dropped.

@@ -174,18 +174,33 @@
     const start = r ? r.effectStartAt.get(id) : undefined;
     return start !== undefined && E[start][Slot.effectStart.name] !== null ? "effect " + id + " " + iso(E[start][Slot.effectStart.name]) : "effect " + id;
   }
-  function introductionText(r) {
-    let text = iso(reactorName(r)) + " (" + iso(r.type) + ")";
+  // The type without its module (`TaskCellReactor`); `fullType` for the type as recorded.
+  function introductionText(r, fullType) {
+    let text = iso(reactorName(r)) + " (" + iso(fullType ? r.type : shortType(r.type)) + ")";
     if (r.parent !== null) { const parent = reactorById.get(r.parent); text += " made by " + (parent ? iso(reactorName(parent)) : "reactor " + r.parent); }
     return text;
   }
+  // An action's or mutation's label as the list shows it: without module prefixes, as the
+  // page data gives it (null when the label has none; live events carry none), and as recorded.
+  function shownLabel(e) {
+    const shown = e[Slot.kind] === "a" ? e[Slot.action.shown] : e[Slot.mutation.shown];
+    return shown === undefined || shown === null ? recordedLabel(e) : shown;
+  }
+  function isLabelled(e) { return e[Slot.kind] === "a" || e[Slot.kind] === "m"; }
+  // What a row's tooltip says: the label as recorded, module prefixes included.
+  function recordedText(e) {
+    if (isLabelled(e)) return recordedLabel(e);
+    const r = reactorById.get(e[Slot.reactor]);
+    return e[Slot.kind] === "r" && r ? "introduced " + introductionText(r, true) : labelOf(e);
+  }
+  function recordedLabel(e) { return e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.mutation.label]; }
   function labelOf(e) {
     const r = reactorById.get(e[Slot.reactor]);
     switch (e[Slot.kind]) {
-      case "a": return iso(e[Slot.action.label]);
+      case "a": return iso(shownLabel(e));
       case "s": return effectName(r, e[Slot.effectStart.effect]) + " started";
       case "e": return effectName(r, e[Slot.effectEnd.effect]) + " " + e[Slot.effectEnd.outcome] + (e[Slot.effectEnd.error] !== null ? ": " + iso(e[Slot.effectEnd.error]) : "");
-      case "m": return iso(e[Slot.mutation.label]);
+      case "m": return iso(shownLabel(e));
       case "x": return "stream " + iso(e[Slot.streamEnd.stream]) + (e[Slot.streamEnd.error] !== null ? " failed: " + iso(e[Slot.streamEnd.error]) : " ended");
       case "z": return "recording ended: " + e[Slot.end.observed] + " observed, " + e[Slot.end.dropped] + " dropped";
       case "o": return iso(e[Slot.other.description]);
@@ -217,7 +232,7 @@
     let text = searchTexts[i];
     if (text === undefined) {
       const r = reactorOf(i);
-      text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
+      text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + (isLabelled(E[i]) && shownLabel(E[i]) !== recordedLabel(E[i]) ? recordedLabel(E[i]) + " " : "") + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
     }
     return text;
   }
@@ -376,9 +391,10 @@
         badge.textContent = { a: "A", s: "E", e: "E", m: "M", x: "S", z: "·", o: "·", r: "+", q: "−" }[e[Slot.kind]]; badge.className = "badge k-" + e[Slot.kind];
         who.textContent = SESSION && r ? reactorName(r) : "";
         who.style.color = SESSION && r ? laneColor(r) : "";
-        label.textContent = e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.kind] === "m" ? e[Slot.mutation.label] : labelOf(e); cause.textContent = causeOf(e);
+        label.textContent = isLabelled(e) ? shownLabel(e) : labelOf(e); cause.textContent = causeOf(e);
       }
-      row.title = seq.textContent + " " + label.textContent;
+      // The tooltip has the label as recorded, module prefixes included.
+      row.title = seq.textContent + " " + (index >= 0 ? recordedText(E[index]) : label.textContent);
     }
   }
   viewport.addEventListener("scroll", () => { viewTop = writtenTop = viewport.scrollTop; renderRows(); });
@@ -458,8 +474,11 @@
   }
   function eventChip(index, current, extra) {
     const e = E[index], r = reactorOf(index);
-    const name = e[Slot.kind] === "a" ? "action " + e[Slot.action.id] + " " + iso(e[Slot.action.label]) : e[Slot.kind] === "m" ? "mutation " + e[Slot.mutation.id] + " " + iso(e[Slot.mutation.label]) : e[Slot.kind] === "s" ? effectName(r, e[Slot.effectStart.effect]) : labelOf(e);
-    return chip(index, short((SESSION && r ? reactorName(r) + ": " : "") + name, 90), current, extra);
+    const who = SESSION && r ? reactorName(r) + ": " : "";
+    const name = e[Slot.kind] === "a" ? "action " + e[Slot.action.id] + " " + iso(shownLabel(e)) : e[Slot.kind] === "m" ? "mutation " + e[Slot.mutation.id] + " " + iso(shownLabel(e)) : e[Slot.kind] === "s" ? effectName(r, e[Slot.effectStart.effect]) : labelOf(e);
+    const node = chip(index, short(who + name, 90), current, extra);
+    if (isLabelled(e)) node.title = who + (e[Slot.kind] === "a" ? "action " + e[Slot.action.id] : "mutation " + e[Slot.mutation.id]) + " " + recordedLabel(e);
+    return node;
   }
   function arrow(across) { return el("span", "arrow" + (across ? " across" : ""), across ? "⇢" : "→"); }
   function missingChip(text) { return el("span", "chip", text + " (not in this trace)"); }
@@ -747,6 +766,7 @@
       const e = E[index], r = reactorOf(index);
       title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + (e[Slot.kind] === "a" ? " " + e[Slot.action.id] + " · " : e[Slot.kind] === "m" ? " " + e[Slot.mutation.id] + " · " : " · ") + labelOf(e);
     }
+    title.title = index >= 0 && isLabelled(E[index]) ? recordedLabel(E[index]) : "";
     title.dataset.seq = index < 0 ? "0" : String(E[index][Slot.seq]);
     renderChain(index);
     renderChanges(index, index >= 0 && reactorOf(index) === focus ? focus : null);
@@ -889,24 +909,17 @@
   const LANES = 8;
   const PALETTE = ["#2563eb", "#059669", "#9333ea", "#d97706", "#db2777", "#0891b2", "#65a30d", "#dc2626"];
   function laneColor(r) { return PALETTE[r.lane % PALETTE.length]; }
-  let effectLanes = []; // an effect start's lane (a trace of one reactor)
-  function assignEffectLanes() {
-    effectLanes = new Array(N).fill(-1);
-    const busy = [];
-    const laneOf = new Map();
-    for (let i = 0; i < N; i++) {
-      const e = E[i];
-      if (e[Slot.kind] === "s") {
-        let lane = busy.indexOf(false); if (lane < 0) { lane = busy.length; busy.push(true); } else busy[lane] = true;
-        laneOf.set(e[Slot.effectStart.effect], lane); effectLanes[i] = lane;
-      } else if (e[Slot.kind] === "e" && laneOf.has(e[Slot.effectEnd.effect])) { busy[laneOf.get(e[Slot.effectEnd.effect])] = false; laneOf.delete(e[Slot.effectEnd.effect]); }
-    }
-  }
-  let base = null;
+  // The strip is drawn onto `base` and copied to the canvas with the selection on top. A live
+  // page draws onto the kept base only the events that arrived since its last redraw: the
+  // strip's scale runs ahead of the events (`scaleN`, room for a quarter more), and the base is
+  // drawn anew only when they fill it, when the width changes or when a reactor enters. So a
+  // redraw costs what arrived, not the whole stream.
+  let base = null, scaleN = 0;
+  let strip = null; // where the base's drawing stopped, the lifetimes it shaded, its effects' lanes and those still running
   const GUTTER = SESSION ? 96 : 62;
   function laneHeight() { return Math.max(4, Math.min(16, Math.floor(220 / Math.max(1, reactors.length)))); }
   function stripHeight() { return SESSION ? Math.max(40, reactors.length * laneHeight() + 4) : 64; }
-  function xOf(i, width) { return N <= 1 ? (width + GUTTER) / 2 : GUTTER + (i / (N - 1)) * (width - GUTTER - 8); }
+  function xOf(i, width) { const n = Math.max(N, scaleN); return n <= 1 ? (width + GUTTER) / 2 : GUTTER + (i / (n - 1)) * (width - GUTTER - 8); }
   function laneTop(r) { return 2 + r.lane * laneHeight(); }
   // The strip's width, kept from a resize observer, and its height, which the page sets: read
   // from the canvas after a redraw's changes, either would force a layout of the page.
@@ -918,7 +931,8 @@
     if (value === undefined) { value = getComputedStyle(document.documentElement).getPropertyValue(name).trim(); cssColors.set(name, value); }
     return value;
   }
-  function drawTimelineBase() {
+  function outcomeColor(outcome) { return outcome === "failed" ? "#dc2626" : outcome === "cancelled" ? "#d97706" : outcome === "" ? "#a78bfa" : cssColor("--effect"); }
+  function drawTimelineBase(scale) {
     const height = stripHeight();
     if (canvas.style.height !== height + "px") canvas.style.height = height + "px";
     const ratio = window.devicePixelRatio || 1;
@@ -928,64 +942,82 @@
     const g = base.getContext("2d");
     g.scale(ratio, ratio);
     g.fillStyle = "#f3f4f6"; g.fillRect(0, 0, width, height);
-    const color = cssColor;
-    if (SESSION) { drawLanes(g, width, color); return; }
-    assignEffectLanes();
-    g.font = "9px system-ui, sans-serif"; g.fillStyle = "#6b7280";
-    g.fillText("actions", 4, 10); g.fillText("mutations", 4, 22); g.fillText("effects", 4, 34);
-    const r = reactors[0];
-    for (let i = 0; i < N; i++) {
-      const e = E[i], x = xOf(i, width);
-      if (e[Slot.kind] === "a") { g.fillStyle = color("--action"); g.fillRect(x - 1, 2, 2, 8); }
-      else if (e[Slot.kind] === "m") { g.fillStyle = color("--mutation"); g.fillRect(x - 1, 14, 2, 8); }
-      else if (e[Slot.kind] === "s") {
-        const end = r ? r.effectEndAt.get(e[Slot.effectStart.effect]) : undefined;
-        const x2 = xOf(end === undefined ? N - 1 : end, width);
-        const lane = Math.min(effectLanes[i], LANES - 1);
-        const outcome = end === undefined ? "" : E[end][Slot.effectEnd.outcome];
-        g.fillStyle = outcome === "failed" ? "#dc2626" : outcome === "cancelled" ? "#d97706" : outcome === "" ? "#a78bfa" : color("--effect");
-        g.fillRect(x, 26 + lane * 4.5, Math.max(2, x2 - x), 3.5);
-      } else { g.fillStyle = color("--other"); g.fillRect(x - 1, 2, 2, 20); }
+    scaleN = scale !== undefined ? scale : LIVE ? Math.ceil(N * 1.25) + 64 : 0;
+    strip = { upTo: 0, reactors: reactors.length, drawnLifetimes: N, busy: [], running: new Map() };
+    if (SESSION) {
+      const h = laneHeight();
+      g.font = Math.min(10, h - 2) + "px system-ui, sans-serif";
+      for (const r of reactors) {
+        const top = laneTop(r);
+        const x1 = r.introduced < 0 ? GUTTER : xOf(r.introduced, width);
+        const x2 = r.released === Infinity ? width - 4 : xOf(r.released, width);
+        g.fillStyle = r.lane % 2 ? "#eef0f3" : "#e6e9ee"; g.fillRect(x1, top, Math.max(2, x2 - x1), h - 1);
+        if (h >= 8) { g.fillStyle = laneColor(r); g.fillText(laneLabel(r), 4, top + h - 2); }
+        else { g.fillStyle = laneColor(r); g.fillRect(GUTTER - 6, top, 4, h - 1); }
+      }
+    } else {
+      g.font = "9px system-ui, sans-serif"; g.fillStyle = "#6b7280";
+      g.fillText("actions", 4, 10); g.fillText("mutations", 4, 22); g.fillText("effects", 4, 34);
     }
+    drawStripEvents(N);
   }
-  function drawLanes(g, width, color) {
+  // An effect's bar: a trace of one reactor has a row per concurrent effect, a session one bar
+  // in the middle of the reactor's lane.
+  function effectBar(g, r, lane, from, to, outcome, width) {
+    const x1 = xOf(from, width), x2 = xOf(to, width);
+    g.fillStyle = outcomeColor(outcome);
+    if (SESSION) { const h = laneHeight(); g.globalAlpha = 0.55; g.fillRect(x1, laneTop(r) + h / 2 - 1, Math.max(2, x2 - x1), 2); g.globalAlpha = 1; }
+    else g.fillRect(x1, 26 + Math.min(lane, LANES - 1) * 4.5, Math.max(2, x2 - x1), 3.5);
+  }
+  // Draws the events from where the base stopped up to `to` onto it, in order; an effect's bar
+  // when its end comes. An effect still running is not on the base: `drawTimeline` draws it to
+  // the last event. So the base drawn a redraw at a time is the base drawn whole.
+  function drawStripEvents(to) {
+    const g = base.getContext("2d"), width = stripWidth, color = cssColor;
     const h = laneHeight();
-    g.font = Math.min(10, h - 2) + "px system-ui, sans-serif";
-    for (const r of reactors) {
-      const top = laneTop(r);
-      const x1 = r.introduced < 0 ? GUTTER : xOf(r.introduced, width);
-      const x2 = r.released === Infinity ? width - 4 : xOf(r.released, width);
-      g.fillStyle = r.lane % 2 ? "#eef0f3" : "#e6e9ee"; g.fillRect(x1, top, Math.max(2, x2 - x1), h - 1);
-      if (h >= 8) { g.fillStyle = laneColor(r); g.fillText(laneLabel(r), 4, top + h - 2); }
-      else { g.fillStyle = laneColor(r); g.fillRect(GUTTER - 6, top, 4, h - 1); }
-    }
-    for (let i = 0; i < N; i++) {
-      const e = E[i], r = reactorById.get(e[Slot.reactor]), x = xOf(i, width);
+    for (let i = strip.upTo; i < to; i++) {
+      const e = E[i], kind = e[Slot.kind], x = xOf(i, width);
+      const r = SESSION ? reactorById.get(e[Slot.reactor]) : reactors[0];
+      if (r && (kind === "s" || kind === "e")) { // a lane for each concurrent effect (one reactor)
+        const key = r.id + ":" + e[Slot.effectStart.effect];
+        if (kind === "s") {
+          let lane = strip.busy.indexOf(false); if (lane < 0) { lane = strip.busy.length; strip.busy.push(true); } else strip.busy[lane] = true;
+          strip.running.set(key, { r, lane, start: i });
+          continue;
+        }
+        const effect = strip.running.get(key);
+        if (effect) { strip.busy[effect.lane] = false; strip.running.delete(key); effectBar(g, r, effect.lane, effect.start, i, e[Slot.effectEnd.outcome], width); }
+        if (SESSION) continue;
+      }
+      if (!SESSION) {
+        if (kind === "a") { g.fillStyle = color("--action"); g.fillRect(x - 1, 2, 2, 8); }
+        else if (kind === "m") { g.fillStyle = color("--mutation"); g.fillRect(x - 1, 14, 2, 8); }
+        else { g.fillStyle = color("--other"); g.fillRect(x - 1, 2, 2, 20); }
+        continue;
+      }
       if (!r) { g.fillStyle = color("--other"); g.fillRect(x - 1, 0, 2, stripHeight()); continue; }
       const top = laneTop(r);
-      switch (e[Slot.kind]) {
+      switch (kind) {
         case "a": g.fillStyle = color("--action"); g.fillRect(x - 1, top, 2, Math.max(2, (h - 1) / 2)); break;
         case "m": g.fillStyle = color("--mutation"); g.fillRect(x - 1, top + (h - 1) / 2, 2, Math.max(2, (h - 1) / 2)); break;
-        case "s": {
-          const end = r.effectEndAt.get(e[Slot.effectStart.effect]);
-          const xEnd = xOf(end === undefined ? N - 1 : end, width);
-          const outcome = end === undefined ? "" : E[end][Slot.effectEnd.outcome];
-          g.fillStyle = outcome === "failed" ? "#dc2626" : outcome === "cancelled" ? "#d97706" : outcome === "" ? "#a78bfa" : color("--effect");
-          g.globalAlpha = 0.55; g.fillRect(x, top + h / 2 - 1, Math.max(2, xEnd - x), 2); g.globalAlpha = 1;
-          break;
-        }
-        case "r": case "q": g.fillStyle = "#374151"; g.fillRect(x - 1, top, 2, h - 1); break;
+        case "q": // the lifetime ends here: what the base shaded after it, for a live reactor, is cleared
+          if (i >= strip.drawnLifetimes) { g.fillStyle = "#f3f4f6"; g.fillRect(x, top, width - x, h - 1); }
+          g.fillStyle = "#374151"; g.fillRect(x - 1, top, 2, h - 1); break;
+        case "r": g.fillStyle = "#374151"; g.fillRect(x - 1, top, 2, h - 1); break;
       }
     }
+    strip.upTo = to;
   }
   function drawTimeline() {
-    if (!base) drawTimelineBase();
+    if (!base || (LIVE && (N > scaleN || reactors.length !== strip.reactors))) drawTimelineBase();
+    else if (strip.upTo < N) drawStripEvents(N);
     const g = canvas.getContext("2d");
     const ratio = window.devicePixelRatio || 1;
     g.setTransform(1, 0, 0, 1, 0, 0);
     g.drawImage(base, 0, 0);
     g.scale(ratio, ratio);
     const width = stripWidth;
+    for (const effect of strip.running.values()) effectBar(g, effect.r, effect.lane, effect.start, N - 1, "", width);
     const x = selected < 0 ? GUTTER - 4 : xOf(selected, width);
     if (SESSION && selected >= 0) drawCauseArrows(g, width);
     g.fillStyle = "#dc2626"; g.fillRect(x - 1, 0, 2, stripHeight());
@@ -1015,7 +1047,7 @@
   canvas.addEventListener("click", (event) => {
     if (!N) return;
     const rect = canvas.getBoundingClientRect();
-    let i = Math.round(((event.clientX - rect.left - GUTTER) / Math.max(1, rect.width - GUTTER - 8)) * (N - 1));
+    let i = Math.round(((event.clientX - rect.left - GUTTER) / Math.max(1, rect.width - GUTTER - 8)) * (Math.max(N, scaleN) - 1));
     i = Math.max(0, Math.min(N - 1, i));
     if (SESSION) { // the nearest event of the lane clicked
       const lane = Math.floor((event.clientY - rect.top - 2) / laneHeight());
@@ -1045,7 +1077,7 @@
   // ms from an event's time in the app (its clock's wall-clock origin plus `t`) to the frame
   // that put it on the page (live lines only, not the history a joining page reads).
   const latencies = [];
-  const live = { stream: null, lines: [], partial: "", header: null, paused: false, held: [], socket: null, dirty: false, diagramAt: 0, diagramBusy: false, diagramWanted: false, historyUpTo: 0, shownUpTo: 0, drawnAt: 0, drawTimer: 0 };
+  const live = { stream: null, lines: [], partial: "", header: null, paused: false, held: [], socket: null, dirty: false, diagramAt: 0, diagramTook: 0, diagramBusy: false, diagramWanted: false, historyUpTo: 0, shownUpTo: 0, drawnAt: 0, drawTimer: 0 };
   function startLane(introduction) { // a reactor entering: id, type, name, parent, during, schema, initial state
     const described = !("initialState" in introduction);
     const initial = described ? introduction.initialStateDescription : introduction.initialState;
@@ -1127,7 +1159,7 @@
   }
   function resetLive(id) {
     live.stream = id; live.lines = []; live.partial = ""; live.header = null; live.held = [];
-    live.historyUpTo = 0; live.shownUpTo = 0; live.drawnAt = 0; filteredUpTo = Infinity;
+    live.historyUpTo = 0; live.shownUpTo = 0; live.drawnAt = 0; live.diagramTook = 0; filteredUpTo = Infinity;
     E.length = 0; N = 0; reactors.length = 0; reactorById.clear(); mutationsUpTo.length = 0;
     crossByAction.clear(); crossByEffect.clear(); searchTexts = null; openOthers.clear();
     D.diagrams = []; D.warnings = []; loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren();
@@ -1160,7 +1192,7 @@
     const last = visible.length ? visible[visible.length - 1] : N - 1;
     if (draws) {
       clearTimeout(live.drawTimer); live.drawTimer = 0; live.drawnAt = now;
-      renderSummary(); renderTimelineCaption(); base = null;
+      renderSummary(); renderTimelineCaption();
       if (following && N) select(last); else { renderRows(); drawTimeline(); }
     } else {
       if (following && N) selectRow(last); else renderRows();
@@ -1184,6 +1216,7 @@
     if (index >= 0) {
       const e = E[index], r = reactorOf(index);
       title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + " · " + labelOf(e);
+      title.title = isLabelled(e) ? recordedLabel(e) : "";
       title.dataset.seq = String(e[Slot.seq]);
     }
     scrollToSelection();
@@ -1191,7 +1224,10 @@
     commitScroll();
   }
   function requestDiagrams() { // at most one request at a time, and at most two a second
-    const wait = live.diagramAt + 500 - Date.now();
+    // The server draws a diagram from the whole stream it keeps, so its time grows with the
+    // stream: the next request waits four times as long as the last one took, so that a long
+    // stream's diagrams take at most a fifth of a core, and the stream itself the rest.
+    const wait = live.diagramAt + Math.max(500, 4 * live.diagramTook) - Date.now();
     if (live.diagramBusy) return;
     if (wait > 0) { setTimeout(() => { if (live.diagramWanted) requestDiagrams(); }, wait); return; }
     live.diagramWanted = false; live.diagramBusy = true; live.diagramAt = Date.now();
@@ -1200,7 +1236,7 @@
       .then((response) => response.ok ? response.json() : null)
       .then((data) => { if (data && stream === live.stream) takeDiagrams(data); })
       .catch(() => {})
-      .finally(() => { live.diagramBusy = false; if (live.diagramWanted) requestDiagrams(); });
+      .finally(() => { live.diagramBusy = false; live.diagramTook = Date.now() - live.diagramAt; if (live.diagramWanted) requestDiagrams(); });
   }
   function takeDiagrams(data) {
     D.diagrams = data.diagrams;
@@ -1275,6 +1311,8 @@
       select(seq) { for (let i = 0; i < N; i++) if (E[i][Slot.seq] === seq) { following = false; select(i); $("follow").disabled = false; return true; } return false; },
       get events() { return N; },
       latencies,
+      // Whether the overview strip, drawn a redraw at a time, is the strip drawn whole at the same scale.
+      stripIsWhole() { drawTimeline(); const drawn = canvas.toDataURL(); drawTimelineBase(scaleN); drawTimeline(); return drawn === canvas.toDataURL(); },
     });
     connect();
   }
