@@ -270,7 +270,10 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   }
 
   /// ``send(_:)`` in a recorded session: the action's origin is what runs now.
-  @usableFromInline
+  ///
+  /// Inlinable and never inlined, as ``receiveRecordingOrigin(_:id:origin:mutate:)`` is: the
+  /// whole recorded path below it is then specialized for the client's reactor.
+  @inlinable @inline(never)
   func sendRecordingOrigin(_ action: Action) {
     ReactorActivity.delivering(ReactorActivity.current) { dispatch(action) }
   }
@@ -369,7 +372,11 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
 
   /// The body of ``receive(_:origin:)`` in a recorded session: the action's origin goes to
   /// the monitor, and the action runs as this reactor's activity.
-  @usableFromInline
+  ///
+  /// Inlinable, so that the client specializes it for its reactor (unspecialized, it looked
+  /// up the metadata of the reactor's optionals, arrays and ranges on every action), and
+  /// never inlined, so that the untraced path that calls it stays as small as it was.
+  @inlinable @inline(never)
   func receiveRecordingOrigin(
     _ action: Action, id: Int, origin: Origin, mutate: (Action) -> Effect<Mutation>
   ) {
@@ -450,7 +457,9 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
   /// The body of ``apply(_:origin:reducing:)`` in a recorded session: the mutation is
   /// reduced and delivered as the activity that caused it, which goes to the monitor for a
   /// stream's mutation.
-  @usableFromInline
+  ///
+  /// Inlinable and never inlined, as ``receiveRecordingOrigin(_:id:origin:mutate:)`` is.
+  @inlinable @inline(never)
   func applyRecordingOrigin(
     _ mutation: Mutation, origin: Origin, reducing reduce: @MainActor (State, Mutation) -> State
   ) {

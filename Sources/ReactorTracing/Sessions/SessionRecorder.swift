@@ -183,7 +183,7 @@ public final class SessionRecorder: ReactorSessionObserver {
         initialState: initialState, initialStateHash: hash, parent: knownParent,
         createdDuring: knownParent.flatMap { log.lastSequence(of: $0) }),
       control: lane)
-    lane.record = log.lane(id)
+    lane.laneRecord = log.lane(id)
     reactor.runtime.monitor = lane
     reactor.runtime.sessionID = id
     return id

@@ -43,7 +43,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   private let writer: SessionFileWriter?
   private weak var reactor: R?
   /// What the log knows of this lane, once introduced: each event's `seq` is noted there.
-  var record: SessionLog.Lane?
+  var laneRecord: SessionLog.Lane?
   /// The working memory of the states' canonical JSON, reused from one mutation to the next.
   private let canonical = CanonicalJSONEncoder()
   /// The line being written, its capacity reused.
@@ -152,7 +152,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     line.bytes.removeAll(keepingCapacity: true)
     encoder.writeSessionLine(
       part, sequence: sequence, time: time, reactor: id, from: origin(from), to: &line)
-    log.append(line: line.bytes, of: record, sequence: sequence)
+    log.append(line: line.bytes, of: laneRecord, sequence: sequence)
   }
 
   // The queuing path of an action or a mutation names no generic type of the lane's but the
@@ -175,7 +175,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
       action,
       event: CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
       from: self.origin(from), to: writer)
-    record?.lastSequence = sequence
+    laneRecord?.lastSequence = sequence
   }
 
   @inline(never)
@@ -211,7 +211,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
       event: CapturedEvent(
         sequence: sequence, time: time, kind: .mutation(id: id, origin: origin, publisher: nil)),
       from: self.origin(from), to: writer)
-    record?.lastSequence = sequence
+    laneRecord?.lastSequence = sequence
   }
 
   @inline(never)
