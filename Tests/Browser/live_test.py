@@ -266,6 +266,17 @@ class LivePageTests(unittest.TestCase):
         total = len(event_lines(path))
         poll("every event of the session in the page", lambda: self.shown_events() == total)
         self.assertTrue(self.driver.execute_script("return window.reactorTraceLive.stripIsWhole()"))
+        # Labels as the offline page shows them: without module prefixes, the recorded label
+        # in the row's tooltip.
+        insert = [json.loads(line) for line in event_lines(path)]
+        insert = [e for e in insert if e["kind"] == "mutation" and e["label"].startswith("insert(")][0]
+        self.driver.execute_script("window.reactorTraceLive.select(%d)" % insert["seq"])
+        row = poll("the insert's row", lambda: [
+            r for r in self.driver.find_elements(By.CSS_SELECTOR, "#events .row")
+            if r.is_displayed() and r.find_element(By.CLASS_NAME, "seq").text == str(insert["seq"])])[0]
+        shown = row.find_element(By.CLASS_NAME, "label").get_attribute("textContent")
+        self.assertTrue(shown.startswith("insert(TaskItem("), shown)
+        self.assertIn(insert["label"], row.get_attribute("title"))
         reactors = [json.loads(line) for line in event_lines(path)]
         reactors = [e for e in reactors if e["kind"] == "reactor"]
         self.assertTrue(self.driver.find_element(By.ID, "reactor-filter-box").is_displayed())

@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-PGqmc71xHrnJfJzDdgsSwCPcfpZEtN9Gz0N3gWsqZE8='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-Sz2r2OlBdebT/sd3rmKucrGSmulsR7Li4iMeVYFAU2k='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -1297,7 +1297,7 @@ enum InspectorPageText {
         r.sinceSnapshot = 0;
         return r;
       }
-      function compact(v) {
+      function compact(v, shown) { // shown: the server's labels without module prefixes, by seq
         const e = [];
         e[Slot.seq] = v.seq; e[Slot.time] = v.t;
         const reactor = SESSION ? (v.reactor === undefined ? 0 : v.reactor) : (v.kind === "gap" || v.kind === "end" ? 0 : 1);
@@ -1311,6 +1311,7 @@ enum InspectorPageText {
           case "release": e[Slot.kind] = "q"; break;
           case "action":
             e[Slot.kind] = "a"; e[Slot.action.id] = v.id; e[Slot.action.label] = v.label;
+            e[Slot.action.shown] = shown && typeof shown[v.seq] === "string" ? shown[v.seq] : null;
             e[Slot.action.stream] = v.source === "stream" ? v.stream : null; e[Slot.action.from] = origin(v.from);
             break;
           case "effectStart":
@@ -1323,6 +1324,7 @@ enum InspectorPageText {
             break;
           case "mutation": {
             e[Slot.kind] = "m"; e[Slot.mutation.id] = v.id; e[Slot.mutation.label] = v.label;
+            e[Slot.mutation.shown] = shown && typeof shown[v.seq] === "string" ? shown[v.seq] : null;
             const cause = v.cause || {};
             e[Slot.mutation.action] = cause.action === undefined ? null : cause.action;
             e[Slot.mutation.effect] = cause.effect === undefined ? null : cause.effect;
@@ -1340,12 +1342,12 @@ enum InspectorPageText {
         }
         return e;
       }
-      function takeLine(line) {
+      function takeLine(line, shown) {
         if (!line) return;
         const value = JSON.parse(line);
         live.lines.push(line);
         if (live.header === null && !("seq" in value)) { takeHeader(value); return; }
-        const e = compact(value);
+        const e = compact(value, shown);
         E.push(e); N = E.length;
         indexEvent(N - 1);
         const r = reactorOf(N - 1);
@@ -1377,11 +1379,11 @@ enum InspectorPageText {
         selected = -1; focus = null; base = null; following = true; SESSION = false;
         renderHeader(); refreshLive();
       }
-      function receiveLines(text, isLive) {
+      function receiveLines(text, isLive, shown) {
         const before = N;
         const parts = (live.partial + text).split("\n");
         live.partial = parts.pop();
-        for (const line of parts) takeLine(line);
+        for (const line of parts) takeLine(line, shown);
         if (!isLive) live.historyUpTo = N;
         if (N !== before) scheduleRefresh();
       }
@@ -1467,7 +1469,7 @@ enum InspectorPageText {
         if (control.type === "notice") { $("status").textContent = control.text; return; }
         if (control.type === "lines" && control.stream === live.stream) {
           if (control.reset) resetLive(live.stream);
-          if (live.paused) live.held.push(body); else receiveLines(body, !control.history);
+          if (live.paused) live.held.push([body, control.shown]); else receiveLines(body, !control.history, control.shown);
         }
       }
       function showStreams(list) {
@@ -1500,7 +1502,7 @@ enum InspectorPageText {
         $("pause").addEventListener("click", () => {
           live.paused = !live.paused;
           $("pause").textContent = live.paused ? "Resume" : "Pause";
-          if (!live.paused) for (const text of live.held.splice(0)) receiveLines(text, false);
+          if (!live.paused) for (const [text, shown] of live.held.splice(0)) receiveLines(text, false, shown);
         });
         $("save").addEventListener("click", () => {
           if (!live.stream) return;

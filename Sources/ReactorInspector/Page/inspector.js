@@ -1087,7 +1087,7 @@
     r.sinceSnapshot = 0;
     return r;
   }
-  function compact(v) {
+  function compact(v, shown) { // shown: the server's labels without module prefixes, by seq
     const e = [];
     e[Slot.seq] = v.seq; e[Slot.time] = v.t;
     const reactor = SESSION ? (v.reactor === undefined ? 0 : v.reactor) : (v.kind === "gap" || v.kind === "end" ? 0 : 1);
@@ -1101,6 +1101,7 @@
       case "release": e[Slot.kind] = "q"; break;
       case "action":
         e[Slot.kind] = "a"; e[Slot.action.id] = v.id; e[Slot.action.label] = v.label;
+        e[Slot.action.shown] = shown && typeof shown[v.seq] === "string" ? shown[v.seq] : null;
         e[Slot.action.stream] = v.source === "stream" ? v.stream : null; e[Slot.action.from] = origin(v.from);
         break;
       case "effectStart":
@@ -1113,6 +1114,7 @@
         break;
       case "mutation": {
         e[Slot.kind] = "m"; e[Slot.mutation.id] = v.id; e[Slot.mutation.label] = v.label;
+        e[Slot.mutation.shown] = shown && typeof shown[v.seq] === "string" ? shown[v.seq] : null;
         const cause = v.cause || {};
         e[Slot.mutation.action] = cause.action === undefined ? null : cause.action;
         e[Slot.mutation.effect] = cause.effect === undefined ? null : cause.effect;
@@ -1130,12 +1132,12 @@
     }
     return e;
   }
-  function takeLine(line) {
+  function takeLine(line, shown) {
     if (!line) return;
     const value = JSON.parse(line);
     live.lines.push(line);
     if (live.header === null && !("seq" in value)) { takeHeader(value); return; }
-    const e = compact(value);
+    const e = compact(value, shown);
     E.push(e); N = E.length;
     indexEvent(N - 1);
     const r = reactorOf(N - 1);
@@ -1167,11 +1169,11 @@
     selected = -1; focus = null; base = null; following = true; SESSION = false;
     renderHeader(); refreshLive();
   }
-  function receiveLines(text, isLive) {
+  function receiveLines(text, isLive, shown) {
     const before = N;
     const parts = (live.partial + text).split("\n");
     live.partial = parts.pop();
-    for (const line of parts) takeLine(line);
+    for (const line of parts) takeLine(line, shown);
     if (!isLive) live.historyUpTo = N;
     if (N !== before) scheduleRefresh();
   }
@@ -1257,7 +1259,7 @@
     if (control.type === "notice") { $("status").textContent = control.text; return; }
     if (control.type === "lines" && control.stream === live.stream) {
       if (control.reset) resetLive(live.stream);
-      if (live.paused) live.held.push(body); else receiveLines(body, !control.history);
+      if (live.paused) live.held.push([body, control.shown]); else receiveLines(body, !control.history, control.shown);
     }
   }
   function showStreams(list) {
@@ -1290,7 +1292,7 @@
     $("pause").addEventListener("click", () => {
       live.paused = !live.paused;
       $("pause").textContent = live.paused ? "Resume" : "Pause";
-      if (!live.paused) for (const text of live.held.splice(0)) receiveLines(text, false);
+      if (!live.paused) for (const [text, shown] of live.held.splice(0)) receiveLines(text, false, shown);
     });
     $("save").addEventListener("click", () => {
       if (!live.stream) return;

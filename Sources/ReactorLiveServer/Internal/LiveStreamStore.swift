@@ -135,7 +135,11 @@ actor LiveStreamStore {
         piece = stream.contents(from: offset, count: stream.length - offset)
       }
       offset += piece.count
-      if !send(piece, of: id, isReset: isFirst, isHistory: true, to: entry.outbox, page: page) {
+      let shown = ShownLabels.of(piece)
+      if !send(
+        piece, shown: shown, of: id, isReset: isFirst, isHistory: true, to: entry.outbox,
+        page: page)
+      {
         return
       }
       isFirst = false
@@ -144,20 +148,26 @@ actor LiveStreamStore {
   }
 
   private func deliver(_ lines: [UInt8], of id: String, isReset: Bool) {
-    for (number, entry) in pages where entry.watching == id {
-      _ = send(lines, of: id, isReset: isReset, isHistory: false, to: entry.outbox, page: number)
+    let watching = pages.filter { $0.value.watching == id }
+    guard !watching.isEmpty else { return }
+    let shown = ShownLabels.of(lines)
+    for (number, entry) in watching {
+      _ = send(
+        lines, shown: shown, of: id, isReset: isReset, isHistory: false, to: entry.outbox,
+        page: number)
     }
   }
 
   /// Sends lines to a page: `reset` starts the stream over, `history` marks lines read back
-  /// from the file rather than just arrived.
+  /// from the file rather than just arrived, `shown` the labels the page shows for them
+  /// (``ShownLabels``).
   private func send(
-    _ lines: [UInt8], of id: String, isReset: Bool, isHistory: Bool, to outbox: PageOutbox,
-    page: Int
+    _ lines: [UInt8], shown: JSONValue, of id: String, isReset: Bool, isHistory: Bool,
+    to outbox: PageOutbox, page: Int
   ) -> Bool {
     let head = Self.control([
       "type": "lines", "stream": .string(id), "reset": .bool(isReset),
-      "history": .bool(isHistory),
+      "history": .bool(isHistory), "shown": shown,
     ])
     if outbox.send(head + "\n" + String(decoding: lines, as: UTF8.self)) { return true }
     log("page \(page) fell more than \(pageBudget) bytes behind; closed its socket (it reconnects)")
