@@ -86,7 +86,9 @@ actor LiveStreamStore {
     do {
       let outcome = try stream.receive(Array(lines.dropFirst()), from: from)
       if outcome.isHole { return .hole(stream.nextSequence - 1) }
-      if !outcome.stored.isEmpty { deliver(outcome.stored, of: id, isReset: false) }
+      if !outcome.stored.isEmpty {
+        deliver(outcome.stored, shown: .object(JSONObject(outcome.shown)), of: id, isReset: false)
+      }
     } catch {
       return .refused(error.description)
     }
@@ -147,11 +149,8 @@ actor LiveStreamStore {
     }
   }
 
-  private func deliver(_ lines: [UInt8], of id: String, isReset: Bool) {
-    let watching = pages.filter { $0.value.watching == id }
-    guard !watching.isEmpty else { return }
-    let shown = ShownLabels.of(lines)
-    for (number, entry) in watching {
+  private func deliver(_ lines: [UInt8], shown: JSONValue, of id: String, isReset: Bool) {
+    for (number, entry) in pages where entry.watching == id {
       _ = send(
         lines, shown: shown, of: id, isReset: isReset, isHistory: false, to: entry.outbox,
         page: number)

@@ -85,9 +85,11 @@ final class StoredStream {
     if descriptor >= 0 { _ = close(descriptor) }
   }
 
-  /// What a batch did: the lines it stored, and where the stream now stands.
+  /// What a batch did: the lines it stored, their labels as a page shows them
+  /// (``ShownLabels``), and where the stream now stands.
   struct Outcome {
     var stored: [UInt8]
+    var shown: [(String, JSONValue)] = []
     var isHole: Bool
   }
 
@@ -96,6 +98,7 @@ final class StoredStream {
   func receive(_ lines: [ArraySlice<UInt8>], from: Int) throws(StreamFailure) -> Outcome {
     guard from <= nextSequence else { return Outcome(stored: [], isHole: true) }
     var stored: [UInt8] = []
+    var shown: [(String, JSONValue)] = []
     var expected = from
     var lastKind = false
     for line in lines {
@@ -112,6 +115,7 @@ final class StoredStream {
           throw StreamFailure("event \(sequence) is no object")
         }
         lastKind = value["kind"]?.stringValue == "end"
+        if let member = ShownLabels.member(of: value) { shown.append(member) }
       } catch let failure as StreamFailure {
         throw failure
       } catch {
@@ -123,7 +127,7 @@ final class StoredStream {
       if lastKind { hasEnded = true }
     }
     if !stored.isEmpty { try write(stored) }
-    return Outcome(stored: stored, isHole: false)
+    return Outcome(stored: stored, shown: shown, isHole: false)
   }
 
   /// Whether `line` is this stream's header.
