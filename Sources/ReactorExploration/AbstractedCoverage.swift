@@ -86,38 +86,20 @@ public struct AbstractedCoverage: Sendable {
       }
     }
     var outside: Set<Transition> = []
-    for (reactor, open) in openers {
-      let reader = try open()
+    try TraceWalk.walk(openers) { initial in
       traceCount += 1
-      var labels: [Int: String] = [:]
-      var current = abstract(Self.json(reader.header.initialState))
-      if seenStates.contains(current) { exercisedStates.insert(current) }
-      while let event = try reader.next() {
-        switch event.kind {
-        case .action(let action):
-          labels[action.id] = action.label
-        case .mutation(let mutation):
-          // Credited as docs/semantics.md says: a stream's mutation that this reactor's own
-          // action published is that action's, as the exploration counts it.
-          let action: String =
-            switch mutation.attributedCause(reactor: reactor) {
-            case .action(let id), .effect(_, let id): labels[id] ?? "action #\(id)"
-            case .stream(let name): "stream " + name
-            }
-          let next = abstract(Self.json(reader.currentState))
-          if seenStates.contains(next) { exercisedStates.insert(next) }
-          let made = Transition(
-            source: current, target: next, mutation: Self.caseName(mutation.label),
-            action: Self.caseName(action))
-          if seenTransitions.contains(made) {
-            exercisedTransitions.insert(made)
-          } else if outside.insert(made).inserted {
-            observedOutside.append(made)
-          }
-          current = next
-        default:
-          break
-        }
+      let state = abstract(Self.json(initial))
+      if seenStates.contains(state) { exercisedStates.insert(state) }
+    } step: { step in
+      let target = abstract(Self.json(step.target))
+      if seenStates.contains(target) { exercisedStates.insert(target) }
+      let made = Transition(
+        source: abstract(Self.json(step.source)), target: target,
+        mutation: Self.caseName(step.mutation), action: Self.caseName(step.action))
+      if seenTransitions.contains(made) {
+        exercisedTransitions.insert(made)
+      } else if outside.insert(made).inserted {
+        observedOutside.append(made)
       }
     }
   }

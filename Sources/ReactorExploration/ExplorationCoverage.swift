@@ -41,7 +41,20 @@ public struct ExplorationCoverage: Sendable {
 
   /// Reads the traces at `paths` and matches them against `exploration`.
   /// - Throws: ``TraceReadError`` when a trace cannot be read.
-  public init(of exploration: Exploration, tracesAt paths: [String]) throws(TraceReadError) {
+  public init(of exploration: Exploration, tracesAt paths: [String]) throws {
+    try self.init(
+      of: exploration, traces: paths.map { path in (nil, { try TraceReader(path: path) }) })
+  }
+
+  /// Reads the traces and matches them against `exploration`.
+  /// - Parameters:
+  ///   - exploration: The explored graph.
+  ///   - openers: One function per trace that opens a reader of it, with the reactor's id in
+  ///     its session (`nil` for a trace of one reactor).
+  /// - Throws: The error an opener or a reader throws.
+  public init(
+    of exploration: Exploration, traces openers: [(reactor: Int?, open: () throws -> TraceReader)]
+  ) throws {
     self.exploration = exploration
     var states: [JSONValue: Int] = [:]
     for (index, state) in exploration.states.enumerated() { states[state.value] = index }
@@ -54,58 +67,45 @@ public struct ExplorationCoverage: Sendable {
     }
     var unexplored: Set<[String]> = []
     var fromStreams: Set<[String]> = []
-    for path in paths {
-      let reader = try TraceReader(path: path)
-      traceCount += 1
-      var labels: [Int: String] = [:]
-      var current = identity(of: reader.header.initialState)
-      if let value = current, let index = states[value] { exercisedStates.insert(index) }
-      while let event = try reader.next() {
-        switch event.kind {
-        case .action(let action):
-          labels[action.id] = action.label
-        case .mutation(let mutation):
-          // Credited as exploration credits it: a stream's mutation whose element the
-          // reactor's own action published goes to that action.
-          let cause = mutation.attributedCause()
-          let action: String =
-            switch cause {
-            case .action(let id), .effect(_, let id): labels[id] ?? "action #\(id)"
-            case .stream(let name): "stream " + name
-            }
-          let next = identity(of: reader.currentState)
-          let source = current.flatMap { states[$0] }
-          let target = next.flatMap { states[$0] }
-          if let target { exercisedStates.insert(target) }
-          if let source, let target,
-            let index = transitions[
-              Key(source: source, target: target, mutation: mutation.label, action: action)]
-          {
-            exercisedTransitions.insert(index)
-          } else {
-            let transition = [
-              current?.serializedString ?? "", next?.serializedString ?? "", mutation.label,
-              action,
-            ]
-            if case .stream = cause {
-              fromStreams.insert(transition)
-            } else {
-              unexplored.insert(transition)
-            }
-          }
-          current = next
-        default:
-          break
+    var exercisedStates: Set<Int> = []
+    var exercisedTransitions: Set<Int> = []
+    let stateIdentity = exploration.identity
+    func identity(of state: TraceHeader.State) -> JSONValue? {
+      guard case .json(let json) = state else { return nil }
+      return stateIdentity.identity(of: json)
+    }
+    try TraceWalk.walk(openers) { initial in
+      if let value = identity(of: initial), let index = states[value] {
+        exercisedStates.insert(index)
+      }
+    } step: { step in
+      let current = identity(of: step.source)
+      let next = identity(of: step.target)
+      let source = current.flatMap { states[$0] }
+      let target = next.flatMap { states[$0] }
+      if let target { exercisedStates.insert(target) }
+      if let source, let target,
+        let index = transitions[
+          Key(source: source, target: target, mutation: step.mutation, action: step.action)]
+      {
+        exercisedTransitions.insert(index)
+      } else {
+        let transition = [
+          current?.serializedString ?? "", next?.serializedString ?? "", step.mutation,
+          step.action,
+        ]
+        if step.isStream {
+          fromStreams.insert(transition)
+        } else {
+          unexplored.insert(transition)
         }
       }
     }
+    traceCount = openers.count
+    self.exercisedStates = exercisedStates
+    self.exercisedTransitions = exercisedTransitions
     unexploredTransitionCount = unexplored.count
     streamTransitionCount = fromStreams.count
-  }
-
-  private func identity(of state: TraceHeader.State) -> JSONValue? {
-    guard case .json(let json) = state else { return nil }
-    return exploration.identity.identity(of: json)
   }
 
   /// The share of explored states exercised, from 0 to 1.

@@ -4,32 +4,34 @@ import ReactorExploration
 import ReactorTracing
 
 extension CoverageRequest {
-  /// Coverage of sessions, per reactor type: each registered type explored from its
-  /// registered factory with the actions its reactors were sent, and every reactor of the
-  /// type merged, matched against it through the type's abstraction.
+  /// Coverage of recordings of many reactors, per reactor type: each registered type
+  /// explored from its registered factory with the actions its reactors were sent, and every
+  /// reactor of the type merged, matched against it through the type's abstraction.
   @MainActor
-  func runSessions(output: any TextOutput) async throws -> ExitCode {
-    try SessionReactorTypes.refuse([
+  func runTypes(_ inputs: ExplorationInputs, output: any TextOutput) async throws -> ExitCode {
+    try ExplorationRun.refuse([
       ("--reactor", reactor != nil), ("--exploration", savedExploration != nil),
       ("--graph", graph != nil), ("--actions", arguments.script != nil),
       ("--actions-from", !arguments.actionTraces.isEmpty), ("--key", !arguments.keys.isEmpty),
     ])
-    let sessions = try SessionReactorTypes(sessions: traces)
+    if let trace = inputs.oneReactorRecordings.first {
+      throw CommandFailure.unusableInput(
+        "\(trace) is the trace of one reactor, not a session: give sessions only, or traces "
+          + "of one reactor only")
+    }
     var types: [JSONValue] = []
     if !json {
       output.write(
-        "\(traces.count) session\(traces.count == 1 ? "" : "s"): \(sessions.reactorCount) "
-          + "reactors of \(sessions.types.count) types, each type's reactors merged and seen "
+        "\(traces.count) session\(traces.count == 1 ? "" : "s"): \(inputs.lanes.count) "
+          + "reactors of \(inputs.types.count) types, each type's reactors merged and seen "
           + "through its abstraction")
     }
     var below: [String] = []
-    for type in sessions.types {
+    for type in inputs.types {
       let count = type.lanes.count
       let merged = "\(count) reactor\(count == 1 ? "" : "s")\(count == 1 ? "" : " merged")"
       let exploration: Exploration
-      switch await SessionReactorTypes.explore(
-        type, metadata: sessions.metadata, arguments: arguments)
-      {
+      switch await ExplorationRun.explore(type, in: inputs, arguments: arguments) {
       case .explored(let explored): exploration = explored
       case .skipped(let reason):
         if json {
@@ -44,8 +46,10 @@ extension CoverageRequest {
         }
         continue
       }
-      let coverage = try AbstractedCoverage(
-        of: exploration, traces: type.openers, state: type.abstractState)
+      let abstraction = try type.abstraction()
+      let coverage = try AbstractedCoverage(of: exploration, traces: type.openers) {
+        ExplorationRun.abstractState($0, abstraction)
+      }
       if let minimum, coverage.transitionShare * 100 < minimum { below.append(type.shortName) }
       if json {
         guard case .object(var object) = coverage.json else { continue }
@@ -58,8 +62,8 @@ extension CoverageRequest {
         "\(type.shortName): \(merged); explored from the registered factory: "
           + "\(exploration.states.count) states, \(exploration.transitions.count) transitions "
           + "(stopped by \(exploration.stopReason)), through the abstraction "
-          + SessionReactorTypes.counted(coverage.states.count, "state") + ", "
-          + SessionReactorTypes.counted(coverage.transitions.count, "transition"))
+          + ExplorationRun.counted(coverage.states.count, "state") + ", "
+          + ExplorationRun.counted(coverage.transitions.count, "transition"))
       output.write(
         "  states:      \(coverage.exercisedStates.count) of \(coverage.states.count) "
           + "exercised (\(Self.percent(coverage.stateShare)))")
@@ -69,7 +73,7 @@ extension CoverageRequest {
       if !coverage.observedOutside.isEmpty {
         output.write(
           "  the reactors also make "
-            + SessionReactorTypes.counted(coverage.observedOutside.count, "transition") + " the "
+            + ExplorationRun.counted(coverage.observedOutside.count, "transition") + " the "
             + "exploration did not (actions sent while effects ran, changes from other "
             + "reactors, or beyond its bounds)")
       }
@@ -88,7 +92,7 @@ extension CoverageRequest {
         JSONValue.object(
           JSONObject([
             ("sessions", .int(Int64(traces.count))),
-            ("reactors", .int(Int64(sessions.reactorCount))), ("types", .array(types)),
+            ("reactors", .int(Int64(inputs.lanes.count))), ("types", .array(types)),
           ])
         ).serializedString)
     }
