@@ -32,13 +32,6 @@ public struct ExplorationCoverage: Sendable {
   /// How many traces were read.
   public var traceCount = 0
 
-  private struct Key: Hashable {
-    var source: Int
-    var target: Int
-    var mutation: String
-    var action: String
-  }
-
   /// Reads the traces at `paths` and matches them against `exploration`.
   /// - Throws: ``TraceReadError`` when a trace cannot be read.
   public init(of exploration: Exploration, tracesAt paths: [String]) throws {
@@ -56,56 +49,27 @@ public struct ExplorationCoverage: Sendable {
     of exploration: Exploration, traces openers: [(reactor: Int?, open: () throws -> TraceReader)]
   ) throws {
     self.exploration = exploration
-    var states: [JSONValue: Int] = [:]
-    for (index, state) in exploration.states.enumerated() { states[state.value] = index }
-    var transitions: [Key: Int] = [:]
-    for (index, transition) in exploration.transitions.enumerated() {
-      transitions[
-        Key(
-          source: transition.source, target: transition.target, mutation: transition.mutation,
-          action: exploration.alphabet[transition.action].label)] = index
-    }
-    var unexplored: Set<[String]> = []
-    var fromStreams: Set<[String]> = []
-    var exercisedStates: Set<Int> = []
-    var exercisedTransitions: Set<Int> = []
-    let stateIdentity = exploration.identity
-    func identity(of state: TraceHeader.State) -> JSONValue? {
-      guard case .json(let json) = state else { return nil }
-      return stateIdentity.identity(of: json)
-    }
-    try TraceWalk.walk(openers) { initial in
-      if let value = identity(of: initial), let index = states[value] {
-        exercisedStates.insert(index)
+    // Coverage through a view that keeps every explored state (`s0`, `s1`…; an explored
+    // state is its identity already, a trace's state is matched by its identity) and every
+    // label whole.
+    var indices: [JSONValue: Int] = [:]
+    for (index, state) in exploration.states.enumerated() { indices[state.value] = index }
+    let identity = exploration.identity
+    let matched = try AbstractedCoverage(
+      of: exploration, traces: openers,
+      state: { state in
+        let index = indices[state] ?? indices[identity.identity(of: state)]
+        return index.map { "s\($0)" } ?? identity.identity(of: state).serializedString
+      }, label: { $0 })
+    traceCount = matched.traceCount
+    exercisedStates = Set(matched.exercisedStates.compactMap { Int($0.dropFirst()) })
+    exercisedTransitions = Set(
+      matched.transitions.indices.filter {
+        matched.exercisedTransitions.contains(matched.transitions[$0])
       }
-    } step: { step in
-      let current = identity(of: step.source)
-      let next = identity(of: step.target)
-      let source = current.flatMap { states[$0] }
-      let target = next.flatMap { states[$0] }
-      if let target { exercisedStates.insert(target) }
-      if let source, let target,
-        let index = transitions[
-          Key(source: source, target: target, mutation: step.mutation, action: step.action)]
-      {
-        exercisedTransitions.insert(index)
-      } else {
-        let transition = [
-          current?.serializedString ?? "", next?.serializedString ?? "", step.mutation,
-          step.action,
-        ]
-        if step.isStream {
-          fromStreams.insert(transition)
-        } else {
-          unexplored.insert(transition)
-        }
-      }
-    }
-    traceCount = openers.count
-    self.exercisedStates = exercisedStates
-    self.exercisedTransitions = exercisedTransitions
-    unexploredTransitionCount = unexplored.count
-    streamTransitionCount = fromStreams.count
+      .map { matched.firstTransition[$0] })
+    streamTransitionCount = matched.observedOutside.count { $0.action.hasPrefix("stream ") }
+    unexploredTransitionCount = matched.observedOutside.count - streamTransitionCount
   }
 
   /// The share of explored states exercised, from 0 to 1.
