@@ -31,6 +31,9 @@ public struct ExplorationCoverage: Sendable {
   public var streamTransitionCount = 0
   /// How many traces were read.
   public var traceCount = 0
+  /// The coverage as matched: every explored state its own abstract state, named `s0`,
+  /// `s1`… by its index, and every label whole.
+  public var matched: AbstractedCoverage
 
   /// Reads the traces at `paths` and matches them against `exploration`.
   /// - Throws: ``TraceReadError`` when a trace cannot be read.
@@ -55,7 +58,7 @@ public struct ExplorationCoverage: Sendable {
     var indices: [JSONValue: Int] = [:]
     for (index, state) in exploration.states.enumerated() { indices[state.value] = index }
     let identity = exploration.identity
-    let matched = try AbstractedCoverage(
+    matched = try AbstractedCoverage(
       of: exploration, traces: openers,
       state: { state in
         let index = indices[state] ?? indices[identity.identity(of: state)]

@@ -198,34 +198,44 @@ struct CoverageRequest: CommandRequest {
       "\(exploration.reactor): \(coverage.traceCount) trace\(coverage.traceCount == 1 ? "" : "s") "
         + "against \(exploration.states.count) reachable states (stopped by "
         + "\(exploration.stopReason))")
-    output.write(
-      "states:      \(coverage.exercisedStates.count) of \(exploration.states.count) "
-        + "exercised (\(Self.percent(coverage.stateShare)))")
-    output.write(
-      "transitions: \(coverage.exercisedTransitions.count) of \(exploration.transitions.count) "
-        + "exercised (\(Self.percent(coverage.transitionShare)))")
+    var outside: [String] = []
     if coverage.unexploredTransitionCount > 0 {
-      output.write(
+      outside.append(
         "the traces also make \(coverage.unexploredTransitionCount) transitions the exploration "
           + "did not reach (actions sent while effects ran, or beyond its bounds)")
     }
     if coverage.streamTransitionCount > 0 {
-      let count = coverage.streamTransitionCount
-      output.write(
-        "the traces also make \(count) transition\(count == 1 ? "" : "s") through a stream that no action of "
-          + "theirs published (a scripted event, another screen or reactor), which "
-          + "exploration does not send")
+      outside.append(
+        "the traces also make "
+          + ExplorationRun.counted(coverage.streamTransitionCount, "transition")
+          + " through a stream that no action of theirs published (a scripted event, another "
+          + "screen or reactor), which exploration does not send")
     }
-    let missed = coverage.missedTransitions
-    if !missed.isEmpty { output.write("never exercised:") }
-    for index in missed {
-      let transition = exploration.transitions[index]
-      output.write(
-        "  s\(transition.source) → s\(transition.target)  \(transition.mutation) ← "
-          + "\(exploration.alphabet[transition.action].label)   script: "
-          + exploration.script(forTransition: index).summary)
-    }
+    Self.write(coverage.matched, outside: outside, indent: "", to: output)
     if let graph { output.write("wrote \(graph)") }
+  }
+
+  /// Writes the shares of `coverage`, the lines `outside` on what the recordings do beyond
+  /// the exploration, and each transition never exercised with the shortest script making it.
+  static func write(
+    _ coverage: AbstractedCoverage, outside: [String], indent: String, to output: any TextOutput
+  ) {
+    output.write(
+      indent + "states:      \(coverage.exercisedStates.count) of \(coverage.states.count) "
+        + "exercised (\(percent(coverage.stateShare)))")
+    output.write(
+      indent + "transitions: \(coverage.exercisedTransitions.count) of "
+        + "\(coverage.transitions.count) exercised (\(percent(coverage.transitionShare)))")
+    for line in outside { output.write(indent + line) }
+    let missed = coverage.missedTransitions
+    if !missed.isEmpty { output.write(indent + "never exercised:") }
+    for index in missed {
+      let transition = coverage.transitions[index]
+      let script = coverage.exploration.script(forTransition: coverage.firstTransition[index])
+      output.write(
+        indent + "  \(transition.source) → \(transition.target)  \(transition.mutation) ← "
+          + "\(transition.action)   script: \(script.summary)")
+    }
   }
 
   private func write(

@@ -149,7 +149,8 @@ struct ExploreRequest: CommandRequest {
     ])
     let inputs = try ExplorationInputs(arguments, recordings: [reactor])
     report.write(
-      "\(reactor): \(inputs.lanes.count) reactors of \(inputs.types.count) types, each "
+      "\(reactor): " + ExplorationRun.counted(inputs.lanes.count, "reactor") + " of "
+        + ExplorationRun.counted(inputs.types.count, "type") + ", each "
         + "registered type explored from its registered factory with the actions its reactors "
         + "were sent")
     var isBroken = false

@@ -64,28 +64,16 @@ extension CoverageRequest {
           + "(stopped by \(exploration.stopReason)), through the abstraction "
           + ExplorationRun.counted(coverage.states.count, "state") + ", "
           + ExplorationRun.counted(coverage.transitions.count, "transition"))
-      output.write(
-        "  states:      \(coverage.exercisedStates.count) of \(coverage.states.count) "
-          + "exercised (\(Self.percent(coverage.stateShare)))")
-      output.write(
-        "  transitions: \(coverage.exercisedTransitions.count) of \(coverage.transitions.count) "
-          + "exercised (\(Self.percent(coverage.transitionShare)))")
-      if !coverage.observedOutside.isEmpty {
-        output.write(
-          "  the reactors also make "
-            + ExplorationRun.counted(coverage.observedOutside.count, "transition") + " the "
-            + "exploration did not (actions sent while effects ran, changes from other "
-            + "reactors, or beyond its bounds)")
-      }
-      let missed = coverage.missedTransitions
-      if !missed.isEmpty { output.write("  never exercised:") }
-      for index in missed {
-        let transition = coverage.transitions[index]
-        let script = exploration.script(forTransition: coverage.firstTransition[index])
-        output.write(
-          "    \(transition.source) → \(transition.target)  \(transition.mutation) ← "
-            + "\(transition.action)   script: \(script.summary)")
-      }
+      Self.write(
+        coverage,
+        outside: coverage.observedOutside.isEmpty
+          ? []
+          : [
+            "the reactors also make "
+              + ExplorationRun.counted(coverage.observedOutside.count, "transition") + " the "
+              + "exploration did not (actions sent while effects ran, changes from other "
+              + "reactors, or beyond its bounds)"
+          ], indent: "  ", to: output)
     }
     if json {
       output.write(

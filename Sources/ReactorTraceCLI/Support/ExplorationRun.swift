@@ -87,19 +87,22 @@ enum ExplorationRun {
 
   /// A whole state's abstract state: the fields `abstraction` keeps, `(any state)` when it
   /// keeps none.
-  static func abstractState(_ state: JSONValue, _ abstraction: StateAbstraction) -> String {
+  nonisolated static func abstractState(_ state: JSONValue, _ abstraction: StateAbstraction)
+    -> String
+  {
     let fields = abstraction.fields(of: .json(state))
     return fields.isEmpty ? "(any state)" : fields.map(\.text).joined(separator: ", ")
   }
 
   /// `1 state`, `2 states`.
-  static func counted(_ count: Int, _ noun: String) -> String {
+  nonisolated static func counted(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
   }
 
   /// The one line refusing an option that has no meaning when each reactor type of
   /// recordings is explored.
-  static func refuse(_ options: [(name: String, isGiven: Bool)]) throws(CommandFailure) {
+  nonisolated static func refuse(_ options: [(name: String, isGiven: Bool)]) throws(CommandFailure)
+  {
     guard let given = options.first(where: \.isGiven) else { return }
     throw .unusableInput(
       "\(given.name) does not apply to sessions: each reactor type is explored with the "
