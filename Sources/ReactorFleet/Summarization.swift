@@ -101,40 +101,31 @@ public struct Summarization: Sendable {
       throw .trace(.notATrace(path: path, reason: reason + "; merging summaries needs --merge"))
     }
     var abstractions = saved
-    if case .inferred(let overrides) = choice {
-      try infer(into: &abstractions, from: recordings, overrides: overrides)
+    var files: [FileSummary] = []
+    for path in recordings {
+      files.append(try summarize(path, under: abstractions))
+    }
+    // Types no abstraction was given for are inferred from the lanes of all their reactors,
+    // and the files that hold them summarized again.
+    let missing = files.flatMap(\.missing)
+    if case .inferred(let overrides) = choice, !missing.isEmpty {
+      try infer(into: &abstractions, from: missing, overrides: overrides)
+      for index in files.indices where !files[index].missing.isEmpty {
+        files[index] = try summarize(recordings[index], under: abstractions)
+      }
     }
     var lines: [TransitionSummary] = []
     var merged = SummarySet()
-    var eventCount = 0
-    var warnings: [String] = []
-    for path in recordings {
-      let reader = try FleetFiles.sessionReader(at: path)
-      let summarizer: TraceSummarizer
-      switch choice {
-      case .wholeState:
-        summarizer = TraceSummarizer(abstraction: .wholeState, metadataKeys: metadataKeys)
-      case .keys(let keys):
-        summarizer = TraceSummarizer(
-          abstraction: StateAbstraction(keys: keys), metadataKeys: metadataKeys)
-      case .inferred:
-        summarizer = TraceSummarizer(
-          abstractions: abstractions.abstractions, metadataKeys: metadataKeys)
-      }
-      let summaries = try summarizer.summarize(reader) { event in
-        // A trace of one reactor reads with an introduction (`seq` 0) that is no line of it.
-        if event.sequence > 0 { eventCount += 1 }
-        if case .introduced(let introduction) = event.kind, let chosen = summarizer.abstraction {
-          abstractions.abstractions[introduction.type] = chosen
-        }
-      }
-      warnings += reader.warnings.map { "\(path): \($0)" }
+    for (path, file) in zip(recordings, files) {
       if merging {
-        for summary in summaries where !merged.add(summary) {
+        for summary in file.lines where !merged.add(summary) {
           throw .overflow(path: path, line: 0, field: "count")
         }
       } else {
-        lines += summaries
+        lines += file.lines
+      }
+      if let chosen = file.abstraction {
+        for type in file.types { abstractions.abstractions[type] = chosen }
       }
     }
     for path in summaryFiles {
@@ -142,8 +133,53 @@ public struct Summarization: Sendable {
     }
     return Result(
       summaries: merging ? merged.summaries : lines, traceCount: recordings.count,
-      summaryFileCount: summaryFiles.count, eventCount: eventCount, abstractions: abstractions,
-      warnings: warnings, skipped: notTraces.map { "skipped: \($0.description)" })
+      summaryFileCount: summaryFiles.count, eventCount: files.reduce(0) { $0 + $1.eventCount },
+      abstractions: abstractions, warnings: files.flatMap(\.warnings),
+      skipped: notTraces.map { "skipped: \($0.description)" })
+  }
+
+  /// What one trace or session gave.
+  private struct FileSummary {
+    var lines: [TransitionSummary]
+    /// The types of its reactors, in order of their first introduction.
+    var types: [String] = []
+    /// The abstraction of every type, for `--whole-state` and `--key`.
+    var abstraction: StateAbstraction?
+    /// Its reactors of types with no abstraction yet.
+    var missing: [(path: String, reactor: Int, type: String)] = []
+    var eventCount = 0
+    var warnings: [String]
+  }
+
+  /// Summarizes one trace or session under the abstractions chosen so far.
+  private func summarize(
+    _ path: String, under abstractions: AbstractionFile
+  ) throws(FleetError) -> FileSummary {
+    let summarizer: TraceSummarizer
+    switch choice {
+    case .wholeState:
+      summarizer = TraceSummarizer(abstraction: .wholeState, metadataKeys: metadataKeys)
+    case .keys(let keys):
+      summarizer = TraceSummarizer(
+        abstraction: StateAbstraction(keys: keys), metadataKeys: metadataKeys)
+    case .inferred:
+      summarizer = TraceSummarizer(
+        abstractions: abstractions.abstractions, metadataKeys: metadataKeys)
+    }
+    let reader = try FleetFiles.sessionReader(at: path)
+    var file = FileSummary(lines: [], abstraction: summarizer.abstraction, warnings: [])
+    let lines = try summarizer.summarize(reader) { event in
+      // A trace of one reactor reads with an introduction (`seq` 0) that is no line of it.
+      if event.sequence > 0 { file.eventCount += 1 }
+      guard case .introduced(let introduction) = event.kind else { return }
+      if !file.types.contains(introduction.type) { file.types.append(introduction.type) }
+      if summarizer.abstraction == nil, abstractions.abstractions[introduction.type] == nil {
+        file.missing.append((path, introduction.reactor, introduction.type))
+      }
+    }
+    file.lines = lines
+    file.warnings = reader.warnings.map { "\(path): \($0)" }
+    return file
   }
 
   /// Infers the abstraction of every reactor type of the files that `abstractions` lacks,
@@ -151,24 +187,15 @@ public struct Summarization: Sendable {
   ///
   /// An override applies to the types that have its field; one that no type has is refused.
   private func infer(
-    into abstractions: inout AbstractionFile, from paths: [String],
+    into abstractions: inout AbstractionFile,
+    from missing: [(path: String, reactor: Int, type: String)],
     overrides: [String: FieldAbstraction]
   ) throws(FleetError) {
     var types: [String] = []
     var lanes: [String: [(path: String, reactor: Int)]] = [:]
-    for path in paths {
-      let reader = try FleetFiles.sessionReader(at: path, verifyingStates: false)
-      do {
-        while let event = try reader.next() {
-          guard case .introduced(let introduction) = event.kind,
-            abstractions.abstractions[introduction.type] == nil
-          else { continue }
-          if lanes[introduction.type] == nil { types.append(introduction.type) }
-          lanes[introduction.type, default: []].append((path, introduction.reactor))
-        }
-      } catch {
-        throw .trace(error)
-      }
+    for lane in missing {
+      if lanes[lane.type] == nil { types.append(lane.type) }
+      lanes[lane.type, default: []].append((lane.path, lane.reactor))
     }
     let sessions = LaneSource()
     var unused = Set(overrides.keys)

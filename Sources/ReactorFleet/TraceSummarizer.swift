@@ -60,13 +60,12 @@ public struct TraceSummarizer: Sendable {
     var base: TransitionSummary.Key
     var current: String
     var isAfterGap = false
-    var actionCases: [Int: String] = [:]
   }
 
-  /// A reactor's effect, as a key.
-  private struct EffectKey: Hashable {
+  /// A reactor's action or effect, as a key.
+  private struct EventKey: Hashable {
     var reactor: Int
-    var effect: Int
+    var id: Int
   }
 
   /// Reads the rest of a session (or trace) and returns its summary, sorted by key.
@@ -86,7 +85,8 @@ public struct TraceSummarizer: Sendable {
     var lines: [TransitionSummary] = []
     var index: [TransitionSummary.Key: Int] = [:]
     // The lines each running effect's mutations went to, and how many, until it ends.
-    var pending: [EffectKey: [Int: Int]] = [:]
+    var pending: [EventKey: [Int: Int]] = [:]
+    var actionCases: [EventKey: String] = [:]
     do {
       while let event = try reader.next() {
         observe(event)
@@ -111,70 +111,76 @@ public struct TraceSummarizer: Sendable {
           lanes[reactor] = nil
         case .gap:
           for reactor in lanes.keys { lanes[reactor]!.isAfterGap = true }
-        case .reactor(let reactor, .action(let action)):
-          lanes[reactor]?.actionCases[action.id] = Self.caseName(of: action.label)
-        case .reactor(let reactor, .effectEnded(let end)):
-          guard
-            let counts = pending.removeValue(
-              forKey: EffectKey(reactor: reactor, effect: end.effect))
-          else { continue }
-          for (line, count) in counts {
-            switch end.outcome {
-            case .finished: lines[line].outcomes.finished += count
-            case .cancelled: lines[line].outcomes.cancelled += count
-            case .failed: lines[line].outcomes.failed += count
+        case .reactor(let reactor, let kind):
+          switch kind {
+          case .action(let action):
+            guard lanes[reactor] != nil else { continue }
+            actionCases[EventKey(reactor: reactor, id: action.id)] = Self.caseName(of: action.label)
+          case .effectEnded(let end):
+            guard
+              let counts = pending.removeValue(
+                forKey: EventKey(reactor: reactor, id: end.effect))
+            else { continue }
+            for (line, count) in counts {
+              switch end.outcome {
+              case .finished: lines[line].outcomes.finished += count
+              case .cancelled: lines[line].outcomes.cancelled += count
+              case .failed: lines[line].outcomes.failed += count
+              }
             }
+          case .mutation(let mutation):
+            guard var lane = lanes[reactor] else { continue }
+            let target =
+              lane.abstraction.keepsFields(through: mutation.state)
+              ? lane.current
+              : reader.currentState(of: reactor).map { Self.text(of: $0, under: lane.abstraction) }
+                ?? lane.current
+            defer {
+              lane.current = target
+              lanes[reactor] = lane
+            }
+            if lane.isAfterGap {
+              lane.isAfterGap = false
+              continue
+            }
+            var key = lane.base
+            key.from = lane.current
+            key.to = target
+            key.mutation = Self.caseName(of: mutation.label)
+            let cause = mutation.attributedCause(reactor: reactor)
+            switch cause {
+            case .stream(let name): key.action = "stream " + name
+            case .action(let id), .effect(_, let id):
+              key.action = actionCases[EventKey(reactor: reactor, id: id)] ?? "action #\(id)"
+            }
+            var time = event.time.traceNanoseconds
+            if let origin {
+              let (sum, overflow) = origin.addingReportingOverflow(time)
+              time = overflow ? Int64.max : sum
+            }
+            let line: Int
+            if let found = index[key] {
+              line = found
+              lines[line].count += 1
+              lines[line].last = max(lines[line].last, time)
+            } else {
+              line = lines.count
+              index[key] = line
+              lines.append(
+                TransitionSummary(
+                  key: key, count: 1, traces: 1, first: time, last: time,
+                  outcomes: TransitionSummary.Outcomes()))
+            }
+            if case .effect(let effect, _) = cause {
+              pending[EventKey(reactor: reactor, id: effect), default: [:]][line, default: 0] +=
+                1
+            } else {
+              lines[line].outcomes.sync += 1
+            }
+          case .effectStarted, .streamEnded, .gap, .end:
+            break
           }
-        case .reactor(let reactor, .mutation(let mutation)):
-          guard var lane = lanes[reactor] else { continue }
-          let target =
-            lane.abstraction.keepsFields(through: mutation.state)
-            ? lane.current
-            : reader.currentState(of: reactor).map { Self.text(of: $0, under: lane.abstraction) }
-              ?? lane.current
-          defer {
-            lane.current = target
-            lanes[reactor] = lane
-          }
-          if lane.isAfterGap {
-            lane.isAfterGap = false
-            continue
-          }
-          var key = lane.base
-          key.from = lane.current
-          key.to = target
-          key.mutation = Self.caseName(of: mutation.label)
-          let cause = mutation.attributedCause(reactor: reactor)
-          switch cause {
-          case .stream(let name): key.action = "stream " + name
-          case .action(let id), .effect(_, let id):
-            key.action = lane.actionCases[id] ?? "action #\(id)"
-          }
-          var time = event.time.traceNanoseconds
-          if let origin {
-            let (sum, overflow) = origin.addingReportingOverflow(time)
-            time = overflow ? Int64.max : sum
-          }
-          let line: Int
-          if let found = index[key] {
-            line = found
-            lines[line].count += 1
-            lines[line].last = max(lines[line].last, time)
-          } else {
-            line = lines.count
-            index[key] = line
-            lines.append(
-              TransitionSummary(
-                key: key, count: 1, traces: 1, first: time, last: time,
-                outcomes: TransitionSummary.Outcomes()))
-          }
-          if case .effect(let effect, _) = cause {
-            pending[EffectKey(reactor: reactor, effect: effect), default: [:]][line, default: 0] +=
-              1
-          } else {
-            lines[line].outcomes.sync += 1
-          }
-        case .reactor, .end:
+        case .end:
           break
         }
       }
