@@ -65,8 +65,8 @@ import Testing
   }
 
   @Test func theSessionHoldsManyReactorsCreatedAndReleasedAndReplaysStructurally() throws {
-    let replay = try StructuralSessionReplay(path: Self.tracePath)
-    var steps: [SessionReplayStep] = []
+    let replay = try StructuralReplay(path: Self.tracePath)
+    var steps: [ReplayStep] = []
     while let step = try replay.next() { steps.append(step) }
     #expect(replay.divergences.isEmpty, "\(replay.divergences)")
     #expect(replay.warnings.isEmpty)
@@ -75,7 +75,7 @@ import Testing
     #expect(session.reactors.prefix(2).map(\.name) == ["list", "edit"])
     let cells = session.reactors.filter { $0.type == "ReactorExamples.TaskCellReactor" }
     #expect(cells.allSatisfy { $0.parent == 1 })
-    let released = steps.filter { $0.step.kind == "release" }.compactMap(\.reactor)
+    let released = steps.filter { $0.kind == "release" }.compactMap(\.reactor)
     #expect(released.count >= 4)
     #expect(Set(released).isSubset(of: Set(cells.map(\.reactor))))
     // Every action and mutation resolves to a user action or a named external stream.
@@ -83,9 +83,9 @@ import Testing
     #expect(replay.causality.resolvedActions >= 8)
     #expect(replay.causality.resolvedMutations >= 20)
     // The edit screen's save reaches the list through the service, with its effect.
-    let created = steps.first { $0.reactor == 1 && $0.step.label.hasPrefix("insert") }
+    let created = steps.first { $0.reactor == 1 && $0.label.hasPrefix("insert") }
     #expect(
-      created?.step.cause?.hasPrefix(
+      created?.cause?.hasPrefix(
         "stream taskService from reactor 2 'edit', action 2 (save), effect 1") == true)
   }
 
