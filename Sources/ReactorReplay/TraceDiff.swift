@@ -49,7 +49,9 @@ public enum TraceDiff {
         a, b, sameSequence: a.sequence - skipped.0 == b.sequence - skipped.1)
       {
         var states: String?
-        if let reactor, let x = first.currentState(of: reactor),
+        // Reactors of different types: their states do not compare.
+        if case .introduced(let x) = a.kind, case .introduced(let y) = b.kind, x.type != y.type {
+        } else if let reactor, let x = first.currentState(of: reactor),
           let y = second.currentState(of: reactor)
         {
           states = stateDiff(x, y)

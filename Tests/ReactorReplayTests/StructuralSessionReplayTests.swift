@@ -24,16 +24,16 @@ import Testing
     #expect(replay.causality.resolvedMutations == 4)
     #expect(
       steps[5].description
-        == #"#6 [r1] 0.0 seconds mutation add("milk") ← stream taskService from reactor 2 'edit', action 1 (save), effect 1"#
+        == #"#6 [r1] 0.05 seconds mutation add("milk") ← stream taskService from reactor 2 'edit', action 1 (save), effect 1"#
     )
     #expect(
       steps[6].description
-        == "#7 [r3] 0.0 seconds reactor TaskApp.CellReactor 'cell' ← created by reactor 1 during event 6")
+        == "#7 [r3] 0.06 seconds reactor TaskApp.CellReactor 'cell' ← created by reactor 1 during event 6")
     #expect(
       steps[10].description
-        == "#11 [r1] 0.0 seconds action remove(0) ← sent from reactor 3 'cell', action 1 (delete)")
+        == "#11 [r1] 0.1 seconds action remove(0) ← sent from reactor 3 'cell', action 1 (delete)")
     #expect(steps[11].changes.map(\.path) == [[.key("titles")]])
-    #expect(steps[12].description == "#13 [r3] 0.0 seconds release reactor 3")
+    #expect(steps[12].description == "#13 [r3] 0.12 seconds release reactor 3")
     #expect(replay.liveReactors.keys.sorted() == [1, 2])
     #expect(replay.currentState(of: 1) == .json(SessionFixture.listState))
     #expect(replay.currentState(of: 3) == nil)

@@ -92,11 +92,11 @@ import Testing
   @Test func everyReactorWhoseStateDecodesReplaysThroughReduce() async throws {
     let session = try SessionTrace(contentsOf: Self.tracePath)
     let service = TaskAppService(clock: ContinuousClock())
-    let edit = try SessionReduceReplay.run(
+    let edit = try ReduceReplay.run(
       session, reactor: 2, through: TaskEditReactor(service: service))
     #expect(edit.isMatch, "\(edit.failureMessage ?? "")")
     #expect(edit.stepsChecked >= 8)
-    let cells = try SessionReduceReplay.runAll(session) { introduction in
+    let cells = try ReduceReplay.runAll(session) { introduction in
       TaskCellReactor(task: TaskItem(id: 0, title: ""), service: service)
     }
     #expect(cells.count >= 6)
@@ -106,7 +106,7 @@ import Testing
     #expect(
       throws: ReplayError.noSuchReactor("reactor 99", reactors: session.reactors.map(\.reactor))
     ) {
-      try SessionReduceReplay.run(session, reactor: 99, through: TaskEditReactor(service: service))
+      try ReduceReplay.run(session, reactor: 99, through: TaskEditReactor(service: service))
     }
   }
 }

@@ -38,8 +38,8 @@ import Testing
     let (_, output) = await replay(steps: true)
     #expect(
       output.contains {
-        $0.hasPrefix("#18 [r1] mutation insert(")
-          && $0.hasSuffix("← stream taskService from reactor 2 'edit', action 2 (save), effect 1")
+        $0.hasPrefix("#18 [r1] ") && $0.contains(" mutation insert(")
+          && $0.contains("← stream taskService from reactor 2 'edit', action 2 (save), effect 1")
       })
   }
 
@@ -132,7 +132,7 @@ extension SessionReplayCommandTests {
       .execute(output: output)
     #expect(code == 1)
     #expect(
-      output.all.first?.hasPrefix("divergence: the session diverges at event 23 (reactor 3):")
+      output.all.first?.hasPrefix("divergence: the traces differ at event 23 (reactor 3): action toggle against check")
         == true)
     let same = CapturedOutput()
     #expect(
