@@ -12,9 +12,11 @@ public import ReactorTracing
 /// ```
 @MainActor
 extension ReduceReplay {
-  /// Replays the reactor with id `id` of a session (or 1, of a trace of one reactor read as a
-  /// session) through `reactor`'s `reduce`: its lane (``ReactorTracing/SessionTrace/lane(of:)``)
-  /// replays as a trace of that reactor alone. Divergences name the session's `seq`.
+  /// Replays the reactor with id `id` of a session through `reactor`'s `reduce`.
+  ///
+  /// Its lane (``ReactorTracing/SessionTrace/lane(of:)``) replays as a trace of that reactor
+  /// alone; in a trace of one reactor read as a session, the reactor is 1. Divergences name
+  /// the session's `seq`.
   /// - Parameters:
   ///   - session: The session.
   ///   - id: The reactor's id in the session.

@@ -244,9 +244,11 @@ public final class StructuralReplay {
     return nil
   }
 
-  /// Reads the introduction a trace of one reactor begins with (built from its header, with
-  /// `seq` 0, not a step), so that its reactor is live before the first step; nothing for a
-  /// session. ``next()`` starts the replay when it was not started.
+  /// Makes the reactor of a trace of one reactor live before the first step.
+  ///
+  /// It reads the introduction such a trace begins with (built from its header, with `seq` 0,
+  /// not a step); a session's reactors are introduced by its steps. ``next()`` starts the
+  /// replay when it was not started.
   /// - Throws: ``ReplayError/trace(_:)`` when the input is not readable.
   public func start() throws(ReplayError) {
     guard !isStarted else { return }

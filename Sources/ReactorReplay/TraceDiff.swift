@@ -39,7 +39,8 @@ public enum TraceDiff {
       guard let a, let b else {
         let event = (a ?? b)!
         return TraceDivergence(
-          sequence: event.sequence, reactor: namesReactors ? event.reactor : nil, first: a.flatMap(traceEvent),
+          sequence: event.sequence, reactor: namesReactors ? event.reactor : nil,
+          first: a.flatMap(traceEvent),
           second: b.flatMap(traceEvent),
           reason: a == nil ? "the first trace ends here" : "the second trace ends here",
           stateDiff: nil)

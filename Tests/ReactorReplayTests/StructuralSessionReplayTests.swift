@@ -25,10 +25,12 @@ import Testing
     #expect(
       steps[5].description
         == #"#6 [r1] 0.05 seconds mutation add("milk") ← stream taskService from reactor 2 'edit', action 1 (save), effect 1"#
+        + "\n  titles: [] → [\"milk\"]"
     )
     #expect(
       steps[6].description
-        == "#7 [r3] 0.06 seconds reactor TaskApp.CellReactor 'cell' ← created by reactor 1 during event 6")
+        == "#7 [r3] 0.06 seconds reactor TaskApp.CellReactor 'cell' ← created by reactor 1 during event 6"
+    )
     #expect(
       steps[10].description
         == "#11 [r1] 0.1 seconds action remove(0) ← sent from reactor 3 'cell', action 1 (delete)")

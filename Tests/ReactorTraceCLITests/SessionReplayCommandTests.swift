@@ -132,7 +132,8 @@ extension SessionReplayCommandTests {
       .execute(output: output)
     #expect(code == 1)
     #expect(
-      output.all.first?.hasPrefix("divergence: the traces differ at event 23 (reactor 3): action toggle against check")
+      output.all.first?.hasPrefix(
+        "divergence: the traces differ at event 23 (reactor 3): action toggle against check")
         == true)
     let same = CapturedOutput()
     #expect(

@@ -65,7 +65,6 @@ enum ReplayCheck {
     return outcome(of: result, at: path, strict: strict)
   }
 
-  /// Words what a replay of the trace at `path` found.
   /// Replays reactor `id` of the session (or trace of one reactor) at `path` through
   /// `reactor`'s `reduce`.
   static func run<R: Reactor>(_ path: String, reactorID id: Int, reduces reactor: R) -> Outcome {
@@ -80,6 +79,7 @@ enum ReplayCheck {
     return outcome(of: result, at: what, strict: false)
   }
 
+  /// Words what a replay of the trace at `path` found.
   private static func outcome(of result: ReplayResult, at path: String, strict: Bool) -> Outcome {
     let warnings = result.warnings.map { "\(path): warning: \($0)" }
     if let message = result.failureMessage {

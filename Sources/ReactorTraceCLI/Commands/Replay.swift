@@ -396,7 +396,9 @@ private struct ReplayRun {
     }
     let text = groups.map { group in
       var parts = group.names.map { "\($0) ×\(group.counts[$0] ?? 0)" }
-      if group.carried > 0 { parts.append("\(group.carried) already running when the trace starts") }
+      if group.carried > 0 {
+        parts.append("\(group.carried) already running when the trace starts")
+      }
       let names = parts.joined(separator: ", ")
       return group.reactor.map { "reactor \($0): \(names)" } ?? names
     }

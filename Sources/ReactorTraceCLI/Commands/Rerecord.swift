@@ -81,8 +81,9 @@ struct RerecordRequest: CommandRequest {
     let registry = ReactorRegistry.current
     // What the input names records it again: an app, through its session factory; else its
     // reactor, from the actions it recorded.
-    if reactor == nil, try SessionReader(path: trace, verifyingStates: false).header
-      .metadata["app"] != nil
+    if reactor == nil,
+      try SessionReader(path: trace, verifyingStates: false).header
+        .metadata["app"] != nil
     {
       return try await rerecordSession(report: report)
     }
