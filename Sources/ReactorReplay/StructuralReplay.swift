@@ -117,7 +117,7 @@ public final class StructuralReplay {
     var firstEffect: Int?
     var lastEffect = 0
     var runningEffects: Set<Int> = []
-    var actions = LabelCache(capacity: 64)
+    var actions: LabelCache
     /// The actions whose causes do not reach a user action or a named stream.
     var unresolvedActions: Set<Int> = []
   }
@@ -139,7 +139,7 @@ public final class StructuralReplay {
   ///   divergence.
   public init(reader: SessionReader) {
     self.reader = reader
-    namesReactors = reader.header.version.major >= SessionHeader.currentVersion.major
+    namesReactors = reader.namesReactors
   }
 
   /// Opens the session or trace at `path`.
@@ -519,7 +519,11 @@ public final class StructuralReplay {
             path: reader.path, line: line, sequence: sequence,
             expected: introduction.initialStateHash, actual: actual)))
     }
-    lanes[introduction.reactor] = Lane(introduction: introduction, state: introduction.initialState)
+    // The labels of the last 4096 actions of a trace of one reactor, of the last 64 of each
+    // reactor of a session: memory that grows with the reactors alive, not the actions.
+    lanes[introduction.reactor] = Lane(
+      introduction: introduction, state: introduction.initialState,
+      actions: LabelCache(capacity: namesReactors ? 64 : 4096))
   }
 
   private func checkSequence(_ sequence: Int, line: Int) {

@@ -27,9 +27,7 @@ public enum TraceDiff {
     // Events of kinds a reader does not know are skipped in both: compare the places of the
     // events both know.
     var skipped = (0, 0)
-    let namesReactors = [first, second].contains {
-      $0.header.version.major >= SessionHeader.currentVersion.major
-    }
+    let namesReactors = first.namesReactors || second.namesReactors
     while true {
       let a = try first.next()
       skipped.0 += first.skippedBeforeLastEvent

@@ -61,12 +61,9 @@ struct DiffRequest: CommandRequest {
     for (path, reader) in [(first, readers.0), (second, readers.1)] {
       // The rest of each trace, for what its reader notices at its end.
       while try reader.next() != nil {}
-      // The introduction of a trace of one reactor, built from its header, is not an event
-      // of the file.
-      let introductions = reader.header.version.major < SessionHeader.currentVersion.major ? 1 : 0
       warnings.append(
         TraceWarningReport(
-          path: path, warnings: reader.warnings, eventCount: reader.eventCount - introductions))
+          path: path, warnings: reader.warnings, eventCount: reader.fileEventCount))
     }
     for report in warnings { report.print(strict: strict) }
     let hasWarnings = warnings.contains { !$0.isEmpty }
