@@ -56,6 +56,17 @@ import Testing
     #expect(mutateOne == 2)
   }
 
+  @Test func oneReactorOfASessionWhoseTypeIsNotRegisteredIsRefusedThroughReduce() async {
+    let output = CapturedOutput()
+    let code = await ReactorRegistry.$current.withValue(ReactorRegistry()) {
+      await ReplayRequest(
+        trace: session, mode: .reduce, reactor: nil, steps: false, stateAt: nil, json: false,
+        reactorID: 2
+      ).execute(output: output)
+    }
+    #expect(code == 2, "\(output.all)")
+  }
+
   @Test func aWholeSessionReplaysThroughMutateWithItsAppsRegisteredSessionFactory() async {
     // Alone: other suites record the task app's reactors too, through the one observer a
     // process has.

@@ -243,6 +243,7 @@ private struct ReplayRun {
             ).description)
         }
         name = command.reactor ?? type
+        try checkRegistered(command.reactor ?? type, in: registry)
       }
       let entry = name.flatMap { registry.entry(named: $0) }
       if command.mode == .mutate, target == nil {
