@@ -89,31 +89,28 @@ public enum SessionMutateReplay {
     playback?.install()
     defer { playback?.uninstall() }
     let app = factory(recorder)
-    var elapsed = Duration.zero
+    let events = recorded.events
     var userActions = 0
-    var lastTime = Duration.zero
-    for (index, event) in recorded.events.enumerated() {
-      lastTime = event.time
+    var play: ((Int) throws(ReplayError) -> Bool)?
+    if let playback {
+      play = { index throws(ReplayError) in
+        if let error = playback.error { throw error }
+        return playback.play(events[index])
+      }
+    }
+    let (finished, elapsed) = try await MutateReplayDriver.drive(
+      events.count, time: { events[$0].time },
+      position: { index in
+        guard case .reactor(_, .action(let action)) = events[index].kind, action.from == nil,
+          action.source == .sent
+        else { return nil }
+        return index
+      }, advance: advance, play: play
+    ) { index throws(ReplayError) in
       if let error = playback?.error { throw error }
-      guard case .reactor(let reactor, .action(let action)) = event.kind, action.from == nil,
-        action.source == .sent
-      else {
-        if let playback {
-          if event.time > elapsed {
-            await advance(event.time - elapsed)
-            elapsed = event.time
-          }
-          if playback.play(event) { await advance(.zero) }
-        }
-        continue
-      }
-      guard let value = action.value else {
-        throw .missingValue(line: index + 2, what: "action")
-      }
-      if event.time > elapsed {
-        await advance(event.time - elapsed)
-        elapsed = event.time
-      }
+      guard case .reactor(let reactor, .action(let action)) = events[index].kind,
+        let value = action.value
+      else { throw .missingValue(line: index + 2, what: "action") }
       do throws(SessionSendError) {
         try recorder.send(value, to: reactor)
       } catch {
@@ -121,10 +118,12 @@ public enum SessionMutateReplay {
           throw .undecodable(line: index + 2, reason: "action \(action.label): \(reason)")
         }
         // The reactor is not alive in the replay: the run already went another way.
-        break
+        return false
       }
       userActions += 1
+      return true
     }
+    let lastTime = finished ? events.last?.time ?? .zero : elapsed
     if lastTime > elapsed { await advance(lastTime - elapsed) }
     if let playback {
       if let error = playback.error { throw error }

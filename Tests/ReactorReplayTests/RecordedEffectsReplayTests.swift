@@ -480,26 +480,34 @@ final class SeededSearchReactor: Reactor {
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Traces/taskapp.session.jsonl").path
 
-  @Test func theTaskAppsEditScreenAndCellsReplayWithoutAServiceThatAnswers() async throws {
+  @Test func theTaskAppsEditScreenAndCellsReplayAsLanesWithoutAServiceThatAnswers() async throws {
     try await withExclusiveMainSerialExecutor {
       let session = try SessionTrace(contentsOf: Self.session)
       // The service sleeps on a clock that fails the test: no request may run.
       let service = TaskAppService(clock: UncallableClock())
       let clock = TestClock()
-      let edit = try await SessionMutateReplay.runWithRecordedEffects(
-        session, reactor: 2, through: TaskEditReactor(service: service), clock: clock,
-        advance: { await clock.advance(by: $0) })
+      let edit = try await MutateReplay.run(
+        try #require(session.lane(of: 2)), through: TaskEditReactor(service: service),
+        clock: clock, advance: { await clock.advance(by: $0) }, effects: .recorded)
       #expect(edit.failureMessage == nil)
       #expect(edit.stepsChecked >= 8)
       #expect(!edit.playedEffects.isEmpty)
       let cells = session.reactors.filter { $0.type == "ReactorExamples.TaskCellReactor" }
       #expect(cells.count >= 6)
       for cell in cells {
+        let lane = try #require(session.lane(of: cell.reactor))
+        // Each cell is built showing the task the session introduced it with.
+        guard case .json(let state) = lane.header.initialState else {
+          Issue.record("reactor \(cell.reactor) has no recorded state")
+          continue
+        }
+        let task = try JSONDecoder().decode(
+          TaskCellReactor.State.self, from: Data(state.serializedString.utf8)
+        ).task
         let cellClock = TestClock()
-        let result = try await SessionMutateReplay.runWithRecordedEffects(
-          session, reactor: cell.reactor,
-          through: TaskCellReactor(task: TaskItem(id: 0, title: ""), service: service),
-          clock: cellClock, advance: { await cellClock.advance(by: $0) })
+        let result = try await MutateReplay.run(
+          lane, through: TaskCellReactor(task: task, service: service), clock: cellClock,
+          advance: { await cellClock.advance(by: $0) }, effects: .recorded)
         #expect(result.failureMessage == nil, "reactor \(cell.reactor)")
       }
     }

@@ -1,22 +1,60 @@
 import ReactorTracing
 
-/// The loop every mutate replay of one trace runs, effects run or played back: the test clock
-/// is advanced to each recorded event's time and each sent action is sent again there.
+/// The loop every mutate replay runs, of one trace or of a whole session, effects run or
+/// played back: the test clock is advanced to each recorded event's time and each sent
+/// action is sent again there.
 ///
 /// With effects run (no player), only the sent actions matter: the clock goes from one to the
-/// next, and the reactor's own effects and the fakes fill in between. With effects played
-/// back, every line is visited at its time, and the player delivers what the recording holds
+/// next, and the reactors' own effects and the fakes fill in between. With effects played
+/// back, every event is visited at its time, and the player delivers what the recording holds
 /// for effects and streams, and ends effects as recorded.
 @MainActor
 enum MutateReplayDriver {
-  /// Replays `timeline` up to its end.
+  /// Replays the recorded events `0..<count` up to the last one, or until `send` stops.
+  /// - Parameters:
+  ///   - count: How many events were recorded.
+  ///   - time: The recorded time of the event at an index.
+  ///   - position: The position among the sent actions of the event at an index, `nil` for
+  ///     an event that is not an action to send again.
+  ///   - advance: Advances the test clock by a duration.
+  ///   - play: Plays back the event at an index that is not sent, once the clock reached its
+  ///     time, and returns whether an effect ended; `nil` when effects run.
+  ///   - send: Sends the action at a position, once the clock reached its time; returns
+  ///     `false` to stop the replay there (the run so far already went another way).
+  /// - Returns: Whether the replay went to the last event, and the time the clock reached.
+  /// - Throws: What `play` and `send` throw.
+  static func drive(
+    _ count: Int, time: (Int) -> Duration, position: (Int) -> Int?,
+    advance: (Duration) async -> Void,
+    play: ((Int) throws(ReplayError) -> Bool)?,
+    send: (Int) throws(ReplayError) -> Bool
+  ) async throws(ReplayError) -> (finished: Bool, elapsed: Duration) {
+    var elapsed = Duration.zero
+    for index in 0..<count {
+      let sent = position(index)
+      guard sent != nil || play != nil else { continue }
+      if time(index) > elapsed {
+        await advance(time(index) - elapsed)
+        elapsed = time(index)
+      }
+      if let sent {
+        guard try send(sent) else { return (false, elapsed) }
+      } else if let play, try play(index) {
+        // What waits for an effect that ended (the next step of a `concat`) goes on now.
+        await advance(.zero)
+      }
+    }
+    return (true, elapsed)
+  }
+
+  /// Replays `timeline` up to its end, the one-reactor case of
+  /// ``drive(_:time:position:advance:play:send:)``.
   /// - Parameters:
   ///   - timeline: The trace, read.
   ///   - advance: Advances the test clock by a duration.
   ///   - player: Plays effects back; `nil` when they run.
   ///   - send: Sends the sent action at a position among the sent actions, once the clock
-  ///     reached its time; returns `false` to stop the replay there (the run so far already
-  ///     diverged).
+  ///     reached its time; returns `false` to stop the replay there.
   /// - Returns: Whether the replay went to the end; the clock is then at the trace's last
   ///   time.
   /// - Throws: What `send` throws.
@@ -25,24 +63,17 @@ enum MutateReplayDriver {
     player: (any RecordedLanePlayer)?,
     send: (_ position: Int) throws(ReplayError) -> Bool
   ) async throws(ReplayError) -> Bool {
-    var elapsed = Duration.zero
-    for (index, line) in timeline.lines.enumerated() {
-      var position: Int?
-      if case .action(let action) = line.event.kind, action.source == .sent {
-        position = timeline.positions[action.id]
-      }
-      guard position != nil || player != nil else { continue }
-      if line.event.time > elapsed {
-        await advance(line.event.time - elapsed)
-        elapsed = line.event.time
-      }
-      if let position {
-        guard try send(position) else { return false }
-      } else if let player, player.play(index) {
-        // What waits for an effect that ended (the next step of a `concat`) goes on now.
-        await advance(.zero)
-      }
-    }
+    var play: ((Int) throws(ReplayError) -> Bool)?
+    if let player { play = { player.play($0) } }
+    let (finished, elapsed) = try await drive(
+      timeline.lines.count, time: { timeline.lines[$0].event.time },
+      position: { index in
+        guard case .action(let action) = timeline.lines[index].event.kind,
+          action.source == .sent
+        else { return nil }
+        return timeline.positions[action.id]
+      }, advance: advance, play: play, send: send)
+    guard finished else { return false }
     await advance(timeline.endTime > elapsed ? timeline.endTime - elapsed : .zero)
     return true
   }

@@ -39,7 +39,6 @@ enum RecordedEffectsReplay {
   static func run<R: Reactor>(
     _ reader: TraceReader, through reactor: R, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, allowingReactorMismatch: Bool,
-    startsFromRecordedState: Bool = false,
     willSend: ((_ sequence: Int, _ label: String) -> Void)? = nil
   ) async throws(ReplayError) -> ReplayResult {
     let header = reader.header
@@ -54,7 +53,7 @@ enum RecordedEffectsReplay {
           sequence: action.sequence, label: action.label
         ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) })
     }
-    if header.window != nil || startsFromRecordedState { try start(reactor, from: header) }
+    if header.window != nil { try start(reactor, from: header) }
 
     reactor.runtime.effectRunner = player
     defer { reactor.runtime.effectRunner = nil }
