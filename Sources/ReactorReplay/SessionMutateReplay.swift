@@ -98,31 +98,32 @@ public enum SessionMutateReplay {
         return playback.play(events[index])
       }
     }
-    let (finished, elapsed) = try await MutateReplayDriver.drive(
-      events.count, time: { events[$0].time },
-      position: { index in
-        guard case .reactor(_, .action(let action)) = events[index].kind, action.from == nil,
-          action.source == .sent
-        else { return nil }
-        return index
-      }, advance: advance, play: play
-    ) { index throws(ReplayError) in
-      if let error = playback?.error { throw error }
-      guard case .reactor(let reactor, .action(let action)) = events[index].kind,
-        let value = action.value
-      else { throw .missingValue(line: index + 2, what: "action") }
-      do throws(SessionSendError) {
-        try recorder.send(value, to: reactor)
-      } catch {
-        if case .undecodable(_, let reason) = error {
-          throw .undecodable(line: index + 2, reason: "action \(action.label): \(reason)")
-        }
-        // The reactor is not alive in the replay: the run already went another way.
-        return false
-      }
-      userActions += 1
-      return true
+    func userAction(_ index: Int) -> Int? {
+      guard case .reactor(_, .action(let action)) = events[index].kind, action.from == nil,
+        action.source == .sent
+      else { return nil }
+      return index
     }
+    let (finished, elapsed) = try await MutateReplayDriver.drive(
+      events.count, time: { events[$0].time }, position: userAction, advance: advance,
+      play: play,
+      send: { index throws(ReplayError) in
+        if let error = playback?.error { throw error }
+        guard case .reactor(let reactor, .action(let action)) = events[index].kind,
+          let value = action.value
+        else { throw .missingValue(line: index + 2, what: "action") }
+        do throws(SessionSendError) {
+          try recorder.send(value, to: reactor)
+        } catch {
+          if case .undecodable(_, let reason) = error {
+            throw .undecodable(line: index + 2, reason: "action \(action.label): \(reason)")
+          }
+          // The reactor is not alive in the replay: the run already went another way.
+          return false
+        }
+        userActions += 1
+        return true
+      })
     let lastTime = finished ? events.last?.time ?? .zero : elapsed
     if lastTime > elapsed { await advance(lastTime - elapsed) }
     if let playback {
