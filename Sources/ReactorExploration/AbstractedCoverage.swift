@@ -1,3 +1,4 @@
+public import ReactorStateMachines
 public import ReactorTracing
 
 /// How much of an explored graph traces exercise when states and labels are seen through an
@@ -22,24 +23,7 @@ public import ReactorTracing
 /// ```
 public struct AbstractedCoverage: Sendable {
   /// An abstract transition: its abstract states and the case names of its labels.
-  public struct Transition: Sendable, Hashable {
-    /// The abstract source state.
-    public var source: String
-    /// The abstract target state.
-    public var target: String
-    /// The mutation's case name.
-    public var mutation: String
-    /// The action's case name, or `stream name` for a stream's mutation.
-    public var action: String
-
-    /// A transition.
-    public init(source: String, target: String, mutation: String, action: String) {
-      self.source = source
-      self.target = target
-      self.mutation = mutation
-      self.action = action
-    }
-  }
+  public typealias Transition = StateTransition
 
   /// The explored graph.
   public var exploration: Exploration
@@ -78,8 +62,8 @@ public struct AbstractedCoverage: Sendable {
     for (index, transition) in exploration.transitions.enumerated() {
       let abstracted = Transition(
         source: explored[transition.source], target: explored[transition.target],
-        mutation: Self.caseName(transition.mutation),
-        action: Self.caseName(exploration.alphabet[transition.action].label))
+        mutation: StateTransition.caseName(of: transition.mutation),
+        action: StateTransition.caseName(of: exploration.alphabet[transition.action].label))
       if seenTransitions.insert(abstracted).inserted {
         transitions.append(abstracted)
         firstTransition.append(index)
@@ -107,8 +91,8 @@ public struct AbstractedCoverage: Sendable {
           let next = abstract(Self.json(reader.currentState))
           if seenStates.contains(next) { exercisedStates.insert(next) }
           let made = Transition(
-            source: current, target: next, mutation: Self.caseName(mutation.label),
-            action: Self.caseName(action))
+            source: current, target: next, mutation: StateTransition.caseName(of: mutation.label),
+            action: StateTransition.caseName(of: action))
           if seenTransitions.contains(made) {
             exercisedTransitions.insert(made)
           } else if outside.insert(made).inserted {
@@ -182,14 +166,6 @@ public struct AbstractedCoverage: Sendable {
         ("transitions", transitionShares),
         ("missed", .array(missed)),
       ]))
-  }
-
-  /// A label's case name: `setTask` for `setTask(ReactorExamples.TaskItem(…))`; a label
-  /// that does not start with a name (or a stream's `stream name`) as it is.
-  public static func caseName(_ label: String) -> String {
-    if label.hasPrefix("stream ") { return label }
-    let name = label.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-    return name.isEmpty ? label : String(name)
   }
 
   private static func json(_ state: TraceHeader.State) -> JSONValue {

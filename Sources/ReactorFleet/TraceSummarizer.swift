@@ -1,4 +1,4 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 public import ReactorTracing
 
 /// Turns one trace into its transition summary: one ``TransitionSummary`` per distinct
@@ -63,7 +63,7 @@ public struct TraceSummarizer: Sendable {
       while let event = try reader.next() {
         switch event.kind {
         case .action(let action):
-          actionCases[action.id] = Self.caseName(of: action.label)
+          actionCases[action.id] = StateTransition.caseName(of: action.label)
         case .gap:
           isAfterGap = true
         case .effectEnded(let end):
@@ -87,7 +87,7 @@ public struct TraceSummarizer: Sendable {
           var key = base
           key.from = current
           key.to = target
-          key.mutation = Self.caseName(of: mutation.label)
+          key.mutation = StateTransition.caseName(of: mutation.label)
           let cause = mutation.attributedCause()
           switch cause {
           case .stream(let name): key.action = "stream " + name
@@ -133,10 +133,5 @@ public struct TraceSummarizer: Sendable {
   /// The state's fields under the abstraction, one `name=value` per line.
   public func text(of state: TraceHeader.State) -> String {
     abstraction.fields(of: state).map(\.text).joined(separator: "\n")
-  }
-
-  /// The case in a label: `setLoading` of `setLoading(true)`.
-  public static func caseName(of label: String) -> String {
-    String(label.prefix { $0 != "(" })
   }
 }

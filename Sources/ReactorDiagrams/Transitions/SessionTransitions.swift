@@ -1,3 +1,4 @@
+public import ReactorStateMachines
 public import ReactorTracing
 
 /// The state machines of a session: one per reactor type, the lanes of every reactor of the
@@ -46,7 +47,7 @@ public struct SessionTransitions: Sendable {
     var types: [String] = []
     var lanes: [String: [[UInt8]]] = [:]
     for introduction in session.reactors {
-      let short = SequenceDiagram.shortType(introduction.type)
+      let short = ReactorIntroduction.shortTypeName(introduction.type)
       if let reactorType, reactorType != introduction.type, reactorType != short { continue }
       guard let lane = session.lane(of: introduction.reactor) else { continue }
       if lanes[introduction.type] == nil { types.append(introduction.type) }
@@ -55,7 +56,7 @@ public struct SessionTransitions: Sendable {
     if types.isEmpty {
       throw SessionTransitionsError.unknownReactorType(
         reactorType ?? "",
-        known: Set(session.reactors.map { SequenceDiagram.shortType($0.type) }).sorted())
+        known: Set(session.reactors.map { ReactorIntroduction.shortTypeName($0.type) }).sorted())
     }
     var machines: [Machine] = []
     for type in types {
@@ -108,7 +109,7 @@ public struct SessionTransitions: Sendable {
   /// A machine's cluster title: its type and how many reactors it merges.
   static func title(of machine: Machine) -> String {
     let title =
-      "\(SequenceDiagram.shortType(machine.type)) · \(machine.reactorCount) reactor"
+      "\(ReactorIntroduction.shortTypeName(machine.type)) · \(machine.reactorCount) reactor"
       + (machine.reactorCount == 1 ? "" : "s") + " merged"
     // No-break spaces keep a title that sets the cluster's width off its border: viewers'
     // fonts run a little wider than Graphviz measured.

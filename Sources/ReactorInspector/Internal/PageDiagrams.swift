@@ -1,4 +1,5 @@
 import ReactorDiagrams
+import ReactorStateMachines
 import ReactorTracing
 
 /// The transitions diagrams of a page: one for a trace of one reactor, one per reactor type

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReactorDiagrams
 import ReactorFleet
+import ReactorStateMachines
 import ReactorTracing
 
 extension ReactorTraceCommand.Render {
@@ -193,7 +194,8 @@ struct ProductionDiagramRequest: CommandRequest {
       bytes = Array(try production.graph.mermaid().utf8)
     } else {
       let output = try DiagramFile.renderReportingWarnings(
-        try production.dotGraph(), format: format, engine: engine)
+        try production.graph.frequencyDotGraph(title: production.title), format: format,
+        engine: engine)
       bytes = output.bytes
       for warning in output.warnings {
         CommandFailure.printError("warning: \(diagram.output): \(warning)")
@@ -232,7 +234,7 @@ extension TransitionsRequest {
           // --key applies to every type drawn: one that lacks the field is refused, by name.
           if let first = lanes.first, let unknown = states.unknownKey(in: try first().header) {
             throw CommandFailure.unusableInput(
-              "\(unknown) (in \(SequenceDiagram.shortTypeName(type)); --reactor-type picks "
+              "\(unknown) (in \(ReactorIntroduction.shortTypeName(type)); --reactor-type picks "
                 + "one type)")
           }
           return StateAbstraction(keys: try states.statePaths())
@@ -243,7 +245,7 @@ extension TransitionsRequest {
       throw CommandFailure.unusableInput(error.description)
     }
     let summary = machines.machines.map {
-      "\(SequenceDiagram.shortTypeName($0.type)): \($0.graph.states.count) states, "
+      "\(ReactorIntroduction.shortTypeName($0.type)): \($0.graph.states.count) states, "
         + "\($0.graph.transitions.count) transitions"
     }
     // With dot (the default) each machine is laid out alone and the boxes pinned side by side:

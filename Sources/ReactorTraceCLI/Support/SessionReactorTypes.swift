@@ -1,6 +1,7 @@
 import ReactorDiagrams
 import ReactorExploration
 import ReactorScript
+import ReactorStateMachines
 import ReactorTracing
 
 /// The reactor types of sessions, each with the lanes of its reactors merged: what `explore`
@@ -22,7 +23,7 @@ struct SessionReactorTypes {
     var abstraction = StateAbstraction.wholeState
 
     /// `TaskCellReactor`.
-    var shortName: String { SequenceDiagram.shortTypeName(type) }
+    var shortName: String { ReactorIntroduction.shortTypeName(type) }
 
     /// Openers of the lanes, for the readers of traces.
     var openers: [(reactor: Int?, open: () throws -> TraceReader)] {
