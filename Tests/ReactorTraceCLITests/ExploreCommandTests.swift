@@ -315,7 +315,6 @@ struct SessionExploreCommandTests {
       (["explore", session, "--path-to", "title=x"], "--path-to does not apply to sessions"),
       (["coverage", session, "--graph", "x.svg"], "--graph does not apply to sessions"),
       (["coverage", session, "--key", "title"], "--key does not apply to sessions"),
-      (["coverage", session, "--production", "x.summary.jsonl"], "--production does not apply"),
       (
         ["coverage", session, "Traces/counter.trace.jsonl"],
         "counter.trace.jsonl is the trace of one reactor, not a session"
