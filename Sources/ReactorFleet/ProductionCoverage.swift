@@ -1,5 +1,5 @@
-public import ReactorStateMachines
 public import ReactorExploration
+public import ReactorStateMachines
 import ReactorTracing
 
 /// What production does that a set of golden traces never exercises: the states production

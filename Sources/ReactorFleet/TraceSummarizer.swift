@@ -115,7 +115,8 @@ public struct TraceSummarizer: Sendable {
           switch kind {
           case .action(let action):
             guard lanes[reactor] != nil else { continue }
-            actionCases[EventKey(reactor: reactor, id: action.id)] = StateTransition.caseName(of: action.label)
+            actionCases[EventKey(reactor: reactor, id: action.id)] = StateTransition.caseName(
+              of: action.label)
           case .effectEnded(let end):
             guard
               let counts = pending.removeValue(
