@@ -1,4 +1,4 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 
 /// What an ``InspectorPage`` holds and how it draws the transitions diagram.
 public struct InspectorOptions: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import ReactorStateMachines
 import ReactorTracing
 
 extension TimelineDiagram {

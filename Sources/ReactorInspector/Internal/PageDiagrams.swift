@@ -1,4 +1,5 @@
 import ReactorDiagrams
+import ReactorStateMachines
 import ReactorTracing
 
 /// The transitions diagrams of a page: one per reactor type (the lanes of every reactor of

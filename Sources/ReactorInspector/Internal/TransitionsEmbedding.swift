@@ -1,4 +1,5 @@
 import ReactorDiagrams
+import ReactorStateMachines
 import ReactorTracing
 
 /// The transitions diagram of a trace as SVG text for the inspector, with a way to find the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReactorDiagrams
 import ReactorInspector
+import ReactorStateMachines
 import ReactorTracing
 
 extension ReactorTraceCommand.Render {
