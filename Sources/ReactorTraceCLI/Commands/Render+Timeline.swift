@@ -30,7 +30,7 @@ extension ReactorTraceCommand.Render {
     /// The reactors of a session to draw.
     @Option(
       name: .customLong("reactor"),
-      help: "Of a session: draw only this reactor (its id); repeatable.")
+      help: "Draw only this reactor (its id; a trace's reactor is 1); repeatable.")
     var reactors: [Int] = []
 
     /// The first event to draw.
@@ -110,50 +110,33 @@ struct TimelineRequest: CommandRequest {
     let engine = try diagram.resolvedEngine(default: .nop)
     try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
     let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
-    if SessionReplayRun.isSession(trace) {
-      return try writeSession(range: range, format: format, engine: engine, report: report)
-    }
-    if !reactors.isEmpty {
-      throw CommandFailure.unusableInput(
-        "--reactor picks reactors of a session; '\(trace)' is the trace of one reactor")
-    }
+    let reader = try SessionReader(path: trace)
     if let pageSize, format != .png {
       return try runPaged(
-        pageSize: pageSize, format: format, engine: engine, range: range, report: report)
+        reader, pageSize: pageSize, format: format, engine: engine, range: range, report: report)
     }
-    let reader = try TraceReader(path: trace)
-    let timeline = try TimelineDiagram(reader: reader, sequences: range)
-    // The rest of the trace, for what the reader notices at its end.
-    while try reader.next() != nil {}
-    let warnings = TraceWarningReport(
-      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-    warnings.print(strict: diagram.strictness.strict)
-    if range != nil, timeline.eventCount == 0 { throw noEventInRange(of: reader) }
-    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
+    let timeline = try TimelineDiagram(
+      reader: reader, sequences: range, reactors: reactors.isEmpty ? nil : Set(reactors))
+    try finishReading(reader, introduced: timeline.introducedReactorIDs, shown: timeline.eventCount, range: range)
     try timeline.checkSize(eventsPerPage: pageSize)
     return try write(timeline, format: format, engine: engine, report: report)
   }
 
-  /// Draws a session: a group of lanes per reactor.
+  /// Reads the rest of the file, refuses `--reactor` ids it does not have and a `--from/--to`
+  /// that shows no event, and prints the reader's warnings.
   @MainActor
-  private func writeSession(
-    range: ClosedRange<Int>?, format: DiagramFormat, engine: LayoutEngine, report: any TextOutput
-  ) throws -> ExitCode {
-    let reader = try SessionReader(path: trace)
-    let timeline = try SessionTimelineDiagram(
-      reader: reader, sequences: range, reactors: reactors.isEmpty ? nil : Set(reactors))
+  private func finishReading(
+    _ reader: SessionReader, introduced: [Int], shown: Int, range: ClosedRange<Int>?
+  ) throws {
     try SessionViewReading.finish(
-      reader, introduced: timeline.introducedReactorIDs, reactors: reactors, range: range,
-      shownEvents: timeline.eventCount, from: from, to: to, trace: trace,
-      strict: diagram.strictness.strict)
-    try timeline.checkSize(eventsPerPage: pageSize)
-    return try write(timeline, format: format, engine: engine, report: report)
+      reader, introduced: introduced, reactors: reactors, range: range, shownEvents: shown,
+      from: from, to: to, trace: trace, strict: diagram.strictness.strict, namingTraces: true)
   }
 
   /// Splits a timeline into pages as asked (and as a PNG needs), renders and writes them.
   @MainActor
   private func write(
-    _ timeline: some PagedTimeline, format: DiagramFormat, engine: LayoutEngine,
+    _ timeline: TimelineDiagram, format: DiagramFormat, engine: LayoutEngine,
     report: any TextOutput
   ) throws -> ExitCode {
     let widestPNG = ReactorTraceCommand.Render.Timeline.widestPNG
@@ -210,17 +193,14 @@ struct TimelineRequest: CommandRequest {
   /// are measured against the widest PNG first, over the whole timeline.)
   @MainActor
   private func runPaged(
-    pageSize: Int, format: DiagramFormat, engine: LayoutEngine, range: ClosedRange<Int>?,
+    _ reader: SessionReader, pageSize: Int, format: DiagramFormat, engine: LayoutEngine, range: ClosedRange<Int>?,
     report: any TextOutput
   ) throws -> ExitCode {
-    let reader = try TraceReader(path: trace)
     var pages = try TimelinePages(
-      path: trace, reader: reader, sequences: range, eventsPerPage: pageSize)
-    let warnings = TraceWarningReport(
-      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-    warnings.print(strict: diagram.strictness.strict)
-    if range != nil, pages.eventCount == 0 { throw noEventInRange(of: reader) }
-    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
+      path: trace, reader: reader, sequences: range,
+      reactors: reactors.isEmpty ? nil : Set(reactors), eventsPerPage: pageSize)
+    try finishReading(
+      reader, introduced: pages.introducedReactorIDs, shown: pages.eventCount, range: range)
     try pages.checkSize()
     let pageCount = pages.pageCount
     // Pages are named after -o: beside a device or FIFO they would be new files there.
@@ -249,26 +229,4 @@ struct TimelineRequest: CommandRequest {
     report.write("wrote \(written.joined(separator: ", ")): \(pages.eventCount) events")
     return .success
   }
-
-  /// The failure for a `--from`/`--to` that holds no event of the trace `reader` has read.
-  private func noEventInRange(of reader: TraceReader) -> CommandFailure {
-    let first = reader.header.window?.firstSequence ?? 1
-    return CommandFailure.unusableInput(
-      "no event of the trace is in "
-        + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
-        .joined(separator: " ")
-        + ": its events are \(first) to \(first + reader.eventCount - 1)")
-  }
 }
-
-/// A timeline that splits into pages: of one reactor, or of a session.
-protocol PagedTimeline {
-  var eventCount: Int { get }
-  func width(eventsPerPage: Int?) -> Double
-  func pages(eventsPerPage: Int) -> [DOTGraph]
-  func pages(maximumWidth: Double) -> [DOTGraph]
-  func dotGraph() -> DOTGraph
-}
-
-extension TimelineDiagram: PagedTimeline {}
-extension SessionTimelineDiagram: PagedTimeline {}
