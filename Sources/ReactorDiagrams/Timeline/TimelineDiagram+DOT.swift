@@ -100,7 +100,8 @@ extension TimelineDiagram {
   }
 
   /// A mark's text lines before wrapping, its font size and how many lines it may take.
-  static func content(of mark: TimelineLanes.Mark) -> (text: [String], fontSize: Double, lines: Int) {
+  static func content(of mark: TimelineLanes.Mark) -> (text: [String], fontSize: Double, lines: Int)
+  {
     switch mark {
     case .action(_, let label, let stream):
       return ([(stream.map { $0 + ": " } ?? "") + DescriptionText.boxed(label)], 9, 2)

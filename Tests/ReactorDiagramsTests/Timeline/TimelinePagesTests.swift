@@ -58,7 +58,8 @@ struct TimelinePagesTests {
     let path = sampleSessionPath()
     for reactors: Set<Int> in [[1], [2, 4], [3, 9]] {
       let whole = try TimelineDiagram(path: path, sequences: 5...40, reactors: reactors)
-      let streamed = try streamedPages(path, sequences: 5...40, reactors: reactors, eventsPerPage: 3)
+      let streamed = try streamedPages(
+        path, sequences: 5...40, reactors: reactors, eventsPerPage: 3)
       #expect(streamed.eventCount == whole.eventCount)
       #expect(
         streamed.pages.map { $0.serialized() }

@@ -104,6 +104,7 @@ struct TimelineAccumulator {
   /// says when it knows how one ends later.
   ///
   /// - Parameter ending: Where and how an open effect of a reactor ends beyond the page.
+  /// - Returns: The diagram of what was added since the start (or the page's start).
   func finished(
     ending: (_ reactor: Int, TimelineLanes.Effect) -> (end: Int, outcome: TraceEvent.Outcome)? =
       { _, _ in nil }

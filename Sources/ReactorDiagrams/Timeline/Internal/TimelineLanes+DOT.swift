@@ -126,7 +126,8 @@ extension TimelineLanes {
 
     // Effect bars, drawn first so that mutations sit on top of them.
     graph.setNodeDefaults([
-      "shape": "box", "height": .string(TimelineDiagram.inches(TimelineDiagram.laneHeight * 0.86)), "fontsize": "9",
+      "shape": "box", "height": .string(TimelineDiagram.inches(TimelineDiagram.laneHeight * 0.86)),
+      "fontsize": "9",
       "fontcolor": "black", "width": "1",
     ])
     var barTitles: [(text: String, pos: DOTValue, width: Double, color: String, tooltip: String)] =
