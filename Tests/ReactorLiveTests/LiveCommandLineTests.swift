@@ -93,8 +93,10 @@ struct LiveCommandLineTests {
   @Test func serveWithoutTheServerBesideItIsOneLineAndExitCode2() throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }
+    // A hard link, not a copy: a copy's file stays open for writing while the copy is made,
+    // and a process another test starts meanwhile inherits it ("Text file busy" on exec).
     let copy = scratch.file("reactor-trace")
-    try FileManager.default.copyItem(
+    try FileManager.default.linkItem(
       atPath: productsDirectory().appendingPathComponent("reactor-trace").path, toPath: copy)
     let result = try run(URL(fileURLWithPath: copy), ["serve", "--help"])
     #expect(result.status == 2, "\(result.standardError)")
