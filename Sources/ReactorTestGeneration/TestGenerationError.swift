@@ -18,6 +18,9 @@ public enum TestGenerationError: Error, Sendable, Hashable {
   case noSessionFactory(app: String?)
   /// The sessions record different apps.
   case differentApps(expected: String?, found: String?, path: String)
+  /// The factory given builds something other than the recording's subject: one reactor
+  /// for an app's session, or an app for a trace of one reactor.
+  case unusableFactory(subject: TestSubject)
 }
 
 extension TestGenerationError: CustomStringConvertible {
@@ -46,6 +49,11 @@ extension TestGenerationError: CustomStringConvertible {
     case .differentApps(let expected, let found, let path):
       "\(path) records app '\(found ?? "none")', not '\(expected ?? "none")': generate one "
         + "file per app"
+    case .unusableFactory(.app):
+      "--factory builds one reactor; a session's test builds the app through the session "
+        + "factory registered for its app"
+    case .unusableFactory(.reactor(let reactor)):
+      "a session factory builds an app; the test of \(reactor) alone needs its reactor factory"
     }
   }
 }
