@@ -1,36 +1,9 @@
 import ReactorTracing
 
 extension TestGenerator {
-  /// The source of a test file with one test per session: ``source(of:factory:)`` with an
-  /// app's session factory.
-  ///
-  /// A test drives its session as session mutate replay does: on a `TestClock`, with a
-  /// `SessionRecorder` recording every reactor the factory's `including` accepts, it builds
-  /// the app with the factory's statements, then sends each action the user sent (with no
-  /// origin in another reactor) at its recorded time to the reactor with its recorded id
-  /// (`try recorder.send(TaskEditReactor.Action.save, to: 2)`), and hands the session's
-  /// scripted events to the factory's `deliver`. The clock stops at every time the session
-  /// shows an event; there, and before each action, every reactor's changed fields are
-  /// checked (``stateJSON(of:in:at:)``-style comparisons of canonical JSON, reactors
-  /// addressed by id), a new reactor's every field, a released reactor's absence, each with a
-  /// message naming the reactor, the action after which it changed and the time.
-  ///
-  /// ```swift
-  /// let source = try TestGenerator(options: TestGenerationOptions(suiteName: "TaskAppTests"))
-  ///   .source(forSessions: ["Traces/taskapp.session.jsonl"]) { app, metadata in
-  ///     SessionFactory(setup: ["let app = TaskApp(clock: clock)", …], imports: ["MyApp"])
-  ///   }
-  /// ```
-  ///
-  /// With ``TestGenerationOptions/Expectations/finalState`` only every reactor's final
-  /// state is checked; with ``TestGenerationOptions/Expectations/keys(_:)`` only fields at
-  /// or under those paths (in any reactor).
-  /// - Parameters:
-  ///   - paths: Sessions of one app; each becomes a test named after its file.
-  ///   - factory: The session factory for a session's `app` metadata and its metadata;
-  ///     `nil` when none is known.
-  /// - Returns: The file's text, ending in a newline.
-  /// - Throws: ``TestGenerationError``.
+  /// The source of a test file with one test per session of one app (see
+  /// ``TestSubject/app(_:)``): ``source(of:factory:)`` with the session factory for its `app`
+  /// metadata, `nil` when none is known.
   public func source(
     forSessions paths: [String],
     factory: (_ app: String?, _ metadata: [String: String]) -> SessionFactory?

@@ -45,7 +45,7 @@ public struct TestGenerator: Sendable {
     for path in paths {
       let plan = try TestPlan(path: path)
       if let first = plans.first, first.subject != plan.subject {
-        throw Self.mismatch(expected: first.subject, found: plan.subject, path: path)
+        throw .differentSubjects(expected: first.subject, found: plan.subject, path: path)
       }
       plans.append(plan)
     }
@@ -91,36 +91,9 @@ public struct TestGenerator: Sendable {
     return file(header: header, imports: imports, tests: tests)
   }
 
-  /// The error for a recording whose subject is not that of the first.
-  private static func mismatch(
-    expected: TestSubject, found: TestSubject, path: String
-  ) -> TestGenerationError {
-    switch (expected, found) {
-    case (.reactor(let expected), .reactor(let found)):
-      .differentReactors(expected: expected, found: found, path: path)
-    case (.app(let expected), .app(let found)):
-      .differentApps(expected: expected, found: found, path: path)
-    case (.app, .reactor): .notASession(path: path)
-    case (.reactor(let expected), .app(let app)):
-      .differentReactors(
-        expected: expected, found: app.map { "app '\($0)'" } ?? "a session of several reactors",
-        path: path)
-    }
-  }
-
-  /// The source of a test file with one test per trace of one reactor: ``source(of:factory:)``
-  /// with a reactor's factory.
-  ///
-  /// The test builds the reactor on a `TestClock` with the factory, advances the clock to
-  /// each recorded action's time and sends it (and hands scripted events to the fakes at
-  /// theirs), and checks fields with ``stateJSON``-style comparisons of canonical JSON, each
-  /// with a message naming the action after which the field changed and the time.
-  /// - Parameters:
-  ///   - paths: Traces of one reactor; each becomes a test named after its file.
-  ///   - factory: The factory for the traces' reactor and a trace's metadata; `nil` when
-  ///     none is known.
-  /// - Returns: The file's text, ending in a newline.
-  /// - Throws: ``TestGenerationError``.
+  /// The source of a test file with one test per trace of one reactor (see
+  /// ``TestSubject/reactor(_:)``): ``source(of:factory:)`` with the reactor's factory, `nil`
+  /// when none is known.
   public func source(
     for paths: [String],
     factory: (_ reactor: String, _ metadata: [String: String]) -> ReactorFactory?

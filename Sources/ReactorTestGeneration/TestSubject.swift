@@ -11,8 +11,24 @@
 /// ```
 public enum TestSubject: Sendable, Hashable {
   /// One reactor, driven alone: its type as recorded.
+  ///
+  /// The test builds the reactor on a `TestClock` with a ``ReactorFactory``, advances the
+  /// clock to each recorded action's time and sends it (and hands scripted events to the
+  /// fakes at theirs), and checks the fields that changed before and right after each action
+  /// and at the end, with ``stateJSON``-style comparisons of canonical JSON, each with a
+  /// message naming the action after which the field changed and the time.
   case reactor(String)
   /// An app of reactors: its `app` metadata, `nil` when the recording names none.
+  ///
+  /// The test drives the session as session mutate replay does: on a `TestClock`, with a
+  /// `SessionRecorder` recording every reactor the ``SessionFactory``'s `including` accepts,
+  /// it builds the app with the factory's statements, sends each action the user sent (with
+  /// no origin in another reactor) at its recorded time to the reactor with its recorded id
+  /// (`try recorder.send(TaskEditReactor.Action.save, to: 2)`), and hands scripted events to
+  /// the factory's `deliver`. The clock stops at every time the session shows an event;
+  /// there, and before each action, every reactor's changed fields are checked
+  /// (``stateJSON(of:in:at:)``-style, reactors addressed by id), a new reactor's every field,
+  /// a released reactor's absence, each with a message naming the reactor.
   case app(String?)
 
   /// The subject of a recording whose metadata names `app`, of reactors of these types.
