@@ -343,6 +343,9 @@ let package = Package(
       name: "ReactorTraceCLITests",
       dependencies: [
         "ReactorTraceCLI", "reactor-trace", "ReactorCore", "ReactorTracing", "ReactorTestSupport",
+        // Reads the DOT files the commands write through libgvc, as the `dot` program would,
+        // so that no test needs Graphviz's programs (the set-up installs only its library).
+        "ReactorDiagrams",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

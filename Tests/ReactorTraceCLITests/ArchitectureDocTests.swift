@@ -137,4 +137,15 @@ import Testing
       #expect(serve.contains("libgvc"))
     }
   }
+
+  @Test func theReadmesLayoutTableNamesEveryTarget() throws {
+    let targets = try Self.packageTargets()
+    let readme = try String(contentsOfFile: repositoryRoot + "/README.md", encoding: .utf8)
+    let start = try #require(readme.firstRange(of: "## Layout\n"))
+    let section = readme[start.upperBound...]
+    let table = section[..<(section.firstRange(of: "\n## ")?.lowerBound ?? section.endIndex)]
+    let named = Set(table.matches(of: /`[A-Za-z]+\/([A-Za-z-]+)`/).map { String($0.output.1) })
+    let missing = Set(targets.keys).subtracting(named).sorted()
+    #expect(missing.isEmpty, "README's Layout table does not name \(missing)")
+  }
 }

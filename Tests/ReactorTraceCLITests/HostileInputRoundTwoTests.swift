@@ -1,4 +1,5 @@
 import Foundation
+import ReactorDiagrams
 import Testing
 
 #if canImport(Glibc)
@@ -274,7 +275,7 @@ struct HostileInputRoundTwoTests {
 
   // MARK: 7. Size
 
-  @Test func aTransitionsDOTWithAHugeLabelIsReadByDot() throws {
+  @Test func aTransitionsDOTWithAHugeLabelIsReadByGraphviz() throws {
     let scratch = try ScratchDirectory()
     let huge = String(repeating: "\\\"x", count: 7_000)
     let lines = try Self.counterLines().map {
@@ -288,15 +289,9 @@ struct HostileInputRoundTwoTests {
     #expect(result.exitCode == 0, "\(result.standardError)")
     let text = try String(contentsOfFile: dot, encoding: .utf8)
     #expect(text.contains(" characters in all)"))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["dot", "-Tsvg", "-o", "/dev/null", dot]
-    let error = Pipe()
-    process.standardError = error
-    try process.run()
-    let message = String(decoding: error.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "\(message)")
+    // The file as the `dot` program reads it: libgvc's parser and layout, from the text alone.
+    let svg = try GraphvizRenderer().render(dot: text, engine: .dot, format: .svg)
+    #expect(String(decoding: svg, as: UTF8.self).contains("</svg>"))
   }
 
   @Test func timelineTimesOfHoursFitTheirBoxes() throws {
