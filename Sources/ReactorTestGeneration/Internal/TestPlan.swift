@@ -86,7 +86,9 @@ struct TestPlan {
   /// Every reactor the recording introduced, by id.
   var reactors: [Int: Reactor] = [:]
   /// What the test builds and drives.
-  var subject: TestSubject
+  var subject: TestSubject {
+    TestSubject(app: metadata["app"], reactors: reactors.values.map(\.type))
+  }
   var userActions = 0
   var steps: [Step] = []
   /// Every reactor alive at the end, with its last state.
@@ -119,7 +121,6 @@ struct TestPlan {
     }
     self.path = path
     metadata = reader.header.metadata
-    subject = .app(metadata["app"])
     do {
       try read(reader)
     } catch let error as TestGenerationError {
@@ -129,7 +130,6 @@ struct TestPlan {
     }
     finalStates = current
     userActions = inputs.count
-    subject = TestSubject(app: metadata["app"], reactors: reactors.values.map(\.type))
     for event in try Self.scriptedEvents(in: metadata, path: path) {
       inputs.append((event.time, .event(event.value)))
     }
