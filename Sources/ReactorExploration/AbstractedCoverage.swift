@@ -65,10 +65,11 @@ public struct AbstractedCoverage: Sendable {
   ///   - openers: One function per trace that opens a reader of it, with the reactor's id in
   ///     its session (`nil` for a trace of one reactor).
   ///   - abstract: The abstract state of a whole state's JSON.
+  ///   - label: What of a label counts: its case name (``caseName(_:)``) by default.
   /// - Throws: The error an opener or a reader throws.
   public init(
     of exploration: Exploration, traces openers: [(reactor: Int?, open: () throws -> TraceReader)],
-    state abstract: (JSONValue) -> String
+    state abstract: (JSONValue) -> String, label: (String) -> String = caseName
   ) throws {
     self.exploration = exploration
     let explored = exploration.states.map { abstract($0.value) }
@@ -78,8 +79,8 @@ public struct AbstractedCoverage: Sendable {
     for (index, transition) in exploration.transitions.enumerated() {
       let abstracted = Transition(
         source: explored[transition.source], target: explored[transition.target],
-        mutation: Self.caseName(transition.mutation),
-        action: Self.caseName(exploration.alphabet[transition.action].label))
+        mutation: label(transition.mutation),
+        action: label(exploration.alphabet[transition.action].label))
       if seenTransitions.insert(abstracted).inserted {
         transitions.append(abstracted)
         firstTransition.append(index)
@@ -107,8 +108,8 @@ public struct AbstractedCoverage: Sendable {
           let next = abstract(Self.json(reader.currentState))
           if seenStates.contains(next) { exercisedStates.insert(next) }
           let made = Transition(
-            source: current, target: next, mutation: Self.caseName(mutation.label),
-            action: Self.caseName(action))
+            source: current, target: next, mutation: label(mutation.label),
+            action: label(action))
           if seenTransitions.contains(made) {
             exercisedTransitions.insert(made)
           } else if outside.insert(made).inserted {

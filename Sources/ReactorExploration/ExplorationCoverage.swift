@@ -31,81 +31,48 @@ public struct ExplorationCoverage: Sendable {
   public var streamTransitionCount = 0
   /// How many traces were read.
   public var traceCount = 0
-
-  private struct Key: Hashable {
-    var source: Int
-    var target: Int
-    var mutation: String
-    var action: String
-  }
+  /// The coverage as matched: every explored state its own abstract state, named `s0`,
+  /// `s1`… by its index, and every label whole.
+  public var matched: AbstractedCoverage
 
   /// Reads the traces at `paths` and matches them against `exploration`.
   /// - Throws: ``TraceReadError`` when a trace cannot be read.
-  public init(of exploration: Exploration, tracesAt paths: [String]) throws(TraceReadError) {
-    self.exploration = exploration
-    var states: [JSONValue: Int] = [:]
-    for (index, state) in exploration.states.enumerated() { states[state.value] = index }
-    var transitions: [Key: Int] = [:]
-    for (index, transition) in exploration.transitions.enumerated() {
-      transitions[
-        Key(
-          source: transition.source, target: transition.target, mutation: transition.mutation,
-          action: exploration.alphabet[transition.action].label)] = index
-    }
-    var unexplored: Set<[String]> = []
-    var fromStreams: Set<[String]> = []
-    for path in paths {
-      let reader = try TraceReader(path: path)
-      traceCount += 1
-      var labels: [Int: String] = [:]
-      var current = identity(of: reader.header.initialState)
-      if let value = current, let index = states[value] { exercisedStates.insert(index) }
-      while let event = try reader.next() {
-        switch event.kind {
-        case .action(let action):
-          labels[action.id] = action.label
-        case .mutation(let mutation):
-          // Credited as exploration credits it: a stream's mutation whose element the
-          // reactor's own action published goes to that action.
-          let cause = mutation.attributedCause()
-          let action: String =
-            switch cause {
-            case .action(let id), .effect(_, let id): labels[id] ?? "action #\(id)"
-            case .stream(let name): "stream " + name
-            }
-          let next = identity(of: reader.currentState)
-          let source = current.flatMap { states[$0] }
-          let target = next.flatMap { states[$0] }
-          if let target { exercisedStates.insert(target) }
-          if let source, let target,
-            let index = transitions[
-              Key(source: source, target: target, mutation: mutation.label, action: action)]
-          {
-            exercisedTransitions.insert(index)
-          } else {
-            let transition = [
-              current?.serializedString ?? "", next?.serializedString ?? "", mutation.label,
-              action,
-            ]
-            if case .stream = cause {
-              fromStreams.insert(transition)
-            } else {
-              unexplored.insert(transition)
-            }
-          }
-          current = next
-        default:
-          break
-        }
-      }
-    }
-    unexploredTransitionCount = unexplored.count
-    streamTransitionCount = fromStreams.count
+  public init(of exploration: Exploration, tracesAt paths: [String]) throws {
+    try self.init(
+      of: exploration, traces: paths.map { path in (nil, { try TraceReader(path: path) }) })
   }
 
-  private func identity(of state: TraceHeader.State) -> JSONValue? {
-    guard case .json(let json) = state else { return nil }
-    return exploration.identity.identity(of: json)
+  /// Reads the traces and matches them against `exploration`.
+  /// - Parameters:
+  ///   - exploration: The explored graph.
+  ///   - openers: One function per trace that opens a reader of it, with the reactor's id in
+  ///     its session (`nil` for a trace of one reactor).
+  /// - Throws: The error an opener or a reader throws.
+  public init(
+    of exploration: Exploration, traces openers: [(reactor: Int?, open: () throws -> TraceReader)]
+  ) throws {
+    self.exploration = exploration
+    // Coverage through a view that keeps every explored state (`s0`, `s1`…; an explored
+    // state is its identity already, a trace's state is matched by its identity) and every
+    // label whole.
+    var indices: [JSONValue: Int] = [:]
+    for (index, state) in exploration.states.enumerated() { indices[state.value] = index }
+    let identity = exploration.identity
+    matched = try AbstractedCoverage(
+      of: exploration, traces: openers,
+      state: { state in
+        let index = indices[state] ?? indices[identity.identity(of: state)]
+        return index.map { "s\($0)" } ?? identity.identity(of: state).serializedString
+      }, label: { $0 })
+    traceCount = matched.traceCount
+    exercisedStates = Set(matched.exercisedStates.compactMap { Int($0.dropFirst()) })
+    exercisedTransitions = Set(
+      matched.transitions.indices.filter {
+        matched.exercisedTransitions.contains(matched.transitions[$0])
+      }
+      .map { matched.firstTransition[$0] })
+    streamTransitionCount = matched.observedOutside.count { $0.action.hasPrefix("stream ") }
+    unexploredTransitionCount = matched.observedOutside.count - streamTransitionCount
   }
 
   /// The share of explored states exercised, from 0 to 1.

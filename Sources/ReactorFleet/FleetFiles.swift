@@ -16,8 +16,11 @@ public enum FleetFiles {
     ".summary.jsonl", ".summary.jsonl.gz", "summaries.jsonl", "summaries.jsonl.gz",
   ]
 
-  /// What the names of trace files found in a directory end with.
-  public static let traceExtensions = [".trace.jsonl", ".trace.jsonl.gz"]
+  /// What the names of traces (of one reactor or a session of many) found in a directory end
+  /// with.
+  public static let traceExtensions = [
+    ".trace.jsonl", ".trace.jsonl.gz", ".session.jsonl", ".session.jsonl.gz",
+  ]
 
   /// The most bytes a `.gz` file may inflate to: 4 GiB.
   public static let inflatedLimit = 4 << 30
@@ -97,23 +100,25 @@ public enum FleetFiles {
       && !isDirectory.boolValue
   }
 
-  /// A trace reader over the file, inflated first when it is gzip.
+  /// A session reader over the file, inflated first when it is gzip: a trace of one reactor
+  /// reads as a session of one reactor.
   ///
-  /// - Parameter path: A trace file, `.gz` or not.
+  /// - Parameters:
+  ///   - path: A session or a trace file, `.gz` or not.
+  ///   - verifyingStates: Whether to rebuild each reactor's state and check its hash.
   /// - Returns: A reader that has read the header.
   /// - Throws: ``FleetError``.
-  public static func traceReader(at path: String) throws(FleetError) -> TraceReader {
-    do {
-      if try isGzip(path) {
-        return try TraceReader(bytes: try contents(of: path), name: path)
+  public static func sessionReader(
+    at path: String, verifyingStates: Bool = true
+  ) throws(FleetError) -> SessionReader {
+    let inflated = try isGzip(path) ? try contents(of: path) : nil
+    do throws(TraceReadError) {
+      if let inflated {
+        return try SessionReader(bytes: inflated, name: path, verifyingStates: verifyingStates)
       }
-      return try TraceReader(path: path)
-    } catch let error as FleetError {
-      throw error
-    } catch let error as TraceReadError {
-      throw .trace(error)
+      return try SessionReader(path: path, verifyingStates: verifyingStates)
     } catch {
-      throw .unreadable(path: path, reason: "\(error)")
+      throw .trace(error)
     }
   }
 

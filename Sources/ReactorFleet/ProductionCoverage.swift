@@ -75,7 +75,8 @@ public struct ProductionCoverage: Sendable {
   /// - Parameters:
   ///   - production: Summary lines of production runs.
   ///   - reactor: The reactor to compare; needed when the lines hold several.
-  ///   - paths: Golden traces of that reactor (`.gz` or not).
+  ///   - paths: Golden traces of that reactor, or sessions with reactors of its type (`.gz`
+  ///     or not); every reactor of the type counts.
   /// - Throws: ``FleetError``: unreadable traces, mixed reactors or abstractions.
   public init(
     production: [TransitionSummary], reactor: String?, goldenTracesAt paths: [String]
@@ -84,16 +85,24 @@ public struct ProductionCoverage: Sendable {
       summaries: production, selection: ProductionGraph.Selection(reactor: reactor))
     self.reactor = graph.reactor
     abstraction = graph.abstraction
-    let summarizer = TraceSummarizer(abstraction: abstraction)
+    let summarizer = TraceSummarizer(abstractions: [graph.reactor: graph.abstraction])
     var goldenEdges: Set<Edge> = []
     var goldenStates: Set<String> = []
     for path in paths {
-      let reader = try FleetFiles.traceReader(at: path)
-      guard reader.header.reactor == graph.reactor else {
-        throw .mixedSummaries("\(path) records \(reader.header.reactor), not \(graph.reactor)")
+      let reader = try FleetFiles.sessionReader(at: path)
+      var recorded: [String] = []
+      let lines = try summarizer.summarize(reader) { event in
+        guard case .introduced(let introduction) = event.kind else { return }
+        if !recorded.contains(introduction.type) { recorded.append(introduction.type) }
+        guard introduction.type == graph.reactor else { return }
+        goldenStates.insert(
+          TraceSummarizer.text(of: introduction.initialState, under: graph.abstraction))
       }
-      goldenStates.insert(summarizer.text(of: reader.header.initialState))
-      for line in try summarizer.summarize(reader) {
+      guard recorded.contains(graph.reactor) else {
+        throw .mixedSummaries(
+          "\(path) records \(recorded.joined(separator: ", ")), not \(graph.reactor)")
+      }
+      for line in lines {
         goldenEdges.insert(
           Edge(
             from: line.key.from, action: line.key.action, mutation: line.key.mutation,
@@ -151,12 +160,11 @@ public struct ProductionCoverage: Sendable {
   ///
   /// - Parameter exploration: An exploration of ``reactor``.
   public mutating func addScripts(from exploration: Exploration) {
-    let summarizer = TraceSummarizer(abstraction: abstraction)
     var stateTexts: [String] = []
     var firstState: [String: Int] = [:]
     // States come in breadth-first order: the first of each text is the nearest.
     for (index, state) in exploration.states.enumerated() {
-      let text = summarizer.text(of: .json(state.value))
+      let text = TraceSummarizer.text(of: .json(state.value), under: abstraction)
       stateTexts.append(text)
       if firstState[text] == nil { firstState[text] = index }
     }

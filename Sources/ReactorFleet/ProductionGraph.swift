@@ -25,7 +25,7 @@ import Darwin
 public struct ProductionGraph: Sendable {
   /// Which lines to draw.
   public struct Selection: Sendable, Hashable {
-    /// The reactor; needed when the lines hold several.
+    /// The reactor type, module-qualified or not; needed when the lines hold several.
     public var reactor: String?
     /// Only lines of this app version, when given.
     public var appVersion: String?
@@ -66,7 +66,11 @@ public struct ProductionGraph: Sendable {
     }
     let reactors = Set(lines.map(\.key.reactor)).sorted()
     let reactor: String
-    if let wanted = selection.reactor {
+    if let given = selection.reactor {
+      // A type may be named without its module, as sessions' views name it.
+      let wanted =
+        reactors.contains(given)
+        ? given : reactors.first { ReactorIntroduction.shortTypeName($0) == given } ?? given
       guard reactors.contains(wanted) else {
         throw .mixedSummaries(
           "no summary line of \(wanted)"

@@ -1,15 +1,17 @@
 public import ReactorDiagrams
 public import ReactorTracing
 
-/// A `summarize` run: traces (and, when merging, summary files) in, summary lines out.
+/// A `summarize` run: traces and sessions (and, when merging, summary files) in, summary
+/// lines out.
 ///
-/// Traces are grouped by reactor; each reactor's states are abstracted by the abstraction
-/// chosen for it: a projection onto `keys`, the whole state, or the one saved in an
-/// ``AbstractionFile`` or inferred from the reactor's traces (with `overrides` winning).
+/// Every file is read as a session (a trace is a session of one reactor); the lanes of every
+/// reactor of a type are summarized under the abstraction chosen for the type: a projection
+/// onto `keys`, the whole state, or the one saved in an ``AbstractionFile`` or inferred from
+/// the type's lanes in all the files (with `overrides` winning).
 ///
 /// ```swift
 /// var run = Summarization(choice: .inferred(overrides: [:]))
-/// let result = try run.summarize(["a.trace.jsonl", "b.trace.jsonl.gz"], merging: false)
+/// let result = try run.summarize(["a.trace.jsonl", "app.session.jsonl.gz"], merging: false)
 /// ```
 public struct Summarization: Sendable {
   /// How states are abstracted.
@@ -18,25 +20,28 @@ public struct Summarization: Sendable {
     case wholeState
     /// States projected onto these dotted key paths.
     case keys([StatePath])
-    /// Inferred from each reactor's traces (unless the abstraction file has it), with these
-    /// fields drawn as chosen.
+    /// Inferred from each reactor type's lanes (unless the abstraction file has it), with
+    /// these fields drawn as chosen (in the types that have them).
     case inferred(overrides: [String: FieldAbstraction])
   }
 
   /// What a run produced.
   public struct Result: Sendable {
-    /// The summary lines: per trace in the order given, or merged and sorted.
+    /// The summary lines: per file in the order given, or merged and sorted.
     public var summaries: [TransitionSummary]
-    /// How many traces were read.
+    /// How many traces and sessions were read.
     public var traceCount: Int
     /// How many summary files were merged in.
     public var summaryFileCount: Int
-    /// How many events the traces held.
+    /// How many events the traces and sessions held.
     public var eventCount: Int
     /// The abstraction file's contents after the run: what it held plus what was inferred.
     public var abstractions: AbstractionFile
-    /// Warnings about traces (torn lines, gaps), each naming its file.
+    /// Warnings about traces and sessions (torn lines, gaps), each naming its file.
     public var warnings: [String]
+    /// Why each file that is neither a trace nor a session (nor, when merging, summaries)
+    /// was skipped, one line each.
+    public var skipped: [String]
   }
 
   /// How states are abstracted.
@@ -60,11 +65,13 @@ public struct Summarization: Sendable {
     self.metadataKeys = metadataKeys
   }
 
-  /// Summarizes the traces among `paths` and, when `merging`, merges in the summary files
-  /// among them.
+  /// Summarizes the traces and sessions among `paths` and, when `merging`, merges in the
+  /// summary files among them.
   ///
-  /// A file is a trace when its first line is a trace header; otherwise, when `merging`, it
-  /// is read as summary lines.
+  /// A file is a trace or a session when its first line is a trace or session header;
+  /// otherwise, when `merging`, it is read as summary lines, and else it is skipped (and
+  /// named in ``Result/skipped``). When nothing is left to summarize, the first skipped
+  /// file's reason is the error.
   ///
   /// - Parameters:
   ///   - paths: Files, already expanded (``FleetFiles/expand(_:extensions:)``).
@@ -72,75 +79,181 @@ public struct Summarization: Sendable {
   /// - Returns: The lines and what was read.
   /// - Throws: ``FleetError``.
   public func summarize(_ paths: [String], merging: Bool) throws(FleetError) -> Result {
-    var traces: [(path: String, reactor: String)] = []
+    var recordings: [String] = []
     var summaryFiles: [String] = []
+    var notTraces: [TraceReadError] = []
     for path in paths {
       do {
-        let reader = try FleetFiles.traceReader(at: path)
-        traces.append((path, reader.header.reactor))
-      } catch .trace(.notATrace(let path, let reason)) where merging {
-        _ = reason
-        summaryFiles.append(path)
+        _ = try FleetFiles.sessionReader(at: path)
+        recordings.append(path)
       } catch .trace(.notATrace(let path, let reason)) {
-        throw .trace(.notATrace(path: path, reason: reason + "; merging summaries needs --merge"))
+        if merging {
+          summaryFiles.append(path)
+        } else {
+          notTraces.append(.notATrace(path: path, reason: reason))
+        }
       }
     }
+    if recordings.isEmpty, summaryFiles.isEmpty,
+      case .notATrace(let path, let reason)? =
+        notTraces.first
+    {
+      throw .trace(.notATrace(path: path, reason: reason + "; merging summaries needs --merge"))
+    }
     var abstractions = saved
-    var reactors: [String] = []
-    for trace in traces where !reactors.contains(trace.reactor) { reactors.append(trace.reactor) }
-    for reactor in reactors {
-      switch choice {
-      case .wholeState:
-        abstractions.abstractions[reactor] = .wholeState
-      case .keys(let keys):
-        abstractions.abstractions[reactor] = StateAbstraction(keys: keys)
-      case .inferred(let overrides):
-        guard abstractions.abstractions[reactor] == nil else { continue }
-        let openers = traces.filter { $0.reactor == reactor }.map { trace in
-          { () throws -> TraceReader in
-            do throws(FleetError) {
-              return try FleetFiles.traceReader(at: trace.path)
-            } catch {
-              guard case .trace(let error) = error else {
-                throw TraceReadError.readFailed(path: trace.path, reason: error.description)
-              }
-              throw error
-            }
-          }
-        }
-        do throws(TransitionGraphError) {
-          abstractions.abstractions[reactor] = try StateAbstraction.inferred(
-            fromTraces: openers, overrides: overrides)
-        } catch {
-          throw .abstraction(error)
-        }
+    var files: [FileSummary] = []
+    for path in recordings {
+      files.append(try summarize(path, under: abstractions))
+    }
+    // Types no abstraction was given for are inferred from the lanes of all their reactors,
+    // and the files that hold them summarized again.
+    let missing = files.flatMap(\.missing)
+    if case .inferred(let overrides) = choice, !missing.isEmpty {
+      try infer(into: &abstractions, from: missing, overrides: overrides)
+      for index in files.indices where !files[index].missing.isEmpty {
+        files[index] = try summarize(recordings[index], under: abstractions)
       }
     }
     var lines: [TransitionSummary] = []
     var merged = SummarySet()
-    var eventCount = 0
-    var warnings: [String] = []
-    for trace in traces {
-      let reader = try FleetFiles.traceReader(at: trace.path)
-      let summarizer = TraceSummarizer(
-        abstraction: abstractions.abstractions[trace.reactor]!, metadataKeys: metadataKeys)
-      let summaries = try summarizer.summarize(reader)
-      eventCount += reader.eventCount
-      warnings += reader.warnings.map { "\(trace.path): \($0)" }
+    for (path, file) in zip(recordings, files) {
       if merging {
-        for summary in summaries where !merged.add(summary) {
-          throw .overflow(path: trace.path, line: 0, field: "count")
+        for summary in file.lines where !merged.add(summary) {
+          throw .overflow(path: path, line: 0, field: "count")
         }
       } else {
-        lines += summaries
+        lines += file.lines
+      }
+      if let chosen = file.abstraction {
+        for type in file.types { abstractions.abstractions[type] = chosen }
       }
     }
     for path in summaryFiles {
       try merged.add(contentsOf: path)
     }
     return Result(
-      summaries: merging ? merged.summaries : lines, traceCount: traces.count,
-      summaryFileCount: summaryFiles.count, eventCount: eventCount, abstractions: abstractions,
-      warnings: warnings)
+      summaries: merging ? merged.summaries : lines, traceCount: recordings.count,
+      summaryFileCount: summaryFiles.count, eventCount: files.reduce(0) { $0 + $1.eventCount },
+      abstractions: abstractions, warnings: files.flatMap(\.warnings),
+      skipped: notTraces.map { "skipped: \($0.description)" })
+  }
+
+  /// What one trace or session gave.
+  private struct FileSummary {
+    var lines: [TransitionSummary]
+    /// The types of its reactors, in order of their first introduction.
+    var types: [String] = []
+    /// The abstraction of every type, for `--whole-state` and `--key`.
+    var abstraction: StateAbstraction?
+    /// Its reactors of types with no abstraction yet.
+    var missing: [(path: String, reactor: Int, type: String)] = []
+    var eventCount = 0
+    var warnings: [String]
+  }
+
+  /// Summarizes one trace or session under the abstractions chosen so far.
+  private func summarize(
+    _ path: String, under abstractions: AbstractionFile
+  ) throws(FleetError) -> FileSummary {
+    let summarizer: TraceSummarizer
+    switch choice {
+    case .wholeState:
+      summarizer = TraceSummarizer(abstraction: .wholeState, metadataKeys: metadataKeys)
+    case .keys(let keys):
+      summarizer = TraceSummarizer(
+        abstraction: StateAbstraction(keys: keys), metadataKeys: metadataKeys)
+    case .inferred:
+      summarizer = TraceSummarizer(
+        abstractions: abstractions.abstractions, metadataKeys: metadataKeys)
+    }
+    let reader = try FleetFiles.sessionReader(at: path)
+    var file = FileSummary(lines: [], abstraction: summarizer.abstraction, warnings: [])
+    let lines = try summarizer.summarize(reader) { event in
+      // A trace of one reactor reads with an introduction (`seq` 0) that is no line of it.
+      if event.sequence > 0 { file.eventCount += 1 }
+      guard case .introduced(let introduction) = event.kind else { return }
+      if !file.types.contains(introduction.type) { file.types.append(introduction.type) }
+      if summarizer.abstraction == nil, abstractions.abstractions[introduction.type] == nil {
+        file.missing.append((path, introduction.reactor, introduction.type))
+      }
+    }
+    file.lines = lines
+    file.warnings = reader.warnings.map { "\(path): \($0)" }
+    return file
+  }
+
+  /// Infers the abstraction of every reactor type of the files that `abstractions` lacks,
+  /// from the lanes of all its reactors.
+  ///
+  /// An override applies to the types that have its field; one that no type has is refused.
+  private func infer(
+    into abstractions: inout AbstractionFile,
+    from missing: [(path: String, reactor: Int, type: String)],
+    overrides: [String: FieldAbstraction]
+  ) throws(FleetError) {
+    var types: [String] = []
+    var lanes: [String: [(path: String, reactor: Int)]] = [:]
+    for lane in missing {
+      if lanes[lane.type] == nil { types.append(lane.type) }
+      lanes[lane.type, default: []].append((lane.path, lane.reactor))
+    }
+    let sessions = LaneSource()
+    var unused = Set(overrides.keys)
+    var known: Set<String> = []
+    for type in types {
+      let openers = lanes[type, default: []].map { lane in
+        { () throws -> TraceReader in try sessions.lane(of: lane.reactor, in: lane.path) }
+      }
+      var chosen = overrides
+      do throws(TransitionGraphError) {
+        while true {
+          do throws(TransitionGraphError) {
+            abstractions.abstractions[type] = try StateAbstraction.inferred(
+              fromTraces: openers, overrides: chosen)
+            break
+          } catch .unknownField(_, let fields) where types.count > 1 {
+            known.formUnion(fields)
+            chosen = chosen.filter { fields.contains($0.key) }
+          }
+        }
+      } catch {
+        throw .abstraction(error)
+      }
+      unused.subtract(chosen.keys)
+    }
+    if types.count > 1, let name = unused.sorted().first {
+      throw .abstraction(.unknownField(name, known: known.sorted()))
+    }
+  }
+}
+
+/// The lanes of sessions as traces of one reactor, for inference: the session last read is
+/// kept, since the lanes of a file come one after another.
+private final class LaneSource {
+  private var path: String?
+  private var session: SessionTrace?
+
+  /// The lane of `reactor` in the file at `path`, as a reader verifying states.
+  func lane(of reactor: Int, in path: String) throws(TraceReadError) -> TraceReader {
+    if self.path != path || session == nil {
+      session = nil
+      let reader: SessionReader
+      do throws(FleetError) {
+        reader = try FleetFiles.sessionReader(at: path)
+      } catch {
+        guard case .trace(let error) = error else {
+          throw .readFailed(path: path, reason: error.description)
+        }
+        throw error
+      }
+      var events: [SessionEvent] = []
+      while let event = try reader.next() { events.append(event) }
+      session = SessionTrace(header: reader.header, events: events)
+      self.path = path
+    }
+    guard let lane = session?.lane(of: reactor) else {
+      throw .readFailed(path: path, reason: "it has no reactor \(reactor)")
+    }
+    return try TraceReader(bytes: lane.serialized, name: path)
   }
 }

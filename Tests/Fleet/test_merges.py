@@ -72,3 +72,26 @@ def test_duckdb_merge_refuses_a_line_missing_a_member_or_of_the_wrong_type(tmp_p
         path.write_text(json.dumps(good) + "\n" + json.dumps(broken) + "\n")
         with pytest.raises(duckdb.InvalidInputException, match=complaint):
             merge_duckdb.merge([str(path)], str(tmp_path / "out.jsonl"))
+
+
+def test_a_sessions_summary_merges_with_traces_summaries_as_summarize_merge_does(tmp_path):
+    import merge_duckdb
+    session = os.path.join(conftest.ROOT, "Traces", "taskapp.session.jsonl")
+    files = []
+    for name, source in [("session", session),
+                         ("counter", os.path.join(conftest.ROOT, "Traces", "counter.trace.jsonl"))]:
+        path = tmp_path / (name + ".summary.jsonl.gz")
+        conftest.run("summarize", source, "-o", str(path))
+        files.append(str(path))
+    # The session twice (its summary and itself): its lines count two traces.
+    by_tool = tmp_path / "tool.jsonl"
+    conftest.run("summarize", "--merge", *files, session, "-o", str(by_tool))
+    session_lines = [json.loads(line) for line in open(by_tool)
+                     if json.loads(line)["reactor"].startswith("ReactorExamples.Task")]
+    assert len({line["reactor"] for line in session_lines}) == 3
+    assert all(line["traces"] == 2 for line in session_lines)
+    again = tmp_path / "session-again.summary.jsonl"
+    conftest.run("summarize", session, "-o", str(again))
+    by_duckdb = tmp_path / "duckdb.jsonl"
+    merge_duckdb.merge(files + [str(again)], str(by_duckdb))
+    assert normalized([str(by_duckdb)]) == normalized([str(by_tool)])

@@ -55,6 +55,14 @@ import Testing
       exploration.script(forTransition: $0).summary
     }
     #expect(Set(missed) == ["push", "coin, coin"])
+    // A trace is a session of one reactor: its lane, reactor 1, is matched the same way.
+    let lane = try #require(try SessionTrace(contentsOf: path).lane(of: 1))
+    let ofLane = try ExplorationCoverage(
+      of: exploration, traces: [(1, { try TraceReader(bytes: lane.serialized) })])
+    #expect(ofLane.exercisedStates == coverage.exercisedStates)
+    #expect(ofLane.exercisedTransitions == coverage.exercisedTransitions)
+    #expect(ofLane.json == coverage.json)
+    #expect(coverage.matched.states == ["s0", "s1"])
   }
 
   @Test func aSeededInvariantViolationIsFoundWithAMinimalScript() async throws {

@@ -16,7 +16,7 @@ struct TraceSummarizerTests {
   private func summarize(
     _ path: String, _ abstraction: StateAbstraction
   ) throws -> [TransitionSummary] {
-    try TraceSummarizer(abstraction: abstraction).summarize(TraceReader(path: path))
+    try TraceSummarizer(abstraction: abstraction).summarize(SessionReader(path: path))
   }
 
   @Test func everyMutationIsCountedOnceAndItsEffectsOutcomesAddUp() throws {
@@ -118,7 +118,7 @@ struct TraceSummarizerTests {
   @Test func aWallClockOriginMakesTimesUnixNanoseconds() throws {
     var trace = try Trace(contentsOf: counter)
     trace.header.clock.origin = "2026-11-22T09:30:00.123Z"
-    let reader = try TraceReader(bytes: trace.serialized, name: "origin")
+    let reader = try SessionReader(bytes: trace.serialized, name: "origin")
     let lines = try TraceSummarizer(abstraction: .wholeState).summarize(reader)
     let earliest = try #require(lines.map(\.first).min())
     // 2026-11-22T09:30:00.123Z is 1,795,339,800.123 s after the epoch.

@@ -290,6 +290,24 @@ struct SessionExploreCommandTests {
     )
   }
 
+  @Test func exploringATraceExploresItsReactorTypeAsASessionOfOneReactor() throws {
+    let result = try runReactorTrace([
+      "explore", "Traces/counter.trace.jsonl", "--max-depth", "2",
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(
+      result.standardOutput == """
+        Traces/counter.trace.jsonl: 1 reactor of 1 type, each registered type explored from \
+        its registered factory with the actions its reactors were sent
+        CounterReactor (1 reactor): explored 10 states (5 resting), 18 transitions, 6 runs; \
+        through the type's abstraction 10 states
+          alphabet: increase, decrease
+          stopped by: depth bound 2 (states 2 actions away not expanded)
+          invariants: none registered
+
+        """)
+  }
+
   @Test func optionsOfOneReactorTypeAreRefusedForASession() throws {
     let session = "Traces/taskapp.session.jsonl"
     let cases: [([String], String)] = [
@@ -297,7 +315,6 @@ struct SessionExploreCommandTests {
       (["explore", session, "--path-to", "title=x"], "--path-to does not apply to sessions"),
       (["coverage", session, "--graph", "x.svg"], "--graph does not apply to sessions"),
       (["coverage", session, "--key", "title"], "--key does not apply to sessions"),
-      (["coverage", session, "--production", "x.summary.jsonl"], "--production does not apply"),
       (
         ["coverage", session, "Traces/counter.trace.jsonl"],
         "counter.trace.jsonl is the trace of one reactor, not a session"

@@ -18,8 +18,8 @@ extension ReactorTraceCommand {
         --production SUMMARIES (merged transition summaries of production runs), lists \
         instead the states and transitions production reaches that the traces never \
         exercise, most frequent first, each with the shortest script an exploration finds \
-        when the reactor is registered. Given sessions (format 2.x), reports per reactor \
-        type: each registered type explored from its registered factory with the actions its \
+        when the reactor is registered. Every file is read as a session (a trace is a \
+        session of one reactor); given sessions of many reactors, reports per reactor type: each registered type explored from its registered factory with the actions its \
         reactors were sent, every reactor of the type merged and matched through the type's \
         abstraction (the fields render transitions keeps for it, labels by case name).
         """
@@ -115,9 +115,6 @@ struct CoverageRequest: CommandRequest {
   /// code.
   @MainActor
   func run(output: any TextOutput) async throws -> ExitCode {
-    if let first = traces.first, SessionReplayRun.isSession(first) {
-      return try await runSessions(output: output)
-    }
     try arguments.refuseToOverwrite(
       inputs: traces + (savedExploration.map { [$0] } ?? []), with: [graph])
     var format: DiagramFormat?
@@ -128,17 +125,25 @@ struct CoverageRequest: CommandRequest {
       }
       format = resolved
     }
+    let inputs = try ExplorationInputs(arguments, recordings: traces)
+    // A trace is a session of one reactor: recordings of one reactor each are measured whole;
+    // recordings of many reactors per reactor type, through each type's abstraction.
+    guard inputs.isOneReactorEach else { return try await runTypes(inputs, output: output) }
     let exploration: Exploration
     if let savedExploration {
       exploration = try Self.read(savedExploration)
-      try checkReactors(expected: exploration.reactor)
+      try checkReactors(inputs, expected: exploration.reactor)
     } else {
       try checkReactors(
+        inputs,
         expected: reactor.map { ReactorRegistry.current.registeredName(matching: $0) ?? $0 })
-      (exploration, _) = try await ExplorationRun.explore(
-        reactor: reactor, arguments: arguments, extraTraces: traces)
+      guard let name = reactor ?? inputs.reactor else {
+        throw CommandFailure.unusableInput("no reactor to explore: pass --reactor")
+      }
+      exploration = try await ExplorationRun.explore(name, in: inputs, arguments: arguments)
     }
-    let coverage = try ExplorationCoverage(of: exploration, tracesAt: traces)
+    let coverage = try ExplorationCoverage(
+      of: exploration, traces: inputs.types.flatMap(\.openers))
     if let graph, let format { try write(coverage, format: format, to: graph) }
     if json {
       output.write(coverage.json.serializedString)
@@ -174,20 +179,16 @@ struct CoverageRequest: CommandRequest {
     }
   }
 
-  /// Fails unless every trace records the same reactor (`expected`, when given).
-  private func checkReactors(expected: String?) throws(CommandFailure) {
+  /// Fails unless every recording records the same reactor (`expected`, when given).
+  private func checkReactors(
+    _ inputs: ExplorationInputs, expected: String?
+  ) throws(CommandFailure) {
     var expected = expected
-    for path in traces {
-      let recorded: String
-      do {
-        recorded = try TraceReader(path: path, verifyingStates: false).header.reactor
-      } catch {
-        throw CommandFailure.unusableInput(error.description)
+    for lane in inputs.lanes {
+      if let expected, lane.type != expected {
+        throw CommandFailure.unusableInput("\(lane.path) records \(lane.type), not \(expected)")
       }
-      if let expected, recorded != expected {
-        throw CommandFailure.unusableInput("\(path) records \(recorded), not \(expected)")
-      }
-      expected = recorded
+      expected = lane.type
     }
   }
 
@@ -197,34 +198,44 @@ struct CoverageRequest: CommandRequest {
       "\(exploration.reactor): \(coverage.traceCount) trace\(coverage.traceCount == 1 ? "" : "s") "
         + "against \(exploration.states.count) reachable states (stopped by "
         + "\(exploration.stopReason))")
-    output.write(
-      "states:      \(coverage.exercisedStates.count) of \(exploration.states.count) "
-        + "exercised (\(Self.percent(coverage.stateShare)))")
-    output.write(
-      "transitions: \(coverage.exercisedTransitions.count) of \(exploration.transitions.count) "
-        + "exercised (\(Self.percent(coverage.transitionShare)))")
+    var outside: [String] = []
     if coverage.unexploredTransitionCount > 0 {
-      output.write(
+      outside.append(
         "the traces also make \(coverage.unexploredTransitionCount) transitions the exploration "
           + "did not reach (actions sent while effects ran, or beyond its bounds)")
     }
     if coverage.streamTransitionCount > 0 {
-      let count = coverage.streamTransitionCount
-      output.write(
-        "the traces also make \(count) transition\(count == 1 ? "" : "s") through a stream that no action of "
-          + "theirs published (a scripted event, another screen or reactor), which "
-          + "exploration does not send")
+      outside.append(
+        "the traces also make "
+          + ExplorationRun.counted(coverage.streamTransitionCount, "transition")
+          + " through a stream that no action of theirs published (a scripted event, another "
+          + "screen or reactor), which exploration does not send")
     }
-    let missed = coverage.missedTransitions
-    if !missed.isEmpty { output.write("never exercised:") }
-    for index in missed {
-      let transition = exploration.transitions[index]
-      output.write(
-        "  s\(transition.source) → s\(transition.target)  \(transition.mutation) ← "
-          + "\(exploration.alphabet[transition.action].label)   script: "
-          + exploration.script(forTransition: index).summary)
-    }
+    Self.write(coverage.matched, outside: outside, indent: "", to: output)
     if let graph { output.write("wrote \(graph)") }
+  }
+
+  /// Writes the shares of `coverage`, the lines `outside` on what the recordings do beyond
+  /// the exploration, and each transition never exercised with the shortest script making it.
+  static func write(
+    _ coverage: AbstractedCoverage, outside: [String], indent: String, to output: any TextOutput
+  ) {
+    output.write(
+      indent + "states:      \(coverage.exercisedStates.count) of \(coverage.states.count) "
+        + "exercised (\(percent(coverage.stateShare)))")
+    output.write(
+      indent + "transitions: \(coverage.exercisedTransitions.count) of "
+        + "\(coverage.transitions.count) exercised (\(percent(coverage.transitionShare)))")
+    for line in outside { output.write(indent + line) }
+    let missed = coverage.missedTransitions
+    if !missed.isEmpty { output.write(indent + "never exercised:") }
+    for index in missed {
+      let transition = coverage.transitions[index]
+      let script = coverage.exploration.script(forTransition: coverage.firstTransition[index])
+      output.write(
+        indent + "  \(transition.source) → \(transition.target)  \(transition.mutation) ← "
+          + "\(transition.action)   script: \(script.summary)")
+    }
   }
 
   private func write(

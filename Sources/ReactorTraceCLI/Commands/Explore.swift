@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReactorDiagrams
 import ReactorExploration
 import ReactorTracing
@@ -16,17 +17,18 @@ extension ReactorTraceCommand {
         left out) or, with --key, projections. The registry's invariants are checked in \
         every state reached. --path-to prints the shortest script reaching a matching state, \
         as record --actions takes it. Exit 1 when an invariant is broken or --path-to finds \
-        no state. Given a session (format 2.x) instead of a type, explores each registered \
-        reactor type of the session from its registered factory with the actions its reactors \
-        were sent, and reports each type's graph and its size through the type's abstraction.
+        no state. Given a recording instead of a type (a session, or a trace as a session of \
+        one reactor), explores each registered reactor type of it from its registered factory \
+        with the actions its reactors were sent, and reports each type's graph and its size \
+        through the type's abstraction.
         """
     )
 
     /// The reactor type.
     @Argument(
       help: """
-        The registered reactor type, e.g. ReactorExamples.CounterReactor, or a session, whose \
-        registered reactor types are each explored.
+        The registered reactor type, e.g. ReactorExamples.CounterReactor, or a session or \
+        trace, whose registered reactor types are each explored.
         """)
     var reactor: String
 
@@ -87,15 +89,19 @@ struct ExploreRequest: CommandRequest {
   /// Explores, writes what was asked, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
-    if reactor.hasSuffix(".jsonl"), SessionReplayRun.isSession(reactor) {
-      return try await runSession(output: report)
+    if ReactorRegistry.current.entry(named: reactor) == nil,
+      FileManager.default.fileExists(atPath: reactor)
+    {
+      return try await runTypes(output: report)
     }
     try arguments.refuseToOverwrite(inputs: [], with: [graph, output])
     let condition = try pathTo.map(StateCondition.init(parsing:))
     var graphFormat: DiagramFormat??
     if let graph { graphFormat = try ExplorationGraphOutput.format(path: graph, format: format) }
-    let (exploration, metadata) = try await ExplorationRun.explore(
-      reactor: reactor, arguments: arguments)
+    let inputs = try ExplorationInputs(arguments)
+    let exploration = try await ExplorationRun.explore(
+      reactor, in: inputs, arguments: arguments)
+    let metadata = inputs.metadata
     if let graph, let graphFormat {
       try ExplorationGraphOutput.write(exploration, format: graphFormat, to: graph)
     }
@@ -122,34 +128,94 @@ struct ExploreRequest: CommandRequest {
       "explored \(reactor): \(exploration.states.count) states "
         + "(\(exploration.states.count(where: \.isSettled)) resting), "
         + "\(exploration.transitions.count) transitions, \(exploration.runCount) runs")
-    report.write("alphabet: " + exploration.alphabet.map(\.label).joined(separator: ", "))
-    report.write("stopped by: \(exploration.stopReason)")
+    let isBroken = write(
+      exploration, reactor: reactor, metadata: metadata, wrote: graph, indent: "", to: report)
+    if isBroken, let output, let first = exploration.violations.first {
+      try await ExplorationRun.record(
+        exploration.script(to: first.state), reactor: reactor, metadata: metadata, to: output)
+    }
+    return isBroken ? .divergence : .success
+  }
+
+  /// Explores every registered reactor type of a recording (a session, or a trace as a
+  /// session of one reactor) from its registered factory, with the actions its reactors were
+  /// sent, and reports each type's graph, also as seen through the type's abstraction.
+  @MainActor
+  private func runTypes(output report: any TextOutput) async throws -> ExitCode {
+    try ExplorationRun.refuse([
+      ("--path-to", pathTo != nil), ("--graph", graph != nil), ("--format", format != nil),
+      ("--output", output != nil), ("--actions", arguments.script != nil),
+      ("--actions-from", !arguments.actionTraces.isEmpty), ("--key", !arguments.keys.isEmpty),
+    ])
+    let inputs = try ExplorationInputs(arguments, recordings: [reactor])
+    report.write(
+      "\(reactor): " + ExplorationRun.counted(inputs.lanes.count, "reactor") + " of "
+        + ExplorationRun.counted(inputs.types.count, "type") + ", each "
+        + "registered type explored from its registered factory with the actions its reactors "
+        + "were sent")
+    var isBroken = false
+    for type in inputs.types {
+      let reactors = ExplorationRun.counted(type.lanes.count, "reactor")
+      let exploration: Exploration
+      switch await ExplorationRun.explore(type, in: inputs, arguments: arguments) {
+      case .explored(let explored): exploration = explored
+      case .skipped(let reason):
+        report.write("\(type.shortName) (\(reactors)): \(reason)")
+        continue
+      }
+      let abstraction = try type.abstraction()
+      let abstract = Set(
+        exploration.states.map { ExplorationRun.abstractState($0.value, abstraction) })
+      report.write(
+        "\(type.shortName) (\(reactors)): explored "
+          + ExplorationRun.counted(exploration.states.count, "state")
+          + " (\(exploration.states.count(where: \.isSettled)) resting), "
+          + ExplorationRun.counted(exploration.transitions.count, "transition") + ", "
+          + ExplorationRun.counted(exploration.runCount, "run") + "; through the type's "
+          + "abstraction " + ExplorationRun.counted(abstract.count, "state"))
+      if write(
+        exploration, reactor: type.type, metadata: inputs.metadata, wrote: nil, indent: "  ",
+        to: report)
+      {
+        isBroken = true
+      }
+    }
+    return isBroken ? .divergence : .success
+  }
+
+  /// Writes an exploration's alphabet, bound, unsettled runs and invariants, each broken one
+  /// with the script that breaks it; returns whether one is broken.
+  @MainActor
+  private func write(
+    _ exploration: Exploration, reactor: String, metadata: [String: String], wrote: String?,
+    indent: String, to report: any TextOutput
+  ) -> Bool {
+    report.write(indent + "alphabet: " + exploration.alphabet.map(\.label).joined(separator: ", "))
+    report.write(indent + "stopped by: \(exploration.stopReason)")
     if exploration.unsettledRunCount > 0 {
       report.write(
-        "warning: \(exploration.unsettledRunCount) runs still had effects running after "
-          + "--settle \(arguments.settle) ms")
+        indent + "warning: \(exploration.unsettledRunCount) runs still had effects running "
+          + "after --settle \(arguments.settle) ms")
     }
-    if let graph { report.write("wrote \(graph)") }
-    guard let first = exploration.violations.first else {
+    if let wrote { report.write("wrote \(wrote)") }
+    guard !exploration.violations.isEmpty else {
       report.write(
-        exploration.invariants.isEmpty
-          ? "invariants: none registered"
-          : "invariants: \(exploration.invariants.count) checked in every state, none broken")
-      return .success
+        indent
+          + (exploration.invariants.isEmpty
+            ? "invariants: none registered"
+            : "invariants: \(exploration.invariants.count) checked in every state, none broken"))
+      return false
     }
     for violation in exploration.violations {
       let script = exploration.script(to: violation.state)
       report.write(
-        "invariant '\(violation.invariant)' broken in "
+        indent + "invariant '\(violation.invariant)' broken in "
           + "\(exploration.states[violation.state].value.serializedString) after "
-          + "\(script.steps.count) action\(script.steps.count == 1 ? "" : "s"): "
-          + script.summary)
-      for line in script.lines(reactor: reactor, metadata: metadata) { report.write("  " + line) }
+          + ExplorationRun.counted(script.steps.count, "action") + ": " + script.summary)
+      for line in script.lines(reactor: reactor, metadata: metadata) {
+        report.write(indent + "  " + line)
+      }
     }
-    if let output {
-      try await ExplorationRun.record(
-        exploration.script(to: first.state), reactor: reactor, metadata: metadata, to: output)
-    }
-    return .divergence
+    return true
   }
 }

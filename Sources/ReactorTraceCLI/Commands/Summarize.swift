@@ -4,17 +4,22 @@ import ReactorFleet
 import ReactorTracing
 
 extension ReactorTraceCommand {
-  /// `reactor-trace summarize`: per-trace transition summaries for a fleet's engines.
+  /// `reactor-trace summarize`: per-trace (and per-session) transition summaries for a fleet's
+  /// engines.
   struct Summarize: AsyncParsableCommand {
     /// The command's help.
     static let configuration = CommandConfiguration(
-      abstract: "Summarize traces as counted transitions, one JSON line per transition.",
+      abstract:
+        "Summarize traces and sessions as counted transitions, one JSON line per transition.",
       discussion: """
-        For each trace and reactor, one line per distinct transition (state before, action \
-        case, mutation case, state after, under a state abstraction) with its count, first \
-        and last time, and how the effects behind it ended; docs/fleet.md gives the shape. \
-        Inputs are files, globs or directories (every .trace.jsonl and .trace.jsonl.gz below \
-        it; with --merge also .jsonl and .jsonl.gz summaries); gzip is read by content. \
+        For each trace or session and each reactor type, one line per distinct transition \
+        (state before, action case, mutation case, state after, under the type's state \
+        abstraction) with its count, first and last time, and how the effects behind it \
+        ended; every reactor of a type in a session adds to the same lines. docs/fleet.md \
+        gives the shape. Inputs are files, globs or directories (every .trace.jsonl and \
+        .session.jsonl, gzipped or not, below it; with --merge also .jsonl and .jsonl.gz \
+        summaries); gzip is read by content. Files that are neither traces nor sessions (nor \
+        summaries, with --merge) are skipped, each named on stderr. \
         States are abstracted the same way across runs: --key or --field, or --abstraction \
         FILE, which is read when it exists and otherwise written with the abstraction \
         inferred from these traces. --merge adds up lines with equal keys, from traces and \
@@ -25,7 +30,8 @@ extension ReactorTraceCommand {
     )
 
     /// The traces (and summaries, with `--merge`).
-    @Argument(help: "Trace files, globs or directories (and summary files with --merge).")
+    @Argument(
+      help: "Trace and session files, globs or directories (and summary files with --merge).")
     var inputs: [String]
 
     /// Where the lines go.
@@ -107,6 +113,7 @@ struct SummarizeRequest: CommandRequest {
         bytes: try FleetFiles.contents(of: abstractionFile), path: abstractionFile)
     }
     let result = try run.summarize(paths, merging: merge)
+    result.skipped.forEach(CommandFailure.printError)
     for warning in result.warnings {
       CommandFailure.printError((strict ? "error: " : "warning: ") + warning)
     }

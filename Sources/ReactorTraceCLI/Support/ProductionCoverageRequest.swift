@@ -17,10 +17,6 @@ struct ProductionCoverageRequest: CommandRequest {
   /// and returns the exit code.
   @MainActor
   func run(output: any TextOutput) async throws -> ExitCode {
-    if let first = traces.first, SessionReplayRun.isSession(first) {
-      throw CommandFailure.unusableInput(
-        "--production does not apply to sessions: give the traces of one reactor")
-    }
     let paths = try FleetFiles.expand(production, extensions: FleetFiles.summaryExtensions)
     var set = SummarySet()
     for path in paths { try set.add(contentsOf: path) }
