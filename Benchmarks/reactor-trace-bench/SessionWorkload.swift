@@ -117,9 +117,10 @@ enum SessionWorkload {
     let verification = Verification(scenario: "session-read")
     let clock = ContinuousClock()
     let start = clock.now
-    let replay: StructuralSessionReplay
+    let replay: StructuralReplay
     do {
-      replay = try StructuralSessionReplay.run(path: path)
+      replay = try StructuralReplay(path: path)
+      try replay.checkRemaining()
     } catch {
       throw .verification(scenario: verification.scenario, reason: "\(error)")
     }

@@ -65,8 +65,8 @@ public enum GoldenTrace {
       try fresh.write(to: path)
       return .recorded
     }
-    let golden = try TraceReader(path: path)
-    let recorded = try TraceReader(bytes: fresh.serialized, name: "fresh recording")
+    let golden = try SessionReader(path: path)
+    let recorded = try SessionReader(bytes: fresh.serialized, name: "fresh recording")
     if let divergence = try TraceDiff.firstDivergence(golden, recorded) {
       return .diverged(divergence)
     }

@@ -1,8 +1,11 @@
 public import ReactorTracing
 
-/// One event of a trace as a structural replay shows it: what happened, why, and for a
-/// mutation what it changed in the state.
+/// One event of a trace or a session as a structural replay shows it: what happened, why,
+/// and for a mutation what it changed in the state.
 public struct ReplayStep: Sendable, Hashable {
+  /// In a session of many reactors, the reactor whose event it is; `nil` in a trace of one
+  /// reactor, and for a gap and the end.
+  public var reactor: Int?
   /// The event's `seq`.
   public var sequence: Int
   /// The event's line in the trace.
@@ -10,7 +13,8 @@ public struct ReplayStep: Sendable, Hashable {
   /// The time since the recording began.
   public var time: Duration
   /// The event's kind as the trace names it: `action`, `effectStart`, `effectEnd`,
-  /// `mutation`, `streamEnd` or `end`.
+  /// `mutation`, `streamEnd`, `gap` or `end`; in a session also `reactor` (an introduction,
+  /// its label the reactor's type) and `release`.
   public var kind: String
   /// What happened, in a few words: the action's or mutation's label, the effect's name, how
   /// an effect or stream ended.
@@ -24,9 +28,10 @@ public struct ReplayStep: Sendable, Hashable {
 
   /// A step.
   public init(
-    sequence: Int, line: Int, time: Duration, kind: String, label: String, cause: String?,
-    changes: [Change]
+    reactor: Int? = nil, sequence: Int, line: Int, time: Duration, kind: String, label: String,
+    cause: String?, changes: [Change]
   ) {
+    self.reactor = reactor
     self.sequence = sequence
     self.line = line
     self.time = time
@@ -56,10 +61,11 @@ public struct ReplayStep: Sendable, Hashable {
 
 extension ReplayStep {
   /// The step as JSON, for `--json` output: `seq`, `line`, `t` (nanoseconds), `kind`,
-  /// `label`, `cause` when there is one, and for mutations `changes`, each with `path`
-  /// (dotted), `before` and `after` (absent when there is no value).
+  /// `label`, `cause` when there is one, `reactor` in a session, and for mutations `changes`,
+  /// each with `path` (dotted), `before` and `after` (absent when there is no value).
   public var json: JSONValue {
     var object = JSONObject()
+    if let reactor { object["reactor"] = .int(Int64(reactor)) }
     object["seq"] = .int(Int64(sequence))
     object["line"] = .int(Int64(line))
     object["t"] = .int(time.traceNanoseconds)
@@ -82,9 +88,10 @@ extension ReplayStep {
 
 extension ReplayStep: CustomStringConvertible {
   /// One line, then one indented line per change:
-  /// `#4 0.5 seconds mutation increaseValue ← effect 1 of action 1 (increase)`.
+  /// `#4 0.5 seconds mutation increaseValue ← effect 1 of action 1 (increase)`; in a session
+  /// the reactor follows the `seq`: `#12 [r3] 0.5 seconds mutation setTitle("milk") ← …`.
   public var description: String {
-    var text = "#\(sequence) \(time) \(kind) \(label)"
+    var text = "#\(sequence) " + (reactor.map { "[r\($0)] " } ?? "") + "\(time) \(kind) \(label)"
     if let cause { text += " ← \(cause)" }
     for change in changes {
       text += "\n  \(change.path.dottedDescription): \(StateComparison.text(change.before))"

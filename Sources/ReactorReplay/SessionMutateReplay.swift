@@ -138,7 +138,7 @@ public enum SessionMutateReplay {
     }
     extendLifetime(app)
     let replayed = recorder.session
-    let (matched, divergence) = SessionDiff.compare(recorded.events, replayed.events)
+    let (matched, divergence) = compare(recorded.events, replayed.events)
     return Result(
       replayed: replayed, divergence: divergence, userActions: userActions,
       matchedEvents: matched, playedEffects: playback?.playedEffects ?? [])
@@ -158,6 +158,25 @@ public enum SessionMutateReplay {
       await advance(.milliseconds(1))
       settled += .milliseconds(1)
     }
+  }
+
+  /// The number of events that match, each compared as its whole line (reactor, kind, label,
+  /// value, cause and `from`, state and hash), and the first difference.
+  private static func compare(
+    _ recorded: [SessionEvent], _ replayed: [SessionEvent]
+  ) -> (matched: Int, divergence: SessionDivergence?) {
+    for index in 0..<max(recorded.count, replayed.count) {
+      let old = index < recorded.count ? recorded[index] : nil
+      let new = index < replayed.count ? replayed[index] : nil
+      if let old, let new, old.serializedLine == new.serializedLine { continue }
+      return (
+        index,
+        SessionDivergence(
+          sequence: old?.sequence ?? new?.sequence ?? 0, reactor: old?.reactor ?? new?.reactor,
+          recorded: old.map(describe), replayed: new.map(describe))
+      )
+    }
+    return (recorded.count, nil)
   }
 
   /// An event in a few words: `[r4] mutation setTask(…) ← stream taskService from reactor 2,

@@ -1,7 +1,8 @@
 public import ReactorTracing
 
-/// Replays a trace without any reactor code: rebuilds every state, checks hashes and causality,
-/// and describes each event as a ``ReplayStep``.
+/// Replays a trace or a session without any reactor code: rebuilds every reactor's states,
+/// checks their hashes and every cause, within a reactor and across reactors, and describes
+/// each event as a ``ReplayStep``.
 ///
 /// ```swift
 /// let replay = try StructuralReplay(path: "counter.trace.jsonl")
@@ -9,76 +10,183 @@ public import ReactorTracing
 /// for divergence in replay.divergences { print("diverged:", divergence) }
 /// ```
 ///
-/// It checks that every rebuilt state matches its recorded hash, that `seq` numbers are
-/// consecutive from 1 (or from the window's first sequence), that every effect start and every
-/// mutation refers to an action seen before it (or, in a windowed trace, before the window),
-/// that every effect end and every mutation from an effect follows the effect's start. What it
-/// finds is collected in ``divergences`` and reading goes on; only an unreadable trace throws.
-/// A gap, where the recorder dropped events (``TraceEvent/Gap``), is counted in
-/// ``droppedEventCount`` and is not a divergence: after it, causes that refer to what may have
-/// been dropped are not checked.
-/// Memory does not grow with the trace's length, except for the divergences found.
+/// It reads through ``ReactorTracing/SessionReader``: a trace of one reactor (format 1.x) is a
+/// session of one reactor, id 1, whose introduction is not a step. Within each reactor it
+/// checks that every rebuilt state matches its recorded hash, that every effect start and
+/// every mutation refers to an action seen before it (or, in a window, before the window),
+/// that every effect end and every mutation from an effect follows the effect's start. Across
+/// the session it checks that `seq` numbers are consecutive from 1 (or from the window's first
+/// sequence), that every reactor is introduced once, by a parent that is alive, that nothing
+/// happens in a reactor after its release, and that every `from` (the origin of an action sent
+/// by another reactor, or of a stream element it published) points at a live reactor and at an
+/// action and an effect of it that came earlier. It follows every action and mutation back
+/// through its causes and counts in ``causality`` those that reach a user action or a named
+/// external stream. What it finds is collected in ``divergences`` and reading goes on; only an
+/// unreadable input throws. A gap, where the recorder dropped events (``TraceEvent/Gap``), is
+/// counted in ``droppedEventCount`` and is not a divergence: after it, causes that refer to
+/// what may have been dropped are not checked. Memory grows with the reactors alive at once,
+/// not with the length of the input, except for the divergences found.
 public final class StructuralReplay {
-  /// The trace's header.
-  public var header: TraceHeader { reader.header }
+  /// The session's header (for a trace of one reactor, built from its header).
+  public var header: SessionHeader { reader.header }
   /// The problems found so far.
   public private(set) var divergences: [StructuralDivergence] = []
-  /// The state after the last step read, rebuilt from snapshots and diffs.
-  public private(set) var currentState: TraceHeader.State
   /// How many steps were read so far.
   public private(set) var stepCount = 0
   /// The `seq` of the last step read, or `nil` before the first.
   public private(set) var lastSequence: Int?
+  /// How many events the recorder dropped in the gaps read so far: the input is incomplete
+  /// when it is not 0.
+  public private(set) var droppedEventCount = 0
+  /// How the actions and mutations read so far resolve through their causes.
+  public private(set) var causality = SessionCausality()
   /// What the reader noticed so far without failing.
   ///
   /// A torn last line, a missing end line, effects still running when the recording
   /// stopped. Complete once every step was read.
   public var warnings: [TraceWarning] { reader.warnings }
-  /// How many events the recorder dropped in the gaps read so far: the trace is incomplete
-  /// when it is not 0.
-  public private(set) var droppedEventCount = 0
+  /// Whether steps and reports name the reactor of each event: the input is a session of
+  /// many reactors (format 2.x), not a trace of one.
+  public let namesReactors: Bool
 
-  private let reader: TraceReader
-  private var expectedSequence: Int
-  private let isWindowed: Bool
-  private var firstActionID: Int?
-  private var lastActionID = 0
-  private var firstEffectID: Int?
-  private var lastEffectID = 0
-  private var runningEffects: Set<Int> = []
-  private var actions = LabelCache()
+  /// The state of a live reactor after the last step read, rebuilt from snapshots and diffs.
+  /// - Parameter reactor: The reactor's id; 1, the only one, in a trace of one reactor.
+  /// - Returns: Its state, or `nil` when it is not alive.
+  public func currentState(of reactor: Int = 1) -> TraceHeader.State? {
+    lanes[reactor]?.state
+  }
 
-  /// Starts replaying the trace `reader` reads.
+  /// How many reactors were introduced so far, released ones included.
+  public var introducedCount: Int { introducedTypes.count }
+
+  /// The ids of the reactors introduced so far, released ones included, in order.
+  public var introducedReactors: [Int] { introducedTypes.keys.sorted() }
+
+  /// The introductions of the reactors alive after the last step read, by id.
+  public var liveReactors: [Int: ReactorIntroduction] { reader.liveReactors }
+
+  /// What a replay that found no divergence says of the input: `57 events; every state
+  /// matches its hash and every cause is consistent`; for a session also how many reactors,
+  /// and how many actions and mutations resolve to a user action or a named stream.
+  public var matchSummary: String {
+    let checked = "every state matches its hash and every cause is consistent"
+    guard namesReactors else { return "\(stepCount) events; \(checked)" }
+    let actions = causality.resolvedActions + causality.unresolvedActions
+    let mutations = causality.resolvedMutations + causality.unresolvedMutations
+    return "\(stepCount) events of \(introducedCount) reactors; \(checked); "
+      + "\(causality.resolvedActions) of \(actions) actions and \(causality.resolvedMutations) of "
+      + "\(mutations) mutations resolve to a user action or a named stream"
+  }
+
+  /// The reactor of a trace of one reactor, 1, live from the start; `nil` for a session,
+  /// whose reactors are known as they are introduced.
+  public var onlyReactor: Int? { namesReactors ? nil : 1 }
+
+  /// Every live reactor with its state after the last step read, in the order of their ids.
+  /// - Parameter sequence: The `seq` of the last step read, to report them at.
+  /// - Returns: The states.
+  public func liveStates(at sequence: Int) -> ReplayedStates {
+    ReplayedStates(
+      sequence: sequence,
+      states: liveReactors.sorted { $0.key < $1.key }.compactMap { id, introduction in
+        currentState(of: id).map { .init(introduction: introduction, state: $0) }
+      }, namesReactors: namesReactors)
+  }
+
+  /// The type of a reactor introduced so far, released or not.
+  /// - Parameter reactor: The reactor's id.
+  /// - Returns: Its type, or `nil` when it was not introduced.
+  public func reactorType(of reactor: Int) -> String? {
+    introducedTypes[reactor]
+  }
+
+  /// ` of reactor 2` in a session, to follow what a report says of one reactor; empty for a
+  /// trace of one reactor.
+  /// - Parameter reactor: The reactor's id.
+  /// - Returns: The phrase.
+  public func ofReactor(_ reactor: Int) -> String {
+    namesReactors ? " of reactor \(reactor)" : ""
+  }
+
+  /// What the replay knows of one live reactor.
+  private struct Lane {
+    var introduction: ReactorIntroduction
+    var state: TraceHeader.State
+    var firstAction: Int?
+    var lastAction = 0
+    var firstEffect: Int?
+    var lastEffect = 0
+    var runningEffects: Set<Int> = []
+    var actions: LabelCache
+    /// The actions whose causes do not reach a user action or a named stream.
+    var unresolvedActions: Set<Int> = []
+  }
+
+  private let reader: SessionReader
+  /// Whether events a cause names may be missing: after a gap, or anywhere in a window (they
+  /// may have come before it).
+  private var mayMissEvents: Bool { droppedEventCount > 0 || reader.header.window != nil }
+  /// In a window, the `seq` of the last reactor introduced before it, as its base.
+  private var lastBaseSequence = 0
+  private var lanes: [Int: Lane] = [:]
+  private var introducedTypes: [Int: String] = [:]
+  private var expectedSequence: Int?
+  private var isStarted = false
+
+  /// Starts replaying the session or trace `reader` reads.
   /// - Parameter reader: A reader positioned before the first event, opened with
-  ///   `verifyingStates: false`: the replay rebuilds and checks states itself so that a
-  ///   mismatch is reported as a divergence and reading goes on.
-  public init(reader: TraceReader) {
+  ///   `verifyingStates: false`: the replay checks states itself and reports a mismatch as a
+  ///   divergence.
+  public init(reader: SessionReader) {
     self.reader = reader
-    currentState = reader.header.initialState
-    isWindowed = reader.header.window != nil
-    expectedSequence = reader.header.window?.firstSequence ?? 1
-    let actual = currentState.hash
-    if actual != reader.header.initialStateHash {
-      divergences.append(
-        .stateMismatch(
-          .stateMismatch(
-            path: reader.path, line: 1, sequence: 0, expected: reader.header.initialStateHash,
-            actual: actual)))
+    namesReactors = reader.namesReactors
+  }
+
+  /// Opens the session or trace at `path`.
+  /// - Parameter path: The file.
+  /// - Throws: ``ReplayError/trace(_:)`` when it is not readable.
+  public convenience init(path: String) throws(ReplayError) {
+    do throws(TraceReadError) {
+      self.init(reader: try SessionReader(path: path, verifyingStates: false))
+    } catch {
+      throw .trace(error)
     }
   }
 
-  /// Opens the trace file at `path`.
-  /// - Parameter path: The trace file.
-  /// - Throws: ``ReplayError/trace(_:)`` when it is not a readable trace.
-  public convenience init(path: String) throws(ReplayError) {
-    self.init(reader: try ReplayChecks.open(path, verifyingStates: false))
+  /// Replays a trace of one reactor held in memory.
+  /// - Parameter trace: The trace.
+  /// - Throws: ``ReplayError/trace(_:)`` when it is not readable.
+  public convenience init(_ trace: Trace) throws(ReplayError) {
+    try self.init(bytes: trace.serialized, name: "trace")
   }
 
-  /// Replays a trace held in memory.
-  /// - Parameter trace: The trace.
-  /// - Throws: ``ReplayError/trace(_:)`` when it is not a readable trace.
-  public convenience init(_ trace: Trace) throws(ReplayError) {
-    self.init(reader: try ReplayChecks.open(trace, verifyingStates: false))
+  /// Replays a session held in memory.
+  /// - Parameter session: The session.
+  /// - Throws: ``ReplayError/trace(_:)`` when it is not readable.
+  public convenience init(_ session: SessionTrace) throws(ReplayError) {
+    try self.init(bytes: session.serialized, name: "session")
+  }
+
+  private convenience init(bytes: [UInt8], name: String) throws(ReplayError) {
+    do throws(TraceReadError) {
+      self.init(reader: try SessionReader(bytes: bytes, name: name, verifyingStates: false))
+    } catch {
+      throw .trace(error)
+    }
+  }
+
+  /// Replays the session or trace at `path`, handing each step to `body`.
+  /// - Parameters:
+  ///   - path: The file.
+  ///   - body: Called with each step in order.
+  /// - Returns: The problems found; empty when the input is consistent.
+  /// - Throws: ``ReplayError/trace(_:)`` when it cannot be read.
+  public static func run(
+    path: String, onStep body: (ReplayStep) throws(ReplayError) -> Void = { _ in }
+  ) throws(ReplayError) -> [StructuralDivergence] {
+    let replay = try StructuralReplay(path: path)
+    try replay.forEachStep(body)
+    return replay.divergences
   }
 
   /// The next step, or `nil` after the last one.
@@ -89,115 +197,14 @@ public final class StructuralReplay {
 
   /// Reads and checks every remaining event as ``next()`` does, without describing them as
   /// steps: for a caller that only wants the ``divergences``.
-  /// - Throws: ``ReplayError/trace(_:)`` when the trace becomes unreadable.
-  package func checkRemaining() throws(ReplayError) {
+  /// - Throws: ``ReplayError/trace(_:)`` when the input becomes unreadable.
+  public func checkRemaining() throws(ReplayError) {
     while try next(describing: false) != nil {}
-  }
-
-  /// The next step; without `describing`, one without its cause and changes.
-  private func next(describing: Bool) throws(ReplayError) -> ReplayStep? {
-    guard let event = try ReplayChecks.next(reader) else { return nil }
-    let line = reader.lineNumber
-    stepCount += 1
-    lastSequence = event.sequence
-    // Lines of kinds the reader does not know hold the `seq` numbers they skipped.
-    expectedSequence += reader.skippedBeforeLastEvent
-    if event.sequence != expectedSequence {
-      divergences.append(
-        .sequenceGap(line: line, expected: expectedSequence, found: event.sequence))
-    }
-    expectedSequence = event.sequence + 1
-
-    func step(
-      _ kind: String, _ label: @autoclosure () -> String, _ cause: @autoclosure () -> String?
-    )
-      -> ReplayStep
-    {
-      guard describing else {
-        return ReplayStep(
-          sequence: event.sequence, line: line, time: event.time, kind: kind, label: "",
-          cause: nil, changes: [])
-      }
-      return ReplayStep(
-        sequence: event.sequence, line: line, time: event.time, kind: kind, label: label(),
-        cause: cause(), changes: [])
-    }
-    switch event.kind {
-    case .action(let action):
-      if firstActionID == nil { firstActionID = action.id }
-      lastActionID = max(lastActionID, action.id)
-      actions.insert(action.label, for: action.id)
-      let source = {
-        switch action.source {
-        case .sent: "sent"
-        case .stream(let name): "stream \(name)"
-        }
-      }
-      return step("action", action.label, source())
-    case .effectStarted(let start):
-      checkAction(start.action, sequence: event.sequence, line: line, what: "an effect")
-      if firstEffectID == nil { firstEffectID = start.effect }
-      lastEffectID = max(lastEffectID, start.effect)
-      runningEffects.insert(start.effect)
-      return step("effectStart", start.name ?? "effect \(start.effect)", actionText(start.action))
-    case .effectEnded(let end):
-      if runningEffects.remove(end.effect) == nil, !isBeforeWindow(end.effect, first: firstEffectID)
-      {
-        divergences.append(
-          .brokenCause(
-            sequence: event.sequence, line: line,
-            reason: "ends effect \(end.effect), which did not start before it or already ended"))
-      }
-      let outcome = {
-        switch end.outcome {
-        case .finished: "finished"
-        case .cancelled: "cancelled"
-        case .failed(let error): "failed: \(error)"
-        }
-      }
-      return step("effectEnd", "effect \(end.effect) \(outcome())", nil)
-    case .mutation(let mutation):
-      switch mutation.cause {
-      case .action(let action):
-        checkAction(action, sequence: event.sequence, line: line, what: "a mutation")
-      case .effect(let effect, let action):
-        checkAction(action, sequence: event.sequence, line: line, what: "a mutation")
-        if effect > lastEffectID && !isBeforeWindow(effect, first: firstEffectID) {
-          divergences.append(
-            .brokenCause(
-              sequence: event.sequence, line: line,
-              reason: "is a mutation from effect \(effect), which did not start before it"))
-        }
-      case .stream:
-        break
-      }
-      let cause = {
-        switch mutation.cause {
-        case .action(let action): self.actionText(action)
-        case .effect(let effect, let action): "effect \(effect) of \(self.actionText(action))"
-        case .stream(let name): "stream \(name)"
-        }
-      }
-      var result = step("mutation", mutation.label, cause())
-      result.changes = try rebuildState(
-        after: mutation, sequence: event.sequence, line: line, describing: describing)
-      return result
-    case .streamEnded(let end):
-      return step(
-        "streamEnd", "stream \(end.stream) " + (end.error.map { "failed: \($0)" } ?? "finished"),
-        nil)
-    case .gap(let gap):
-      droppedEventCount += gap.droppedEvents
-      return step(
-        "gap", "gap: \(gap.droppedEvents) events dropped, the trace is incomplete from here", nil)
-    case .end(let end):
-      return step("end", "end: \(end.observedEvents) observed, \(end.droppedEvents) dropped", nil)
-    }
   }
 
   /// Reads every remaining step, handing each to `body`.
   /// - Parameter body: Called with each step in order.
-  /// - Throws: ``ReplayError/trace(_:)`` when the trace becomes unreadable.
+  /// - Throws: ``ReplayError/trace(_:)`` when the input becomes unreadable.
   public func forEachStep(_ body: (ReplayStep) throws(ReplayError) -> Void) throws(ReplayError) {
     while let step = try next() { try body(step) }
   }
@@ -206,7 +213,7 @@ public final class StructuralReplay {
   /// the range.
   /// - Parameter range: The `seq` numbers wanted.
   /// - Returns: The steps in the range, in order.
-  /// - Throws: ``ReplayError/trace(_:)`` when the trace becomes unreadable.
+  /// - Throws: ``ReplayError/trace(_:)`` when the input becomes unreadable.
   public func steps(in range: ClosedRange<Int>) throws(ReplayError) -> [ReplayStep] {
     var steps: [ReplayStep] = []
     while let step = try next() {
@@ -216,75 +223,328 @@ public final class StructuralReplay {
     return steps
   }
 
-  /// Reads up to and including the step with `seq` `sequence` and returns the state after it:
-  /// the initial state for 0.
-  /// - Parameter sequence: The step's `seq`.
-  /// - Returns: The state after the step, or `nil` when the trace ends before it.
-  /// - Throws: ``ReplayError/trace(_:)`` when the trace becomes unreadable.
-  public func state(at sequence: Int) throws(ReplayError) -> TraceHeader.State? {
-    if sequence < expectedSequence && stepCount == 0 { return currentState }
+  /// Reads up to and including the step with `seq` `sequence` and returns a reactor's state
+  /// after it: its initial state for 0.
+  /// - Parameters:
+  ///   - sequence: The step's `seq`.
+  ///   - reactor: The reactor's id; 1, the only one, in a trace of one reactor.
+  /// - Returns: The state after the step, or `nil` when the input ends before it or the
+  ///   reactor is not alive there.
+  /// - Throws: ``ReplayError/trace(_:)`` when the input becomes unreadable.
+  public func state(at sequence: Int, of reactor: Int = 1) throws(ReplayError)
+    -> TraceHeader.State?
+  {
+    if sequence == 0 && stepCount == 0 {
+      try start()
+      return currentState(of: reactor)
+    }
     while let step = try next() {
-      if step.sequence >= sequence { return currentState }
+      if step.sequence >= sequence { return currentState(of: reactor) }
     }
     return nil
   }
 
-  /// Replays the trace file at `path`, handing each step to `body`.
-  /// - Parameters:
-  ///   - path: The trace file.
-  ///   - body: Called with each step in order.
-  /// - Returns: The problems found; empty when the trace is consistent.
-  /// - Throws: ``ReplayError/trace(_:)`` when the trace cannot be read.
-  public static func run(
-    path: String, onStep body: (ReplayStep) throws(ReplayError) -> Void = { _ in }
-  ) throws(ReplayError) -> [StructuralDivergence] {
-    let replay = try StructuralReplay(path: path)
-    try replay.forEachStep(body)
-    return replay.divergences
+  /// Makes the reactor of a trace of one reactor live before the first step.
+  ///
+  /// It reads the introduction such a trace begins with (built from its header, with `seq` 0,
+  /// not a step); a session's reactors are introduced by its steps. ``next()`` starts the
+  /// replay when it was not started.
+  /// - Throws: ``ReplayError/trace(_:)`` when the input is not readable.
+  public func start() throws(ReplayError) {
+    guard !isStarted else { return }
+    isStarted = true
+    guard !namesReactors, let event = try nextEvent(),
+      case .introduced(let introduction) = event.kind
+    else { return }
+    introduce(introduction, sequence: event.sequence, line: reader.lineNumber)
   }
 
-  /// Whether `id` may belong to an event the trace does not hold: one before its window, or
-  /// any after a gap.
-  private func isBeforeWindow(_ id: Int, first: Int?) -> Bool {
-    droppedEventCount > 0 || isWindowed && id < (first ?? Int.max)
+  private func nextEvent() throws(ReplayError) -> SessionEvent? {
+    do throws(TraceReadError) {
+      return try reader.next()
+    } catch {
+      throw .trace(error)
+    }
   }
 
-  private func checkAction(_ id: Int, sequence: Int, line: Int, what: String) {
-    if id > lastActionID || id < 1 {
-      if isBeforeWindow(id, first: firstActionID) { return }
+  /// The next step; without `describing`, one without its label, cause and changes.
+  private func next(describing: Bool) throws(ReplayError) -> ReplayStep? {
+    try start()
+    guard let event = try nextEvent() else { return nil }
+    let line = reader.lineNumber
+    stepCount += 1
+    lastSequence = event.sequence
+    checkSequence(event.sequence, line: line)
+    return try step(for: event, line: line, describing: describing)
+  }
+
+  private func step(
+    for event: SessionEvent, line: Int, describing: Bool
+  ) throws(ReplayError) -> ReplayStep {
+    var step = ReplayStep(
+      sequence: event.sequence, line: line, time: event.time, kind: "", label: "", cause: nil,
+      changes: [])
+    func described(_ kind: String, _ label: @autoclosure () -> String) -> ReplayStep {
+      step.kind = kind
+      if describing { step.label = label() }
+      return step
+    }
+    switch event.kind {
+    case .introduced(let introduction):
+      introduce(introduction, sequence: event.sequence, line: line)
+      step.reactor = introduction.reactor
+      if describing, let parent = introduction.parent {
+        step.cause =
+          "created by reactor \(parent)"
+          + (introduction.createdDuring.map { " during event \($0)" } ?? "")
+      }
+      return described("reactor", introduction.type + (introduction.name.map { " '\($0)'" } ?? ""))
+    case .released(let reactor):
+      lanes[reactor] = nil
+      step.reactor = reactor
+      return described("release", "reactor \(reactor)")
+    case .gap(let gap):
+      droppedEventCount += gap.droppedEvents
+      for key in lanes.keys { lanes[key]?.runningEffects.removeAll() }
+      return described(
+        "gap", "gap: \(gap.droppedEvents) events dropped, the trace is incomplete from here")
+    case .end(let end):
+      return described("end", "end: \(end.observedEvents) observed, \(end.droppedEvents) dropped")
+    case .reactor(let reactor, let kind):
+      guard var lane = lanes.removeValue(forKey: reactor) else {
+        // The reader refuses events of reactors that are not alive.
+        preconditionFailure("an event of reactor \(reactor), which is not alive")
+      }
+      defer { lanes[reactor] = lane }
+      try replay(
+        kind, of: reactor, in: &lane, into: &step, sequence: event.sequence, line: line,
+        describing: describing)
+      if namesReactors { step.reactor = reactor }
+      return step
+    }
+  }
+
+  private func replay(
+    _ kind: TraceEvent.Kind, of reactor: Int, in lane: inout Lane, into step: inout ReplayStep,
+    sequence: Int, line: Int, describing: Bool
+  ) throws(ReplayError) {
+    let names = namesReactors
+    func broken(_ reason: String) {
       divergences.append(
         .brokenCause(
           sequence: sequence, line: line,
-          reason: "is \(what) caused by action \(id), which was not seen before it"))
+          reason: names ? "of reactor \(reactor) \(reason)" : reason))
+    }
+    // Whether `id` may belong to an event the input does not hold: one before its window, or
+    // any after a gap.
+    func mayBeMissing(_ id: Int, first: Int?) -> Bool {
+      droppedEventCount > 0 || reader.header.window != nil && id < (first ?? Int.max)
+    }
+    func checkAction(_ id: Int, what: String) {
+      if id < 1 || id > lane.lastAction, !mayBeMissing(id, first: lane.firstAction) {
+        broken("is \(what) caused by action \(id), which was not seen before it")
+      }
+    }
+    func actionText(_ id: Int) -> String {
+      lane.actions[id].map { "action \(id) (\($0))" } ?? "action \(id)"
+    }
+    switch kind {
+    case .action(let action):
+      if lane.firstAction == nil { lane.firstAction = action.id }
+      lane.lastAction = max(lane.lastAction, action.id)
+      lane.actions.insert(action.label, for: action.id)
+      var resolved = true
+      if let from = action.from {
+        resolved = check(from, of: reactor, lane: lane, sequence: sequence, line: line)
+      }
+      causality.count(resolved: resolved, isMutation: false)
+      if !resolved { lane.unresolvedActions.insert(action.id) }
+      step.kind = "action"
+      guard describing else { return }
+      step.label = action.label
+      let source =
+        switch action.source {
+        case .sent: "sent"
+        case .stream(let name): "stream \(name)"
+        }
+      step.cause = source + (action.from.map { " from \(describe($0))" } ?? "")
+    case .effectStarted(let start):
+      checkAction(start.action, what: "an effect")
+      if lane.firstEffect == nil { lane.firstEffect = start.effect }
+      lane.lastEffect = max(lane.lastEffect, start.effect)
+      lane.runningEffects.insert(start.effect)
+      step.kind = "effectStart"
+      guard describing else { return }
+      step.label = start.name ?? "effect \(start.effect)"
+      step.cause = actionText(start.action)
+    case .effectEnded(let end):
+      if lane.runningEffects.remove(end.effect) == nil,
+        !mayBeMissing(end.effect, first: lane.firstEffect)
+      {
+        broken("ends effect \(end.effect), which did not start before it or already ended")
+      }
+      step.kind = "effectEnd"
+      guard describing else { return }
+      let outcome =
+        switch end.outcome {
+        case .finished: "finished"
+        case .cancelled: "cancelled"
+        case .failed(let error): "failed: \(error)"
+        }
+      step.label = "effect \(end.effect) \(outcome)"
+    case .mutation(let mutation):
+      var resolved = true
+      switch mutation.cause {
+      case .action(let action):
+        checkAction(action, what: "a mutation")
+        resolved = !lane.unresolvedActions.contains(action)
+      case .effect(let effect, let action):
+        checkAction(action, what: "a mutation")
+        if effect > lane.lastEffect, !mayBeMissing(effect, first: lane.firstEffect) {
+          broken("is a mutation from effect \(effect), which did not start before it")
+        }
+        resolved = !lane.unresolvedActions.contains(action)
+      case .stream:
+        if let from = mutation.from {
+          resolved = check(from, of: reactor, lane: lane, sequence: sequence, line: line)
+        }
+      }
+      causality.count(resolved: resolved, isMutation: true)
+      let before = lane.state
+      do throws(TraceFormatError) {
+        try lane.state.apply(mutation.state)
+      } catch {
+        throw .trace(.malformedLine(path: reader.path, line: line, reason: error.description))
+      }
+      let actual = lane.state.hash
+      if actual != mutation.stateHash {
+        divergences.append(
+          .stateMismatch(
+            .stateMismatch(
+              path: reader.path, line: line, sequence: sequence, expected: mutation.stateHash,
+              actual: actual)))
+      }
+      step.kind = "mutation"
+      guard describing else { return }
+      step.label = mutation.label
+      step.cause =
+        switch mutation.cause {
+        case .action(let action): actionText(action)
+        case .effect(let effect, let action): "effect \(effect) of \(actionText(action))"
+        case .stream(let name):
+          "stream \(name)" + (mutation.from.map { " from \(describe($0))" } ?? "")
+        }
+      if case .json(let old) = before, case .json(let new) = lane.state {
+        step.changes = StateComparison.changes(from: old, to: new).map {
+          ReplayStep.Change(path: $0.path, before: $0.before, after: $0.after)
+        }
+      }
+    case .streamEnded(let end):
+      step.kind = "streamEnd"
+      guard describing else { return }
+      step.label = "stream \(end.stream) " + (end.error.map { "failed: \($0)" } ?? "finished")
+    case .gap, .end:
+      step.kind = "?"
     }
   }
 
-  private func actionText(_ id: Int) -> String {
-    actions[id].map { "action \(id) (\($0))" } ?? "action \(id)"
+  /// Checks an origin, reporting whether it resolves to a user action or a named stream.
+  /// - Parameters:
+  ///   - from: The origin.
+  ///   - reactor: The reactor whose event names it.
+  ///   - lane: That reactor's lane, taken out of ``lanes`` while its event is replayed (a
+  ///     reactor may receive what it published itself).
+  ///   - sequence: The event's `seq`, for a divergence.
+  ///   - line: The event's line, for a divergence.
+  /// - Returns: Whether the origin resolves; when not, a divergence was recorded.
+  private func check(
+    _ from: TraceEvent.ReactorOrigin, of reactor: Int, lane: Lane, sequence: Int, line: Int
+  ) -> Bool {
+    func broken(_ reason: String) -> Bool {
+      divergences.append(
+        .brokenCause(
+          sequence: sequence, line: line,
+          reason: "of reactor \(reactor) comes from \(from), \(reason)"))
+      return false
+    }
+    guard let origin = from.reactor == reactor ? lane : lanes[from.reactor] else {
+      if mayMissEvents { return false }
+      return broken(
+        introducedTypes.keys.contains(from.reactor)
+          ? "which was released before it" : "which was not introduced before it")
+    }
+    guard let action = from.action else {
+      return !mayMissEvents ? broken("with no action of it") : false
+    }
+    if action > origin.lastAction {
+      return !mayMissEvents
+        ? broken("whose action \(action) did not come before it") : false
+    }
+    if let effect = from.effect, effect > origin.lastEffect {
+      return !mayMissEvents
+        ? broken("whose effect \(effect) did not start before it") : false
+    }
+    return !origin.unresolvedActions.contains(action)
   }
 
-  private func rebuildState(
-    after mutation: TraceEvent.Mutation, sequence: Int, line: Int, describing: Bool
-  ) throws(ReplayError) -> [ReplayStep.Change] {
-    let before = currentState
-    do throws(TraceFormatError) {
-      try currentState.apply(mutation.state)
-    } catch {
-      throw .trace(.malformedLine(path: reader.path, line: line, reason: error.description))
+  private func describe(_ from: TraceEvent.ReactorOrigin) -> String {
+    guard let origin = lanes[from.reactor] else { return from.description }
+    let name = origin.introduction.name.map { " '\($0)'" } ?? ""
+    var text = "reactor \(from.reactor)\(name)"
+    if let action = from.action {
+      text +=
+        ", " + (origin.actions[action].map { "action \(action) (\($0))" } ?? "action \(action)")
     }
-    let actual = currentState.hash
-    if actual != mutation.stateHash {
+    if let effect = from.effect { text += ", effect \(effect)" }
+    return text
+  }
+
+  private func introduce(_ introduction: ReactorIntroduction, sequence: Int, line: Int) {
+    introducedTypes[introduction.reactor] = introduction.type
+    if let parent = introduction.parent, lanes[parent] == nil,
+      !(reader.header.window != nil && !introducedTypes.keys.contains(parent))
+    {
+      divergences.append(
+        .brokenCause(
+          sequence: sequence, line: line,
+          reason: "introduces reactor \(introduction.reactor) with parent \(parent), "
+            + (introducedTypes.keys.contains(parent)
+              ? "which was released before it" : "which was not introduced before it")))
+    }
+    let actual = introduction.initialState.hash
+    if actual != introduction.initialStateHash {
       divergences.append(
         .stateMismatch(
           .stateMismatch(
-            path: reader.path, line: line, sequence: sequence, expected: mutation.stateHash,
-            actual: actual)))
+            path: reader.path, line: line, sequence: sequence,
+            expected: introduction.initialStateHash, actual: actual)))
     }
-    guard describing, case .json(let old) = before, case .json(let new) = currentState else {
-      return []
+    // The labels of the last 4096 actions of a trace of one reactor, of the last 64 of each
+    // reactor of a session: memory that grows with the reactors alive, not the actions.
+    lanes[introduction.reactor] = Lane(
+      introduction: introduction, state: introduction.initialState,
+      actions: LabelCache(capacity: namesReactors ? 64 : 4096))
+  }
+
+  private func checkSequence(_ sequence: Int, line: Int) {
+    // A window starts with the reactors alive before it, at their introductions' `seq`.
+    if expectedSequence == nil, let window = reader.header.window,
+      sequence < window.firstSequence
+    {
+      if sequence <= lastBaseSequence {
+        divergences.append(
+          .sequenceGap(line: line, expected: lastBaseSequence + 1, found: sequence))
+      }
+      lastBaseSequence = sequence
+      return
     }
-    return StateComparison.changes(from: old, to: new).map {
-      ReplayStep.Change(path: $0.path, before: $0.before, after: $0.after)
+    // Lines of kinds the reader does not know hold the `seq` numbers they skipped.
+    let expected =
+      (expectedSequence ?? reader.header.window?.firstSequence ?? 1)
+      + reader.skippedBeforeLastEvent
+    if sequence != expected {
+      divergences.append(.sequenceGap(line: line, expected: expected, found: sequence))
     }
+    expectedSequence = sequence + 1
   }
 }

@@ -1,9 +1,13 @@
 public import ReactorTracing
 
-/// Finds where two traces of the same reactor first differ.
+/// Finds where two traces, or two sessions, first differ.
 ///
-/// Events are compared pairwise, in order, by kind, label, value, cause and the hash of the
-/// resulting state; times are not compared, nor how a state was stored (snapshot or diff).
+/// Both are read through ``ReactorTracing/SessionReader``: a trace of one reactor is a
+/// session of one reactor. Events are compared pairwise, in order: the reactor each belongs
+/// to, its kind, label, value, cause and the hash of the resulting state; the introductions
+/// of reactors by type, name, parent and initial state; times are not compared, nor how a
+/// state was stored (snapshot or diff). So any difference in any reactor's lane, or in the
+/// order the reactors interleave, is found at its first event.
 ///
 /// ```swift
 /// if let divergence = try TraceDiff.firstDivergence(path: "a.trace.jsonl", "b.trace.jsonl") {
@@ -11,46 +15,66 @@ public import ReactorTracing
 /// }
 /// ```
 public enum TraceDiff {
-  /// The first difference between the traces two readers read, or `nil` when they are equal.
+  /// The first difference between what two readers read, or `nil` when they are equal.
   /// - Parameters:
   ///   - first: A reader positioned before the first event.
   ///   - second: Another reader positioned before the first event.
   /// - Returns: The first divergence, or `nil`.
-  /// - Throws: ``TraceReadError`` when either trace cannot be read.
+  /// - Throws: ``TraceReadError`` when either cannot be read.
   public static func firstDivergence(
-    _ first: TraceReader, _ second: TraceReader
+    _ first: SessionReader, _ second: SessionReader
   ) throws(TraceReadError) -> TraceDivergence? {
-    if first.header.reactor != second.header.reactor {
-      return TraceDivergence(
-        sequence: 0, first: nil, second: nil,
-        reason: "recorded from '\(first.header.reactor)' and '\(second.header.reactor)'",
-        stateDiff: nil)
-    }
-    if first.header.initialStateHash != second.header.initialStateHash {
-      return TraceDivergence(
-        sequence: 0, first: nil, second: nil, reason: "the initial states differ",
-        stateDiff: stateDiff(first.header.initialState, second.header.initialState))
-    }
+    // Events of kinds a reader does not know are skipped in both: compare the places of the
+    // events both know.
+    var skipped = (0, 0)
+    let namesReactors = first.namesReactors || second.namesReactors
     while true {
       let a = try first.next()
+      skipped.0 += first.skippedBeforeLastEvent
       let b = try second.next()
+      skipped.1 += second.skippedBeforeLastEvent
       guard a != nil || b != nil else { return nil }
       guard let a, let b else {
-        let sequence = (a ?? b)!.sequence
+        let event = (a ?? b)!
         return TraceDivergence(
-          sequence: sequence, first: a, second: b,
+          sequence: event.sequence, reactor: namesReactors ? event.reactor : nil,
+          first: a.flatMap(traceEvent),
+          second: b.flatMap(traceEvent),
           reason: a == nil ? "the first trace ends here" : "the second trace ends here",
           stateDiff: nil)
       }
-      // Events of kinds a reader does not know are skipped in both: compare the places of
-      // the events both know.
-      let places = (a.sequence - first.skippedEventCount, b.sequence - second.skippedEventCount)
-      if let reason = difference(a, b, sameSequence: places.0 == places.1) {
+      let reactor = a.reactor ?? b.reactor
+      if let reason = difference(
+        a, b, sameSequence: a.sequence - skipped.0 == b.sequence - skipped.1)
+      {
+        var states: String?
+        // Reactors of different types: their states do not compare.
+        if case .introduced(let x) = a.kind, case .introduced(let y) = b.kind, x.type != y.type {
+        } else if let reactor, let x = first.currentState(of: reactor),
+          let y = second.currentState(of: reactor)
+        {
+          states = stateDiff(x, y)
+        }
         return TraceDivergence(
-          sequence: a.sequence, first: a, second: b, reason: reason,
-          stateDiff: stateDiff(first.currentState, second.currentState))
+          sequence: a.sequence, reactor: namesReactors ? reactor : nil,
+          first: traceEvent(a), second: traceEvent(b), reason: reason, stateDiff: states)
       }
     }
+  }
+
+  /// The first difference between two traces or sessions in memory, or `nil` when they are
+  /// equal.
+  /// - Parameters:
+  ///   - first: A session.
+  ///   - second: Another session.
+  /// - Returns: The first divergence, or `nil`.
+  /// - Throws: ``TraceReadError`` when either is inconsistent.
+  public static func firstDivergence(
+    _ first: SessionTrace, _ second: SessionTrace
+  ) throws(TraceReadError) -> TraceDivergence? {
+    try firstDivergence(
+      SessionReader(bytes: first.serialized, name: "first"),
+      SessionReader(bytes: second.serialized, name: "second"))
   }
 
   /// The first difference between two traces in memory, or `nil` when they are equal.
@@ -63,20 +87,20 @@ public enum TraceDiff {
     _ first: Trace, _ second: Trace
   ) throws(TraceReadError) -> TraceDivergence? {
     try firstDivergence(
-      TraceReader(bytes: first.serialized, name: "first"),
-      TraceReader(bytes: second.serialized, name: "second"))
+      SessionReader(bytes: first.serialized, name: "first"),
+      SessionReader(bytes: second.serialized, name: "second"))
   }
 
-  /// The first difference between two trace files, or `nil` when they are equal.
+  /// The first difference between two trace or session files, or `nil` when they are equal.
   /// - Parameters:
-  ///   - first: A trace file.
-  ///   - second: Another trace file.
+  ///   - first: A trace or session file.
+  ///   - second: Another one.
   /// - Returns: The first divergence, or `nil`.
   /// - Throws: ``TraceReadError`` when either trace cannot be read.
   public static func firstDivergence(
     path first: String, _ second: String
   ) throws(TraceReadError) -> TraceDivergence? {
-    try firstDivergence(TraceReader(path: first), TraceReader(path: second))
+    try firstDivergence(SessionReader(path: first), SessionReader(path: second))
   }
 
   private static func stateDiff(_ a: TraceHeader.State, _ b: TraceHeader.State) -> String? {
@@ -88,11 +112,51 @@ public enum TraceDiff {
     }
   }
 
+  /// The event as a trace of one reactor holds it; `nil` for an introduction or a release.
+  private static func traceEvent(_ event: SessionEvent) -> TraceEvent? {
+    let kind: TraceEvent.Kind
+    switch event.kind {
+    case .introduced, .released: return nil
+    case .reactor(_, let reactorKind): kind = reactorKind
+    case .gap(let gap): kind = .gap(gap)
+    case .end(let end):
+      kind = .end(
+        TraceEvent.End(
+          observedEvents: end.observedEvents, droppedEvents: end.droppedEvents,
+          runningEffects: end.runningEffects.map(\.start)))
+    }
+    return TraceEvent(sequence: event.sequence, time: event.time, kind: kind)
+  }
+
   private static func difference(
-    _ a: TraceEvent, _ b: TraceEvent, sameSequence: Bool
+    _ a: SessionEvent, _ b: SessionEvent, sameSequence: Bool
   ) -> String? {
     if !sameSequence { return "seq \(a.sequence) against \(b.sequence)" }
     switch (a.kind, b.kind) {
+    case (.introduced(let x), .introduced(let y)):
+      if x.type != y.type { return "recorded from '\(x.type)' and '\(y.type)'" }
+      if x.reactor != y.reactor { return "reactor ids \(x.reactor) and \(y.reactor)" }
+      if x.name != y.name || x.parent != y.parent || x.createdDuring != y.createdDuring {
+        return "reactor \(x.reactor) is introduced differently"
+      }
+      if x.initialStateHash != y.initialStateHash { return "the initial states differ" }
+    case (.released(let x), .released(let y)):
+      if x != y { return "the release of reactor \(x) against \(y)" }
+    case (.gap(let x), .gap(let y)):
+      if x != y { return "\(x.droppedEvents) against \(y.droppedEvents) dropped events" }
+    case (.end(let x), .end(let y)):
+      if x != y { return "the end lines differ" }
+    case (.reactor(let x, let xKind), .reactor(let y, let yKind)):
+      if x != y { return "an event of reactor \(x) against one of reactor \(y)" }
+      return difference(xKind, yKind)
+    default:
+      return "the first trace has \(summary(a)), the second \(summary(b))"
+    }
+    return nil
+  }
+
+  private static func difference(_ a: TraceEvent.Kind, _ b: TraceEvent.Kind) -> String? {
+    switch (a, b) {
     case (.action(let x), .action(let y)):
       if x.label != y.label { return "action \(x.label) against \(y.label)" }
       if x.value != y.value { return "the action \(x.label)'s values differ" }
@@ -124,8 +188,19 @@ public enum TraceDiff {
   }
 
   /// The event in a few words: its kind and what it is.
-  private static func summary(_ event: TraceEvent) -> String {
+  private static func summary(_ event: SessionEvent) -> String {
     switch event.kind {
+    case .introduced(let introduction): "the introduction of reactor \(introduction.reactor)"
+    case .released(let reactor): "the release of reactor \(reactor)"
+    case .reactor(_, let kind): summary(kind)
+    case .gap(let gap): "gap of \(gap.droppedEvents) dropped events"
+    case .end: "the end line"
+    }
+  }
+
+  /// The event in a few words: its kind and what it is.
+  private static func summary(_ kind: TraceEvent.Kind) -> String {
+    switch kind {
     case .action(let action): "action \(action.label)"
     case .effectStarted(let start):
       "effectStart of effect \(start.effect)" + (start.name.map { " '\($0)'" } ?? "")

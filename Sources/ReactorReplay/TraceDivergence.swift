@@ -1,10 +1,15 @@
 public import ReactorTracing
 
-/// Where two traces first differ: the `seq`, both events, and how their states differ.
+/// Where two traces (or sessions) first differ: the `seq`, both events, and how their states
+/// differ.
 public struct TraceDivergence: Sendable, Hashable {
   /// The `seq` where they differ; 0 when the headers already differ.
   public var sequence: Int
-  /// The first trace's event there; `nil` when it ended before.
+  /// In sessions, the reactor of the event there; `nil` in traces of one reactor, and for a
+  /// gap and the end.
+  public var reactor: Int?
+  /// The first trace's event there; `nil` when it ended before, or for the introduction or
+  /// release of a reactor in a session.
   public var first: TraceEvent?
   /// The second trace's event there; `nil` when it ended before.
   public var second: TraceEvent?
@@ -15,9 +20,11 @@ public struct TraceDivergence: Sendable, Hashable {
 
   /// A divergence.
   public init(
-    sequence: Int, first: TraceEvent?, second: TraceEvent?, reason: String, stateDiff: String?
+    sequence: Int, reactor: Int? = nil, first: TraceEvent?, second: TraceEvent?,
+    reason: String, stateDiff: String?
   ) {
     self.sequence = sequence
+    self.reactor = reactor
     self.first = first
     self.second = second
     self.reason = reason
@@ -28,7 +35,9 @@ public struct TraceDivergence: Sendable, Hashable {
 extension TraceDivergence: CustomStringConvertible {
   /// A multi-line report: the `seq` and reason, then the state diff.
   public var description: String {
-    var text = "the traces differ at event \(sequence): \(reason)"
+    var text =
+      "the traces differ at event \(sequence)" + (reactor.map { " (reactor \($0))" } ?? "")
+      + ": \(reason)"
     if let stateDiff { text += "\nstate (first → second):\n" + stateDiff }
     return text
   }

@@ -284,7 +284,7 @@ import Testing
       let bytes = try editing(
         try await recordCounterTrace(), replacing: #""p":["value"],"v":1}"#,
         with: #""p":["value"],"v":5}"#)
-      let replay = StructuralReplay(reader: try TraceReader(bytes: bytes, verifyingStates: false))
+      let replay = StructuralReplay(reader: try SessionReader(bytes: bytes, verifyingStates: false))
       var edited: ReplayStep?
       try replay.forEachStep { if $0.sequence == 4 { edited = $0 } }
       let first = try #require(replay.divergences.first)

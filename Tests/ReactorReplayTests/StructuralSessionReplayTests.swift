@@ -7,10 +7,10 @@ import Testing
 /// Structural replay of sessions: states and causes within each reactor and across them.
 @Suite struct StructuralSessionReplayTests {
   private func replay(_ session: SessionTrace) throws -> (
-    StructuralSessionReplay, [SessionReplayStep]
+    StructuralReplay, [ReplayStep]
   ) {
-    let replay = try StructuralSessionReplay(session)
-    var steps: [SessionReplayStep] = []
+    let replay = try StructuralReplay(session)
+    var steps: [ReplayStep] = []
     while let step = try replay.next() { steps.append(step) }
     return (replay, steps)
   }
@@ -24,16 +24,18 @@ import Testing
     #expect(replay.causality.resolvedMutations == 4)
     #expect(
       steps[5].description
-        == #"#6 [r1] mutation add("milk") ← stream taskService from reactor 2 'edit', action 1 (save), effect 1"#
+        == #"#6 [r1] 0.05 seconds mutation add("milk") ← stream taskService from reactor 2 'edit', action 1 (save), effect 1"#
+        + "\n  titles: [] → [\"milk\"]"
     )
     #expect(
       steps[6].description
-        == "#7 [r3] reactor TaskApp.CellReactor 'cell' ← created by reactor 1 during event 6")
+        == "#7 [r3] 0.06 seconds reactor TaskApp.CellReactor 'cell' ← created by reactor 1 during event 6"
+    )
     #expect(
       steps[10].description
-        == "#11 [r1] action remove(0) ← sent from reactor 3 'cell', action 1 (delete)")
-    #expect(steps[11].step.changes.map(\.path) == [[.key("titles")]])
-    #expect(steps[12].description == "#13 [r3] release reactor 3")
+        == "#11 [r1] 0.1 seconds action remove(0) ← sent from reactor 3 'cell', action 1 (delete)")
+    #expect(steps[11].changes.map(\.path) == [[.key("titles")]])
+    #expect(steps[12].description == "#13 [r3] 0.12 seconds release reactor 3")
     #expect(replay.liveReactors.keys.sorted() == [1, 2])
     #expect(replay.currentState(of: 1) == .json(SessionFixture.listState))
     #expect(replay.currentState(of: 3) == nil)
@@ -101,7 +103,8 @@ import Testing
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Traces/tasklist.trace.jsonl").path
-    let replay = try StructuralSessionReplay.run(path: path)
+    let replay = try StructuralReplay(path: path)
+    try replay.checkRemaining()
     #expect(replay.divergences.isEmpty)
     #expect(replay.stepCount > 10)
     #expect(replay.causality.isComplete)

@@ -42,8 +42,8 @@ import Testing
 
     // Each reactor alive before the window starts it, at its own introduction's `seq`, with
     // the state the whole session's replay has for it there.
-    let replay = try StructuralSessionReplay(whole)
-    while let step = try replay.next(), step.step.sequence < firstSequence - 1 {}
+    let replay = try StructuralReplay(whole)
+    while let step = try replay.next(), step.sequence < firstSequence - 1 {}
     let bases = window.events.prefix { $0.sequence < firstSequence }
     #expect(bases.map(\.reactor) == replay.liveReactors.keys.sorted())
     for base in bases {
@@ -65,7 +65,8 @@ import Testing
     let path = temporaryPath("window.session.jsonl")
     defer { try? FileManager.default.removeItem(atPath: path) }
     try window.write(to: path)
-    let windowReplay = try StructuralSessionReplay.run(path: path)
+    let windowReplay = try StructuralReplay(path: path)
+    try windowReplay.checkRemaining()
     #expect(windowReplay.divergences.isEmpty, "\(windowReplay.divergences)")
     guard case .end(let end) = window.events.last?.kind else {
       Issue.record("the window does not end with an end line")

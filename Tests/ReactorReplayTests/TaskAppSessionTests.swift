@@ -65,8 +65,8 @@ import Testing
   }
 
   @Test func theSessionHoldsManyReactorsCreatedAndReleasedAndReplaysStructurally() throws {
-    let replay = try StructuralSessionReplay(path: Self.tracePath)
-    var steps: [SessionReplayStep] = []
+    let replay = try StructuralReplay(path: Self.tracePath)
+    var steps: [ReplayStep] = []
     while let step = try replay.next() { steps.append(step) }
     #expect(replay.divergences.isEmpty, "\(replay.divergences)")
     #expect(replay.warnings.isEmpty)
@@ -75,7 +75,7 @@ import Testing
     #expect(session.reactors.prefix(2).map(\.name) == ["list", "edit"])
     let cells = session.reactors.filter { $0.type == "ReactorExamples.TaskCellReactor" }
     #expect(cells.allSatisfy { $0.parent == 1 })
-    let released = steps.filter { $0.step.kind == "release" }.compactMap(\.reactor)
+    let released = steps.filter { $0.kind == "release" }.compactMap(\.reactor)
     #expect(released.count >= 4)
     #expect(Set(released).isSubset(of: Set(cells.map(\.reactor))))
     // Every action and mutation resolves to a user action or a named external stream.
@@ -83,20 +83,20 @@ import Testing
     #expect(replay.causality.resolvedActions >= 8)
     #expect(replay.causality.resolvedMutations >= 20)
     // The edit screen's save reaches the list through the service, with its effect.
-    let created = steps.first { $0.reactor == 1 && $0.step.label.hasPrefix("insert") }
+    let created = steps.first { $0.reactor == 1 && $0.label.hasPrefix("insert") }
     #expect(
-      created?.step.cause?.hasPrefix(
+      created?.cause?.hasPrefix(
         "stream taskService from reactor 2 'edit', action 2 (save), effect 1") == true)
   }
 
   @Test func everyReactorWhoseStateDecodesReplaysThroughReduce() async throws {
     let session = try SessionTrace(contentsOf: Self.tracePath)
     let service = TaskAppService(clock: ContinuousClock())
-    let edit = try SessionReduceReplay.run(
+    let edit = try ReduceReplay.run(
       session, reactor: 2, through: TaskEditReactor(service: service))
     #expect(edit.isMatch, "\(edit.failureMessage ?? "")")
     #expect(edit.stepsChecked >= 8)
-    let cells = try SessionReduceReplay.runAll(session) { introduction in
+    let cells = try ReduceReplay.runAll(session) { introduction in
       TaskCellReactor(task: TaskItem(id: 0, title: ""), service: service)
     }
     #expect(cells.count >= 6)
@@ -106,7 +106,7 @@ import Testing
     #expect(
       throws: ReplayError.noSuchReactor("reactor 99", reactors: session.reactors.map(\.reactor))
     ) {
-      try SessionReduceReplay.run(session, reactor: 99, through: TaskEditReactor(service: service))
+      try ReduceReplay.run(session, reactor: 99, through: TaskEditReactor(service: service))
     }
   }
 }

@@ -174,7 +174,7 @@ struct AppScriptTests {
       {"t": 300, "to": "list/cells[task.id=3]", "action": "toggle"}
       """)
     #expect(try tasksOfToggledRows(in: session) == [1, 2, 2, 3])
-    let replay = try StructuralSessionReplay(session)
+    let replay = try StructuralReplay(session)
     while try replay.next() != nil {}
     #expect(replay.divergences.isEmpty, "\(replay.divergences)")
   }

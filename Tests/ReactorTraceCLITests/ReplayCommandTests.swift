@@ -82,8 +82,8 @@ struct ReplayCommandTests {
     #expect(edit.exitCode == 0, "\(edit.standardOutput)\(edit.standardError)")
     #expect(
       edit.standardOutput.hasPrefix(
-        "match: re-sent reactor 2's recorded actions to ReactorExamples.TaskEditReactor on a "
-          + "test clock with every effect played back from the session, not run (save ×2)"))
+        "match: re-sent the recorded actions of reactor 2 to ReactorExamples.TaskEditReactor "
+          + "on a test clock with every effect played back from the trace, not run (save ×2)"))
     let cell = try runReactorTrace([
       "replay", session, "--mode", "mutate", "--effects", "recorded", "--reactor-id", "3",
     ])

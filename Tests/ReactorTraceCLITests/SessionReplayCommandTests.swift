@@ -38,8 +38,8 @@ import Testing
     let (_, output) = await replay(steps: true)
     #expect(
       output.contains {
-        $0.hasPrefix("#18 [r1] mutation insert(")
-          && $0.hasSuffix("← stream taskService from reactor 2 'edit', action 2 (save), effect 1")
+        $0.hasPrefix("#18 [r1] ") && $0.contains(" mutation insert(")
+          && $0.contains("← stream taskService from reactor 2 'edit', action 2 (save), effect 1")
       })
   }
 
@@ -54,6 +54,17 @@ import Testing
     #expect(missing == 2)
     let (mutateOne, _) = await replay(mode: .mutate, reactorID: 2)
     #expect(mutateOne == 2)
+  }
+
+  @Test func oneReactorOfASessionWhoseTypeIsNotRegisteredIsRefusedThroughReduce() async {
+    let output = CapturedOutput()
+    let code = await ReactorRegistry.$current.withValue(ReactorRegistry()) {
+      await ReplayRequest(
+        trace: session, mode: .reduce, reactor: nil, steps: false, stateAt: nil, json: false,
+        reactorID: 2
+      ).execute(output: output)
+    }
+    #expect(code == 2, "\(output.all)")
   }
 
   @Test func aWholeSessionReplaysThroughMutateWithItsAppsRegisteredSessionFactory() async {
@@ -132,7 +143,8 @@ extension SessionReplayCommandTests {
       .execute(output: output)
     #expect(code == 1)
     #expect(
-      output.all.first?.hasPrefix("divergence: the session diverges at event 23 (reactor 3):")
+      output.all.first?.hasPrefix(
+        "divergence: the traces differ at event 23 (reactor 3): action toggle against check")
         == true)
     let same = CapturedOutput()
     #expect(

@@ -65,6 +65,20 @@ enum ReplayCheck {
     return outcome(of: result, at: path, strict: strict)
   }
 
+  /// Replays reactor `id` of the session (or trace of one reactor) at `path` through
+  /// `reactor`'s `reduce`.
+  static func run<R: Reactor>(_ path: String, reactorID id: Int, reduces reactor: R) -> Outcome {
+    let what = "\(path), reactor \(id)"
+    let result: ReplayResult
+    do {
+      let session = try SessionTrace(contentsOf: path)
+      result = try ReduceReplay.run(session, reactor: id, through: reactor)
+    } catch {
+      return Outcome(result: nil, failure: "\(what): replay failed: \(error)", warnings: [])
+    }
+    return outcome(of: result, at: what, strict: false)
+  }
+
   /// Words what a replay of the trace at `path` found.
   private static func outcome(of result: ReplayResult, at path: String, strict: Bool) -> Outcome {
     let warnings = result.warnings.map { "\(path): warning: \($0)" }

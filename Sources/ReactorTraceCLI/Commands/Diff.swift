@@ -9,8 +9,9 @@ extension ReactorTraceCommand {
     static let configuration = CommandConfiguration(
       abstract: "Show where two traces (or two sessions) first diverge.",
       discussion: """
-        For sessions (many reactors, format 2.0), the first event that differs and its \
-        reactor. Exit codes: 0 the traces match, 1 they diverge, 2 unusable input, 3 warnings \
+        A trace of one reactor compares as a session of one; for sessions (many reactors, \
+        format 2.0), the first event that differs names its reactor. Exit codes: 0 the \
+        traces match, 1 they diverge, 2 unusable input, 3 warnings \
         about a trace under --strict.
         """
     )
@@ -49,19 +50,20 @@ struct DiffRequest: CommandRequest {
   var strict: Bool
 
   /// Compares the traces, reports to `output`, and returns the exit code.
+  ///
+  /// A trace of one reactor reads as a session of one: traces, sessions, and one of each
+  /// compare alike.
   @MainActor
   func run(output: any TextOutput) async throws -> ExitCode {
-    if SessionReplayRun.isSession(first) || SessionReplayRun.isSession(second) {
-      return try diffSessions(output: output)
-    }
-    let readers = (try TraceReader(path: first), try TraceReader(path: second))
+    let readers = (try SessionReader(path: first), try SessionReader(path: second))
     let divergence = try TraceDiff.firstDivergence(readers.0, readers.1)
     var warnings: [TraceWarningReport] = []
     for (path, reader) in [(first, readers.0), (second, readers.1)] {
       // The rest of each trace, for what its reader notices at its end.
       while try reader.next() != nil {}
       warnings.append(
-        TraceWarningReport(path: path, warnings: reader.warnings, eventCount: reader.eventCount))
+        TraceWarningReport(
+          path: path, warnings: reader.warnings, eventCount: reader.fileEventCount))
     }
     for report in warnings { report.print(strict: strict) }
     let hasWarnings = warnings.contains { !$0.isEmpty }
@@ -73,42 +75,6 @@ struct DiffRequest: CommandRequest {
         })
     }
     if let divergence {
-      if json {
-        result["result"] = "divergence"
-        result["seq"] = .int(Int64(divergence.sequence))
-        result["report"] = .string(divergence.description)
-        output.write(JSONValue.object(result).serializedString)
-      } else {
-        output.write("divergence: \(divergence)")
-      }
-      return .divergence
-    }
-    if json {
-      result["result"] = "match"
-      output.write(JSONValue.object(result).serializedString)
-    } else {
-      output.write(
-        "match" + (hasWarnings ? " (incomplete traces: see the warnings)" : "")
-          + ": \(first) and \(second) record the same events and states")
-    }
-    return strict && hasWarnings ? .strictWarnings : .success
-  }
-
-  /// Two sessions (or a session and a trace of one reactor, read as a session of one): the
-  /// first event that differs, with its reactor.
-  @MainActor
-  private func diffSessions(output: any TextOutput) throws -> ExitCode {
-    let sessions = (try SessionTrace(contentsOf: first), try SessionTrace(contentsOf: second))
-    let reports = [
-      TraceWarningReport(
-        path: first, warnings: sessions.0.warnings, eventCount: sessions.0.events.count),
-      TraceWarningReport(
-        path: second, warnings: sessions.1.warnings, eventCount: sessions.1.events.count),
-    ]
-    for report in reports { report.print(strict: strict) }
-    let hasWarnings = reports.contains { !$0.isEmpty }
-    var result = JSONObject()
-    if let divergence = SessionDiff.firstDivergence(sessions.0, sessions.1) {
       if json {
         result["result"] = "divergence"
         result["seq"] = .int(Int64(divergence.sequence))
@@ -124,7 +90,9 @@ struct DiffRequest: CommandRequest {
       result["result"] = "match"
       output.write(JSONValue.object(result).serializedString)
     } else {
-      output.write("match: \(first) and \(second) record the same session")
+      output.write(
+        "match" + (hasWarnings ? " (incomplete traces: see the warnings)" : "")
+          + ": \(first) and \(second) record the same events and states")
     }
     return strict && hasWarnings ? .strictWarnings : .success
   }

@@ -172,37 +172,32 @@ struct ReplayRequest: CommandRequest {
 }
 
 /// One `replay` run: the request and where its report goes.
+///
+/// A trace of one reactor is a session of one reactor, id 1: the same steps for both. Every
+/// replay is structural first; then the reactor to replay through code (`--reactor-id`, or
+/// the only reactor of a trace of one reactor) replays through `reduce` or `mutate`, or, with
+/// `--mode mutate` and no such reactor, the whole session through its app.
 @MainActor
 private struct ReplayRun {
   let command: ReplayRequest
   let output: any TextOutput
 
   func run() async throws -> ExitCode {
-    if SessionReplayRun.isSession(command.trace) {
-      return try await SessionReplayRun(command: command, output: output).run()
-    }
-    if command.reactorID != nil {
-      throw CommandFailure.unusableInput(
-        "--reactor-id applies to a session, not to a trace of one reactor")
-    }
     let registry = ReactorRegistry.current
     do {
       let structural = try StructuralReplay(path: command.trace)
-      let header = structural.header
-      let name = command.reactor ?? header.reactor
-      let entry = registry.entry(named: name)
-      if command.reactor != nil, entry == nil {
-        throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
-      }
-      if command.mode == .reduce || command.mode == .mutate, entry == nil {
-        throw CommandFailure.unusableInput(
-          "the trace's reactor '\(name)' is not registered, so it cannot be replayed through "
-            + "\(command.mode.rawValue); use --mode structural or a reactor-trace built with it")
+      try structural.start()
+      let target = command.reactorID ?? structural.onlyReactor
+      // The registered reactor to replay, checked before anything is printed when its type
+      // is known at the start.
+      var name = command.reactor ?? target.flatMap { structural.liveReactors[$0]?.type }
+      if let name, command.reactor != nil || target != nil {
+        try checkRegistered(name, in: registry)
       }
 
       // Structural replay, printing what was asked for.
       let range = printedRange
-      var stateAtStep: TraceHeader.State? = command.stateAt == 0 ? header.initialState : nil
+      var statesAt = command.stateAt == 0 ? structural.liveStates(at: 0) : nil
       var printedSteps = 0
       if range == nil && command.stateAt == nil {
         // Nothing to print on the way: check without describing each step.
@@ -213,7 +208,9 @@ private struct ReplayRun {
             output.write(command.json ? step.json.serializedString : step.description)
             printedSteps += 1
           }
-          if step.sequence == command.stateAt { stateAtStep = structural.currentState }
+          if step.sequence == command.stateAt {
+            statesAt = structural.liveStates(at: step.sequence)
+          }
         }
       }
       let warnings = TraceWarningReport(
@@ -224,13 +221,12 @@ private struct ReplayRun {
           "no event of the trace is in \(windowText(range)): " + eventsText(structural))
       }
       if let stateAt = command.stateAt {
-        guard let stateAtStep else {
+        guard let statesAt else {
           warnings.print(strict: false)
           throw CommandFailure.unusableInput(
             "the trace has no event \(stateAt): " + eventsText(structural))
         }
-        output.write(
-          command.json ? stateJSON(stateAtStep, at: stateAt) : stateText(stateAtStep, at: stateAt))
+        output.write(command.json ? statesAt.json.serializedString : statesAt.description)
       }
       warnings.print(strict: command.strict)
       if let divergence = structural.divergences.first {
@@ -239,32 +235,54 @@ private struct ReplayRun {
           steps: structural.stepCount, warnings: warnings)
         return .divergence
       }
-      let shouldReplayCode = command.mode != .structural && entry != nil
-      guard shouldReplayCode, let entry else {
+      if let target {
+        guard let type = structural.reactorType(of: target) else {
+          throw CommandFailure.unusableInput(
+            ReplayError.noSuchReactor(
+              "reactor \(target)", reactors: structural.introducedReactors
+            ).description)
+        }
+        name = command.reactor ?? type
+        try checkRegistered(command.reactor ?? type, in: registry)
+      }
+      let entry = name.flatMap { registry.entry(named: $0) }
+      if command.mode == .mutate, target == nil {
+        return try await mutateSession(structural, registry: registry, warnings: warnings)
+      }
+      guard command.mode != .structural, let name, let entry, let target else {
         report(
-          match: "structural", steps: structural.stepCount, reactor: name,
-          registered: entry != nil, warnings: warnings, schemaChanges: [])
+          match: "structural", steps: structural.stepCount,
+          summary: structural.matchSummary, reactor: name,
+          registered: name == nil || entry != nil, warnings: warnings, schemaChanges: [])
         return verdict(warnings)
       }
+      let of = structural.ofReactor(target)
+      let lane = try ReplayLane(of: target, in: structural, path: command.trace)
+      defer { lane.remove() }
       let result: ReplayResult
       defer { ReactorTrap.clear() }
       if command.mode == .mutate {
+        if command.effects == .run, structural.onlyReactor == nil {
+          throw CommandFailure.unusableInput(
+            "one reactor of a session replays through mutate with --effects recorded only: its "
+              + "effects' service events reach other reactors, which the lane alone does not run")
+        }
         let wasSerial = uncheckedUseMainSerialExecutor
         uncheckedUseMainSerialExecutor = true
         defer { uncheckedUseMainSerialExecutor = wasSerial }
-        result = try await entry.mutate(command.trace, header.metadata, command.effects) {
+        result = try await entry.mutate(lane.path, lane.metadata, command.effects) {
           sequence, label in
           ReactorTrap.running(
-            "divergence (\(mutateMode) replay): the reactor trapped (Swift's message is on "
+            "divergence (\(mutateMode) replay\(of)): the reactor trapped (Swift's message is on "
               + "standard error) at event \(sequence), the action \(label), or in what it started",
             exitCode: ReactorTrap.exitCode)
         }
       } else {
         ReactorTrap.running(
-          "divergence (reduce replay): the reactor trapped (Swift's message is on standard error) in reduce at "
+          "divergence (reduce replay\(of)): the reactor trapped (Swift's message is on standard error) in reduce at "
             + "event ", then: " (replay --steps --from and --to that event show its mutation)",
           exitCode: ReactorTrap.exitCode)
-        result = try entry.reduce(command.trace, header.metadata)
+        result = try entry.reduce(lane.path, lane.metadata)
       }
       if !result.schemaChanges.isEmpty, !command.json {
         CommandFailure.printError(
@@ -274,14 +292,14 @@ private struct ReplayRun {
       if let divergence = result.divergence {
         report(
           divergence: divergence.description, sequence: divergence.sequence,
-          mode: command.mode == .mutate ? mutateMode : "reduce", steps: result.stepsChecked,
-          warnings: warnings)
+          mode: command.mode == .mutate ? mutateMode : "reduce", of: of,
+          steps: result.stepsChecked, warnings: warnings)
         return .divergence
       }
       report(
         match: command.mode == .mutate ? "mutate" : "reduce", steps: result.stepsChecked,
-        reactor: name, registered: true, warnings: warnings, schemaChanges: result.schemaChanges,
-        played: result.playedEffects)
+        summary: "", reactor: name, of: of, registered: true, warnings: warnings,
+        schemaChanges: result.schemaChanges, played: result.playedEffects)
       return verdict(warnings)
     } catch let error as ReplayError {
       // A state that does not match its hash is a divergence, not unusable input.
@@ -293,6 +311,50 @@ private struct ReplayRun {
         warnings: TraceWarningReport(path: command.trace, warnings: [], eventCount: 0))
       return .divergence
     }
+  }
+
+  /// Fails when `name` is not registered and `--reactor` named it, or when the mode needs
+  /// reactor code.
+  private func checkRegistered(_ name: String, in registry: ReactorRegistry) throws {
+    guard registry.entry(named: name) == nil else { return }
+    if command.reactor != nil {
+      throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
+    }
+    if command.mode == .reduce || command.mode == .mutate {
+      throw CommandFailure.unusableInput(
+        "the trace's reactor '\(name)' is not registered, so it cannot be replayed through "
+          + "\(command.mode.rawValue); use --mode structural or a reactor-trace built with it")
+    }
+  }
+
+  /// Mutate replay of a whole session through the app its metadata names: every reactor it
+  /// creates, service events delivered from the session.
+  private func mutateSession(
+    _ structural: StructuralReplay, registry: ReactorRegistry, warnings: TraceWarningReport
+  ) async throws -> ExitCode {
+    let session = try SessionTrace(contentsOf: command.trace)
+    let (app, entry) = try registry.sessionEntry(for: session.header)
+    // Effects and the test clock run deterministically on the main actor, in order.
+    uncheckedUseMainSerialExecutor = true
+    let result = try await entry.mutate(session, command.effects, .seconds(10))
+    let recorded = command.effects == .recorded
+    if let divergence = result.divergence {
+      report(
+        divergence: divergence.description, sequence: divergence.sequence,
+        mode: mutateMode, of: " of the session", steps: result.matchedEvents, warnings: warnings)
+      return .divergence
+    }
+    let text =
+      "re-sent the \(result.userActions) user actions to \(app) on a test clock"
+      + (recorded
+        ? " with every effect played back from the session, not run"
+          + playedText(result.playedEffects) : "")
+      + "; all \(result.matchedEvents) events of \(session.reactors.count) reactors are the "
+      + "recorded ones, service events and their origins included"
+    report(
+      match: "mutate", steps: result.matchedEvents, summary: text, reactor: app,
+      registered: true, warnings: warnings, schemaChanges: [], played: result.playedEffects)
+    return verdict(warnings)
   }
 
   /// Which events the trace holds, for a message about one it does not: `its events end at
@@ -315,23 +377,33 @@ private struct ReplayRun {
     command.effects == .recorded ? "mutate, effects recorded" : "mutate"
   }
 
-  /// The effects played back, grouped by name: `search ×6, next page ×3`.
+  /// ` (search ×6, next page ×3)`, or in a session ` (reactor 1: fetch tasks ×2; reactor 2:
+  /// save ×2)`: the effects played back, by reactor and name; empty when none were.
   private func playedText(_ played: [PlayedEffect]) -> String {
-    var names: [String] = []
-    var counts: [String: Int] = [:]
-    var carried = 0
+    guard !played.isEmpty else { return "" }
+    var groups: [(reactor: Int?, names: [String], counts: [String: Int], carried: Int)] = []
     for effect in played {
+      if groups.last?.reactor != effect.reactor || groups.isEmpty {
+        groups.append((effect.reactor, [], [:], 0))
+      }
+      let last = groups.count - 1
       if effect.isCarriedOver {
-        carried += 1
+        groups[last].carried += 1
         continue
       }
       let name = effect.name ?? "unnamed"
-      if counts[name] == nil { names.append(name) }
-      counts[name, default: 0] += 1
+      if groups[last].counts[name] == nil { groups[last].names.append(name) }
+      groups[last].counts[name, default: 0] += 1
     }
-    var parts = names.map { "\($0) ×\(counts[$0] ?? 0)" }
-    if carried > 0 { parts.append("\(carried) already running when the trace starts") }
-    return parts.joined(separator: ", ")
+    let text = groups.map { group in
+      var parts = group.names.map { "\($0) ×\(group.counts[$0] ?? 0)" }
+      if group.carried > 0 {
+        parts.append("\(group.carried) already running when the trace starts")
+      }
+      let names = parts.joined(separator: ", ")
+      return group.reactor.map { "reactor \($0): \(names)" } ?? names
+    }
+    return " (" + text.joined(separator: "; ") + ")"
   }
 
   /// The exit code of a match: 3 when `--strict` and the trace had warnings.
@@ -353,15 +425,18 @@ private struct ReplayRun {
     }
   }
 
+  /// Reports a match: `summary` is what a structural replay or a whole session's mutate
+  /// replay found; `of` follows what is said of one reactor of a session.
   private func report(
-    match mode: String, steps: Int, reactor: String, registered: Bool,
-    warnings: TraceWarningReport, schemaChanges: [SchemaChange], played: [PlayedEffect] = []
+    match mode: String, steps: Int, summary: String, reactor: String?, of: String = "",
+    registered: Bool, warnings: TraceWarningReport, schemaChanges: [SchemaChange],
+    played: [PlayedEffect] = []
   ) {
     if command.json {
       var result = JSONObject()
       result["result"] = "match"
       result["mode"] = .string(mode)
-      result["reactor"] = .string(reactor)
+      if let reactor { result["reactor"] = .string(reactor) }
       result["checked"] = .int(Int64(steps))
       if !warnings.isEmpty {
         result["incomplete"] = true
@@ -375,6 +450,7 @@ private struct ReplayRun {
         result["playedEffects"] = .array(
           played.map { effect in
             var object = JSONObject()
+            if let reactor = effect.reactor { object["reactor"] = .int(Int64(reactor)) }
             object["effect"] = .int(Int64(effect.effect))
             if let name = effect.name { object["name"] = .string(name) }
             if effect.isCarriedOver { object["alreadyRunning"] = true }
@@ -385,31 +461,34 @@ private struct ReplayRun {
       return
     }
     let verdict = warnings.isEmpty ? "match:" : "match \(warnings.verdictNote):"
+    let reactor = reactor ?? ""
     switch mode {
     case "structural":
       output.write(
-        "\(verdict) \(steps) events; every state matches its hash and every cause is consistent"
+        "\(verdict) \(summary)"
           + (registered ? "" : " (\(reactor) is not registered: structural replay only)"))
+    case "mutate" where !summary.isEmpty:
+      output.write("\(verdict) \(summary)")
     case "mutate" where command.effects == .recorded:
       output.write(
-        "\(verdict) re-sent the recorded actions to \(reactor) on a test clock with every "
-          + "effect played back from the trace, not run"
-          + (played.isEmpty ? "" : " (\(playedText(played)))")
+        "\(verdict) re-sent the recorded actions\(of) to \(reactor) on a test clock with every "
+          + "effect played back from the trace, not run" + playedText(played)
           + "; each action's effects and cancellations, all \(steps) mutations and every state "
           + "are the recorded ones")
     case "mutate":
       output.write(
-        "\(verdict) re-sent the recorded actions to \(reactor) on a test clock; "
+        "\(verdict) re-sent the recorded actions\(of) to \(reactor) on a test clock; "
           + "all \(steps) mutations are the recorded ones")
     default:
       output.write(
-        "\(verdict) \(steps) mutations replayed through \(reactor).reduce; "
+        "\(verdict) \(steps) mutations\(of) replayed through \(reactor).reduce; "
           + "every state equals the recorded one")
     }
   }
 
   private func report(
-    divergence: String, sequence: Int?, mode: String, steps: Int, warnings: TraceWarningReport
+    divergence: String, sequence: Int?, mode: String, of: String = "", steps: Int,
+    warnings: TraceWarningReport
   ) {
     if command.json {
       var result = JSONObject()
@@ -425,24 +504,7 @@ private struct ReplayRun {
       return
     }
     output.write(
-      "divergence (\(mode) replay)" + (warnings.isEmpty ? "" : " \(warnings.verdictNote)")
+      "divergence (\(mode) replay\(of))" + (warnings.isEmpty ? "" : " \(warnings.verdictNote)")
         + ": \(divergence)")
-  }
-
-  private func stateText(_ state: TraceHeader.State, at sequence: Int) -> String {
-    switch state {
-    case .json(let json): "state after event \(sequence): \(json.serializedString)"
-    case .description(let text): "state after event \(sequence): \(text)"
-    }
-  }
-
-  private func stateJSON(_ state: TraceHeader.State, at sequence: Int) -> String {
-    var object = JSONObject()
-    object["stateAt"] = .int(Int64(sequence))
-    switch state {
-    case .json(let json): object["state"] = json
-    case .description(let text): object["stateDescription"] = .string(text)
-    }
-    return JSONValue.object(object).serializedString
   }
 }

@@ -79,7 +79,12 @@ struct RerecordRequest: CommandRequest {
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
-    if SessionReplayRun.isSession(trace) {
+    // What the input names records it again: an app, through its session factory; else its
+    // reactor, from the actions it recorded.
+    if reactor == nil,
+      try SessionReader(path: trace, verifyingStates: false).header
+        .metadata["app"] != nil
+    {
       return try await rerecordSession(report: report)
     }
     let old = try Self.load(trace)
@@ -120,11 +125,6 @@ struct RerecordRequest: CommandRequest {
   /// actions re-sent at their times, everything else made again by today's code.
   @MainActor
   private func rerecordSession(report: any TextOutput) async throws -> ExitCode {
-    if reactor != nil {
-      throw CommandFailure.unusableInput(
-        "--reactor applies to a trace of one reactor; a session is recorded again through "
-          + "its app's session factory")
-    }
     let old = try SessionTrace(contentsOf: trace)
     TraceWarningReport(path: trace, warnings: old.warnings, eventCount: old.events.count)
       .print(strict: false)

@@ -264,13 +264,6 @@ public struct ReactorRegistry: Sendable {
           path: path, through: reactor, clock: clock, advance: { await feed.advance(by: $0) },
           allowingReactorMismatch: true, willSend: willSend)
       },
-      mutateLane: { session, id throws(ReplayError) in
-        let clock = TestClock()
-        let (reactor, _) = make(ReactorContext(clock: clock, metadata: session.header.metadata))
-        return try await SessionMutateReplay.runWithRecordedEffects(
-          session, reactor: id, through: reactor, clock: clock,
-          advance: { await clock.advance(by: $0) })
-      },
       explore: { values, metadata, options, willRun throws(ExplorationError) in
         guard let decodable = R.Action.self as? any Decodable.Type else {
           throw .undecodableAction(
@@ -373,9 +366,6 @@ public struct ReactorRegistry: Sendable {
     let mutate:
       @MainActor @Sendable (String, [String: String], ReplayEffects, ((Int, String) -> Void)?)
         async throws(ReplayError) -> ReplayResult
-    /// Replays one reactor of a session through `mutate`, its effects played back.
-    let mutateLane:
-      @MainActor @Sendable (SessionTrace, Int) async throws(ReplayError) -> ReplayResult
     let explore:
       @MainActor @Sendable (
         [JSONValue], [String: String], ExplorationOptions,

@@ -1,6 +1,5 @@
 public import ReactorCore
 public import ReactorReplay
-internal import ReactorTracing
 public import Testing
 
 /// Replays one reactor of the session at `sessionPath` through `reactor`'s `reduce` and
@@ -14,9 +13,10 @@ public import Testing
 /// }
 /// ```
 ///
-/// The reactor's lane of the session (``SessionReduceReplay``) is replayed as a trace of
-/// that reactor alone; the issue names the session, the reactor and the divergence, whose
-/// `seq` is the session's.
+/// The reactor's lane of the session is replayed as a trace of that reactor alone, as
+/// ``expectReplay(_:reduces:allowingReactorMismatch:strict:sourceLocation:)`` replays a
+/// trace (``ReactorReplay/ReduceReplay/run(_:reactor:through:)``); the issue names the session,
+/// the reactor and the divergence, whose `seq` is the session's.
 /// - Parameters:
 ///   - sessionPath: The session file (or a trace of one reactor, whose reactor is 1).
 ///   - reactorID: The reactor's id in the session.
@@ -31,18 +31,12 @@ public func expectReplay<R: Reactor>(
   reduces reactor: R,
   sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayResult? {
-  let what = "\(sessionPath), reactor \(reactorID)"
-  let result: ReplayResult
-  do {
-    let session = try SessionTrace(contentsOf: sessionPath)
-    result = try SessionReduceReplay.run(session, reactor: reactorID, through: reactor)
-  } catch {
-    Issue.record(
-      Comment(rawValue: "\(what): replay failed: \(error)"), sourceLocation: sourceLocation)
-    return nil
+  let outcome = ReplayCheck.run(sessionPath, reactorID: reactorID, reduces: reactor)
+  if let failure = outcome.failure {
+    Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
   }
-  if let message = result.failureMessage {
-    Issue.record(Comment(rawValue: "\(what): \(message)"), sourceLocation: sourceLocation)
+  for warning in outcome.warnings {
+    Issue.record(Comment(rawValue: warning), severity: .warning, sourceLocation: sourceLocation)
   }
-  return result
+  return outcome.result
 }

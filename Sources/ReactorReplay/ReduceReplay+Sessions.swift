@@ -1,45 +1,46 @@
 public import ReactorCore
 public import ReactorTracing
 
-/// Replays reactors of a session through today's `reduce`: one reactor by its id, or every
-/// reactor of a type, each through its lane (``ReactorTracing/SessionTrace/lane(of:)``).
+/// Reduce replay of the reactors of a session, each through its lane.
 ///
 /// ```swift
 /// let session = try SessionTrace(contentsOf: "taskapp.session.jsonl")
-/// let edit = try SessionReduceReplay.run(session, reactor: 2, through: TaskEditReactor(service: service))
-/// for (id, result) in try SessionReduceReplay.runAll(session, through: { _ in TaskCellReactor(…) }) {
+/// let edit = try ReduceReplay.run(session, reactor: 2, through: TaskEditReactor(service: service))
+/// for (id, result) in try ReduceReplay.runAll(session, through: { _ in TaskCellReactor(…) }) {
 ///   if let divergence = result.divergence { print("reactor \(id):", divergence) }
 /// }
 /// ```
-///
-/// Divergences name the session's `seq` of the event, as in the session itself.
 @MainActor
-public enum SessionReduceReplay {
-  /// Replays the reactor with id `id` through `reactor`'s `reduce`.
+extension ReduceReplay {
+  /// Replays the reactor with id `id` of a session through `reactor`'s `reduce`.
+  ///
+  /// Its lane (``ReactorTracing/SessionTrace/lane(of:)``) replays as a trace of that reactor
+  /// alone; in a trace of one reactor read as a session, the reactor is 1. Divergences name
+  /// the session's `seq`.
   /// - Parameters:
   ///   - session: The session.
   ///   - id: The reactor's id in the session.
   ///   - reactor: A reactor of the recorded type, whose `reduce` to run.
   /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError/noSuchReactor(_:reactors:)`` when the session has no such
-  ///   reactor, and what ``ReduceReplay`` throws.
+  ///   reactor, and what ``run(_:through:allowingReactorMismatch:willReduce:)`` throws.
   public static func run<R: Reactor>(
     _ session: SessionTrace, reactor id: Int, through reactor: R
   ) throws(ReplayError) -> ReplayResult {
     guard let lane = session.lane(of: id) else {
       throw .noSuchReactor("reactor \(id)", reactors: session.reactors.map(\.reactor))
     }
-    return try ReduceReplay.run(lane, through: reactor)
+    return try run(lane, through: reactor)
   }
 
   /// Replays every reactor of `R`'s type in the session, each through a reactor `make` gives
-  /// for its introduction.
+  /// for its introduction, as ``run(_:reactor:through:)`` replays one.
   /// - Parameters:
   ///   - session: The session.
   ///   - make: A reactor whose `reduce` to run, for each recorded one.
   /// - Returns: Each reactor's id and result, in the order they entered the session.
   /// - Throws: ``ReplayError/noSuchReactor(_:reactors:)`` when the session has no reactor
-  ///   of that type, and what ``ReduceReplay`` throws.
+  ///   of that type, and what ``run(_:through:allowingReactorMismatch:willReduce:)`` throws.
   public static func runAll<R: Reactor>(
     _ session: SessionTrace, through make: (ReactorIntroduction) -> R
   ) throws(ReplayError) -> [(reactor: Int, result: ReplayResult)] {
