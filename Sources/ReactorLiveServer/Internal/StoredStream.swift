@@ -157,7 +157,7 @@ final class StoredStream {
   private static func describe(_ line: [UInt8]) throws(StreamFailure) -> (String, String?) {
     do {
       let reader = try SessionReader(bytes: line, name: "header", verifyingStates: false)
-      guard reader.header.version.major >= 2 else {
+      guard !reader.header.isTraceOfOneReactor else {
         let trace = try TraceReader(bytes: line, name: "header", verifyingStates: false)
         return (trace.header.reactor, trace.header.metadata["app"])
       }

@@ -32,7 +32,7 @@ enum SessionViewReading {
       if case .introduced(let introduction) = event.kind { introduced.insert(introduction.reactor) }
     }
     // A trace of one reactor reads with an introduction of its own, not one of its events.
-    let isTrace = namingTraces && reader.header.version.major == TraceHeader.currentVersion.major
+    let isTrace = namingTraces && reader.header.isTraceOfOneReactor
     let noun = isTrace ? "trace" : "session"
     let eventCount = reader.eventCount - (isTrace ? 1 : 0)
     let first = isTrace ? reader.header.window?.firstSequence ?? 1 : 1

@@ -23,9 +23,8 @@ struct TimelineAccumulator {
   ///     drawn under its reactor's name with all its lanes.
   ///   - reactors: The reactors to draw, by id; `nil` for all of them.
   init(header: SessionHeader, reactors: Set<Int>?) {
-    let isTraceOfOneReactor = header.version.major == TraceHeader.currentVersion.major
     diagram = TimelineDiagram(
-      title: header.metadata["app"] ?? "session", groupsReactors: !isTraceOfOneReactor)
+      title: header.metadata["app"] ?? "session", groupsReactors: !header.isTraceOfOneReactor)
     self.reactors = reactors
   }
 
