@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "ReactorJSON", targets: ["ReactorJSON"]),
     .library(name: "ReactorSchema", targets: ["ReactorSchema"]),
     .library(name: "ReactorTracing", targets: ["ReactorTracing"]),
+    .library(name: "ReactorStateMachines", targets: ["ReactorStateMachines"]),
     .library(name: "ReactorDiagrams", targets: ["ReactorDiagrams"]),
     .library(name: "ReactorReplay", targets: ["ReactorReplay"]),
     .library(name: "ReactorReplayTesting", targets: ["ReactorReplayTesting"]),
@@ -154,16 +155,26 @@ let package = Package(
       ]
     ),
 
+    // State machines of traces: states seen through an abstraction, the transitions between
+    // them, merged over traces, and the rules that name them. No Graphviz: the fleet and the
+    // exploration reach it without linking libgvc.
+    .target(name: "ReactorStateMachines", dependencies: ["ReactorTracing"]),
+
     // Graphviz's C library (libgvc), linked in-process. The only C dependency.
     .systemLibrary(
       name: "CGraphviz",
       pkgConfig: "libgvc",
       providers: [.apt(["libgraphviz-dev"]), .brew(["graphviz"])]
     ),
-    .target(name: "ReactorDiagrams", dependencies: ["ReactorTracing", "CGraphviz"]),
+    .target(
+      name: "ReactorDiagrams",
+      dependencies: ["ReactorTracing", "ReactorStateMachines", "CGraphviz"]
+    ),
     .testTarget(
       name: "ReactorDiagramsTests",
-      dependencies: ["ReactorDiagrams", "ReactorTracing", "ReactorTestSupport"],
+      dependencies: [
+        "ReactorDiagrams", "ReactorStateMachines", "ReactorTracing", "ReactorTestSupport",
+      ],
       // Golden DOT and Mermaid files, read relative to #filePath.
       exclude: ["Golden"]
     ),
@@ -179,12 +190,16 @@ let package = Package(
     // diagram embedded. Its browser tests (Tests/Browser) run from ReactorInspectorTests.
     // Its page is made of the files in Page/, embedded as Swift by the generator in its tests.
     .target(
-      name: "ReactorInspector", dependencies: ["ReactorTracing", "ReactorDiagrams"],
+      name: "ReactorInspector",
+      dependencies: ["ReactorTracing", "ReactorStateMachines", "ReactorDiagrams"],
       exclude: ["Page"]
     ),
     .testTarget(
       name: "ReactorInspectorTests",
-      dependencies: ["ReactorInspector", "ReactorDiagrams", "ReactorTracing", "reactor-trace"]
+      dependencies: [
+        "ReactorInspector", "ReactorDiagrams", "ReactorStateMachines", "ReactorTracing",
+        "reactor-trace",
+      ]
     ),
 
     // The example reactors users know from ReactorKit, with their fakes and text views.
@@ -224,7 +239,7 @@ let package = Package(
     .target(
       name: "ReactorExploration",
       dependencies: [
-        "ReactorCore", "ReactorTracing", "ReactorScript",
+        "ReactorCore", "ReactorTracing", "ReactorScript", "ReactorStateMachines",
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
@@ -232,6 +247,7 @@ let package = Package(
       name: "ReactorExplorationTests",
       dependencies: [
         "ReactorExploration", "ReactorExamples", "ReactorTestSupport", "ReactorTracing",
+        "ReactorStateMachines",
         .product(name: "Clocks", package: "swift-clocks"),
       ]
     ),
@@ -311,11 +327,14 @@ let package = Package(
     ),
     .target(
       name: "ReactorFleet",
-      dependencies: ["ReactorTracing", "ReactorDiagrams", "ReactorExploration", "CZlib"]
+      dependencies: ["ReactorTracing", "ReactorStateMachines", "ReactorExploration", "CZlib"]
     ),
     .testTarget(
       name: "ReactorFleetTests",
-      dependencies: ["ReactorFleet", "ReactorDiagrams", "ReactorTracing", "ReactorExamples"]
+      dependencies: [
+        "ReactorFleet", "ReactorStateMachines", "ReactorDiagrams", "ReactorTracing",
+        "ReactorExamples",
+      ]
     ),
 
     // The command-line tool: commands in a library, so users can build their own
@@ -323,9 +342,9 @@ let package = Package(
     .target(
       name: "ReactorTraceCLI",
       dependencies: [
-        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorDiagrams", "ReactorExploration",
-        "ReactorTestGeneration", "ReactorExport", "ReactorInspector", "ReactorScript",
-        "ReactorFleet",
+        "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorStateMachines", "ReactorDiagrams",
+        "ReactorExploration", "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
+        "ReactorScript", "ReactorFleet",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

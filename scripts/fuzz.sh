@@ -39,10 +39,11 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -pa
   # The system libraries' module maps (Graphviz for ReactorDiagrams, zlib for ReactorFleet).
   -I Sources/CGraphviz -I Sources/CZlib $(pkg-config --cflags-only-I libgvc zlib | sed 's/-I/-Xcc -I/g'))
 
-echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration, ReactorDiagrams, ReactorExploration, ReactorFleet and the fuzz target"
+echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration, ReactorStateMachines, ReactorDiagrams, ReactorExploration, ReactorFleet and the fuzz target"
 libraries=()
 for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport \
-  ReactorScript ReactorTestGeneration ReactorDiagrams ReactorExploration ReactorFleet; do
+  ReactorScript ReactorTestGeneration ReactorStateMachines ReactorDiagrams ReactorExploration \
+  ReactorFleet; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name "$module" -emit-library -static \
     -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \

@@ -1,3 +1,4 @@
+public import ReactorStateMachines
 public import ReactorTracing
 
 /// How much of an explored graph traces exercise when states and labels are seen through an
@@ -22,24 +23,7 @@ public import ReactorTracing
 /// ```
 public struct AbstractedCoverage: Sendable {
   /// An abstract transition: its abstract states and the case names of its labels.
-  public struct Transition: Sendable, Hashable {
-    /// The abstract source state.
-    public var source: String
-    /// The abstract target state.
-    public var target: String
-    /// The mutation's case name.
-    public var mutation: String
-    /// The action's case name, or `stream name` for a stream's mutation.
-    public var action: String
-
-    /// A transition.
-    public init(source: String, target: String, mutation: String, action: String) {
-      self.source = source
-      self.target = target
-      self.mutation = mutation
-      self.action = action
-    }
-  }
+  public typealias Transition = StateTransition
 
   /// The explored graph.
   public var exploration: Exploration
@@ -65,11 +49,11 @@ public struct AbstractedCoverage: Sendable {
   ///   - openers: One function per trace that opens a reader of it, with the reactor's id in
   ///     its session (`nil` for a trace of one reactor).
   ///   - abstract: The abstract state of a whole state's JSON.
-  ///   - label: What of a label counts: its case name (``caseName(_:)``) by default.
+  ///   - label: What of a label counts: its case name (``StateTransition/caseName(of:)``) by default.
   /// - Throws: The error an opener or a reader throws.
   public init(
     of exploration: Exploration, traces openers: [(reactor: Int?, open: () throws -> TraceReader)],
-    state abstract: (JSONValue) -> String, label: (String) -> String = caseName
+    state abstract: (JSONValue) -> String, label: (String) -> String = StateTransition.caseName(of:)
   ) throws {
     self.exploration = exploration
     let explored = exploration.states.map { abstract($0.value) }
@@ -183,14 +167,6 @@ public struct AbstractedCoverage: Sendable {
         ("transitions", transitionShares),
         ("missed", .array(missed)),
       ]))
-  }
-
-  /// A label's case name: `setTask` for `setTask(ReactorExamples.TaskItem(…))`; a label
-  /// that does not start with a name (or a stream's `stream name`) as it is.
-  public static func caseName(_ label: String) -> String {
-    if label.hasPrefix("stream ") { return label }
-    let name = label.prefix { $0.isLetter || $0.isNumber || $0 == "_" }
-    return name.isEmpty ? label : String(name)
   }
 
   private static func json(_ state: TraceHeader.State) -> JSONValue {

@@ -1,3 +1,4 @@
+import ReactorStateMachines
 public import ReactorTracing
 
 extension Exploration {

@@ -1,3 +1,4 @@
+public import ReactorStateMachines
 public import ReactorTracing
 
 /// What an exploration found: the states a reactor reaches from its initial state, the

@@ -1,3 +1,5 @@
+public import ReactorStateMachines
+
 /// The bounds and settings of an exploration.
 public struct ExplorationOptions: Sendable, Hashable {
   /// The most actions on any path from the initial state; `nil` for no bound.

@@ -20,7 +20,7 @@ public import ReactorTracing
 /// nanoseconds from the header's clock origin, or from the epoch for a virtual clock.
 ///
 /// ```swift
-/// let export = try OTLPTrace(reader: TraceReader(path: "profile.trace.jsonl"))
+/// let export = try OTLPTrace(session: SessionReader(path: "profile.trace.jsonl"))
 /// try AtomicFile.write(export.jsonLines, to: "profile.otlp.jsonl")
 /// ```
 public struct OTLPTrace: Sendable {
@@ -84,16 +84,32 @@ public struct OTLPTrace: Sendable {
   }
 
   /// The spans of a trace or a session, built event by event.
-  private struct Builder {
+  private struct Builder: SessionExportBuilder {
+    let header: SessionHeader
     var base: Int64
     var last: Int64
     var lanes: [Int: Lane] = [:]
     var roots: [Root] = []
     var endedEffects: [(root: Int, span: Span)] = []
 
-    init(base: Int64) {
-      self.base = base
+    init(header: SessionHeader) {
+      self.header = header
+      base = header.clock.origin.flatMap(TraceTime.unixNanoseconds(iso8601:)) ?? 0
       last = base
+    }
+
+    /// Gives a reactor its ids and resource.
+    ///
+    /// The ids of a trace's reactor are derived from its type, initial state and clock alone;
+    /// a session's reactor's from its id too.
+    mutating func introduce(_ introduction: ReactorIntroduction, sequence: Int, time: Duration) {
+      let reactor = introduction.reactor
+      lanes[reactor] = Lane(
+        ids: SpanIDs(
+          type: introduction.type, hash: introduction.initialStateHash,
+          origin: header.clock.origin, reactor: header.isTraceOfOneReactor ? nil : reactor),
+        resource: OTLPTrace.resource(introduction, in: header),
+        previous: introduction.initialState)
     }
 
     /// The link from a span to the span of another reactor's action or effect that `origin`
@@ -117,7 +133,7 @@ public struct OTLPTrace: Sendable {
 
     /// Adds one event of reactor `reactor`, whose state after it is `state`.
     mutating func add(
-      _ kind: TraceEvent.Kind, of reactor: Int, at eventTime: Duration,
+      _ kind: TraceEvent.Kind, of reactor: Int, sequence: Int, time eventTime: Duration,
       state: TraceHeader.State?
     ) {
       guard var lane = lanes[reactor] else { return }
@@ -210,9 +226,13 @@ public struct OTLPTrace: Sendable {
       }
     }
 
-    /// The `TracesData` lines and how many spans they hold, effects still running ending
-    /// with the recording.
-    mutating func finish(scope: JSONValue) -> (lines: [JSONValue], spanCount: Int) {
+    /// Gives `output` the `TracesData` lines, effects still running ending with the
+    /// recording, and returns them and how many spans they hold.
+    mutating func finish(
+      warnings: [TraceWarning], to output: ([UInt8]) -> Void
+    ) -> (lines: [JSONValue], spanCount: Int) {
+      let scope = OTLPTrace.scope(
+        version: header.version, clock: header.clock, recorder: header.recorder)
       for reactor in lanes.keys.sorted() {
         for (_, running) in lanes[reactor]!.effects.sorted(by: { $0.key < $1.key }) {
           var span = running.span
@@ -239,7 +259,13 @@ public struct OTLPTrace: Sendable {
           ("resource", lanes[root.reactor]?.resource ?? .object(JSONObject())),
           ("scopeSpans", .array([.object(scopeSpans)])),
         ])
-        lines.append(.object(JSONObject([("resourceSpans", .array([.object(resourceSpans)]))])))
+        let line = JSONValue.object(
+          JSONObject([("resourceSpans", .array([.object(resourceSpans)]))]))
+        var bytes: [UInt8] = []
+        line.write(to: &bytes)
+        bytes.append(UInt8(ascii: "\n"))
+        output(bytes)
+        lines.append(line)
       }
       return (lines, spanCount)
     }
@@ -249,75 +275,36 @@ public struct OTLPTrace: Sendable {
   public private(set) var lines: [JSONValue] = []
   /// How many spans the lines hold.
   public private(set) var spanCount = 0
+  /// The lines as bytes, each ending in a newline.
+  public private(set) var jsonLines: [UInt8] = []
 
-  /// Reads the rest of a trace and builds its spans.
+  /// Reads the rest of a trace and builds its spans: those ``init(session:)`` builds of the
+  /// trace read as a session.
   ///
   /// - Parameter reader: A reader that verifies states and has read no event yet.
   /// - Throws: ``TraceReadError`` when the trace cannot be read.
   public init(reader: TraceReader) throws(TraceReadError) {
-    let header = reader.header
-    var builder = Builder(
-      base: header.clock.origin.flatMap(TraceTime.unixNanoseconds(iso8601:)) ?? 0)
-    builder.lanes[1] = Lane(
-      ids: SpanIDs(
-        type: header.reactor, hash: header.initialStateHash, origin: header.clock.origin,
-        reactor: nil),
-      resource: Self.resource(header), previous: header.initialState)
-    while let event = try reader.next() {
-      builder.add(event.kind, of: 1, at: event.time, state: reader.currentState)
-    }
-    (lines, spanCount) = builder.finish(
-      scope: Self.scope(
-        version: header.version, clock: header.clock, recorder: header.recorder))
+    try self.init(session: SessionReader(reader: reader))
   }
 
-  /// Reads the rest of a session and builds the spans of all its reactors.
+  /// Reads the rest of a session (or of a trace of one reactor read as one) and builds the
+  /// spans of all its reactors.
   ///
   /// Each reactor's spans are as a trace of that reactor alone would give them, with the
   /// reactor's id and name as resource attributes. A cause that crosses reactors (an action
   /// sent by another reactor, or a stream element it published: the `from` of the trace
   /// format) becomes a span link from the receiving action's or element's root span to the
   /// sender's span: the effect that was running, or else the root span of its action. The
-  /// link's attributes name the sender (`reactor.from.reactor`, `.action`, `.effect`). A
-  /// trace of one reactor read as a session gives the same spans as ``init(reader:)``.
+  /// link's attributes name the sender (`reactor.from.reactor`, `.action`, `.effect`).
   ///
   /// - Parameter session: A reader that verifies states and has read no event yet.
   /// - Throws: ``TraceReadError`` when the session cannot be read.
   public init(session: SessionReader) throws(TraceReadError) {
-    let header = session.header
-    let isSession = header.version.major == SessionHeader.currentVersion.major
-    var builder = Builder(
-      base: header.clock.origin.flatMap(TraceTime.unixNanoseconds(iso8601:)) ?? 0)
-    while let event = try session.next() {
-      switch event.kind {
-      case .introduced(let introduction):
-        let reactor = introduction.reactor
-        builder.lanes[reactor] = Lane(
-          ids: SpanIDs(
-            type: introduction.type, hash: introduction.initialStateHash,
-            origin: header.clock.origin, reactor: isSession ? reactor : nil),
-          resource: isSession
-            ? Self.resource(introduction, metadata: header.metadata)
-            : Self.resource(introduction.traceHeader(in: header)),
-          previous: introduction.initialState)
-      case .reactor(let reactor, let kind):
-        builder.add(kind, of: reactor, at: event.time, state: session.currentState(of: reactor))
-      case .released, .gap, .end:
-        break
-      }
-    }
-    (lines, spanCount) = builder.finish(
-      scope: Self.scope(version: header.version, clock: header.clock, recorder: header.recorder))
-  }
-
-  /// The lines as bytes, each ending in a newline.
-  public var jsonLines: [UInt8] {
     var bytes: [UInt8] = []
-    for line in lines {
-      line.write(to: &bytes)
-      bytes.append(UInt8(ascii: "\n"))
+    (lines, spanCount) = try Builder(header: session.header).export(session) {
+      bytes.append(contentsOf: $0)
     }
-    return bytes
+    jsonLines = bytes
   }
 
   private static func json(_ span: Span, traceID: String) -> JSONValue {
@@ -378,42 +365,28 @@ public struct OTLPTrace: Sendable {
     }
   }
 
-  private static func resource(_ header: TraceHeader) -> JSONValue {
-    var list: [(String, JSONValue)] = [
-      ("service.name", .string(header.reactor)),
-      ("reactor.type", .string(header.reactor)),
-    ]
-    list += schemaAttributes(header.schema)
-    for key in header.metadata.keys.sorted() {
-      list.append(("reactor.metadata." + key, .string(header.metadata[key]!)))
-    }
-    return .object(JSONObject([("attributes", attributes(list))]))
-  }
-
-  /// The resource of one reactor of a session: its type, id, name and schema, and the
-  /// session's metadata.
+  /// The resource of one reactor: its type, its id and name in a session, its schema, and
+  /// the metadata of the trace or session.
   private static func resource(
-    _ introduction: ReactorIntroduction, metadata: [String: String]
+    _ introduction: ReactorIntroduction, in header: SessionHeader
   ) -> JSONValue {
     var list: [(String, JSONValue)] = [
       ("service.name", .string(introduction.type)),
       ("reactor.type", .string(introduction.type)),
-      ("reactor.id", .int(Int64(introduction.reactor))),
     ]
+    if !header.isTraceOfOneReactor {
+      list.append(("reactor.id", .int(Int64(introduction.reactor))))
+    }
     if let name = introduction.name { list.append(("reactor.name", .string(name))) }
-    list += schemaAttributes(introduction.schema)
-    for key in metadata.keys.sorted() {
-      list.append(("reactor.metadata." + key, .string(metadata[key]!)))
+    list += [
+      ("reactor.schema.action", .string(introduction.schema.action.digest.description)),
+      ("reactor.schema.mutation", .string(introduction.schema.mutation.digest.description)),
+      ("reactor.schema.state", .string(introduction.schema.state.digest.description)),
+    ]
+    for key in header.metadata.keys.sorted() {
+      list.append(("reactor.metadata." + key, .string(header.metadata[key]!)))
     }
     return .object(JSONObject([("attributes", attributes(list))]))
-  }
-
-  private static func schemaAttributes(_ schema: TraceSchema) -> [(String, JSONValue)] {
-    [
-      ("reactor.schema.action", .string(schema.action.digest.description)),
-      ("reactor.schema.mutation", .string(schema.mutation.digest.description)),
-      ("reactor.schema.state", .string(schema.state.digest.description)),
-    ]
   }
 
   private static func scope(

@@ -3,7 +3,7 @@ import ReactorTracing
 extension PerfettoTrace {
   /// Converts events one at a time, keeping only what open effects need: the events of one
   /// reactor (a trace) or of many (a session), each reactor a process of its own.
-  struct Builder {
+  struct Builder: SessionExportBuilder {
     var events = PendingEvents()
 
     /// Where one end of an arrow goes: a time on a track of a process.
@@ -65,9 +65,13 @@ extension PerfettoTrace {
       var target: Point
     }
 
-    /// Whether the events are a session's (processes named by reactor, introductions and
-    /// releases drawn, the session's gaps and end global) or a trace's of one reactor.
-    let isSession: Bool
+    /// The session's header: its facts go into the metadata.
+    let header: SessionHeader
+    /// Whether the events are a trace's of one reactor: its process is named by its type
+    /// alone, its tracks have the fixed ids, its introduction is not drawn and the trace's gaps
+    /// and end are on its actions track; a session's reactors are named by name and id, their
+    /// tracks numbered above every process id, and the session's gaps and end are global.
+    let isOneReactor: Bool
     var processes: [Int: Process] = [:]
     var openEffects: [ReactorItem: OpenEffect] = [:]
     /// Introductions of reactors created by one parent at one time, whose arrows wait for the
@@ -82,6 +86,8 @@ extension PerfettoTrace {
     var arrowsLeftOut = 0
     /// How many reactors were introduced.
     var reactorCount = 0
+    /// The type of the first reactor introduced.
+    var firstType: String?
     /// The process and track the session's gaps and end name (its first reactor's actions).
     var sessionTrack: (process: Int64, track: Int64)?
     var nextFlow: Int64 = 1
@@ -105,43 +111,31 @@ extension PerfettoTrace {
     static let firstSessionThread: Int64 = 1 << 31
     static let largestID = Int64(UInt32.max)
 
-    init(isSession: Bool, pendingLimit: Int) {
-      self.isSession = isSession
+    init(header: SessionHeader, pendingLimit: Int) {
+      self.header = header
+      isOneReactor = header.isTraceOfOneReactor
       self.pendingLimit = pendingLimit
     }
 
     // MARK: Reactors
 
-    /// Gives a reactor its process and tracks.
+    /// Gives a reactor its process and tracks, and its counters their first point.
     ///
-    /// A trace of one reactor has process 1 with tracks 1 (actions), 2 (mutations), 3
-    /// (streams) and effect tracks from 10. In a session the process id is the reactor's id,
-    /// its actions track the process's main thread (the same id), and its other tracks get
-    /// ids of their own above every process id.
+    /// The process id is the reactor's id (1 for a trace of one reactor) and its actions track
+    /// the process's main thread (the same id). Its other tracks have the fixed ids of a trace
+    /// of one reactor (2 mutations, 3 streams, effect tracks from 10), or in a session ids of
+    /// their own above every process id.
     mutating func introduce(
       _ introduction: ReactorIntroduction, sequence: Int, time: Duration
     ) {
       reactorCount += 1
+      if firstType == nil { firstType = introduction.type }
       let reactor = introduction.reactor
       // Siblings made in one step wait together; anything else settles the waiting ones.
       if let waiting = creations.first,
         waiting.parent != introduction.parent || waiting.target.time != time
       {
         settleCreations(from: nil)
-      }
-      guard isSession else {
-        processes[reactor] = Process(
-          pid: processID, actions: actionTrack, mutations: mutationTrack, streams: streamTrack)
-        events.append(
-          Self.metadata(
-            "process_name", process: processID, track: nil, type: introduction.shortType))
-        for (track, name) in [
-          (actionTrack, "actions"), (mutationTrack, "mutations"), (streamTrack, "streams"),
-        ] {
-          events.append(Self.metadata("thread_name", process: processID, track: track, type: name))
-          events.append(Self.sortIndex(process: processID, track: track, index: track))
-        }
-        return
       }
       let pid: Int64
       if reactor < Self.firstSessionThread / 2 {
@@ -151,19 +145,22 @@ extension PerfettoTrace {
         if nextLargeProcess < Self.firstSessionThread { nextLargeProcess += 1 }
       }
       let process = Process(
-        pid: pid, actions: pid, mutations: newThread(), streams: newThread())
+        pid: pid, actions: pid, mutations: newTrack(mutationTrack),
+        streams: newTrack(streamTrack))
       processes[reactor] = process
       if sessionTrack == nil { sessionTrack = (pid, pid) }
       events.append(
         Self.metadata(
-          "process_name", process: pid, track: process.actions,
-          type: Self.processName(introduction)))
-      events.append(
-        .object(
-          Self.object([
-            "ph": "M", "name": "process_sort_index", "pid": .int(pid),
-            "tid": .int(process.actions), "args": ["sort_index": .int(Int64(reactorCount))],
-          ])))
+          "process_name", process: pid, track: isOneReactor ? nil : process.actions,
+          type: processName(introduction)))
+      if !isOneReactor {
+        events.append(
+          .object(
+            Self.object([
+              "ph": "M", "name": "process_sort_index", "pid": .int(pid),
+              "tid": .int(process.actions), "args": ["sort_index": .int(Int64(reactorCount))],
+            ])))
+      }
       for (track, index, name) in [
         (process.actions, actionTrack, "actions"), (process.mutations, mutationTrack, "mutations"),
         (process.streams, streamTrack, "streams"),
@@ -171,6 +168,18 @@ extension PerfettoTrace {
         events.append(Self.metadata("thread_name", process: pid, track: track, type: name))
         events.append(Self.sortIndex(process: pid, track: track, index: index))
       }
+      // A trace of one reactor holds no introduction of its own.
+      if !isOneReactor { drawIntroduction(introduction, on: process, sequence: sequence, at: time) }
+      count(reactor, state: introduction.initialState, through: nil, at: time)
+    }
+
+    /// The `introduced` instant of a session's reactor, and the arrow from the parent's event
+    /// that created it.
+    private mutating func drawIntroduction(
+      _ introduction: ReactorIntroduction, on process: Process, sequence: Int, at time: Duration
+    ) {
+      let reactor = introduction.reactor
+      let pid = process.pid
       var arguments = Self.object([
         "seq": .int(Int64(sequence)), "reactor": .int(Int64(reactor)),
         "type": .string(introduction.type),
@@ -234,8 +243,12 @@ extension PerfettoTrace {
 
     // MARK: Events
 
-    /// Adds an event of a reactor.
-    mutating func add(_ kind: TraceEvent.Kind, of reactor: Int, sequence: Int, time: Duration) {
+    /// Adds an event of a reactor, and a counter point when a mutation changed a counted
+    /// field of `state`, its state after it.
+    mutating func add(
+      _ kind: TraceEvent.Kind, of reactor: Int, sequence: Int, time: Duration,
+      state: TraceHeader.State?
+    ) {
       lastTime = time
       // The parent's mutation at their time draws the waiting introductions' arrows itself.
       if let waiting = creations.first {
@@ -298,6 +311,7 @@ extension PerfettoTrace {
         close(effect, at: time, reactor: reactor)
       case .mutation(let mutation):
         add(mutation, of: reactor, process: process, sequence: sequence, time: time)
+        if let state { count(reactor, state: state, through: mutation.state, at: time) }
       case .streamEnded(let end):
         var arguments = Self.object(["seq": seq])
         if let error = end.error { arguments["error"] = .string(error) }
@@ -381,7 +395,12 @@ extension PerfettoTrace {
     }
 
     /// The recording was closed.
-    mutating func end(observed: Int, dropped: Int, sequence: Int, time: Duration) {
+    mutating func end(_ end: SessionEvent.End, sequence: Int, time: Duration) {
+      self.end(
+        observed: end.observedEvents, dropped: end.droppedEvents, sequence: sequence, time: time)
+    }
+
+    private mutating func end(observed: Int, dropped: Int, sequence: Int, time: Duration) {
       lastTime = time
       settleCreations(from: nil)
       for reactor in processes.keys.sorted() { closeCounters(of: reactor, at: time) }
@@ -394,18 +413,14 @@ extension PerfettoTrace {
           ])))
     }
 
-    /// An instant of the whole recording: on the actions track of a trace's reactor; in a
-    /// session, global (drawn across every process).
+    /// An instant of the whole recording, named after the first reactor's actions track: on
+    /// that track in a trace of one reactor; in a session, global (drawn across every process).
     private func sessionInstant(
       _ name: String, category: String, time: Duration, arguments: JSONObject
     ) -> JSONValue {
-      guard isSession else {
-        return Self.instant(
-          name, category: category,
-          at: Point(time: time, process: processID, track: actionTrack), arguments: arguments)
-      }
       var object = Self.object([
-        "ph": "i", "s": "g", "cat": .string(category), "name": .string(name),
+        "ph": "i", "s": isOneReactor ? "t" : "g", "cat": .string(category),
+        "name": .string(name),
       ])
       if let sessionTrack {
         object["pid"] = .int(sessionTrack.process)
@@ -446,7 +461,7 @@ extension PerfettoTrace {
         "ph": "C", "cat": "state", "name": "state", "pid": .int(process.pid),
       ])
       // In a session, the thread too: a viewer takes a missing one to be the process id.
-      if isSession { point["tid"] = .int(process.actions) }
+      point["tid"] = isOneReactor ? nil : .int(process.actions)
       point["ts"] = Self.microseconds(time)
       point["args"] = .object(JSONObject(fields.map { ($0.name, JSONValue.double($0.value)) }))
       events.append(.object(point))
@@ -456,8 +471,10 @@ extension PerfettoTrace {
     // MARK: Writing
 
     /// Ends the effects still running when the recording stopped at the last event's time,
-    /// and writes every event left.
-    mutating func finish(to output: ([UInt8]) -> Void) {
+    /// writes every event left, and then the metadata: the header's facts (the reactor's type
+    /// for a trace, how many reactors for a session), the reader's warnings, and what was left
+    /// out.
+    mutating func finish(warnings: [TraceWarning], to output: ([UInt8]) -> Void) -> Summary {
       settleCreations(from: nil)
       for reactor in processes.keys.sorted() { closeCounters(of: reactor, at: lastTime) }
       for (key, var effect) in openEffects.sorted(by: {
@@ -468,11 +485,29 @@ extension PerfettoTrace {
       }
       openEffects = [:]
       events.write(upTo: events.endIndex, to: output)
+      var metadata = JSONObject()
+      metadata["reactor"] = isOneReactor ? firstType.map(JSONValue.string) : nil
+      metadata["reactors"] = isOneReactor ? nil : .int(Int64(reactorCount))
+      metadata["clock"] = .string(header.clock.name)
+      metadata["format"] = .string("reactor-trace \(header.version)")
+      if let recorder = header.recorder { metadata["recorder"] = .string(recorder) }
+      if let origin = header.clock.origin { metadata["origin"] = .string(origin) }
+      for (key, value) in header.metadata.sorted(by: { $0.key < $1.key }) {
+        metadata["metadata." + key] = .string(value)
+      }
+      metadata["warnings"] = .array(warnings.map { .string($0.description) })
+      if arrowsLeftOut > 0 { metadata["arrowsLeftOut"] = .int(Int64(arrowsLeftOut)) }
+      if sharedTracks > 0 { metadata["sharedTracks"] = .int(Int64(sharedTracks)) }
+      var tail = Array("\n],\"metadata\":".utf8)
+      JSONValue.object(metadata).write(to: &tail)
+      tail.append(contentsOf: "}\n".utf8)
+      output(tail)
+      return Summary(eventCount: events.writtenCount, metadata: metadata)
     }
 
     /// Writes the events no open effect holds back, once enough wait; when too many wait
     /// behind an effect, its slice becomes a begin and an end.
-    mutating func release(to output: ([UInt8]) -> Void) {
+    mutating func write(to output: ([UInt8]) -> Void) {
       guard events.pendingCount >= 4 * keptForArrows else { return }
       var limit = events.endIndex - keptForArrows
       if events.pendingCount >= pendingLimit {
@@ -504,6 +539,12 @@ extension PerfettoTrace {
 
     // MARK: Tracks
 
+    /// The id of a new track whose fixed id in a trace of one reactor is `index`: that id, or
+    /// in a session a thread id of its own.
+    private mutating func newTrack(_ index: Int64) -> Int64 {
+      isOneReactor ? index : newThread()
+    }
+
     /// A thread id for a track of a session, above every process id.
     private mutating func newThread() -> Int64 {
       guard nextThread <= Self.largestID else {
@@ -527,7 +568,7 @@ extension PerfettoTrace {
       }
       process.effectTrackCount += 1
       let index = firstEffectTrack + process.effectTrackCount - 1
-      let track = isSession ? newThread() : index
+      let track = newTrack(index)
       events.append(
         Self.metadata(
           "thread_name", process: process.pid, track: track,
@@ -656,12 +697,13 @@ extension PerfettoTrace {
       ]
     }
 
-    /// A session reactor's process name: `list #1 · TaskListReactor`, or `TaskCellReactor #3`
-    /// for one without a name.
+    /// A reactor's process name: `list #1 · TaskListReactor`, or `TaskCellReactor #3` for one
+    /// without a name; a trace's reactor, by its type alone (`CounterReactor`).
     ///
     /// The type is written without its module, as the other views write it; the whole type
-    /// is an argument of its `introduced` instant.
-    static func processName(_ introduction: ReactorIntroduction) -> String {
+    /// is an argument of a session reactor's `introduced` instant and in a trace's metadata.
+    func processName(_ introduction: ReactorIntroduction) -> String {
+      guard !isOneReactor else { return introduction.shortType }
       guard let name = introduction.name else {
         return "\(introduction.shortType) #\(introduction.reactor)"
       }

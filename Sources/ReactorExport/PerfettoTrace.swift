@@ -43,20 +43,19 @@ public import ReactorTracing
 ///
 /// ```swift
 /// let file = try AtomicFileStream(path: "counter.json")
-/// try PerfettoTrace.write(reader: TraceReader(path: "counter.trace.jsonl"), to: file.write)
+/// try PerfettoTrace.write(session: SessionReader(path: "counter.trace.jsonl"), to: file.write)
 /// try file.commit()
 /// ```
 public struct PerfettoTrace: Sendable {
   /// How many trace events the document holds.
   public private(set) var eventCount: Int
-  /// The whole document, as ``write(reader:to:)`` writes it.
+  /// The whole document, as ``write(session:to:pendingLimit:)`` writes it.
   public let serialized: [UInt8]
   /// The document's `metadata`: the header's facts and the reader's warnings.
   public private(set) var metadata: JSONObject
 
-  /// The process id the reactor is given.
-  static let processID: Int64 = 1
-  /// The fixed tracks; effect tracks follow from ``firstEffectTrack``.
+  /// The fixed tracks of a trace of one reactor; effect tracks follow from
+  /// ``firstEffectTrack``.
   static let actionTrack: Int64 = 1
   static let mutationTrack: Int64 = 2
   static let streamTrack: Int64 = 3
@@ -70,11 +69,7 @@ public struct PerfettoTrace: Sendable {
   ///   default): the counters follow its ``TraceReader/currentState``.
   /// - Throws: ``TraceReadError`` when the trace cannot be read.
   public init(reader: TraceReader) throws(TraceReadError) {
-    var bytes: [UInt8] = []
-    let summary = try Self.write(reader: reader) { bytes.append(contentsOf: $0) }
-    serialized = bytes
-    eventCount = summary.eventCount
-    metadata = summary.metadata
+    try self.init(session: SessionReader(reader: reader))
   }
 
   /// Reads the rest of a session (or of a trace of one reactor read as one) and converts it,
@@ -90,7 +85,7 @@ public struct PerfettoTrace: Sendable {
     metadata = summary.metadata
   }
 
-  /// What ``write(reader:to:pendingLimit:)`` wrote.
+  /// What ``write(session:to:pendingLimit:)`` wrote.
   public struct Summary: Sendable {
     /// How many trace events the document holds.
     public var eventCount: Int
@@ -98,12 +93,8 @@ public struct PerfettoTrace: Sendable {
     public var metadata: JSONObject
   }
 
-  /// Reads the rest of a trace and writes its document to `output` piece by piece.
-  ///
-  /// The document is `{"traceEvents":[…],"metadata":{…}}`, one trace event per line so that
-  /// it diffs and greps well. It sets no `displayTimeUnit`, so viewers show milliseconds (set
-  /// to `ns`, the Chrome trace viewer showed `300,000,000 ns`, and Perfetto's importer once
-  /// read the timestamps themselves as nanoseconds).
+  /// Reads the rest of a trace and writes its document to `output` piece by piece: the
+  /// document ``write(session:to:pendingLimit:)`` writes of the trace read as a session.
   ///
   /// - Parameters:
   ///   - reader: A reader that has read no event yet and verifies states (the default).
@@ -118,28 +109,17 @@ public struct PerfettoTrace: Sendable {
     reader: TraceReader, to output: ([UInt8]) -> Void,
     pendingLimit: Int = PerfettoTrace.pendingLimit
   ) throws(TraceReadError) -> Summary {
-    let header = reader.header
-    output(Array(#"{"traceEvents":["#.utf8))
-    var builder = Builder(isSession: false, pendingLimit: max(pendingLimit, 4))
-    builder.introduce(ReactorIntroduction(header), sequence: 0, time: .zero)
-    builder.count(1, state: header.initialState, through: nil, at: .zero)
-    while let event = try reader.next() {
-      builder.add(event.kind, of: 1, sequence: event.sequence, time: event.time)
-      if case .mutation(let mutation) = event.kind {
-        builder.count(1, state: reader.currentState, through: mutation.state, at: event.time)
-      }
-      builder.release(to: output)
-    }
-    return finish(
-      builder, header: SessionHeader(header), reactor: header.reactor,
-      warnings: reader.warnings, to: output)
+    try write(session: SessionReader(reader: reader), to: output, pendingLimit: pendingLimit)
   }
 
-  /// Reads the rest of a session and writes its document to `output` piece by piece.
+  /// Reads the rest of a session (or of a trace of one reactor read as one) and writes its
+  /// document to `output` piece by piece.
   ///
-  /// Memory grows with the reactors alive and the effects open, not with the session's
-  /// length. A trace of one reactor read as a session gives the same document as
-  /// ``write(reader:to:pendingLimit:)``.
+  /// The document is `{"traceEvents":[…],"metadata":{…}}`, one trace event per line so that
+  /// it diffs and greps well. It sets no `displayTimeUnit`, so viewers show milliseconds (set
+  /// to `ns`, the Chrome trace viewer showed `300,000,000 ns`, and Perfetto's importer once
+  /// read the timestamps themselves as nanoseconds). Memory grows with the reactors alive and
+  /// the effects open, not with the session's length.
   ///
   /// ```swift
   /// let file = try AtomicFileStream(path: "taskapp.json")
@@ -161,67 +141,8 @@ public struct PerfettoTrace: Sendable {
     session: SessionReader, to output: ([UInt8]) -> Void,
     pendingLimit: Int = PerfettoTrace.pendingLimit
   ) throws(TraceReadError) -> Summary {
-    let header = session.header
-    let isSession = header.version.major == SessionHeader.currentVersion.major
     output(Array(#"{"traceEvents":["#.utf8))
-    var builder = Builder(isSession: isSession, pendingLimit: max(pendingLimit, 4))
-    var singleReactor: String?
-    while let event = try session.next() {
-      switch event.kind {
-      case .introduced(let introduction):
-        if !isSession { singleReactor = introduction.type }
-        builder.introduce(introduction, sequence: event.sequence, time: event.time)
-        builder.count(
-          introduction.reactor, state: introduction.initialState, through: nil, at: event.time)
-      case .released(let reactor):
-        builder.release(reactor, sequence: event.sequence, time: event.time)
-      case .reactor(let reactor, let kind):
-        builder.add(kind, of: reactor, sequence: event.sequence, time: event.time)
-        if case .mutation(let mutation) = kind, let state = session.currentState(of: reactor) {
-          builder.count(reactor, state: state, through: mutation.state, at: event.time)
-        }
-      case .gap(let gap):
-        builder.gap(gap, sequence: event.sequence, time: event.time)
-      case .end(let end):
-        builder.end(
-          observed: end.observedEvents, dropped: end.droppedEvents, sequence: event.sequence,
-          time: event.time)
-      }
-      builder.release(to: output)
-    }
-    return finish(
-      builder, header: header, reactor: singleReactor, warnings: session.warnings, to: output)
-  }
-
-  /// Writes the events left and the metadata: the header's facts (the reactor's type for a
-  /// trace, how many reactors for a session), the reader's warnings, and what was left out.
-  private static func finish(
-    _ builder: consuming Builder, header: SessionHeader, reactor: String?,
-    warnings: [TraceWarning], to output: ([UInt8]) -> Void
-  ) -> Summary {
-    var builder = builder
-    builder.finish(to: output)
-    var metadata = JSONObject()
-    if let reactor { metadata["reactor"] = .string(reactor) }
-    if builder.isSession { metadata["reactors"] = .int(Int64(builder.reactorCount)) }
-    metadata["clock"] = .string(header.clock.name)
-    metadata["format"] = .string("reactor-trace \(header.version)")
-    if let recorder = header.recorder { metadata["recorder"] = .string(recorder) }
-    if let origin = header.clock.origin { metadata["origin"] = .string(origin) }
-    for (key, value) in header.metadata.sorted(by: { $0.key < $1.key }) {
-      metadata["metadata." + key] = .string(value)
-    }
-    metadata["warnings"] = .array(warnings.map { .string($0.description) })
-    if builder.arrowsLeftOut > 0 {
-      metadata["arrowsLeftOut"] = .int(Int64(builder.arrowsLeftOut))
-    }
-    if builder.sharedTracks > 0 {
-      metadata["sharedTracks"] = .int(Int64(builder.sharedTracks))
-    }
-    var tail = Array("\n],\"metadata\":".utf8)
-    JSONValue.object(metadata).write(to: &tail)
-    tail.append(contentsOf: "}\n".utf8)
-    output(tail)
-    return Summary(eventCount: builder.events.writtenCount, metadata: metadata)
+    return try Builder(header: session.header, pendingLimit: max(pendingLimit, 4))
+      .export(session, to: output)
   }
 }

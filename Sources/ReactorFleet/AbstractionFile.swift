@@ -1,4 +1,4 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 import ReactorTracing
 
 /// The state abstraction of each reactor, saved so that summaries made on other days and

@@ -1,4 +1,4 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 public import ReactorTracing
 
 /// Why traces could not be summarized, or summaries read or merged.

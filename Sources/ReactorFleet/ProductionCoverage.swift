@@ -1,5 +1,5 @@
-public import ReactorDiagrams
 public import ReactorExploration
+public import ReactorStateMachines
 import ReactorTracing
 
 /// What production does that a set of golden traces never exercises: the states production
@@ -34,6 +34,11 @@ public struct ProductionCoverage: Sendable {
     public var appVersions: [String]
     /// The shortest script the exploration found that makes it, or `nil`.
     public var script: ExplorationScript?
+
+    /// The transition itself, without its counts.
+    public var transition: StateTransition {
+      StateTransition(source: from, target: to, mutation: mutation, action: action)
+    }
   }
 
   /// A state production reaches and no golden trace does.
@@ -63,13 +68,6 @@ public struct ProductionCoverage: Sendable {
   /// Transitions production makes and the golden traces never do, most frequent first.
   public private(set) var missedTransitions: [MissedTransition] = []
 
-  private struct Edge: Hashable {
-    var from: String
-    var action: String
-    var mutation: String
-    var to: String
-  }
-
   /// Compares production with golden traces.
   ///
   /// - Parameters:
@@ -86,7 +84,7 @@ public struct ProductionCoverage: Sendable {
     self.reactor = graph.reactor
     abstraction = graph.abstraction
     let summarizer = TraceSummarizer(abstractions: [graph.reactor: graph.abstraction])
-    var goldenEdges: Set<Edge> = []
+    var goldenEdges: Set<StateTransition> = []
     var goldenStates: Set<String> = []
     for path in paths {
       let reader = try FleetFiles.sessionReader(at: path)
@@ -103,16 +101,13 @@ public struct ProductionCoverage: Sendable {
           "\(path) records \(recorded.joined(separator: ", ")), not \(graph.reactor)")
       }
       for line in lines {
-        goldenEdges.insert(
-          Edge(
-            from: line.key.from, action: line.key.action, mutation: line.key.mutation,
-            to: line.key.to))
+        goldenEdges.insert(line.key.transition)
         goldenStates.insert(line.key.from)
         goldenStates.insert(line.key.to)
       }
     }
     goldenTraceCount = paths.count
-    var edges: [Edge: MissedTransition] = [:]
+    var edges: [StateTransition: MissedTransition] = [:]
     var stateCounts: [String: Int] = [:]
     var total = 0
     for line in production
@@ -120,13 +115,12 @@ public struct ProductionCoverage: Sendable {
       total &+= line.count
       stateCounts[line.key.to, default: 0] &+= line.count
       if stateCounts[line.key.from] == nil { stateCounts[line.key.from] = 0 }
-      let edge = Edge(
-        from: line.key.from, action: line.key.action, mutation: line.key.mutation,
-        to: line.key.to)
+      let edge = line.key.transition
       var missed =
         edges[edge]
         ?? MissedTransition(
-          from: edge.from, action: edge.action, mutation: edge.mutation, to: edge.to, count: 0,
+          from: edge.source, action: edge.action, mutation: edge.mutation, to: edge.target,
+          count: 0,
           traces: 0, appVersions: [], script: nil)
       missed.count &+= line.count
       missed.traces &+= line.traces
@@ -168,13 +162,12 @@ public struct ProductionCoverage: Sendable {
       stateTexts.append(text)
       if firstState[text] == nil { firstState[text] = index }
     }
-    var firstTransition: [Edge: Int] = [:]
+    var firstTransition: [StateTransition: Int] = [:]
     for (index, transition) in exploration.transitions.enumerated() {
-      let edge = Edge(
-        from: stateTexts[transition.source],
-        action: TraceSummarizer.caseName(of: exploration.alphabet[transition.action].label),
-        mutation: TraceSummarizer.caseName(of: transition.mutation),
-        to: stateTexts[transition.target])
+      let edge = StateTransition(
+        source: stateTexts[transition.source], target: stateTexts[transition.target],
+        mutation: StateTransition.caseName(of: transition.mutation),
+        action: StateTransition.caseName(of: exploration.alphabet[transition.action].label))
       let known = firstTransition[edge].map {
         exploration.script(forTransition: $0).steps.count
       }
@@ -189,8 +182,7 @@ public struct ProductionCoverage: Sendable {
     }
     for index in missedTransitions.indices {
       let missed = missedTransitions[index]
-      let edge = Edge(
-        from: missed.from, action: missed.action, mutation: missed.mutation, to: missed.to)
+      let edge = missed.transition
       if let transition = firstTransition[edge] {
         missedTransitions[index].script = exploration.script(forTransition: transition)
       }

@@ -1,13 +1,5 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 import ReactorTracing
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The state machine production runs make, drawn from merged transition summaries: edge
 /// width by how often a transition happens, rare transitions in a colour of their own so they
@@ -20,7 +12,7 @@ import Darwin
 /// var set = SummarySet()
 /// try set.add(contentsOf: "merged.jsonl")
 /// let production = try ProductionGraph(summaries: set.summaries, selection: .init())
-/// let dot = try production.dotGraph()
+/// let dot = try production.graph.frequencyDotGraph(title: production.title)
 /// ```
 public struct ProductionGraph: Sendable {
   /// Which lines to draw.
@@ -36,9 +28,6 @@ public struct ProductionGraph: Sendable {
       self.appVersion = appVersion
     }
   }
-
-  /// A transition whose share of all transitions is below this is drawn as rare: 1 %.
-  public static let rareShare = 0.01
 
   /// The graph: states and transitions with production counts.
   public private(set) var graph: TransitionGraph
@@ -143,68 +132,16 @@ public struct ProductionGraph: Sendable {
     }
   }
 
-  /// The diagram: ``TransitionGraph/dotGraph(limit:)`` with each edge's width by its
-  /// transitions' total count (1 to 6 points, by the square root of its share of the
-  /// most frequent edge's count, so that the common paths stand out), rare edges (below
-  /// ``rareShare`` of all transitions) orange, and a title with the counts.
-  ///
-  /// - Parameter limit: The largest graph to draw.
-  /// - Returns: A graph for the `dot` engine.
-  /// - Throws: ``FleetError/abstraction(_:)`` beyond `limit`.
-  public func dotGraph(limit: DiagramSizeLimit = .standard) throws(FleetError) -> DOTGraph {
-    let plain: DOTGraph
-    do {
-      plain = try graph.dotGraph(limit: limit)
-    } catch {
-      throw .abstraction(error)
-    }
-    var totals: [[Int]: Int] = [:]
-    for transition in graph.transitions {
-      totals[[transition.source, transition.target], default: 0] &+= transition.count
-    }
-    let all = max(1, graph.transitions.reduce(0) { $0 &+ $1.count })
-    let largest = max(1, totals.values.max() ?? 1)
-    var styled = DOTGraph(
-      kind: plain.kind, attributes: plain.attributes, nodeAttributes: plain.nodeAttributes,
-      edgeAttributes: plain.edgeAttributes)
-    // The state nodes come first, in the order of `states`.
-    var positions: [DOTNode.ID: Int] = [:]
-    var ids: [DOTNode.ID] = []
-    for (position, node) in plain.nodes.enumerated() {
-      positions[node.id] = position
-      ids.append(styled.addNode(label: node.label, attributes: node.attributes))
-    }
-    let states = graph.states.count
-    for edge in plain.edges {
-      var attributes = edge.attributes
-      let tail = positions[edge.tail]!
-      let head = positions[edge.head]!
-      if tail < states, head < states, let total = totals[[tail, head]] {
-        let width = 1 + 5 * (Double(total) / Double(largest)).squareRoot()
-        attributes["penwidth"] = .string(Self.oneDecimal(width))
-        attributes["arrowsize"] = .string(Self.oneDecimal(min(1.4, 0.5 + width / 8)))
-        if Double(total) / Double(all) < Self.rareShare {
-          attributes["color"] = "#e66101"
-          attributes["fontcolor"] = "#b34700"
-        } else {
-          attributes["color"] = "#2b5c8a"
-        }
-      }
-      styled.addEdge(from: ids[tail], to: ids[head], attributes: attributes)
-    }
+  /// What the graph shows, for its diagram's title: the reactor, how many transitions and
+  /// states production made and reached, and the app versions (`(none)` for lines without
+  /// one; a count beyond four).
+  public var title: String {
+    let all = graph.transitions.reduce(0) { $0 &+ $1.count }
     let versions =
       appVersions.count <= 4
       ? appVersions.map { $0.isEmpty ? "(none)" : $0 }.joined(separator: ", ")
       : "\(appVersions.count) versions"
-    styled.label = .text(
-      "\(reactor) in production\n\(all) transitions, \(states) states, app \(versions)\n"
-        + "edge width: how often; orange: under 1% of all transitions")
-    return styled
-  }
-
-  /// `2.5`: a width for Graphviz, with one decimal.
-  private static func oneDecimal(_ value: Double) -> String {
-    let tenths = Int((value * 10).rounded())
-    return "\(tenths / 10).\(tenths % 10)"
+    return "\(reactor) in production\n\(max(1, all)) transitions, \(graph.states.count) states, "
+      + "app \(versions)"
   }
 }

@@ -1,4 +1,4 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 import ReactorTracing
 
 extension StateAbstraction {

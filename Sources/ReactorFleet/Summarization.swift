@@ -1,4 +1,4 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 public import ReactorTracing
 
 /// A `summarize` run: traces and sessions (and, when merging, summary files) in, summary

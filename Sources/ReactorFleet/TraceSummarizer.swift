@@ -1,4 +1,4 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 public import ReactorTracing
 
 /// Turns one trace or session into its transition summary: one ``TransitionSummary`` per
@@ -115,7 +115,8 @@ public struct TraceSummarizer: Sendable {
           switch kind {
           case .action(let action):
             guard lanes[reactor] != nil else { continue }
-            actionCases[EventKey(reactor: reactor, id: action.id)] = Self.caseName(of: action.label)
+            actionCases[EventKey(reactor: reactor, id: action.id)] = StateTransition.caseName(
+              of: action.label)
           case .effectEnded(let end):
             guard
               let counts = pending.removeValue(
@@ -146,7 +147,7 @@ public struct TraceSummarizer: Sendable {
             var key = lane.base
             key.from = lane.current
             key.to = target
-            key.mutation = Self.caseName(of: mutation.label)
+            key.mutation = StateTransition.caseName(of: mutation.label)
             let cause = mutation.attributedCause(reactor: reactor)
             switch cause {
             case .stream(let name): key.action = "stream " + name
@@ -198,10 +199,5 @@ public struct TraceSummarizer: Sendable {
     -> String
   {
     abstraction.fields(of: state).map(\.text).joined(separator: "\n")
-  }
-
-  /// The case in a label: `setLoading` of `setLoading(true)`.
-  public static func caseName(of label: String) -> String {
-    String(label.prefix { $0 != "(" })
   }
 }

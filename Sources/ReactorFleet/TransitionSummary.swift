@@ -1,3 +1,5 @@
+public import ReactorStateMachines
+
 /// One line of a summary: how often one transition happened in one trace (or, merged, in
 /// many), with what it is grouped by.
 ///
@@ -52,6 +54,11 @@ public struct TransitionSummary: Sendable, Hashable {
       self.action = action
       self.mutation = mutation
       self.to = to
+    }
+
+    /// The transition the line counts: ``from``, ``to`` and the two case names.
+    public var transition: StateTransition {
+      StateTransition(source: from, target: to, mutation: mutation, action: action)
     }
 
     /// Orders keys field by field, comparing text by its UTF-8 bytes.

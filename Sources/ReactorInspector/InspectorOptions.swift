@@ -1,4 +1,4 @@
-public import ReactorDiagrams
+public import ReactorStateMachines
 
 /// What an ``InspectorPage`` holds and how it draws the transitions diagram.
 public struct InspectorOptions: Sendable, Hashable {
@@ -8,6 +8,9 @@ public struct InspectorOptions: Sendable, Hashable {
   public var maximumEvents: Int
   /// How the diagram makes states into nodes, as `render transitions` does; `nil` for the
   /// state machine inferred from the trace, `render transitions`' default.
+  ///
+  /// It draws the states of one reactor type: the page of a session of several types
+  /// refuses it (``InspectorError/abstractionOfSeveralTypes(_:)``).
   public var abstraction: StateAbstraction?
 
   /// Creates options.

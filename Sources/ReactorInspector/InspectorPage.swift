@@ -58,18 +58,19 @@ public struct InspectorPage: Sendable {
 
   /// Reads a trace and writes its page to `output`, piece by piece as the trace is read.
   ///
-  /// The transitions diagrams are drawn first, from passes of their own over the trace (for a
-  /// session, over each reactor's lane, split out into an unnamed temporary file). The
-  /// page's snapshots and diagram nodes wait in an unnamed temporary file while the events
-  /// are written.
+  /// The transitions diagrams are drawn first, from passes of their own over each reactor's
+  /// lane (a trace of one reactor is a session of one), split out into an unnamed temporary
+  /// file. The page's snapshots and diagram nodes wait in an unnamed temporary file while the
+  /// events are written.
   ///
   /// - Parameters:
   ///   - tracePath: The trace file.
   ///   - options: How much to embed and how to draw the diagram.
   ///   - output: Takes each piece of the page in order.
   /// - Returns: What the page holds.
-  /// - Throws: ``InspectorError`` when the trace cannot be read, or the temporary file fails;
-  ///   `output` then holds a page cut short.
+  /// - Throws: ``InspectorError`` when the trace cannot be read, the temporary file fails, or
+  ///   `options` has an abstraction for a session of several reactor types; `output` then
+  ///   holds a page cut short (or nothing, when the trace could not be split into lanes).
   @discardableResult
   public static func write(
     tracePath: String, options: InspectorOptions = InspectorOptions(),
@@ -95,30 +96,18 @@ public struct InspectorPage: Sendable {
     to output: ([UInt8]) -> Void
   ) throws(InspectorError) -> Summary {
     let reader: SessionReader
+    let lanes: SessionLanes
     do {
       reader = try SessionReader(path: tracePath)
+      lanes = try SessionLanes(path: tracePath, memoryLimit: limits.memory)
     } catch {
       throw .unreadableTrace(error)
     }
-    let isSession = reader.header.version.major >= 2
-    let diagrams: PageDiagrams
-    var title = reader.header.metadata["app"] ?? "session"
-    if isSession {
-      do {
-        diagrams = PageDiagrams(
-          lanes: try SessionLanes(path: tracePath, memoryLimit: limits.memory))
-      } catch {
-        throw .unreadableTrace(error)
-      }
-    } else {
-      do {
-        title = try TraceReader(path: tracePath, verifyingStates: false).header.reactor
-      } catch {
-        throw .unreadableTrace(error)
-      }
-      diagrams = PageDiagrams(
-        tracePath: tracePath, type: title, abstraction: options.abstraction)
-    }
+    let diagrams = try PageDiagrams(lanes: lanes, abstraction: options.abstraction)
+    // A trace is named by its reactor's type, a session by its app.
+    let title =
+      reader.header.isTraceOfOneReactor
+      ? lanes.reactors.first?.type ?? "" : reader.header.metadata["app"] ?? "session"
     output(Array(InspectorPageText.beforeData.utf8))
     var writer = PageDataWriter(
       header: reader.header, diagrams: diagrams, limits: limits, output: output)

@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import ReactorExamples
 import ReactorExploration
+import ReactorStateMachines
 import ReactorTestSupport
 import ReactorTracing
 import Testing
@@ -72,9 +73,11 @@ import Testing
   }
 
   @Test func aLabelIsReducedToItsCaseName() {
-    #expect(AbstractedCoverage.caseName(#"setTitle("Buy milk")"#) == "setTitle")
-    #expect(AbstractedCoverage.caseName("save") == "save")
-    #expect(AbstractedCoverage.caseName("stream taskService") == "stream taskService")
-    #expect(AbstractedCoverage.caseName("(1, 2)") == "(1, 2)")
+    #expect(StateTransition.caseName(of: #"setTitle("Buy milk")"#) == "setTitle")
+    #expect(StateTransition.caseName(of: "save") == "save")
+    #expect(StateTransition.caseName(of: "stream taskService") == "stream taskService")
+    #expect(StateTransition.caseName(of: "(1, 2)") == "(1, 2)")
+    // A nested enum's case keeps its type, as fleet summaries have always named it.
+    #expect(StateTransition.caseName(of: "Filter.done(true)") == "Filter.done")
   }
 }

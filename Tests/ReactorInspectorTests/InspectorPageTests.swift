@@ -266,6 +266,17 @@ struct InspectorPageTests {
     #expect(shownCount == 7)
   }
 
+  @Test func aChosenAbstractionIsRefusedForASessionOfSeveralTypesAndNothingIsWritten() {
+    var written = 0
+    #expect(throws: InspectorError.abstractionOfSeveralTypes(3)) {
+      try InspectorPage.write(
+        tracePath: tracesDirectory + "/taskapp.session.jsonl",
+        options: InspectorOptions(abstraction: .wholeState)
+      ) { written += $0.count }
+    }
+    #expect(written == 0)
+  }
+
   @Test func anUnreadableTraceFailsWithTheReadersMessage() {
     #expect(throws: InspectorError.self) {
       try InspectorPage(tracePath: tracesDirectory + "/no-such.trace.jsonl")

@@ -1,3 +1,4 @@
+import ReactorStateMachines
 import ReactorTracing
 
 /// A value's Swift description (a trace's label: `setItems([MyApp.Item(id: 1, …)])`) written

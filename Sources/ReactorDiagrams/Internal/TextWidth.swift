@@ -1,3 +1,5 @@
+import ReactorStateMachines
+
 /// How wide text is drawn, from font metrics: for each ASCII character the wider of
 /// Helvetica (what Graphviz's ``TextMeasurement/estimated`` uses and what Macs draw) and
 /// DejaVu Sans (what Pango and most Linux viewers draw for Helvetica), a little wider still

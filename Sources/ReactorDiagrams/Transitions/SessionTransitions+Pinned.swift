@@ -1,3 +1,5 @@
+public import ReactorStateMachines
+
 extension SessionTransitions {
   /// Space between a machine and its box, and between two boxes, in points.
   static let boxMargin = 8.0

@@ -1,3 +1,5 @@
+public import ReactorStateMachines
+
 extension TransitionGraph {
   /// The most characters of a mutation or action label on an edge; the tooltip shows all.
   static let labelWidth = 36
@@ -154,15 +156,16 @@ extension TransitionGraph {
   /// transition has it and `(…)` when several share the line, and the actions behind it.
   static func edgeLines(_ transitions: [Transition], _ showsSingleCounts: Bool) -> [String] {
     struct Line: Hashable {
-      var mutation: Substring
-      var action: Substring
+      var mutation: String
+      var action: String
       var events: [String]
     }
     var lines: [Line: (first: Transition, labels: Set<String>, count: Int)] = [:]
     var order: [Line] = []
     for transition in transitions {
       let key = Line(
-        mutation: transition.mutation.caseName, action: transition.action.caseName,
+        mutation: StateTransition.caseName(of: transition.mutation),
+        action: StateTransition.caseName(of: transition.action),
         events: transition.events)
       if lines[key] == nil {
         order.append(key)

@@ -1,3 +1,5 @@
+public import ReactorStateMachines
+
 extension TransitionGraph {
   /// Returns the graph as a `dot` diagram, like ``dotGraph(limit:)``, with some
   /// transitions and states drawn dashed and grey: for a coverage diagram, what no trace

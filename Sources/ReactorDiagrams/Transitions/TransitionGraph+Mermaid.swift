@@ -1,3 +1,5 @@
+public import ReactorStateMachines
+
 extension TransitionGraph {
   /// Returns the graph as a Mermaid `stateDiagram-v2`, which GitHub renders in Markdown.
   ///

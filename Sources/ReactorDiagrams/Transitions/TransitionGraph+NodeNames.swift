@@ -1,3 +1,5 @@
+public import ReactorStateMachines
+
 extension TransitionGraph {
   /// The name ``dotGraph(limit:)`` gives the node of a state: the `<title>` of that node's
   /// group in Graphviz's SVG, which lets a page that embeds the SVG find a state's node.

@@ -319,7 +319,7 @@ struct PageDataWriter {
     // The header's facts and the notes, known only now: the rest of the object.
     var object = JSONObject()
     object["reactor"] = .string(title)
-    object["session"] = .bool(header.version.major >= 2)
+    object["session"] = .bool(!header.isTraceOfOneReactor)
     object["version"] = .string(header.version.description)
     object["recorder"] = header.recorder.map(JSONValue.string) ?? .null
     object["clock"] = .string(header.clock.name)

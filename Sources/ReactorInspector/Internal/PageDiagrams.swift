@@ -1,34 +1,36 @@
 import ReactorDiagrams
+import ReactorStateMachines
 import ReactorTracing
 
-/// The transitions diagrams of a page: one for a trace of one reactor, one per reactor type
-/// for a session (the lanes of every reactor of the type merged, as `render transitions`
-/// merges traces).
+/// The transitions diagrams of a page: one per reactor type (the lanes of every reactor of
+/// the type merged, as `render transitions` merges traces).
 struct PageDiagrams {
   private var embeddings: [TransitionsEmbedding] = []
   private var types: [String] = []
   private var indexOfType: [String: Int] = [:]
 
-  /// The diagram of a trace of one reactor, drawn as `render transitions` draws it.
-  init(tracePath: String, type: String, abstraction: StateAbstraction?) {
-    append(type: type, TransitionsEmbedding(tracePath: tracePath, abstraction: abstraction))
-  }
-
-  /// One diagram per reactor type of a session, each with the abstraction inferred from the
-  /// lanes of that type; the lanes are read from `lanes`, one at a time.
-  init(lanes: SessionLanes) {
+  /// One diagram per reactor type of a session (or of a trace of one reactor, a session of
+  /// one), each drawn from the lanes of that type, read from `lanes` one at a time.
+  /// - Parameters:
+  ///   - lanes: The lanes of every reactor.
+  ///   - abstraction: How states become nodes, as `render transitions` draws them; `nil` to
+  ///     infer it for each type from its lanes.
+  /// - Throws: ``InspectorError/abstractionOfSeveralTypes(_:)`` for an abstraction when the
+  ///   lanes are of several types.
+  init(lanes: SessionLanes, abstraction: StateAbstraction?) throws(InspectorError) {
     var lanesOfType: [String: [Int]] = [:]
     var order: [String] = []
     for introduction in lanes.reactors {
       if lanesOfType[introduction.type] == nil { order.append(introduction.type) }
       lanesOfType[introduction.type, default: []].append(introduction.reactor)
     }
+    if abstraction != nil, order.count > 1 { throw .abstractionOfSeveralTypes(order.count) }
     for type in order {
       let reactors = lanesOfType[type] ?? []
       let openers: [() throws -> TraceReader] = reactors.enumerated().map { index, reactor in
         { try lanes.reader(of: reactor, name: "\(type) lane \(index + 1)") }
       }
-      append(type: type, TransitionsEmbedding(openers: openers, abstraction: nil))
+      append(type: type, TransitionsEmbedding(openers: openers, abstraction: abstraction))
     }
   }
 

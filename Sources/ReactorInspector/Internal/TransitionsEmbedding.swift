@@ -1,4 +1,5 @@
 import ReactorDiagrams
+import ReactorStateMachines
 import ReactorTracing
 
 /// The transitions diagram of a trace as SVG text for the inspector, with a way to find the
@@ -12,12 +13,6 @@ struct TransitionsEmbedding {
   var nodeNames: [String] = []
   /// The graph drawn, to find the node of a state; `nil` when there is no diagram.
   private var graph: TransitionGraph?
-
-  /// Reads the trace at `tracePath` once more (twice when the abstraction is inferred) and
-  /// draws its graph, unless it is too large.
-  init(tracePath: String, abstraction: StateAbstraction?) {
-    self.init(openers: [{ try TraceReader(path: tracePath) }], abstraction: abstraction)
-  }
 
   /// Reads the traces `openers` open (twice each when the abstraction is inferred) and draws
   /// their merged graph, unless it is too large.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReactorDiagrams
 import ReactorInspector
+import ReactorStateMachines
 import ReactorTracing
 
 extension ReactorTraceCommand.Render {
@@ -71,27 +72,16 @@ struct InspectorRequest: CommandRequest {
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
     try OutputFiles.refuse([output], ifAnyIs: [trace])
-    if SessionReplayRun.isSession(trace),
-      !states.keys.isEmpty || !states.fields.isEmpty || states.wholeState
-    {
-      throw CommandFailure.unusableInput(
-        "--key, --field and --whole-state apply to a trace of one reactor; a session's page "
-          + "draws each reactor type's inferred state machine")
-    }
+    // A trace that cannot be opened is said before the output is touched.
+    _ = try SessionReader(path: trace, verifyingStates: false)
     if !states.keys.isEmpty, let reader = try? TraceReader(path: trace),
       let unknown = states.unknownKey(in: reader.header)
     {
       throw CommandFailure.unusableInput(unknown)
     }
-    let abstraction: StateAbstraction?
-    do {
-      abstraction = try states.abstraction(forTracesAt: [trace])
-    } catch TransitionGraphError.unreadableTrace {
-      // An unreadable trace is InspectorPage's to report.
-      abstraction = nil
-    }
-    // A trace that cannot be opened is said before the output is touched.
-    _ = try SessionReader(path: trace, verifyingStates: false)
+    // Without --key, --field or --whole-state the page infers each reactor type's machine.
+    let isChosen = !states.keys.isEmpty || !states.fields.isEmpty || states.wholeState
+    let abstraction = isChosen ? try states.abstraction(forTracesAt: [trace]) : nil
     // The page goes out as the trace is read; a strict failure leaves the output as it was.
     let stream = try OutputFiles.Stream(path: output, inputs: [trace], isHeldUntilCommit: strict)
     let page = try InspectorPage.write(

@@ -52,14 +52,11 @@ struct OTLPRequest: CommandRequest {
   /// Converts the trace, writes it, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
-    try TraceExport.run(
-      trace: trace, output: output, strict: strict, report: report,
-      open: { path throws in try SessionReader(path: path) },
-      warnings: { ($0.warnings, $0.eventCount) },
-      convert: { session, write in
-        let export = try OTLPTrace(session: session)
-        write(export.jsonLines)
-        return "\(export.lines.count) traces, \(export.spanCount) spans"
-      })
+    try TraceExport.run(trace: trace, output: output, strict: strict, report: report) {
+      session, write in
+      let export = try OTLPTrace(session: session)
+      write(export.jsonLines)
+      return "\(export.lines.count) traces, \(export.spanCount) spans"
+    }
   }
 }

@@ -50,14 +50,9 @@ struct PerfettoRequest: CommandRequest {
   /// Converts the trace, writes it, reports to `report`, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
-    try TraceExport.run(
-      trace: trace, output: output, strict: strict, report: report,
-      open: { path throws in try SessionReader(path: path) },
-      // A trace of one reactor reads with an introduction of its own, not one of its events.
-      warnings: { ($0.warnings, max(0, $0.eventCount - ($0.header.version.major == 1 ? 1 : 0))) },
-      convert: { session, write in
-        let written = try PerfettoTrace.write(session: session, to: write)
-        return "\(written.eventCount) trace events"
-      })
+    try TraceExport.run(trace: trace, output: output, strict: strict, report: report) {
+      session, write in
+      "\(try PerfettoTrace.write(session: session, to: write).eventCount) trace events"
+    }
   }
 }

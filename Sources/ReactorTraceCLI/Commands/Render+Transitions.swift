@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReactorDiagrams
 import ReactorFleet
+import ReactorStateMachines
 import ReactorTracing
 
 extension ReactorTraceCommand.Render {
@@ -123,35 +124,48 @@ struct TransitionsRequest: CommandRequest {
   var diagram: DiagramOptions
   var reactorType: String? = nil
 
-  /// Builds the graph, writes it, reports to `report`, and returns the exit code.
+  /// Builds the machines, writes them, reports to `report`, and returns the exit code.
+  ///
+  /// A trace is a session of one reactor: the machine of each reactor type the files hold,
+  /// the lanes of every reactor of the type merged, the default abstraction inferred per type.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
     let format = try diagram.resolvedFormat(
       format, accepting: DiagramFormat.allCases, for: "transition graph")
     let engine = try diagram.resolvedEngine(default: .dot)
     try OutputFiles.refuse([diagram.output], ifAnyIs: traces)
-    if traces.count == 1, SessionReplayRun.isSession(traces[0]) {
-      return try runSession(format: format, engine: engine, report: report)
-    }
-    var collected = TransitionGraph(abstraction: try states.abstraction(forTracesAt: traces))
-    var warnings: [TraceWarningReport] = []
-    for path in traces {
-      let reader = try TraceReader(path: path)
-      if warnings.isEmpty, let unknown = states.unknownKey(in: reader.header) {
-        throw CommandFailure.unusableInput(unknown)
-      }
-      try collected.add(reader)
-      warnings.append(
-        TraceWarningReport(path: path, warnings: reader.warnings, eventCount: reader.eventCount))
-    }
-    try TraceWarningReport.print(warnings, failingIfStrict: diagram.strictness.strict)
-    let graph = try collected.filtered(by: filter)
+    let files = try traces.map { path throws(TraceReadError) in try ReactorLanes(path: path) }
+    var reports: [TraceWarningReport] = []
+    let machines = try SessionTransitions(
+      files: files, reactorType: reactorType, filter: filter,
+      abstraction: { type, lanes in
+        if states.wholeState { return .wholeState }
+        guard states.keys.isEmpty else {
+          // --key applies to every type drawn: one that lacks the field is refused, by name.
+          if let first = lanes.first, let unknown = states.unknownKey(in: try first().header) {
+            let types = files.first?.types ?? []
+            throw CommandFailure.unusableInput(
+              types.count > 1
+                ? "\(unknown) (in \(ReactorIntroduction.shortTypeName(type)); --reactor-type "
+                  + "picks one type)" : unknown)
+          }
+          return StateAbstraction(keys: try states.statePaths())
+        }
+        return try StateAbstraction.inferred(fromTraces: lanes, overrides: try states.overrides())
+      },
+      read: { reader in
+        reports.append(
+          TraceWarningReport(
+            path: reader.path, warnings: reader.warnings, eventCount: reader.eventCount))
+      })
+    try TraceWarningReport.print(reports, failingIfStrict: diagram.strictness.strict)
     let bytes: [UInt8]
     if format == .mermaid {
-      bytes = Array(try graph.mermaid().utf8)
+      bytes = Array(try machines.mermaid().utf8)
     } else {
+      let drawn = try machines.diagram(engine: engine)
       let output = try DiagramFile.renderReportingWarnings(
-        try graph.dotGraph(), format: format, engine: engine)
+        drawn.graph, format: format, engine: drawn.engine)
       bytes = output.bytes
       for warning in output.warnings {
         CommandFailure.printError("warning: \(diagram.output): \(warning)")
@@ -159,9 +173,7 @@ struct TransitionsRequest: CommandRequest {
     }
     try OutputFiles.write(bytes, to: diagram.output, inputs: traces)
     if diagram.output != OutputFiles.standardOutput {
-      report.write(
-        "wrote \(diagram.output): \(graph.states.count) states, "
-          + "\(graph.transitions.count) transitions from \(graph.mutationCount) mutations")
+      report.write("wrote \(diagram.output): " + machines.summary)
     }
     return .success
   }
@@ -193,7 +205,8 @@ struct ProductionDiagramRequest: CommandRequest {
       bytes = Array(try production.graph.mermaid().utf8)
     } else {
       let output = try DiagramFile.renderReportingWarnings(
-        try production.dotGraph(), format: format, engine: engine)
+        try production.graph.frequencyDotGraph(title: production.title), format: format,
+        engine: engine)
       bytes = output.bytes
       for warning in output.warnings {
         CommandFailure.printError("warning: \(diagram.output): \(warning)")
@@ -205,61 +218,6 @@ struct ProductionDiagramRequest: CommandRequest {
         "wrote \(diagram.output): \(production.graph.states.count) states, "
           + "\(production.graph.transitions.count) transitions from "
           + "\(production.graph.mutationCount) production mutations")
-    }
-    return .success
-  }
-}
-
-extension TransitionsRequest {
-  /// One state machine per reactor type of a session, each in a cluster of one page: the
-  /// lanes of every reactor of the type merged, the default abstraction inferred per type.
-  @MainActor
-  func runSession(
-    format: DiagramFormat, engine: LayoutEngine, report: any TextOutput
-  ) throws -> ExitCode {
-    if format == .mermaid {
-      throw CommandFailure.unusableInput(
-        "the state machines of a session are one DOT page of clusters; use dot, svg, png or pdf")
-    }
-    let machines: SessionTransitions
-    do {
-      machines = try SessionTransitions(
-        session: SessionTrace(contentsOf: traces[0]), reactorType: reactorType,
-        filter: filter
-      ) { type, lanes in
-        if states.wholeState { return .wholeState }
-        guard states.keys.isEmpty else {
-          // --key applies to every type drawn: one that lacks the field is refused, by name.
-          if let first = lanes.first, let unknown = states.unknownKey(in: try first().header) {
-            throw CommandFailure.unusableInput(
-              "\(unknown) (in \(SequenceDiagram.shortTypeName(type)); --reactor-type picks "
-                + "one type)")
-          }
-          return StateAbstraction(keys: try states.statePaths())
-        }
-        return try StateAbstraction.inferred(fromTraces: lanes, overrides: try states.overrides())
-      }
-    } catch let error as SessionTransitionsError {
-      throw CommandFailure.unusableInput(error.description)
-    }
-    let summary = machines.machines.map {
-      "\(SequenceDiagram.shortTypeName($0.type)): \($0.graph.states.count) states, "
-        + "\($0.graph.transitions.count) transitions"
-    }
-    // With dot (the default) each machine is laid out alone and the boxes pinned side by side:
-    // dot's own clusters can end a long edge's label past their border.
-    let output =
-      engine == .dot
-      ? try DiagramFile.renderReportingWarnings(
-        try machines.pinnedGraph(), format: format, engine: .nop2)
-      : try DiagramFile.renderReportingWarnings(
-        try machines.dotGraph(), format: format, engine: engine)
-    for warning in output.warnings {
-      CommandFailure.printError("warning: \(diagram.output): \(warning)")
-    }
-    try OutputFiles.write(output.bytes, to: diagram.output, inputs: traces)
-    if diagram.output != OutputFiles.standardOutput {
-      report.write("wrote \(diagram.output): " + summary.joined(separator: "; "))
     }
     return .success
   }

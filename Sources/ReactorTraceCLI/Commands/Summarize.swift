@@ -1,6 +1,7 @@
 import ArgumentParser
 import ReactorDiagrams
 import ReactorFleet
+import ReactorStateMachines
 import ReactorTracing
 
 extension ReactorTraceCommand {

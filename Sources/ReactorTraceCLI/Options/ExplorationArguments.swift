@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReactorExploration
+import ReactorStateMachines
 import ReactorTracing
 
 /// The alphabet, bounds and state identity of an exploration: shared by `explore` and

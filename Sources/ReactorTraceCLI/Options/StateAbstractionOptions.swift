@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReactorDiagrams
+import ReactorStateMachines
 import ReactorTracing
 
 /// `--key`, `--field` and `--whole-state`: how a transitions diagram makes states into nodes,

@@ -32,6 +32,10 @@ public struct SessionHeader: Hashable, Sendable {
   /// the recording the window kept.
   public var window: TraceHeader.Window?
 
+  /// Whether this is the header of a trace of one reactor (format 1.x) read as a session: its
+  /// one reactor, id 1, has no introduction or release in the file, and the file names no app.
+  public var isTraceOfOneReactor: Bool { version.major == TraceHeader.currentVersion.major }
+
   /// A session header.
   public init(
     version: TraceFormatVersion = SessionHeader.currentVersion, recorder: String? = nil,

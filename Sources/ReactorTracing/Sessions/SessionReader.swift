@@ -121,6 +121,17 @@ public final class SessionReader {
     }
   }
 
+  /// Reads a trace of one reactor from `reader`, which has read no event yet, as a session of
+  /// one reactor: as a session reader opened on the trace's file reads it.
+  /// - Parameter reader: The trace's reader; this one reads through it, and checks states as
+  ///   it does.
+  public init(reader: TraceReader) {
+    path = reader.path
+    verifiesStates = true
+    source = .single(reader)
+    header = SessionHeader(reader.header)
+  }
+
   private init(
     lines: LineReader, path: String, verifyingStates: Bool,
     singleReader: () throws(TraceReadError) -> TraceReader

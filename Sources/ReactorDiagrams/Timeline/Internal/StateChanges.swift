@@ -1,3 +1,4 @@
+import ReactorStateMachines
 import ReactorTracing
 
 /// What a mutation changed, as lines a person reads: `isLoading: false → true`,

@@ -1,12 +1,12 @@
 extension String {
   /// The string cut to at most `limit` characters, ending in `…` when cut.
-  func truncated(to limit: Int) -> String {
+  package func truncated(to limit: Int) -> String {
     guard count > limit else { return self }
     return String(prefix(Swift.max(limit - 1, 0))) + "…"
   }
 
   /// The string on one line: each line break becomes `⏎`.
-  var singleLine: String {
+  package var singleLine: String {
     var result = ""
     for scalar in unicodeScalars {
       if scalar == "\n" || scalar == "\r" {
@@ -22,7 +22,7 @@ extension String {
 extension String {
   /// The string on one line, cut to at most about `limit` characters at a token boundary
   /// (after a comma, before a space or an opening bracket), ending in `…` when cut.
-  func cutAtToken(to limit: Int) -> String {
+  package func cutAtToken(to limit: Int) -> String {
     let line = singleLine
     guard line.count > limit else { return line }
     let head = line.prefix(Swift.max(limit - 1, 1))
@@ -34,10 +34,5 @@ extension String {
     var kept = head[..<boundary]
     if head[boundary] != " " { kept = head[...boundary] }
     return String(kept) + "…"
-  }
-
-  /// The part of a label before its payload: `setQuery` for `setQuery("r")`.
-  var caseName: Substring {
-    prefix { $0 != "(" }
   }
 }

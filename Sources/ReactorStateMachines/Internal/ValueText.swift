@@ -1,13 +1,13 @@
-import ReactorTracing
+package import ReactorTracing
 
 /// Values written for a person: cut by meaning (whole elements, a count of the rest), never
 /// in the middle of a word, and `nil` for a missing or null value.
-enum ValueText {
+package enum ValueText {
   /// The most characters of a value's text, about, before the rest is counted instead.
-  static let budget = 34
+  package static let budget = 34
 
   /// `nil`, `true`, `2`, `"reactor"`, `["octo/swift-1", … 2 more]`, `{id: 1, … 2 more}`.
-  static func short(_ value: JSONValue?, budget: Int = budget) -> String {
+  package static func short(_ value: JSONValue?, budget: Int = budget) -> String {
     guard let value else { return "nil" }
     switch value {
     case .null: return "nil"
@@ -25,7 +25,7 @@ enum ValueText {
   }
 
   /// A string in quotes, cut at a word boundary near `budget` with `…`.
-  static func quoted(_ string: String, budget: Int) -> String {
+  package static func quoted(_ string: String, budget: Int) -> String {
     let line = string.singleLine
     guard line.count > budget - 2 else { return "\"" + line + "\"" }
     var cut = line.prefix(max(budget - 3, 1))
@@ -57,7 +57,7 @@ enum ValueText {
   }
 
   /// The number of characters or items, for strings, arrays and objects.
-  static func size(of value: JSONValue?) -> Int? {
+  package static func size(of value: JSONValue?) -> Int? {
     switch value {
     case .string(let string)?: string.isEmpty ? 0 : 1
     case .array(let elements)?: elements.count
@@ -67,7 +67,7 @@ enum ValueText {
   }
 
   /// `empty`, `1 item`, `3 items`.
-  static func items(_ count: Int) -> String {
+  package static func items(_ count: Int) -> String {
     switch count {
     case 0: "empty"
     case 1: "1 item"

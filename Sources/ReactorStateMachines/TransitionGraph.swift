@@ -355,7 +355,7 @@ extension TransitionGraph {
   }
 
   /// Throws when the graph is larger than `limit`.
-  func check(_ limit: DiagramSizeLimit) throws(TransitionGraphError) {
+  package func check(_ limit: DiagramSizeLimit) throws(TransitionGraphError) {
     guard states.count <= limit.maximumNodes, transitions.count <= limit.maximumEdges else {
       throw .tooLarge(states: states.count, transitions: transitions.count, limit: limit)
     }
