@@ -163,7 +163,7 @@ private func checkSessionDiagrams(_ bytes: [UInt8]) {
     checkMermaid(sequence.mermaid())
   }
   if let reader = try? SessionReader(bytes: bytes, name: "fuzz"),
-    let timeline = try? SessionTimelineDiagram(reader: reader)
+    let timeline = try? TimelineDiagram(reader: reader)
   {
     checkDOT(timeline.dotGraph().serialized(), "session timeline")
   }

@@ -4,7 +4,7 @@ extension SessionReader {
   /// Whether what it reads names the reactor of each event: a session of many reactors
   /// (format 2.x), not a trace of one reactor read as a session of one.
   public var namesReactors: Bool {
-    header.version.major >= SessionHeader.currentVersion.major
+    !header.isTraceOfOneReactor
   }
 
   /// How many events of the file were read so far: ``eventCount`` without the introduction

@@ -8,16 +8,16 @@ public enum TestGenerationError: Error, Sendable, Hashable {
   case actionWithoutValue(path: String, action: Int, label: String)
   /// The trace's scripted events cannot be read or handed over.
   case unusableEvents(path: String, reason: String)
-  /// The traces record different reactors.
-  case differentReactors(expected: String, found: String, path: String)
-  /// A trace of one reactor given where sessions are.
-  case notASession(path: String)
+  /// A recording's subject is not the first's: another reactor, another app, a trace of one
+  /// reactor among sessions or a session among traces.
+  case differentSubjects(expected: TestSubject, found: TestSubject, path: String)
   /// A session that no test can drive again from the start.
   case unreplayableSession(path: String, reason: String)
   /// No session factory builds the session's app: none is registered for it.
   case noSessionFactory(app: String?)
-  /// The sessions record different apps.
-  case differentApps(expected: String?, found: String?, path: String)
+  /// The factory given builds something other than the recording's subject: one reactor
+  /// for an app's session, or an app for a trace of one reactor.
+  case unusableFactory(subject: TestSubject)
 }
 
 extension TestGenerationError: CustomStringConvertible {
@@ -32,10 +32,15 @@ extension TestGenerationError: CustomStringConvertible {
       "\(path): action \(action) (\(label)) was recorded without its Codable value, so the "
         + "test cannot send it"
     case .unusableEvents(let path, let reason): "\(path): scripted events: \(reason)"
-    case .differentReactors(let expected, let found, let path):
+    case .differentSubjects(.reactor(let expected), .reactor(let found), let path):
       "\(path) records \(found), not \(expected): generate one file per reactor"
-    case .notASession(let path):
+    case .differentSubjects(.app(let expected), .app(let found), let path):
+      "\(path) records app '\(found ?? "none")', not '\(expected ?? "none")': generate one "
+        + "file per app"
+    case .differentSubjects(.app, .reactor, let path):
       "\(path) is the trace of one reactor, not a session: generate its test in another file"
+    case .differentSubjects(.reactor(let expected), .app, let path):
+      "\(path) is a session, not a trace of \(expected): generate its test in another file"
     case .unreplayableSession(let path, let reason):
       "\(path): a test cannot drive this session again: \(reason)"
     case .noSessionFactory(let app?):
@@ -43,9 +48,11 @@ extension TestGenerationError: CustomStringConvertible {
         + "with registerSession(app:including:test:make:)"
     case .noSessionFactory(nil):
       "the session's metadata names no 'app', so no session factory builds it"
-    case .differentApps(let expected, let found, let path):
-      "\(path) records app '\(found ?? "none")', not '\(expected ?? "none")': generate one "
-        + "file per app"
+    case .unusableFactory(.app):
+      "--factory builds one reactor; a session's test builds the app through the session "
+        + "factory registered for its app"
+    case .unusableFactory(.reactor(let reactor)):
+      "a session factory builds an app; the test of \(reactor) alone needs its reactor factory"
     }
   }
 }

@@ -15,29 +15,37 @@ import Darwin
 
 // An app that streams its run live: the Counter example, tapped at a steady rate, recorded
 // with a LiveTraceRecorder and streamed to `reactor-trace serve`. It links the runtime, the
-// examples and the live recorder only (no server library, no Graphviz).
-//
-//   reactor-trace-live-example --port 7878 --token TOKEN [--host 127.0.0.1]
-//     [--actions 200] [--rate 50] [--stream NAME] [--app NAME] [--pattern mixed|decrease]
-//     [--state-bytes N] [--queue-mib 2]
-//   reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
-//                                                   the benchmark's reference)
-//   reactor-trace-live-example --session taskapp --port 7878 --token TOKEN [--pause-ms 0]
-//   reactor-trace-live-example --session taskapp --file PATH
-//   [--hold-file PATH]   (waits until PATH exists before its last action, or after the session's
-//                         last tap: the browser tests hold the app there until the page has
-//                         shown its events)
-//     (the task app's sample session, every reactor of it, streamed live with a
-//     LiveSessionRecorder or written by a SessionRecorder to PATH: on a test clock, so both
-//     give the same lines as Traces/taskapp.session.jsonl; `--pause-ms` waits that long for
-//     real between two groups of taps, to watch it arrive)
-//
-// `mixed` sends increase, increase, decrease… (an increase runs a 500 ms effect);
-// `decrease` only decreases (no effect). With `--state-bytes N` (N > 0) it runs a counter whose
-// state also holds about N bytes of text, each action one mutation (the latency row with a
-// large state). `--queue-mib` sets the queue in front of the ring (LiveOptions.queueBudget). At the end it prints one line of JSON: the stream,
-// events observed, dropped, acknowledged and lost. Exit codes: 0 streamed, 2 bad arguments
-// or options, 1 events were lost.
+// examples and the live recorder only (no server library, no Graphviz). Its usage, below, is
+// what `--help` prints.
+
+let usage = """
+  An app that streams its run live: the Counter example, tapped at a steady rate, recorded \
+  with a LiveTraceRecorder and streamed to reactor-trace serve.
+
+    reactor-trace-live-example --port 7878 --token TOKEN [--host 127.0.0.1]
+      [--actions 200] [--rate 50] [--stream NAME] [--app NAME] [--pattern mixed|decrease]
+      [--state-bytes N] [--queue-mib 2]
+    reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
+                                                    the benchmark's reference)
+    reactor-trace-live-example --session taskapp --port 7878 --token TOKEN [--pause-ms 0]
+    reactor-trace-live-example --session taskapp --file PATH
+    [--hold-file PATH]   (waits until PATH exists before its last action, or after the
+                          session's last tap: the browser tests hold the app there until the
+                          page has shown its events)
+      (the task app's sample session, every reactor of it, streamed live with a
+      LiveSessionRecorder or written by a SessionRecorder to PATH: on a test clock, so both
+      give the same lines as Traces/taskapp.session.jsonl; --pause-ms waits that long for
+      real between two groups of taps, to watch it arrive)
+    reactor-trace-live-example --help   (this text)
+
+  mixed sends increase, increase, decrease... (an increase runs a 500 ms effect); decrease \
+  only decreases (no effect). With --state-bytes N (N > 0) it runs a counter whose state \
+  also holds about N bytes of text, each action one mutation (the latency row with a large \
+  state). --queue-mib sets the queue in front of the ring (LiveOptions.queueBudget). At the \
+  end it prints one line of JSON: the stream, events observed, dropped, acknowledged and \
+  lost. Exit codes: 0 streamed (or the help printed), 2 bad arguments or options, 1 events \
+  were lost.
+  """
 
 func fail(_ message: String) -> Never {
   let line = Array("reactor-trace-live-example: \(message)\n".utf8)
@@ -47,6 +55,10 @@ func fail(_ message: String) -> Never {
 
 var values: [String: String] = [:]
 var arguments = CommandLine.arguments.dropFirst()
+if arguments.contains("--help") || arguments.contains("-h") {
+  print(usage)
+  exit(0)
+}
 while let name = arguments.popFirst() {
   guard name.hasPrefix("--"), let value = arguments.popFirst() else {
     fail("expected --name value pairs, got '\(name)'")

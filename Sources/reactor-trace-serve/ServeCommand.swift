@@ -12,7 +12,18 @@ struct ServeCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "reactor-trace serve",
     abstract: "Serve the live page and take live streams from apps.",
-    discussion: ServeHelp.discussion)
+    discussion: """
+      Listens on 127.0.0.1 (loopback only) unless --host says otherwise, prints the live \
+      page's URL and the token apps must present (a LiveTraceRecorder's LiveOptions), and \
+      keeps each app's stream in --directory as ID.trace.jsonl, a trace file like any \
+      other. Started again on the same directory, it resumes the streams and the token kept \
+      there, so apps reconnect and go on without losing or repeating an event. Each refused \
+      request (wrong token, a page from another origin, a Host that is not this server's \
+      address) is one line on standard error. Runs until interrupted; reactor-trace serve \
+      runs this executable, reactor-trace-serve, with its arguments. Exit codes: 2 an \
+      unusable directory, token, address or port; 64 a usage error (one line on standard \
+      error).
+      """)
 
   @Option(help: "The address to listen on; 0.0.0.0 accepts devices on the network.")
   var host = "127.0.0.1"
@@ -25,6 +36,29 @@ struct ServeCommand: AsyncParsableCommand {
 
   @Option(help: "The token apps present (default: the one kept in the directory, or a new one).")
   var token: String?
+
+  /// Parses the arguments and serves; `--help` prints the help, and a usage error is one
+  /// line on standard error and exit code 64.
+  static func main() async {
+    let command: ServeCommand
+    do {
+      command = try parse()
+    } catch {
+      let code = Self.exitCode(for: error)
+      guard code != .success else {
+        print(Self.fullMessage(for: error))
+        Foundation.exit(0)
+      }
+      let firstLine = Self.message(for: error).split(separator: "\n").first ?? ""
+      printError(String(firstLine) + " (see reactor-trace serve --help)")
+      Foundation.exit(code.rawValue)
+    }
+    do {
+      try await command.run()
+    } catch {
+      Self.exit(withError: error)
+    }
+  }
 
   /// Serves until interrupted; an unusable directory, token, address or port ends it with
   /// one line on standard error and exit code 2.
@@ -52,18 +86,4 @@ struct ServeCommand: AsyncParsableCommand {
   static func printError(_ message: String) {
     FileHandle.standardError.write(Data("reactor-trace: \(message)\n".utf8))
   }
-}
-
-/// The help `reactor-trace serve` and `reactor-trace-serve` share.
-enum ServeHelp {
-  static let discussion = """
-    Listens on 127.0.0.1 (loopback only) unless --host says otherwise, prints the live \
-    page's URL and the token apps must present (a LiveTraceRecorder's LiveOptions), and \
-    keeps each app's stream in --directory as ID.trace.jsonl, a trace file like any \
-    other. Started again on the same directory, it resumes the streams and the token kept \
-    there, so apps reconnect and go on without losing or repeating an event. Each refused \
-    request (wrong token, a page from another origin, a Host that is not this server's \
-    address) is one line on standard error. Runs until interrupted. Exit codes: 2 an \
-    unusable directory, token, address or port.
-    """
 }

@@ -73,7 +73,11 @@ import Testing
   @Test func aTraceOfOneReactorOrAnUnknownAppIsRefused() throws {
     let counter = GeneratedFiles.root + "/Traces/counter.trace.jsonl"
     let factory = ReactorRegistry.examples.sessionTestFactory(for: "TaskApp", metadata: [:])
-    #expect(throws: TestGenerationError.notASession(path: counter)) {
+    #expect(
+      throws: TestGenerationError.differentSubjects(
+        expected: .app("TaskApp"), found: .reactor("ReactorExamples.CounterReactor"),
+        path: counter)
+    ) {
       try TestGenerator().source(forSessions: [Self.session, counter]) { _, _ in factory }
     }
     #expect(throws: TestGenerationError.noSessionFactory(app: "TaskApp")) {

@@ -91,15 +91,29 @@ extension RenderSessionCommandTests {
     #expect(png.exitCode == 0, "\(png.standardError)")
   }
 
-  @Test func reactorIsRefusedForATraceOfOneReactor() throws {
+  @Test func aTraceIsASessionOfItsOneReactorWithIDOne() throws {
     let scratch = try ScratchDirectory()
-    let result = try runReactorTrace([
+    let whole = try runReactorTrace([
+      "render", "timeline", "Traces/counter.trace.jsonl", "-o", scratch.file("whole.dot"),
+    ])
+    let picked = try runReactorTrace([
       "render", "timeline", "Traces/counter.trace.jsonl", "--reactor", "1", "-o",
+      scratch.file("picked.dot"),
+    ])
+    #expect(picked.exitCode == 0, "\(picked.standardError)")
+    #expect(whole.exitCode == 0)
+    #expect(
+      try String(contentsOfFile: scratch.file("picked.dot"), encoding: .utf8)
+        == String(contentsOfFile: scratch.file("whole.dot"), encoding: .utf8))
+
+    let other = try runReactorTrace([
+      "render", "timeline", "Traces/counter.trace.jsonl", "--reactor", "2", "-o",
       scratch.file("t.svg"),
     ])
-
-    #expect(result.exitCode == 2)
-    #expect(result.standardError.contains("--reactor picks reactors of a session"))
+    #expect(other.exitCode == 2)
+    #expect(
+      other.standardError == "reactor-trace: no reactor 2 in the trace; its reactors are 1\n")
+    #expect(!FileManager.default.fileExists(atPath: scratch.file("t.svg")))
   }
 }
 

@@ -79,51 +79,30 @@ extension TimelineDiagram {
     return Self.laneTitleWidth + 16 + span + 12 + 2 * 0.3 * 72
   }
 
-  /// The texts of one page's events, wrapped into their boxes, and where the columns go.
+  /// The texts of one page's events, wrapped into their boxes, and where the columns go: each
+  /// as wide as the widest reactor needs.
   struct PageLayout {
     var widths: [Double]
     var axis: TimeAxis
-    var texts: [Int: [String]] = [:]
-
-    /// A layout of columns already measured: the widest of several reactors' in a session.
-    init(widths: [Double], axis: TimeAxis) {
-      self.widths = widths
-      self.axis = axis
-    }
+    /// Each group's wrapped texts, by the index of their mark.
+    var texts: [[Int: [String]]]
 
     init(_ timeline: TimelineDiagram, _ range: Range<Int>) {
       var widths = Array(repeating: TimelineDiagram.emptyColumn, count: range.count)
-      var texts: [Int: [String]] = [:]
-      let start = timeline.marks.partitioningIndex { $0.column >= range.lowerBound }
-      for index in start..<timeline.marks.count {
-        let placed = timeline.marks[index]
-        guard placed.column < range.upperBound else { break }
-        let (text, fontSize, lines) = TimelineDiagram.content(of: placed.mark)
-        let (width, wrapped) = TimelineDiagram.fit(text, fontSize: fontSize, lines: lines)
-        widths[placed.column - range.lowerBound] = max(
-          widths[placed.column - range.lowerBound], width)
-        texts[index] = wrapped
-      }
-      // An effect's bar is as wide as its columns: widen its last one to fit its title.
-      for effect in timeline.effects {
-        let start = max(effect.start ?? range.lowerBound, range.lowerBound)
-        let end = min(effect.end ?? (range.upperBound - 1), range.upperBound - 1)
-        guard start <= end, start < range.upperBound, end >= range.lowerBound else { continue }
-        let title = TimelineDiagram.barTitle(effect, isCut: effect.start.map { $0 < start } ?? true)
-        let needed = TextWidth.points(title, fontSize: 8) + 20
-        let span =
-          widths[(start - range.lowerBound)...(end - range.lowerBound)].reduce(0, +)
-          + Double(end - start) * TimeAxis.padding
-        if span < needed { widths[end - range.lowerBound] += needed - span }
+      texts = []
+      for group in timeline.groups {
+        let measured = group.lanes.measure(range)
+        for index in widths.indices { widths[index] = max(widths[index], measured.widths[index]) }
+        texts.append(measured.texts)
       }
       self.widths = widths
-      self.texts = texts
       axis = TimeAxis(times: range.map { timeline.columns[$0].time }, widths: widths)
     }
   }
 
   /// A mark's text lines before wrapping, its font size and how many lines it may take.
-  static func content(of mark: Mark) -> (text: [String], fontSize: Double, lines: Int) {
+  static func content(of mark: TimelineLanes.Mark) -> (text: [String], fontSize: Double, lines: Int)
+  {
     switch mark {
     case .action(_, let label, let stream):
       return ([(stream.map { $0 + ": " } ?? "") + DescriptionText.boxed(label)], 9, 2)
@@ -180,15 +159,123 @@ extension TimelineDiagram {
   /// The graph of the columns in `range`, page `number` of `pageCount`.
   func page(_ range: Range<Int>, number: Int, of pageCount: Int) -> DOTGraph {
     var graph = Self.emptyPage()
-    graph.label = .text(Self.title(reactor, columns, range, number: number, of: pageCount))
+    graph.label = .text(Self.title(title, columns, range, number: number, of: pageCount))
     let layout = PageLayout(self, range)
-    let lanes = LanePlan(self, range, includesEmptyLanes: true)
-    let frame = Frame(range: range, layout: layout, laneCount: lanes.count)
-    drawTitles(lanes.titles, base: 0, in: frame, into: &graph)
-    Self.drawAxis(columns, in: frame, bottomLane: lanes.count - 1, into: &graph)
-    _ = drawContents(lanes, base: 0, texts: layout.texts, in: frame, into: &graph)
-    Self.drawLegend(in: frame, bottomLane: lanes.count - 1, into: &graph)
+    // The lanes of a trace of one reactor are drawn whatever happens on the page.
+    let active =
+      groupsReactors
+      ? groups.indices.filter { groups[$0].lanes.isActive(in: range) } : Array(groups.indices)
+    let idle = groups.indices.filter { !active.contains($0) }
+    let plans = active.map {
+      TimelineLanes.LanePlan(groups[$0].lanes, range, includesEmptyLanes: !groupsReactors)
+    }
+    var bases: [Int] = []
+    var laneCount = 0
+    for plan in plans {
+      bases.append(laneCount)
+      laneCount += max(plan.count, 1)
+    }
+    let idleLane = idle.isEmpty ? nil : laneCount
+    if !idle.isEmpty { laneCount += 1 }
+    let frame = Frame(range: range, layout: layout, laneCount: max(laneCount, 1))
+
+    // Lane titles, each reactor's group under its name.
+    for (order, plan) in plans.enumerated() {
+      Self.drawTitles(plan.titles, base: bases[order], in: frame, into: &graph)
+    }
+    if let idleLane { Self.drawTitles(["idle"], base: idleLane, in: frame, into: &graph) }
+    var separators: [Double] = []
+    if groupsReactors {
+      let groupTitleWidth = Self.laneTitleWidth + 40
+      graph.setNodeDefaults([
+        "shape": "plaintext", "style": "", "width": .string(Self.inches(groupTitleWidth)),
+        "height": "0.34", "fontsize": "10", "fontcolor": "#1f3b5c",
+      ])
+      for (order, index) in active.enumerated() {
+        let boundary = frame.y(bases[order]) + Self.laneHeight / 2
+        let lines = TextWidth.wrapped(
+          groups[index].title, width: groupTitleWidth - 4, fontSize: 10, lines: 2)
+        graph.addNode(
+          label: .text(lines.joined(separator: "\n")),
+          attributes: [
+            "pos": frame.pos(frame.titleX + 20, boundary),
+            "tooltip": .string("reactor #\(groups[index].reactor): \(groups[index].title)"),
+          ])
+        if order > 0 { separators.append(boundary) }
+      }
+    }
+    if let idleLane { separators.append(frame.y(idleLane) + Self.laneHeight / 2) }
+    Self.drawAxis(columns, in: frame, bottomLane: frame.laneCount - 1, into: &graph)
+    // A thin line between two reactors' lanes.
+    if !separators.isEmpty {
+      graph.setNodeDefaults([
+        "shape": "point", "style": "invis", "width": "0.01", "height": "0.01",
+      ])
+    }
+    for y in separators {
+      let start = graph.addNode(label: "", attributes: ["pos": frame.pos(frame.left - 8, y)])
+      let end = graph.addNode(label: "", attributes: ["pos": frame.pos(frame.right + 8, y)])
+      graph.addEdge(
+        from: start, to: end,
+        attributes: ["color": "gray80", "arrowhead": "none", "tooltip": "next reactor"])
+    }
+
+    var drawn: [Int: TimelineLanes.DrawnNodes] = [:]
+    for (order, index) in active.enumerated() {
+      drawn[groups[index].reactor] = groups[index].lanes.drawContents(
+        plans[order], base: bases[order], texts: layout.texts[index], in: frame, into: &graph)
+    }
+    if let idleLane {
+      let text =
+        idle.map { groups[$0].title }.joined(separator: ", ") + ": nothing on this page"
+      let width = min(
+        max(frame.right - frame.left, 200), TextWidth.points(text, fontSize: 9) + 12)
+      let lines = TextWidth.wrapped(text, width: width - 8, fontSize: 9, lines: 2)
+      graph.setNodeDefaults([
+        "shape": "plaintext", "style": "", "fontsize": "9", "fontcolor": "gray40",
+        "height": "0.34", "width": .string(Self.inches(width)),
+      ])
+      graph.addNode(
+        label: .text(lines.joined(separator: "\n")),
+        attributes: [
+          "pos": frame.pos(frame.left + width / 2, frame.y(idleLane)),
+          "tooltip": .string(text),
+        ])
+    }
+    drawCauses(between: drawn, into: &graph)
+    Self.drawLegend(in: frame, bottomLane: frame.laneCount - 1, into: &graph)
     return graph
+  }
+
+  /// Dashed orange arrows for the causes whose action and target are both on the page.
+  private func drawCauses(
+    between drawn: [Int: TimelineLanes.DrawnNodes], into graph: inout DOTGraph
+  ) {
+    for cause in causes {
+      guard let action = cause.from.action,
+        let source = drawn[cause.from.reactor]?.actions[action],
+        let nodes = drawn[cause.reactor]
+      else { continue }
+      let target: DOTNode.ID?
+      let targetName: String
+      switch cause.target {
+      case .action(let id):
+        target = nodes.actions[id]
+        targetName = "action #\(id)"
+      case .mutation(let id):
+        target = nodes.mutations[id]
+        targetName = "mutation #\(id)"
+      }
+      guard let target else { continue }
+      graph.addEdge(
+        from: source, to: target,
+        attributes: [
+          "color": "#d9822b", "style": "dashed", "penwidth": "1.3", "arrowsize": "0.7",
+          "tooltip": .string(
+            "reactor \(cause.from.reactor) action #\(action) → reactor \(cause.reactor) "
+              + targetName),
+        ])
+    }
   }
 
   /// A page with the attributes every timeline page has, and no node yet.
@@ -240,70 +327,10 @@ extension TimelineDiagram {
     var titleX: Double { left - 16 - TimelineDiagram.laneTitleWidth / 2 }
   }
 
-  /// The lanes of one reactor on a page: actions, effects (greedily reused), streams, state
-  /// changes.
-  struct LanePlan {
-    var effectLane: [Int: Int] = [:]
-    var shownEffects: [(effect: Effect, start: Int, end: Int)] = []
-    var actionLane: Int?
-    var streamLane: [String: Int] = [:]
-    var stateLane: Int?
-    var titles: [String] = []
-    var count: Int { titles.count }
-
-    /// Plans the lanes of `timeline`'s events in `range`.
-    ///
-    /// - Parameters:
-    ///   - timeline: The reactor's timeline.
-    ///   - range: The page's columns.
-    ///   - includesEmptyLanes: Whether the action and state lanes are drawn when nothing
-    ///     happens on them (always, in the timeline of one reactor).
-    init(_ timeline: TimelineDiagram, _ range: Range<Int>, includesEmptyLanes: Bool) {
-      var laneEnds: [Int] = []
-      for effect in timeline.effects {
-        let start = max(effect.start ?? range.lowerBound, range.lowerBound)
-        let end = min(effect.end ?? (range.upperBound - 1), range.upperBound - 1)
-        guard start <= end, start < range.upperBound, end >= range.lowerBound else { continue }
-        let lane = laneEnds.firstIndex { $0 < start } ?? laneEnds.count
-        if lane == laneEnds.count { laneEnds.append(end) } else { laneEnds[lane] = end }
-        effectLane[effect.id] = lane
-        shownEffects.append((effect, start, end))
-      }
-      var hasActions = includesEmptyLanes
-      var hasChanges = includesEmptyLanes
-      if !includesEmptyLanes {
-        for placed in timeline.marks where range.contains(placed.column) {
-          switch placed.mark {
-          case .action, .gap: hasActions = true
-          case .stateChange: hasChanges = true
-          case .mutation(_, _, .action): hasActions = true
-          case .mutation(_, _, .effect(let effect, _)):
-            // On the action lane when its effect's bar is not on the page.
-            if effectLane[effect] == nil { hasActions = true }
-          default: break
-          }
-        }
-      }
-      if hasActions {
-        actionLane = 0
-        titles.append("actions")
-      }
-      let firstEffectLane = titles.count
-      effectLane = effectLane.mapValues { $0 + firstEffectLane }
-      titles += (0..<laneEnds.count).map { "effects \($0 + 1)" }
-      for stream in timeline.streams {
-        streamLane[stream] = titles.count
-        titles.append("stream \(stream)")
-      }
-      if hasChanges {
-        stateLane = titles.count
-        titles.append("state changes")
-      }
-    }
-  }
-
   /// Lane titles at the left edge, the first at lane `base`.
-  func drawTitles(_ titles: [String], base: Int, in frame: Frame, into graph: inout DOTGraph) {
+  static func drawTitles(
+    _ titles: [String], base: Int, in frame: Frame, into graph: inout DOTGraph
+  ) {
     // Nodes come in runs of one kind each, whose shared attributes are written once: a
     // timeline has thousands of nodes of a kind. Kinds overlap only where a later kind is
     // meant to be drawn on top (mutations on effect bars).
@@ -390,158 +417,6 @@ extension TimelineDiagram {
     }
   }
 
-  /// The nodes of one reactor's actions and mutations on a page, for arrows between reactors.
-  struct DrawnNodes {
-    var actions: [Int: DOTNode.ID] = [:]
-    var mutations: [Int: DOTNode.ID] = [:]
-  }
-
-  /// Effect bars, actions, mutations, state changes, stream ends and gaps on the lanes of
-  /// `lanes`, the first at lane `base`.
-  func drawContents(
-    _ lanes: LanePlan, base: Int, texts: [Int: [String]], in frame: Frame,
-    into graph: inout DOTGraph
-  ) -> DrawnNodes {
-    let range = frame.range
-    func y(_ lane: Int) -> Double { frame.y(base + lane) }
-    func x(_ column: Int) -> Double { frame.x(column) }
-    func width(_ column: Int) -> Double { frame.width(column) }
-    func pos(_ x: Double, _ y: Double) -> DOTValue { frame.pos(x, y) }
-    var drawn = DrawnNodes()
-
-    // Effect bars, drawn first so that mutations sit on top of them.
-    graph.setNodeDefaults([
-      "shape": "box", "height": .string(Self.inches(Self.laneHeight * 0.86)), "fontsize": "9",
-      "fontcolor": "black", "width": "1",
-    ])
-    var barTitles: [(text: String, pos: DOTValue, width: Double, color: String, tooltip: String)] =
-      []
-    for (effect, start, end) in lanes.shownEffects {
-      let lane = lanes.effectLane[effect.id]!
-      let barLeft = x(start) - width(start) / 2 - 4
-      let barRight = x(end) + width(end) / 2 + 4
-      let (fill, color, style, outcome) = Self.appearance(of: effect)
-      let text = Self.barTitle(effect, isCut: effect.start.map { $0 < start } ?? true)
-      let tooltip =
-        "effect #\(effect.id) \(effect.name ?? "")\nstarted by action #\(effect.action)\n"
-        + outcome
-      graph.addNode(
-        label: "",
-        attributes: [
-          "pos": pos((barLeft + barRight) / 2, y(lane)),
-          "width": .string(Self.inches(barRight - barLeft)),
-          "fillcolor": .string(fill), "color": .string(color), "style": .string(style),
-          "tooltip": .string(tooltip),
-        ])
-      // The title sits in the bar's upper part, above the mutations on its lane.
-      barTitles.append(
-        (
-          text, pos((barLeft + barRight) / 2, y(lane) + Self.laneHeight * 0.3),
-          barRight - barLeft - 8, color, tooltip
-        ))
-    }
-    graph.setNodeDefaults([
-      "shape": "plaintext", "style": "", "fontsize": "8", "height": "0.16",
-    ])
-    for title in barTitles {
-      let line = TextWidth.wrapped(title.text, width: title.width - 4, fontSize: 8, lines: 1)
-      graph.addNode(
-        label: .text(line.first ?? ""),
-        attributes: [
-          "pos": title.pos, "width": .string(Self.inches(title.width)),
-          "fontcolor": .string(title.color), "tooltip": .string(title.tooltip),
-        ])
-    }
-
-    // Actions, then mutations, state changes and stream ends.
-    let first = marks.partitioningIndex { $0.column >= range.lowerBound }
-    let shown = marks.indices[first...].prefix { marks[$0].column < range.upperBound }
-    func label(_ index: Int) -> DOTLabel {
-      .text(texts[index, default: []].joined(separator: "\n"))
-    }
-    func boxWidth(_ column: Int) -> DOTValue { .string(Self.inches(width(column))) }
-    let actionLane = lanes.actionLane ?? 0
-    graph.setNodeDefaults([
-      "height": "0.42", "style": "rounded,filled", "fillcolor": "#dbe9f6", "color": "#3b6ea5",
-    ])
-    for index in shown {
-      guard case .action(let id, let text, let stream) = marks[index].mark else { continue }
-      let column = marks[index].column
-      drawn.actions[id] = graph.addNode(
-        label: label(index),
-        attributes: [
-          "pos": pos(x(column), y(actionLane)), "width": boxWidth(column),
-          "tooltip": .string("action #\(id)\n" + (stream.map { $0 + ": " } ?? "") + text),
-        ])
-    }
-    graph.setNodeDefaults([
-      "height": "0.38", "fillcolor": "white", "color": "#444444",
-    ])
-    for index in shown {
-      guard case .mutation(let id, let text, let cause) = marks[index].mark else { continue }
-      let column = marks[index].column
-      var lane = actionLane
-      switch cause {
-      case .effect(let effect, action: _): lane = lanes.effectLane[effect] ?? actionLane
-      case .stream(let stream): lane = lanes.streamLane[stream] ?? actionLane
-      case .action(_): lane = actionLane
-      }
-      let node = graph.addNode(
-        label: label(index),
-        attributes: [
-          "pos": pos(x(column), y(lane) - 7), "width": boxWidth(column),
-          "tooltip": .string("mutation \(text)"),
-        ])
-      drawn.mutations[id] = node
-      if let action = cause.action, let source = drawn.actions[action] {
-        graph.addEdge(from: source, to: node)
-      }
-    }
-    graph.setNodeDefaults([
-      "height": "0.66", "shape": "note", "fillcolor": "#fafafa", "color": "gray60",
-      "fontsize": "8",
-    ])
-    if let stateLane = lanes.stateLane {
-      for index in shown {
-        guard case .stateChange(let changes) = marks[index].mark else { continue }
-        let column = marks[index].column
-        graph.addNode(
-          label: label(index),
-          attributes: [
-            "pos": pos(x(column), y(stateLane)), "width": boxWidth(column),
-            "tooltip": .string(changes.isEmpty ? "(unchanged)" : changes.joined(separator: "\n")),
-          ])
-      }
-    }
-    graph.setNodeDefaults(["height": "0.38", "shape": "cds", "fontsize": "9"])
-    for index in shown {
-      guard case .streamEnd(let stream, let error) = marks[index].mark else { continue }
-      let column = marks[index].column
-      graph.addNode(
-        label: label(index),
-        attributes: [
-          "pos": pos(x(column), y(lanes.streamLane[stream] ?? actionLane)),
-          "width": boxWidth(column),
-          "fillcolor": error == nil ? "#eeeeee" : "#fde0dc",
-          "tooltip": .string("stream \(stream) ended" + (error.map { ": " + $0 } ?? "")),
-        ])
-    }
-    graph.setNodeDefaults(["height": "0.38", "shape": "box", "fontsize": "9"])
-    for index in shown {
-      guard case .gap(let dropped) = marks[index].mark else { continue }
-      let column = marks[index].column
-      graph.addNode(
-        label: label(index),
-        attributes: [
-          "pos": pos(x(column), y(actionLane)), "width": boxWidth(column),
-          "fillcolor": "#fde0dc", "color": "#c62828", "style": "filled,bold",
-          "tooltip": .string(
-            "the recorder dropped \(dropped) events here: the trace is incomplete"),
-        ])
-    }
-    return drawn
-  }
-
   /// The legend of effect outcomes, under the lanes at the left.
   static func drawLegend(in frame: Frame, bottomLane: Int, into graph: inout DOTGraph) {
     let legendY = frame.y(bottomLane) - Self.laneHeight * 0.85
@@ -567,15 +442,9 @@ extension TimelineDiagram {
   }
 
   /// `search #3 · cancelled`, after `… ` when the effect started before the page.
-  static func barTitle(_ effect: Effect, isCut: Bool) -> String {
+  static func barTitle(_ effect: TimelineLanes.Effect, isCut: Bool) -> String {
     (isCut ? "… " : "") + (effect.name ?? "effect") + " #\(effect.id) · "
       + appearance(of: effect.outcome).outcome
-  }
-
-  private static func appearance(
-    of effect: Effect
-  ) -> (fill: String, color: String, style: String, outcome: String) {
-    appearance(of: effect.outcome)
   }
 
   static func appearance(

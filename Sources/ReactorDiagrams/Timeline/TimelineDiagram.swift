@@ -1,7 +1,8 @@
 public import ReactorTracing
 
-/// A trace drawn along time: one lane for actions, lanes for concurrent effects, a lane per
-/// external stream, and the state changes underneath.
+/// A trace or a session drawn along time: for each reactor, a lane for its actions, lanes for
+/// its concurrent effects, a lane per external stream it merged, and its state changes
+/// underneath, all on one time axis.
 ///
 /// Time flows left to right, one column per event, so simultaneous events stay apart and
 /// order is exact; columns are spaced by the time between their events, long idle periods
@@ -14,6 +15,14 @@ public import ReactorTracing
 /// their stream's lane; arrows lead from each action to its mutations, and the bottom lane
 /// says what each mutation changed (`isLoading: false → true`, `repos: +3 items`). The title
 /// and the lane names sit at the left.
+///
+/// A trace of one reactor (format 1.x) is read as a session of that one reactor and drawn
+/// under the reactor's name, with all its lanes. A session gets a group of lanes per reactor,
+/// under the reactor's name and id, each leaving out its action and state lanes when nothing
+/// happens on them; reactors with nothing to show on a page are collapsed into one line,
+/// `idle`. Dashed orange arrows lead from the action of one reactor to the action it sent to
+/// another, and to each mutation that a stream element it published caused, in another
+/// reactor or in itself.
 ///
 /// Coordinates are computed here and pinned (`pos="x,y!"`), so the diagram is laid out with
 /// the ``LayoutEngine/nop`` engine in time linear in its size.
@@ -31,42 +40,39 @@ public struct TimelineDiagram: Sendable, Hashable {
     var time: Duration
   }
 
-  /// Something drawn at one column.
-  enum Mark: Sendable, Hashable {
-    case action(id: Int, label: String, stream: String?)
-    case mutation(id: Int, label: String, cause: TraceEvent.Cause)
-    /// What a mutation changed, drawn under it on the state lane.
-    case stateChange(changes: [String])
-    case streamEnd(stream: String, error: String?)
-    /// The recorder dropped this many events here.
-    case gap(dropped: Int)
+  /// One reactor's lanes.
+  struct Group: Sendable, Hashable {
+    var reactor: Int
+    /// `list · #1 TaskAppListReactor`, or `TaskCellReactor #3`.
+    var title: String
+    var lanes = TimelineLanes()
   }
 
-  /// A mark and its column.
-  struct Placed: Sendable, Hashable {
-    var column: Int
-    var mark: Mark
+  /// What a cause across reactors leads to.
+  enum Target: Sendable, Hashable {
+    case action(Int)
+    case mutation(Int)
   }
 
-  /// An effect's lifetime within the window.
-  struct Effect: Sendable, Hashable {
-    var id: Int
-    var name: String?
-    var action: Int
-    /// `nil` when it started before the window.
-    var start: Int?
-    /// `nil` when it had not ended by the window's end.
-    var end: Int?
-    var outcome: TraceEvent.Outcome?
+  /// A cause across reactors: from one reactor's action to another's action or mutation.
+  struct Cause: Sendable, Hashable {
+    var from: TraceEvent.ReactorOrigin
+    var reactor: Int
+    var target: Target
   }
 
-  /// The reactor the trace records.
-  public let reactor: String
+  /// What the diagram is of: the reactor a trace of one reactor records, or a session's app
+  /// (`session` when it names none).
+  public internal(set) var title: String
+
+  /// Whether each reactor's lanes are drawn as a group under its name, idle reactors
+  /// collapsed into one line (a session's); a trace of one reactor has its lanes drawn alone,
+  /// every one of them.
+  var groupsReactors: Bool
 
   var columns: [Column] = []
-  var marks: [Placed] = []
-  var effects: [Effect] = []
-  var streams: [String] = []
+  var groups: [Group] = []
+  var causes: [Cause] = []
 
   /// How many events the diagram shows.
   public var eventCount: Int { columns.count }
@@ -74,20 +80,24 @@ public struct TimelineDiagram: Sendable, Hashable {
   /// How many events the recorder dropped in the gaps shown (``TraceEvent/Gap``).
   ///
   /// The diagram is of an incomplete trace when it is not 0. Each gap is drawn as a red
-  /// marker on the action lane.
+  /// marker on the (first) reactor's action lane.
   public internal(set) var droppedEventCount = 0
 
-  /// Reads the trace at `path`.
-  ///
-  /// - Parameters:
-  ///   - path: A trace file.
-  ///   - sequences: The events to show, by `seq`; `nil` for all of them.
-  /// - Throws: ``TraceReadError`` when the trace cannot be read.
-  public init(path: String, sequences: ClosedRange<Int>? = nil) throws(TraceReadError) {
-    try self.init(reader: TraceReader(path: path), sequences: sequences)
+  /// Every reactor introduced up to the window's end, drawn or not, in the order they were.
+  public internal(set) var introducedReactorIDs: [Int] = []
+
+  /// The ids of the reactors the diagram draws, in the order they entered the session (`[1]`
+  /// for a trace of one reactor).
+  public var reactorIDs: [Int] { groups.map(\.reactor) }
+
+  /// An empty diagram, filled in by ``TimelineAccumulator``.
+  init(title: String, groupsReactors: Bool) {
+    self.title = title
+    self.groupsReactors = groupsReactors
   }
 
-  /// Streams a trace, keeping only the events in `sequences`.
+  /// Streams a session or a trace of one reactor (as a session of one), keeping the events in
+  /// `sequences` of the reactors in `reactors`.
   ///
   /// Reading stops after the window's last event. Effects that started before the window are
   /// drawn from its left edge.
@@ -95,98 +105,31 @@ public struct TimelineDiagram: Sendable, Hashable {
   /// - Parameters:
   ///   - reader: A reader that has read no event yet and verifies states (the default).
   ///   - sequences: The events to show, by `seq`; `nil` for all of them.
-  /// - Throws: ``TraceReadError`` when the trace cannot be read.
-  public init(reader: TraceReader, sequences: ClosedRange<Int>? = nil) throws(TraceReadError) {
-    reactor = reader.header.reactor
+  ///   - reactors: The reactors to show, by id; `nil` for all of them.
+  /// - Throws: ``TraceReadError`` when the file cannot be read.
+  public init(
+    reader: SessionReader, sequences: ClosedRange<Int>? = nil, reactors: Set<Int>? = nil
+  ) throws(TraceReadError) {
     let window = sequences ?? Int.min...Int.max
-    var reading = Reading(previous: reader.header.initialState)
+    var accumulator = TimelineAccumulator(header: reader.header, reactors: reactors)
     while let event = try reader.next() {
       if event.sequence > window.upperBound { break }
-      let isShown = window.contains(event.sequence)
-      let column = columns.count
-      var isEnd = false
-      if case .end = event.kind { isEnd = true }
-      if isShown && !isEnd {
-        columns.append(Column(sequence: event.sequence, time: event.time))
-      }
-      add(event, column: column, isShown: isShown, state: reader.currentState, reading: &reading)
+      accumulator.add(
+        event, isShown: window.contains(event.sequence), state: reader.currentState(of:))
     }
-    finish(reading)
+    self = accumulator.finished()
   }
 
-  /// A diagram of one reactor of a session, filled in by ``add(_:column:isShown:state:reading:)``
-  /// on columns shared with the session's other reactors.
-  init(reactor: String) {
-    self.reactor = reactor
-  }
-
-  /// What reading a trace needs to remember between events.
-  struct Reading {
-    /// Effects started and not yet ended, by id.
-    var open: [Int: Effect] = [:]
-    /// The state before the next mutation.
-    var previous: TraceHeader.State
-  }
-
-  /// Adds what one event draws at `column`.
+  /// Reads the trace or session at `path`.
   ///
   /// - Parameters:
-  ///   - event: The event.
-  ///   - column: Its column, when shown.
-  ///   - isShown: Whether the event is in the window.
-  ///   - state: The reactor's state after the event.
-  ///   - reading: What earlier events left open.
-  mutating func add(
-    _ event: TraceEvent, column: Int, isShown: Bool, state: @autoclosure () -> TraceHeader.State,
-    reading: inout Reading
-  ) {
-    switch event.kind {
-    case .action(let action):
-      guard isShown else { break }
-      var stream: String?
-      if case .stream(let name) = action.source { stream = name }
-      marks.append(
-        Placed(column: column, mark: .action(id: action.id, label: action.label, stream: stream)))
-    case .effectStarted(let start):
-      reading.open[start.effect] = Effect(
-        id: start.effect, name: start.name, action: start.action,
-        start: isShown ? column : nil, end: nil, outcome: nil)
-    case .effectEnded(let end):
-      guard var effect = reading.open.removeValue(forKey: end.effect), isShown else { break }
-      effect.end = column
-      effect.outcome = end.outcome
-      effects.append(effect)
-    case .mutation(let mutation):
-      let state = state()
-      defer { reading.previous = state }
-      guard isShown else { break }
-      if case .stream(let name) = mutation.cause { noteStream(name) }
-      let changes = StateChanges.lines(from: reading.previous, to: state, change: mutation.state)
-      marks.append(
-        Placed(
-          column: column,
-          mark: .mutation(id: mutation.id, label: mutation.label, cause: mutation.cause)))
-      marks.append(Placed(column: column, mark: .stateChange(changes: changes)))
-    case .streamEnded(let end):
-      guard isShown else { break }
-      noteStream(end.stream)
-      marks.append(Placed(column: column, mark: .streamEnd(stream: end.stream, error: end.error)))
-    case .gap(let gap):
-      guard isShown else { break }
-      droppedEventCount += gap.droppedEvents
-      marks.append(Placed(column: column, mark: .gap(dropped: gap.droppedEvents)))
-    case .end:
-      break
-    }
-  }
-
-  /// Adds the effects still running at the window's end, drawn to its right edge.
-  mutating func finish(_ reading: Reading) {
-    effects += reading.open.values.filter { $0.start != nil || !columns.isEmpty }
-    effects.sort { ($0.start ?? -1, $0.id) < ($1.start ?? -1, $1.id) }
-  }
-
-  private mutating func noteStream(_ stream: String) {
-    if !streams.contains(stream) { streams.append(stream) }
+  ///   - path: A trace or session file.
+  ///   - sequences: The events to show, by `seq`; `nil` for all of them.
+  ///   - reactors: The reactors to show, by id; `nil` for all of them.
+  /// - Throws: ``TraceReadError`` when the file cannot be read.
+  public init(
+    path: String, sequences: ClosedRange<Int>? = nil, reactors: Set<Int>? = nil
+  ) throws(TraceReadError) {
+    try self.init(reader: SessionReader(path: path), sequences: sequences, reactors: reactors)
   }
 }

@@ -109,16 +109,7 @@ final class SessionLanes {
     var isWritten = true
     let isWhole = store.read(lane.stream) { piece in
       guard isWritten else { return }
-      isWritten = piece.withUnsafeBytes { buffer in
-        var done = 0
-        while done < buffer.count {
-          let count = write(target, buffer.baseAddress! + done, buffer.count - done)
-          if count < 0, errno == EINTR { continue }
-          guard count > 0 else { return false }
-          done += count
-        }
-        return true
-      }
+      isWritten = piece.withUnsafeBytes { POSIXIO.write($0, to: target) }
     }
     // The reader gets a descriptor of its own, which keeps the unnamed file while it reads.
     let descriptor = dup(target)

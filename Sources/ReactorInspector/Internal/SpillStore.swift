@@ -1,3 +1,5 @@
+import ReactorTracing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -85,9 +87,10 @@ final class SpillStore {
         while done < chunk.count {
           let wanted = min(piece.count, chunk.count - done)
           let count = piece.withUnsafeMutableBytes {
-            pread(descriptor, $0.baseAddress, wanted, off_t(chunk.offset + done))
+            POSIXIO.read(
+              descriptor, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<wanted]),
+              at: chunk.offset + done)
           }
-          if count < 0, errno == EINTR { continue }
           guard count > 0 else {
             isWhole = false
             break
@@ -129,16 +132,6 @@ final class SpillStore {
 
   /// Writes all of `bytes` at `offset`.
   private static func write(_ bytes: [UInt8], to descriptor: Int32, at offset: Int) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-      var done = 0
-      while done < buffer.count {
-        let count = pwrite(
-          descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { return false }
-        done += count
-      }
-      return true
-    }
+    bytes.withUnsafeBytes { POSIXIO.write($0, to: descriptor, at: offset) }
   }
 }

@@ -1,3 +1,5 @@
+import ReactorTracing
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -155,16 +157,8 @@ final class HTTPSocket {
     #else
     let flags = Int32(MSG_NOSIGNAL)
     #endif
-    var offset = bytes.startIndex
-    while offset < bytes.endIndex {
-      let sent = bytes[offset...].withUnsafeBytes { buffer in
-        systemSend(descriptor, buffer.baseAddress, buffer.count, flags)
-      }
-      if sent < 0 {
-        if errno == EINTR { continue }
-        throw Failure(description: "send failed: \(String(cString: strerror(errno)))")
-      }
-      offset += sent
+    guard bytes.withUnsafeBytes({ POSIXIO.send($0, to: descriptor, flags: flags) }) else {
+      throw Failure(description: "send failed: \(String(cString: strerror(errno)))")
     }
   }
 
@@ -205,25 +199,11 @@ final class HTTPSocket {
 
   private func receiveMore() throws(Failure) {
     var buffer = [UInt8](repeating: 0, count: 4096)
-    let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    let count = buffer.withUnsafeMutableBytes { POSIXIO.receive(descriptor, into: $0) }
     if count < 0 {
-      if errno == EINTR { return }
       throw Failure(description: "receive failed: \(String(cString: strerror(errno)))")
     }
     guard count > 0 else { throw Failure(description: "the server closed the connection") }
     received.append(contentsOf: buffer[..<count])
   }
-}
-
-/// `send(2)`, named apart from the class's own `send`.
-private func systemSend(
-  _ descriptor: Int32, _ bytes: UnsafeRawPointer?, _ count: Int, _ flags: Int32
-) -> Int {
-  #if canImport(Darwin)
-  Darwin.send(descriptor, bytes, count, flags)
-  #elseif canImport(Musl)
-  Musl.send(descriptor, bytes, count, flags)
-  #else
-  Glibc.send(descriptor, bytes, count, flags)
-  #endif
 }

@@ -147,18 +147,7 @@ final class StoredStream {
   }
 
   private func write(_ bytes: [UInt8]) throws(StreamFailure) {
-    let ok = bytes.withUnsafeBytes { buffer -> Bool in
-      var offset = 0
-      while offset < buffer.count {
-        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += written
-      }
-      return true
-    }
+    let ok = bytes.withUnsafeBytes { POSIXIO.write($0, to: descriptor) }
     guard ok else { throw StreamFailure("writing \(path) failed: \(Self.errorText())") }
     length += bytes.count
   }
@@ -168,7 +157,7 @@ final class StoredStream {
   private static func describe(_ line: [UInt8]) throws(StreamFailure) -> (String, String?) {
     do {
       let reader = try SessionReader(bytes: line, name: "header", verifyingStates: false)
-      guard reader.header.version.major >= 2 else {
+      guard !reader.header.isTraceOfOneReactor else {
         let trace = try TraceReader(bytes: line, name: "header", verifyingStates: false)
         return (trace.header.reactor, trace.header.metadata["app"])
       }
@@ -183,39 +172,9 @@ final class StoredStream {
     let reader = open(path, O_RDONLY | O_CLOEXEC)
     guard reader >= 0 else { throw StreamFailure(errorText()) }
     defer { _ = close(reader) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { systemRead(reader, $0.baseAddress, $0.count) }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw StreamFailure(errorText())
-      }
-      if count == 0 { return bytes }
-      bytes.append(contentsOf: buffer[..<count])
-    }
+    guard let bytes = POSIXIO.readToEnd(reader) else { throw StreamFailure(errorText()) }
+    return bytes
   }
 
   private static func errorText() -> String { String(cString: strerror(errno)) }
-}
-
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  #if canImport(Darwin)
-  Darwin.write(descriptor, bytes, count)
-  #elseif canImport(Musl)
-  Musl.write(descriptor, bytes, count)
-  #else
-  Glibc.write(descriptor, bytes, count)
-  #endif
-}
-
-private func systemRead(_ descriptor: Int32, _ bytes: UnsafeMutableRawPointer?, _ count: Int) -> Int
-{
-  #if canImport(Darwin)
-  Darwin.read(descriptor, bytes, count)
-  #elseif canImport(Musl)
-  Musl.read(descriptor, bytes, count)
-  #else
-  Glibc.read(descriptor, bytes, count)
-  #endif
 }

@@ -102,20 +102,13 @@ extension ReactorTraceCommand {
     /// Generates and writes the test.
     func run() async throws {
       let keyList = try keyPaths()
-      let first = traces[0].split(separator: "/").last.map(String.init) ?? traces[0]
-      let stem = first.split(separator: ".").first.map(String.init) ?? "Recorded"
-      let kind = SessionReplayRun.isSession(traces[0]) ? "SessionTests" : "TraceTests"
-      let suite =
-        suiteName
-        ?? stem.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
-        .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined() + kind
       try await GenerateTestRequest(
         traces: traces, output: output,
         factory: factory.map { ReactorFactory(expression: $0, deliver: deliver) },
+        suiteName: suiteName,
         options: TestGenerationOptions(
           framework: xctest ? .xctest : .swiftTesting,
           expectations: finalState ? .finalState : keyList.isEmpty ? .exhaustive : .keys(keyList),
-          suiteName: suite.first?.isLetter == true ? suite : "Recorded" + suite,
           serialExecutor: serialExecutor, imports: imports, traits: traits)
       ).exit()
     }
@@ -127,28 +120,22 @@ struct GenerateTestRequest: CommandRequest {
   var traces: [String]
   /// The Swift file to write, or `nil` for `output`.
   var output: String?
-  /// How the test builds its reactor, or `nil` for the registered reactor's test factory.
+  /// How the test builds its reactor, or `nil` for the registered reactor's test factory (or
+  /// the app's session factory).
   var factory: ReactorFactory?
+  /// The suite's name, or `nil` for one from the first recording's name and subject.
+  var suiteName: String?
   var options: TestGenerationOptions
 
   /// Generates the test, writes it, and returns the exit code.
   @MainActor
   func run(output report: any TextOutput) async throws -> ExitCode {
     let registry = ReactorRegistry.current
-    let source: String
-    if let first = traces.first, SessionReplayRun.isSession(first) {
-      guard factory == nil else {
-        throw CommandFailure.unusableInput(
-          "--factory builds one reactor; a session's test builds the app through the session "
-            + "factory registered for its app")
-      }
-      source = try TestGenerator(options: options).source(forSessions: traces) { app, metadata in
-        registry.sessionTestFactory(for: app, metadata: metadata)
-      }
-    } else {
-      source = try TestGenerator(options: options).source(for: traces) { reactor, metadata in
-        factory ?? registry.testFactory(for: reactor, metadata: metadata)
-      }
+    var generator = TestGenerator(options: options)
+    generator.options.suiteName = try suiteName ?? defaultSuiteName()
+    // A factory given builds one reactor: the generator refuses it for an app.
+    let source = try generator.source(of: traces) { subject, metadata in
+      factory.map(TestFactory.reactor) ?? registry.testFactory(for: subject, metadata: metadata)
     }
     guard let output else {
       // The source ends with a newline, which `write` adds back.
@@ -159,5 +146,18 @@ struct GenerateTestRequest: CommandRequest {
     if output == OutputFiles.standardOutput { return .success }
     report.write("wrote \(output): \(traces.count) test\(traces.count == 1 ? "" : "s")")
     return .success
+  }
+
+  /// `CounterTraceTests` for `counter.trace.jsonl`, `TaskappSessionTests` for
+  /// `taskapp.session.jsonl`: the first recording's name before its first dot in words,
+  /// capitalized, and its subject's suffix.
+  private func defaultSuiteName() throws(TestGenerationError) -> String {
+    let first = traces[0].split(separator: "/").last.map(String.init) ?? traces[0]
+    let stem = first.split(separator: ".").first.map(String.init) ?? "Recorded"
+    let suite =
+      stem.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+      .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+      + (try TestSubject(path: traces[0])).suiteSuffix
+    return suite.first?.isLetter == true ? suite : "Recorded" + suite
   }
 }

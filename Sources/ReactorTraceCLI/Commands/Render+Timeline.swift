@@ -30,7 +30,7 @@ extension ReactorTraceCommand.Render {
     /// The reactors of a session to draw.
     @Option(
       name: .customLong("reactor"),
-      help: "Of a session: draw only this reactor (its id); repeatable.")
+      help: "Draw only this reactor (its id; a trace's reactor is 1); repeatable.")
     var reactors: [Int] = []
 
     /// The first event to draw.
@@ -110,56 +110,51 @@ struct TimelineRequest: CommandRequest {
     let engine = try diagram.resolvedEngine(default: .nop)
     try OutputFiles.refuse([diagram.output], ifAnyIs: [trace])
     let range = (from != nil || to != nil) ? (from ?? 1)...(to ?? .max) : nil
-    if SessionReplayRun.isSession(trace) {
-      return try writeSession(range: range, format: format, engine: engine, report: report)
-    }
-    if !reactors.isEmpty {
-      throw CommandFailure.unusableInput(
-        "--reactor picks reactors of a session; '\(trace)' is the trace of one reactor")
-    }
-    if let pageSize, format != .png {
-      return try runPaged(
-        pageSize: pageSize, format: format, engine: engine, range: range, report: report)
-    }
-    let reader = try TraceReader(path: trace)
-    let timeline = try TimelineDiagram(reader: reader, sequences: range)
-    // The rest of the trace, for what the reader notices at its end.
-    while try reader.next() != nil {}
-    let warnings = TraceWarningReport(
-      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-    warnings.print(strict: diagram.strictness.strict)
-    if range != nil, timeline.eventCount == 0 { throw noEventInRange(of: reader) }
-    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
-    try timeline.checkSize(eventsPerPage: pageSize)
-    return try write(timeline, format: format, engine: engine, report: report)
-  }
-
-  /// Draws a session: a group of lanes per reactor.
-  @MainActor
-  private func writeSession(
-    range: ClosedRange<Int>?, format: DiagramFormat, engine: LayoutEngine, report: any TextOutput
-  ) throws -> ExitCode {
+    let chosen = reactors.isEmpty ? nil : Set(reactors)
     let reader = try SessionReader(path: trace)
-    let timeline = try SessionTimelineDiagram(
-      reader: reader, sequences: range, reactors: reactors.isEmpty ? nil : Set(reactors))
-    try SessionViewReading.finish(
-      reader, introduced: timeline.introducedReactorIDs, reactors: reactors, range: range,
-      shownEvents: timeline.eventCount, from: from, to: to, trace: trace,
-      strict: diagram.strictness.strict)
+    if let pageSize, format != .png {
+      // DOT, SVG and PDF pages are drawn and written one at a time, so that memory follows
+      // the page size and not the file. (PNG pages are measured against the widest PNG
+      // first, over the whole timeline.)
+      var pages = try TimelinePages(
+        path: trace, reader: reader, sequences: range, reactors: chosen, eventsPerPage: pageSize)
+      try finishReading(
+        reader, introduced: pages.introducedReactorIDs, shown: pages.eventCount, range: range)
+      try pages.checkSize()
+      return try write(
+        pageCount: pages.pageCount, eventCount: pages.eventCount, format: format, engine: engine,
+        report: report
+      ) { try pages.next() }
+    }
+    let timeline = try TimelineDiagram(reader: reader, sequences: range, reactors: chosen)
+    try finishReading(
+      reader, introduced: timeline.introducedReactorIDs, shown: timeline.eventCount, range: range)
     try timeline.checkSize(eventsPerPage: pageSize)
-    return try write(timeline, format: format, engine: engine, report: report)
+    let (pages, note) = try split(timeline, format: format)
+    var left = pages[...]
+    return try write(
+      pageCount: pages.count, eventCount: timeline.eventCount, note: note, format: format,
+      engine: engine, report: report
+    ) { left.popFirst() }
   }
 
-  /// Splits a timeline into pages as asked (and as a PNG needs), renders and writes them.
+  /// Reads the rest of the file, refuses `--reactor` ids it does not have and a `--from/--to`
+  /// that shows no event, and prints the reader's warnings.
   @MainActor
-  private func write(
-    _ timeline: some PagedTimeline, format: DiagramFormat, engine: LayoutEngine,
-    report: any TextOutput
-  ) throws -> ExitCode {
+  private func finishReading(
+    _ reader: SessionReader, introduced: [Int], shown: Int, range: ClosedRange<Int>?
+  ) throws {
+    try SessionViewReading.finish(
+      reader, introduced: introduced, reactors: reactors, range: range, shownEvents: shown,
+      from: from, to: to, trace: trace, strict: diagram.strictness.strict, namingTraces: true)
+  }
+
+  /// Splits a timeline into pages as asked, and as a PNG needs: the pages, and the note that
+  /// says why when the timeline was split for PNG.
+  private func split(
+    _ timeline: TimelineDiagram, format: DiagramFormat
+  ) throws -> (pages: [DOTGraph], note: String) {
     let widestPNG = ReactorTraceCommand.Render.Timeline.widestPNG
-    var written: [String] = []
-    var note = ""
-    let pages: [DOTGraph]
     if format == .png {
       let widest = timeline.width(eventsPerPage: pageSize)
       if let pageSize, widest > widestPNG {
@@ -168,71 +163,34 @@ struct TimelineRequest: CommandRequest {
             + "than a PNG holds (32,767); use a smaller --page-size, or write SVG")
       }
       if pageSize == nil && widest > widestPNG {
-        pages = timeline.pages(maximumWidth: widestPNG)
-        note = " (split into \(pages.count) pages: a PNG holds at most 32,767 pixels a side)"
-      } else {
-        pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
+        let pages = timeline.pages(maximumWidth: widestPNG)
+        return (
+          pages, " (split into \(pages.count) pages: a PNG holds at most 32,767 pixels a side)"
+        )
       }
-    } else {
-      pages = pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()]
     }
-    // Pages are named after -o: beside a device or FIFO they would be new files there.
-    if pages.count > 1 { try OutputFiles.refuseSpecialFile(diagram.output, for: "pages") }
-    // Every page goes to its temporary file first: all of them are put in place, or none.
-    let batch = OutputFiles.Batch(inputs: [trace])
-    for (index, page) in pages.enumerated() {
-      let path =
-        pages.count == 1
-        ? diagram.output : ReactorTraceCommand.Render.Timeline.path(diagram.output, page: index + 1)
-      // Every node of a timeline has a fixed size and position: measuring its labels with
-      // Pango would only cost time.
-      let output = try DiagramFile.renderReportingWarnings(
-        page, format: format, engine: engine, textMeasurement: .estimated)
-      for warning in output.warnings {
-        CommandFailure.printError("warning: \(path): \(warning)")
-      }
-      if pages.count == 1 {
-        try OutputFiles.write(output.bytes, to: path, inputs: [trace])
-      } else {
-        try batch.add(output.bytes, to: path)
-      }
-      written.append(path)
-    }
-    try batch.commit()
-    if diagram.output != OutputFiles.standardOutput {
-      report.write("wrote \(written.joined(separator: ", ")): \(timeline.eventCount) events" + note)
-    }
-    return .success
+    return (pageSize.map { timeline.pages(eventsPerPage: $0) } ?? [timeline.dotGraph()], "")
   }
 
-  /// `--page-size` for DOT, SVG and PDF: the pages drawn and written one at a time, each to
-  /// its temporary file, so that memory follows the page size and not the trace. (PNG pages
-  /// are measured against the widest PNG first, over the whole timeline.)
+  /// Renders the `pageCount` pages `next` draws one at a time, writes them (all of them, or
+  /// none) and reports them.
   @MainActor
-  private func runPaged(
-    pageSize: Int, format: DiagramFormat, engine: LayoutEngine, range: ClosedRange<Int>?,
-    report: any TextOutput
+  private func write(
+    pageCount: Int, eventCount: Int, note: String = "", format: DiagramFormat,
+    engine: LayoutEngine, report: any TextOutput, next: () throws -> DOTGraph?
   ) throws -> ExitCode {
-    let reader = try TraceReader(path: trace)
-    var pages = try TimelinePages(
-      path: trace, reader: reader, sequences: range, eventsPerPage: pageSize)
-    let warnings = TraceWarningReport(
-      path: trace, warnings: reader.warnings, eventCount: reader.eventCount)
-    warnings.print(strict: diagram.strictness.strict)
-    if range != nil, pages.eventCount == 0 { throw noEventInRange(of: reader) }
-    if diagram.strictness.strict, !warnings.isEmpty { throw CommandFailure.strictWarnings }
-    try pages.checkSize()
-    let pageCount = pages.pageCount
     // Pages are named after -o: beside a device or FIFO they would be new files there.
     if pageCount > 1 { try OutputFiles.refuseSpecialFile(diagram.output, for: "pages") }
     // Every page goes to its temporary file first: all of them are put in place, or none.
     let batch = OutputFiles.Batch(inputs: [trace])
     var written: [String] = []
-    while let page = try pages.next() {
+    while let page = try next() {
       let path =
         pageCount == 1
         ? diagram.output
         : ReactorTraceCommand.Render.Timeline.path(diagram.output, page: written.count + 1)
+      // Every node of a timeline has a fixed size and position: measuring its labels with
+      // Pango would only cost time.
       let output = try DiagramFile.renderReportingWarnings(
         page, format: format, engine: engine, textMeasurement: .estimated)
       for warning in output.warnings {
@@ -246,29 +204,9 @@ struct TimelineRequest: CommandRequest {
       written.append(path)
     }
     try batch.commit()
-    report.write("wrote \(written.joined(separator: ", ")): \(pages.eventCount) events")
+    if diagram.output != OutputFiles.standardOutput {
+      report.write("wrote \(written.joined(separator: ", ")): \(eventCount) events" + note)
+    }
     return .success
   }
-
-  /// The failure for a `--from`/`--to` that holds no event of the trace `reader` has read.
-  private func noEventInRange(of reader: TraceReader) -> CommandFailure {
-    let first = reader.header.window?.firstSequence ?? 1
-    return CommandFailure.unusableInput(
-      "no event of the trace is in "
-        + [from.map { "--from \($0)" }, to.map { "--to \($0)" }].compactMap { $0 }
-        .joined(separator: " ")
-        + ": its events are \(first) to \(first + reader.eventCount - 1)")
-  }
 }
-
-/// A timeline that splits into pages: of one reactor, or of a session.
-protocol PagedTimeline {
-  var eventCount: Int { get }
-  func width(eventsPerPage: Int?) -> Double
-  func pages(eventsPerPage: Int) -> [DOTGraph]
-  func pages(maximumWidth: Double) -> [DOTGraph]
-  func dotGraph() -> DOTGraph
-}
-
-extension TimelineDiagram: PagedTimeline {}
-extension SessionTimelineDiagram: PagedTimeline {}

@@ -10,48 +10,32 @@ import Darwin
 
 extension ReactorTraceCommand {
   /// `reactor-trace serve`: runs `reactor-trace-serve`, built next to `reactor-trace`, with
-  /// the same options.
+  /// the arguments it was given, which the server parses: its options and help are declared
+  /// once, there.
   ///
   /// The server is an executable of its own so that `reactor-trace` links no server library
   /// (on Linux, FlyingFox brings FoundationNetworking and libcurl into the process).
   struct Serve: AsyncParsableCommand {
-    /// The command's help.
+    /// The command's help; no help flag of its own, so that `--help` reaches the server.
     static let configuration = CommandConfiguration(
       abstract: "Serve the live page and take live streams from apps.",
       discussion: """
-        Listens on 127.0.0.1 (loopback only) unless --host says otherwise, prints the live \
-        page's URL and the token apps must present (a LiveTraceRecorder's LiveOptions), and \
-        keeps each app's stream in --directory as ID.trace.jsonl, a trace file like any \
-        other. Started again on the same directory, it resumes the streams and the token \
-        kept there, so apps reconnect and go on without losing or repeating an event. Each \
-        refused request (wrong token, a page from another origin, a Host that is not this \
-        server's address) is one line on standard error. Runs until interrupted; the server \
-        is reactor-trace-serve, built next to reactor-trace (swift build --product \
-        reactor-trace-serve). Exit codes: 2 an unusable directory, token, address or port, \
-        or no reactor-trace-serve.
-        """
+        Runs reactor-trace-serve, built next to reactor-trace (swift build --product \
+        reactor-trace-serve), with these arguments; reactor-trace serve --help prints its \
+        options (--host, --port, --directory, --token). Exit codes: 2 an unusable \
+        directory, token, address or port, or no reactor-trace-serve; 64 a usage error.
+        """,
+      helpNames: []
     )
 
-    /// The address to listen on.
-    @Option(help: "The address to listen on; 0.0.0.0 accepts devices on the network.")
-    var host = "127.0.0.1"
-
-    /// The port.
-    @Option(help: "The port to listen on (0 picks a free one).")
-    var port = 7878
-
-    /// Where streams are kept.
-    @Option(help: "The directory the streams are kept in.")
-    var directory = "live-traces"
-
-    /// The token, when not the kept one.
-    @Option(help: "The token apps present (default: the one kept in the directory, or a new one).")
-    var token: String?
+    /// The server's arguments, as given.
+    @Argument(
+      parsing: .captureForPassthrough,
+      help: "The server's options; reactor-trace serve --help lists them.")
+    var arguments: [String] = []
 
     /// Replaces this process with the server.
     func run() async throws {
-      var arguments = ["--host", host, "--port", String(port), "--directory", directory]
-      if let token { arguments += ["--token", token] }
       try await ServeRequest(arguments: arguments).exit()
     }
   }

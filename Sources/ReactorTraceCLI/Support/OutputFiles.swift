@@ -171,22 +171,6 @@ enum OutputFiles {
   }
 
   private static func writeToStandardOutput(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = systemWrite(
-          STDOUT_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += written
-      }
-      return true
-    }
+    bytes.withUnsafeBytes { POSIXIO.write($0, to: STDOUT_FILENO) }
   }
-}
-
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }

@@ -315,6 +315,15 @@ public struct ReactorRegistry: Sendable {
     entry(named: reactor)?.testFactory?(metadata)
   }
 
+  /// How a generated test builds `subject`: the test factory its reactor is registered
+  /// with, or its app's session factory, for a recording's `metadata`.
+  func testFactory(for subject: TestSubject, metadata: [String: String]) -> TestFactory? {
+    switch subject {
+    case .reactor(let reactor): testFactory(for: reactor, metadata: metadata).map { .reactor($0) }
+    case .app(let app): sessionTestFactory(for: app, metadata: metadata).map { .app($0) }
+    }
+  }
+
   /// The replays for a registered type name (see ``registeredName(matching:)``).
   func entry(named name: String) -> Entry? {
     registeredName(matching: name).flatMap { entries[$0] }

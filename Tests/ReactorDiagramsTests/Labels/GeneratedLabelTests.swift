@@ -124,16 +124,12 @@ struct GeneratedLabelTests {
     let bytes = try Self.trace(labelled: label)
     var transitions = TransitionGraph()
     try transitions.add(TraceReader(bytes: bytes))
-    let timeline = try TimelineDiagram(reader: TraceReader(bytes: bytes))
+    let timeline = try TimelineDiagram(reader: SessionReader(bytes: bytes))
     let sequence = try SequenceDiagram(reader: SessionReader(bytes: bytes))
     let diagrams: [(String, DOTGraph, LayoutEngine)] = [
       ("transitions", try transitions.dotGraph(), .dot),
       ("timeline", timeline.dotGraph(), .nop),
       ("sequence", sequence.dotGraph(), .nop),
-      (
-        "session timeline",
-        try SessionTimelineDiagram(reader: SessionReader(bytes: bytes)).dotGraph(), .nop
-      ),
       (
         "session transitions",
         try SessionTransitions(session: SessionTrace(bytes: Self.session(labelled: label)))

@@ -12,7 +12,7 @@ struct GapDiagramTests {
 
   @Test func aTimelineDrawsTheGapAndCountsTheDroppedEvents() throws {
     let trace = try counterWithGap()
-    let timeline = try TimelineDiagram(reader: TraceReader(bytes: trace.serialized))
+    let timeline = try TimelineDiagram(reader: SessionReader(bytes: trace.serialized))
     #expect(timeline.droppedEventCount == 3)
     let svg = try renderSVG(timeline.dotGraph(), engine: .nop)
     try saveForInspection(

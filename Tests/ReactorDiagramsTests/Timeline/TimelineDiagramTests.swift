@@ -88,7 +88,7 @@ struct TimelineDiagramTests {
         state: ["count": .int(Int64(index)), "isLoading": .bool(index.isMultiple(of: 2))])
       fixture.effectEnd(index, outcome: index.isMultiple(of: 7) ? "cancelled" : "finished")
     }
-    let timeline = try TimelineDiagram(reader: fixture.reader())
+    let timeline = try TimelineDiagram(reader: SessionReader(bytes: fixture.bytes))
     let dot = timeline.dotGraph().serialized()
     let svg = try GraphvizRenderer().render(dot: dot, engine: .nop, format: .svg)
 
@@ -121,7 +121,7 @@ struct TimelinePictureTests {
     fixture.mutation(
       "setRepos([\"octo/reactor-1\", \"octo/reactor-2\", \"octo/reactor-3\"], nextPage: 2)",
       action: 2, state: ["isLoadingNextPage": true])
-    let timeline = try TimelineDiagram(reader: fixture.reader())
+    let timeline = try TimelineDiagram(reader: SessionReader(bytes: fixture.bytes))
 
     let labels = timeline.dotGraph().nodes.compactMap { node -> String? in
       guard case .text(let text) = node.label else { return nil }
@@ -165,7 +165,7 @@ struct TimelinePictureTests {
       fixture.action(index + 1, "tap")
       fixture.mutation("set(\(index))", action: index + 1, state: ["count": .int(Int64(index))])
     }
-    let timeline = try TimelineDiagram(reader: fixture.reader())
+    let timeline = try TimelineDiagram(reader: SessionReader(bytes: fixture.bytes))
     let texts = timeline.dotGraph().nodes.compactMap { node -> String? in
       guard case .text(let text) = node.label else { return nil }
       return text
@@ -216,7 +216,7 @@ struct TimelineTextFittingTests {
       fixture.action(index + 1, label)
       fixture.mutation(label, action: index + 1, state: ["text": .string(label)])
     }
-    let timeline = try TimelineDiagram(reader: fixture.reader())
+    let timeline = try TimelineDiagram(reader: SessionReader(bytes: fixture.bytes))
 
     let laidOut = try LaidOutGraph(timeline.dotGraph(), engine: .nop, textMeasurement: .shaped)
 

@@ -4,15 +4,19 @@ import Testing
 
 @Suite("Timeline pages, drawn one at a time")
 struct TimelinePagesTests {
-  /// Traces with effects, streams, cancellations and failures.
-  private static let traces = ["counter", "feed", "github-search", "tasklist", "profile"]
+  /// Traces with effects, streams, cancellations and failures, and the task app's session.
+  private static let traces = [
+    sampleTracePath("counter"), sampleTracePath("feed"), sampleTracePath("github-search"),
+    sampleTracePath("tasklist"), sampleTracePath("profile"), sampleSessionPath(),
+  ]
 
   /// The pages drawn one at a time from two passes over the trace.
   private func streamedPages(
-    _ path: String, sequences: ClosedRange<Int>? = nil, eventsPerPage: Int
+    _ path: String, sequences: ClosedRange<Int>? = nil, reactors: Set<Int>? = nil,
+    eventsPerPage: Int
   ) throws -> (pages: [DOTGraph], eventCount: Int, pageCount: Int) {
     var pages = try TimelinePages(
-      path: path, reader: TraceReader(path: path), sequences: sequences,
+      path: path, reader: SessionReader(path: path), sequences: sequences, reactors: reactors,
       eventsPerPage: eventsPerPage)
     var graphs: [DOTGraph] = []
     while let page = try pages.next() { graphs.append(page) }
@@ -20,8 +24,8 @@ struct TimelinePagesTests {
   }
 
   @Test(arguments: traces)
-  func pagesDrawnOneAtATimeAreThePagesOfTheWholeTimeline(_ name: String) throws {
-    let path = sampleTracePath(name)
+  func pagesDrawnOneAtATimeAreThePagesOfTheWholeTimeline(_ path: String) throws {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
     let whole = try TimelineDiagram(path: path)
     for size in [1, 2, 3, 5, 8, 13, whole.eventCount, whole.eventCount + 1] {
       let streamed = try streamedPages(path, eventsPerPage: size)
@@ -37,8 +41,8 @@ struct TimelinePagesTests {
   }
 
   @Test(arguments: traces)
-  func aWindowIsPagedAsTheWholeTimelineOfThatWindow(_ name: String) throws {
-    let path = sampleTracePath(name)
+  func aWindowIsPagedAsTheWholeTimelineOfThatWindow(_ path: String) throws {
+    let name = path.split(separator: "/").last.map(String.init) ?? path
     let all = try TimelineDiagram(path: path).eventCount
     for window in [3...(all - 2), 2...2, (all + 5)...(all + 9)] {
       let whole = try TimelineDiagram(path: path, sequences: window)
@@ -50,9 +54,23 @@ struct TimelinePagesTests {
     }
   }
 
+  @Test func someReactorsOfASessionArePagedAsTheWholeTimelineOfThem() throws {
+    let path = sampleSessionPath()
+    for reactors: Set<Int> in [[1], [2, 4], [3, 9]] {
+      let whole = try TimelineDiagram(path: path, sequences: 5...40, reactors: reactors)
+      let streamed = try streamedPages(
+        path, sequences: 5...40, reactors: reactors, eventsPerPage: 3)
+      #expect(streamed.eventCount == whole.eventCount)
+      #expect(
+        streamed.pages.map { $0.serialized() }
+          == whole.pages(eventsPerPage: 3).map { $0.serialized() }, "\(reactors)")
+    }
+  }
+
   @Test func aPageLargerThanTheLimitIsRefusedBeforeAnyPageIsDrawn() throws {
     let path = sampleTracePath("feed")
-    let pages = try TimelinePages(path: path, reader: TraceReader(path: path), eventsPerPage: 10)
+    let pages = try TimelinePages(
+      path: path, reader: SessionReader(path: path), eventsPerPage: 10)
     #expect(throws: TimelineDiagramError.self) {
       try pages.checkSize(limit: TimelineSizeLimit(maximumEventsPerPage: 5))
     }

@@ -47,18 +47,7 @@ struct POSIXFile: ~Copyable {
 
   /// Writes all of `bytes`, resuming after partial writes and interruptions.
   func write(_ bytes: [UInt8]) -> Bool {
-    bytes.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        if written < 0 {
-          if errno == EINTR { continue }
-          return false
-        }
-        offset += written
-      }
-      return true
-    }
+    bytes.withUnsafeBytes { POSIXIO.write($0, to: descriptor) }
   }
 
   /// Gives the file the permission bits, owner and group of the regular file it replaces.
@@ -101,10 +90,6 @@ struct POSIXFile: ~Copyable {
   private static func closeDescriptor(_ descriptor: Int32) -> Bool {
     systemClose(descriptor) == 0
   }
-}
-
-private func systemWrite(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }
 
 private func systemRename(_ source: String, _ destination: String) -> Int32 {

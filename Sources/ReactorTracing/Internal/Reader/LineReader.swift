@@ -112,17 +112,11 @@ final class LineReader {
       let growth = max(Self.chunkSize, min(buffer.count, ceiling - buffer.count))
       buffer += [UInt8](repeating: 0, count: growth)
     }
-    while true {
-      let count = buffer.withUnsafeMutableBytes { bytes in
-        read(descriptor, bytes.baseAddress! + end, bytes.count - end)
-      }
-      if count < 0 {
-        if errno == EINTR { continue }
-        throw .readFailed(String(cString: strerror(errno)))
-      }
-      if count == 0 { isAtEnd = true }
-      end += count
-      return
+    let count = buffer.withUnsafeMutableBytes { bytes in
+      POSIXIO.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: bytes[end...]))
     }
+    if count < 0 { throw .readFailed(String(cString: strerror(errno))) }
+    if count == 0 { isAtEnd = true }
+    end += count
   }
 }

@@ -4,14 +4,14 @@ import ReactorTracing
 import Testing
 
 @Suite("Session timeline")
-struct SessionTimelineDiagramTests {
+struct SessionTimelineTests {
   static func tooltip(_ attributes: [String: DOTValue]) -> String {
     if case .string(let text)? = attributes["tooltip"] { return text }
     return ""
   }
 
   @Test func eachReactorGetsItsLanesAndIdleOnesShareOne() throws {
-    let timeline = try SessionTimelineDiagram(path: sampleSessionPath())
+    let timeline = try TimelineDiagram(path: sampleSessionPath())
     let svg = try renderSVG(timeline.dotGraph(), engine: .nop)
 
     #expect(timeline.eventCount == 43)
@@ -31,14 +31,14 @@ struct SessionTimelineDiagramTests {
   }
 
   @Test func labelsNameTypesWithoutTheirModule() throws {
-    let timeline = try SessionTimelineDiagram(path: sampleSessionPath())
+    let timeline = try TimelineDiagram(path: sampleSessionPath())
     let texts = try renderSVG(timeline.dotGraph(), engine: .nop).texts
     #expect(!texts.contains { $0.contains("ReactorExamples.") })
     #expect(texts.contains(#"insert(TaskItem(id: 4, title: "Buy"#))
   }
 
   @Test func causesAcrossReactorsAreArrowsFromTheSendingAction() throws {
-    let graph = try SessionTimelineDiagram(path: sampleSessionPath()).dotGraph()
+    let graph = try TimelineDiagram(path: sampleSessionPath()).dotGraph()
     let causes = graph.edges.map { Self.tooltip($0.attributes) }.filter { $0.hasPrefix("reactor ") }
 
     #expect(
@@ -57,7 +57,7 @@ struct SessionTimelineDiagramTests {
   }
 
   @Test func chosenReactorsAndAWindowKeepOnlyTheirEvents() throws {
-    let timeline = try SessionTimelineDiagram(
+    let timeline = try TimelineDiagram(
       path: sampleSessionPath(), sequences: 30...45, reactors: [1, 4])
     let svg = try renderSVG(timeline.dotGraph(), engine: .nop)
 
@@ -68,7 +68,7 @@ struct SessionTimelineDiagramTests {
   }
 
   @Test func pagesRepeatTheGroupsOfTheReactorsActiveOnThem() throws {
-    let timeline = try SessionTimelineDiagram(path: sampleSessionPath())
+    let timeline = try TimelineDiagram(path: sampleSessionPath())
     let pages = timeline.pages(eventsPerPage: 15)
 
     #expect(pages.count == 3)
@@ -78,7 +78,7 @@ struct SessionTimelineDiagramTests {
 
   @Test(arguments: [TextMeasurement.estimated, .shaped])
   func noTextLeavesItsBoxAndNoTextCoversAnother(measurement: TextMeasurement) throws {
-    let timeline = try SessionTimelineDiagram(path: sampleSessionPath())
+    let timeline = try TimelineDiagram(path: sampleSessionPath())
     let laidOut = try LaidOutGraph(
       timeline.dotGraph(), engine: .nop, textMeasurement: measurement)
 
@@ -91,7 +91,7 @@ struct SessionTimelineDiagramTests {
 
   @Test(arguments: [TextMeasurement.estimated, .shaped])
   func hostileNamesStayInsideTheirBoxes(measurement: TextMeasurement) throws {
-    let timeline = try SessionTimelineDiagram(reader: SessionReader(bytes: hostileSessionBytes()))
+    let timeline = try TimelineDiagram(reader: SessionReader(bytes: hostileSessionBytes()))
     let laidOut = try LaidOutGraph(
       timeline.dotGraph(), engine: .nop, textMeasurement: measurement)
 
@@ -102,7 +102,7 @@ struct SessionTimelineDiagramTests {
   }
 
   @Test func theExampleSessionRendersAsPNG() throws {
-    let timeline = try SessionTimelineDiagram(path: sampleSessionPath())
+    let timeline = try TimelineDiagram(path: sampleSessionPath())
 
     let png = try GraphvizRenderer().render(timeline.dotGraph(), engine: .nop, format: .png)
     try saveForInspection(png, named: "taskapp-timeline.png")

@@ -1,0 +1,133 @@
+// Actions: `send` and the end of the action flow.
+
+extension ReactorRuntime {
+  /// Entry point of ``Reactor/send(_:)``: runs the action as a unit of work, or queues it
+  /// behind the unit in progress.
+  @inlinable
+  func send(_ action: Action) {
+    if tracksActivity {
+      sendRecordingOrigin(action)
+      return
+    }
+    dispatch(action)
+  }
+
+  /// ``send(_:)`` in a recorded session: the action's origin is what runs now.
+  ///
+  /// Inlinable and never inlined, as ``receiveRecordingOrigin(_:id:origin:mutate:)`` is: the
+  /// whole recorded path below it is then specialized for the client's reactor.
+  @inlinable @inline(never)
+  func sendRecordingOrigin(_ action: Action) {
+    ReactorActivity.delivering(ReactorActivity.current) { dispatch(action) }
+  }
+
+  /// Runs an action as a unit of work, or queues it behind the unit in progress.
+  @inlinable
+  func dispatch(_ action: Action) {
+    if isBusy {
+      enqueue { [unowned(unsafe) self] in dispatch(action) }
+      return
+    }
+    isBusy = true
+    if passesActionsThrough {
+      receive(action, origin: .sent)
+    } else {
+      for entry in actionEntries { entry(action, .sent) }
+    }
+    endUnit()
+  }
+
+  /// ``send(_:)`` from the reactor's own `send`, which keeps the reactor alive for the call.
+  ///
+  /// When the action and mutation hooks pass values through and nothing is being emitted,
+  /// `mutate` and `reduce` are called on the reactor directly instead of through the
+  /// pipeline's closures: the same steps in the same order, without a closure call or a
+  /// retain of the reactor (whose weak references put every retain on the slow path).
+  @inlinable
+  func send<R: Reactor>(_ action: Action, to reactor: R)
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    guard passesActionsThrough, passesMutationsThrough, isBuilt, !isBusy, !isStubEnabled,
+      !tracksActivity
+    else {
+      send(action)
+      return
+    }
+    isBusy = true
+    lastActionID += 1
+    let id = lastActionID
+    monitor?.reactorDidReceive(action: action, id: id, origin: .sent)
+    isHandlingAction = true
+    let effect: Effect<Mutation>
+    if tracksOwnActivity {
+      // What `mutate` publishes on a relay comes from this action.
+      effect = ReactorActivity.whileRunning(
+        ReactorActivity(reactor: activityID, action: id), in: activityID
+      ) { reactor.mutate(action: action) }
+    } else {
+      effect = reactor.mutate(action: action)
+    }
+    switch effect.operation {
+    case .just(let mutation):
+      apply(mutation, origin: .action(id)) { reactor.reduce(state: $0, mutation: $1) }
+    case .sequence(let mutations):
+      for mutation in mutations {
+        apply(mutation, origin: .action(id)) { reactor.reduce(state: $0, mutation: $1) }
+      }
+    default:
+      start(effect, action: id)
+    }
+    isHandlingAction = false
+    endUnit()
+  }
+
+  /// End of the action flow: runs `mutate(action:)` and starts its effect.
+  ///
+  /// An action that reaches it while another is handled or a state is emitted (from a
+  /// source merged in `transform(action:)`) is queued.
+  @inlinable
+  func receive(_ action: Action, origin: Origin) {
+    guard !isStubEnabled, let mutateFunction else { return }
+    if isHandlingAction || isEmitting {
+      enqueue { [unowned(unsafe) self] in receive(action, origin: origin) }
+      return
+    }
+    let isOutermost = !isBusy
+    isBusy = true
+    lastActionID += 1
+    let id = lastActionID
+    isHandlingAction = true
+    if tracksActivity {
+      receiveRecordingOrigin(action, id: id, origin: origin, mutate: mutateFunction)
+    } else {
+      monitor?.reactorDidReceive(action: action, id: id, origin: origin)
+      if tracksOwnActivity {
+        let activity = ReactorActivity(reactor: activityID, action: id)
+        ReactorActivity.whileRunning(activity, in: activityID) {
+          start(mutateFunction(action), action: id)
+        }
+      } else {
+        start(mutateFunction(action), action: id)
+      }
+    }
+    isHandlingAction = false
+    if isOutermost { endUnit() }
+  }
+
+  /// The body of ``receive(_:origin:)`` in a recorded session: the action's origin goes to
+  /// the monitor, and the action runs as this reactor's activity.
+  ///
+  /// Inlinable, so that the client specializes it for its reactor (unspecialized, it looked
+  /// up the metadata of the reactor's optionals, arrays and ranges on every action), and
+  /// never inlined, so that the untraced path that calls it stays as small as it was.
+  @inlinable @inline(never)
+  func receiveRecordingOrigin(
+    _ action: Action, id: Int, origin: Origin, mutate: (Action) -> Effect<Mutation>
+  ) {
+    monitor?.reactorDidReceive(
+      action: action, id: id, origin: origin, from: ReactorActivity.delivered)
+    let reactor = activityID
+    ReactorActivity.whileRunning(ReactorActivity(reactor: reactor, action: id), in: reactor) {
+      start(mutate(action), action: id)
+    }
+  }
+}
