@@ -88,7 +88,7 @@ public struct Summarization: Sendable {
       do {
         let reader = try FleetFiles.sessionReader(at: path)
         recordings.append(path)
-        if reader.header.version.major == TraceHeader.currentVersion.major,
+        if reader.header.isTraceOfOneReactor,
           case .introduced(let introduction)? = try? reader.next()?.kind
         {
           traceReactors[path] = introduction
