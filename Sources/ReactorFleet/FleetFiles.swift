@@ -122,6 +122,24 @@ public enum FleetFiles {
     }
   }
 
+  /// The lanes of the file's reactors, inflated first when it is gzip: a plain trace's one
+  /// lane is streamed from disk each time it is opened, a session's are cut from it.
+  ///
+  /// - Parameter path: A session or a trace file, `.gz` or not.
+  /// - Returns: Every reactor's lane, in the order they entered the file.
+  /// - Throws: ``FleetError``.
+  public static func lanes(at path: String) throws(FleetError) -> ReactorLanes {
+    let inflated = try isGzip(path) ? try contents(of: path) : nil
+    do throws(TraceReadError) {
+      if let inflated {
+        return ReactorLanes(session: try SessionTrace(bytes: inflated), name: path)
+      }
+      return try ReactorLanes(path: path)
+    } catch {
+      throw .trace(error)
+    }
+  }
+
   /// `bytes`, gzipped when `path` ends with `.gz`.
   public static func encoded(_ bytes: [UInt8], for path: String) -> [UInt8] {
     path.hasSuffix(".gz") ? Gzip.deflate(bytes) : bytes

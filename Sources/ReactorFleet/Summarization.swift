@@ -82,10 +82,17 @@ public struct Summarization: Sendable {
     var recordings: [String] = []
     var summaryFiles: [String] = []
     var notTraces: [TraceReadError] = []
+    // The reactor of each trace of one reactor, known from its first lines.
+    var traceReactors: [String: ReactorIntroduction] = [:]
     for path in paths {
       do {
-        _ = try FleetFiles.sessionReader(at: path)
+        let reader = try FleetFiles.sessionReader(at: path)
         recordings.append(path)
+        if reader.header.isTraceOfOneReactor,
+          case .introduced(let introduction)? = try? reader.next()?.kind
+        {
+          traceReactors[path] = introduction
+        }
       } catch .trace(.notATrace(let path, let reason)) {
         if merging {
           summaryFiles.append(path)
@@ -103,6 +110,16 @@ public struct Summarization: Sendable {
     var abstractions = saved
     var files: [FileSummary] = []
     for path in recordings {
+      // A trace whose one reactor has no abstraction yet is read once it is inferred.
+      if case .inferred = choice, let reactor = traceReactors[path],
+        abstractions.abstractions[reactor.type] == nil
+      {
+        files.append(
+          FileSummary(
+            lines: [], types: [reactor.type], missing: [(path, reactor.reactor, reactor.type)],
+            warnings: []))
+        continue
+      }
       files.append(try summarize(path, under: abstractions))
     }
     // Types no abstraction was given for are inferred from the lanes of all their reactors,
@@ -217,6 +234,8 @@ public struct Summarization: Sendable {
           }
         }
       } catch {
+        // A trace first read here fails as its summary would have.
+        if case .unreadableTrace(let error) = error { throw .trace(error) }
         throw .abstraction(error)
       }
       unused.subtract(chosen.keys)
@@ -227,33 +246,31 @@ public struct Summarization: Sendable {
   }
 }
 
-/// The lanes of sessions as traces of one reactor, for inference: the session last read is
-/// kept, since the lanes of a file come one after another.
+/// The lanes of traces and sessions, for inference (``FleetFiles/lanes(at:)``): a trace's one
+/// lane is streamed from disk; the file last opened is kept, since the lanes of a file come
+/// one after another.
 private final class LaneSource {
   private var path: String?
-  private var session: SessionTrace?
+  private var lanes: [Int: ReactorLanes.Lane] = [:]
 
   /// The lane of `reactor` in the file at `path`, as a reader verifying states.
   func lane(of reactor: Int, in path: String) throws(TraceReadError) -> TraceReader {
-    if self.path != path || session == nil {
-      session = nil
-      let reader: SessionReader
+    if self.path != path {
+      self.path = nil
+      lanes = [:]
       do throws(FleetError) {
-        reader = try FleetFiles.sessionReader(at: path)
+        for lane in try FleetFiles.lanes(at: path).lanes { lanes[lane.reactor.reactor] = lane }
       } catch {
         guard case .trace(let error) = error else {
           throw .readFailed(path: path, reason: error.description)
         }
         throw error
       }
-      var events: [SessionEvent] = []
-      while let event = try reader.next() { events.append(event) }
-      session = SessionTrace(header: reader.header, events: events)
       self.path = path
     }
-    guard let lane = session?.lane(of: reactor) else {
+    guard let lane = lanes[reactor] else {
       throw .readFailed(path: path, reason: "it has no reactor \(reactor)")
     }
-    return try TraceReader(bytes: lane.serialized, name: path)
+    return try lane.open()
   }
 }

@@ -40,7 +40,7 @@ public struct ReactorLanes: Sendable {
   /// - Throws: ``TraceReadError`` when the file cannot be read.
   public init(path: String) throws(TraceReadError) {
     let reader = try SessionReader(path: path, verifyingStates: false)
-    guard reader.header.version.major == TraceHeader.currentVersion.major,
+    guard reader.header.isTraceOfOneReactor,
       case .introduced(let introduction)? = try reader.next()?.kind
     else {
       self.init(session: try SessionTrace(contentsOf: path), name: path)
