@@ -28,7 +28,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   let bytes = Array(UnsafeBufferPointer(start: data, count: size))
   readEveryEvent(bytes, verifyingStates: true)
   readEveryEvent(bytes, verifyingStates: false)
-  if let reader = try? TraceReader(bytes: bytes, name: "fuzz", verifyingStates: false) {
+  // Structural replay of a trace or a session: one path (a trace is a session of one reactor).
+  if let reader = try? SessionReader(bytes: bytes, name: "fuzz", verifyingStates: false) {
     let replay = StructuralReplay(reader: reader)
     while (try? replay.next()) != nil {}
     for divergence in replay.divergences { _ = "\(divergence)" }
