@@ -55,14 +55,7 @@ extension StateAbstraction {
     var statistics: [String: FieldStatistics] = [:]
     var isObject = true
     for open in openers {
-      let reader: TraceReader
-      do {
-        reader = try open()
-      } catch let error as TraceReadError {
-        throw .unreadableTrace(error)
-      } catch {
-        throw .unreadableTrace(.readFailed(path: "trace", reason: "\(error)"))
-      }
+      let reader = try TransitionGraphError.opening(open)
       var schemas: [String: TypeSchema] = [:]
       if case .structure(_, let fields, _)? = reader.header.schema.state.shape {
         for field in fields { schemas[field.name] = field.schema }

@@ -52,3 +52,19 @@ extension TransitionGraphError: CustomStringConvertible {
     }
   }
 }
+
+extension TransitionGraphError {
+  /// Opens a trace with `open`, its failure as ``unreadableTrace(_:)``: the one way the
+  /// graph's builders (the inference, the inspector's embedding) open the traces they read.
+  package static func opening(
+    _ open: () throws -> TraceReader
+  ) throws(TransitionGraphError) -> TraceReader {
+    do {
+      return try open()
+    } catch let error as TraceReadError {
+      throw .unreadableTrace(error)
+    } catch {
+      throw .unreadableTrace(.readFailed(path: "trace", reason: "\(error)"))
+    }
+  }
+}

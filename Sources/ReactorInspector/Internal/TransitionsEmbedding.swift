@@ -27,15 +27,7 @@ struct TransitionsEmbedding {
       }
       graph = TransitionGraph(abstraction: chosen)
       for open in openers {
-        let reader: TraceReader
-        do {
-          reader = try open()
-        } catch let error as TraceReadError {
-          throw .unreadableTrace(error)
-        } catch {
-          throw .unreadableTrace(.readFailed(path: "trace", reason: "\(error)"))
-        }
-        try graph.add(reader)
+        try graph.add(TransitionGraphError.opening(open))
       }
     } catch {
       note = "no transitions diagram: \(error.description)"
