@@ -143,6 +143,10 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
   func deliver(_ index: Int, of effect: Int) {
     guard let mutation = mutations[index], let runtime else { return }
     if timeline.effects[effect]?.isCarriedOver == true {
+      // A session replays from its start, where no effect runs yet: a lane's effect that
+      // did not start in it is not one of the run's, and the replay reports its mutation
+      // as missing.
+      guard !isInSession else { return }
       // Action 0, which no action of the replay has: an effect of before the trace.
       runtime.replay(mutation, as: .effect(effect, action: 0))
       return
