@@ -369,14 +369,15 @@ public final class StructuralReplay {
     }
     switch kind {
     case .action(let action):
-      if let problem = lane.actionIDs.insert(action.id) {
-        report(problem, what: "action", id: action.id, of: reactor)
-      }
-      lane.actions.insert(action.label, for: action.id)
+      // Its origin came before it: checked before its id is known.
       var resolved = true
       if let from = action.from {
         resolved = check(from, of: reactor, lane: &lane, sequence: sequence, line: line)
       }
+      if let problem = lane.actionIDs.insert(action.id) {
+        report(problem, what: "action", id: action.id, of: reactor)
+      }
+      lane.actions.insert(action.label, for: action.id)
       causality.count(resolved: resolved, isMutation: false)
       if !resolved { lane.unresolvedActions.insert(action.id) }
       step.kind = "action"
