@@ -11,21 +11,27 @@ public import ReactorTracing
 /// ```
 ///
 /// It reads through ``ReactorTracing/SessionReader``: a trace of one reactor (format 1.x) is a
-/// session of one reactor, id 1, whose introduction is not a step. Within each reactor it
-/// checks that every rebuilt state matches its recorded hash, that every effect start and
-/// every mutation refers to an action seen before it (or, in a window, before the window),
-/// that every effect end and every mutation from an effect follows the effect's start. Across
-/// the session it checks that `seq` numbers are consecutive from 1 (or from the window's first
-/// sequence), that every reactor is introduced once, by a parent that is alive, that nothing
-/// happens in a reactor after its release, and that every `from` (the origin of an action sent
-/// by another reactor, or of a stream element it published) points at a live reactor and at an
-/// action and an effect of it that came earlier. It follows every action and mutation back
-/// through its causes and counts in ``causality`` those that reach a user action or a named
-/// external stream. What it finds is collected in ``divergences`` and reading goes on; only an
-/// unreadable input throws. A gap, where the recorder dropped events (``TraceEvent/Gap``), is
-/// counted in ``droppedEventCount`` and is not a divergence: after it, causes that refer to
-/// what may have been dropped are not checked. Memory grows with the reactors alive at once,
-/// not with the length of the input, except for the divergences found.
+/// session of one reactor, id 1, whose introduction is not a step. It checks every reference
+/// a line makes, as docs/trace-format.md lists them: that every rebuilt state matches its
+/// recorded hash; that `seq` numbers are consecutive from 1 (or from the window's first
+/// sequence) and `t` never decreases; that every reactor is introduced once, with an id above
+/// those before it, by a parent that is alive, `during` the parent's latest event; that
+/// nothing happens in a reactor after its release; that a reactor's action and effect ids
+/// increase; that every effect start, mutation and `publishedBy` names an action of its
+/// reactor seen before it, every mutation from an effect (and every `publishedBy` effect) an
+/// effect started before by that same action, every effect end a running effect; and that
+/// every `from` (the origin of an action sent by another reactor, or of a stream element it
+/// published) points at a live reactor, an action of it that came earlier and an effect of it
+/// that action started. It follows every action and mutation back through its causes and
+/// counts in ``causality`` those that reach a user action or a named external stream. What it
+/// finds is collected in ``divergences`` and reading goes on; only an unreadable input throws.
+///
+/// Where the input may have lost events, before a window and in a gap
+/// (``TraceEvent/Gap``, counted in ``droppedEventCount``, not a divergence), a reference may
+/// name an id the input does not hold, but never one it holds later: such a reference named
+/// the future, and is reported once the id appears. Memory grows with the reactors alive at
+/// once, plus 8 bytes per effect (which action started it), not with the rest of the input,
+/// except for the divergences found.
 public final class StructuralReplay {
   /// The session's header (for a trace of one reactor, built from its header).
   public var header: SessionHeader { reader.header }

@@ -285,7 +285,7 @@ private struct ReplayRun {
         result = try entry.reduce(lane.path, lane.metadata)
       }
       if !result.schemaChanges.isEmpty, !command.json {
-        CommandFailure.printError(
+        CommandFailure.printWarning(
           "note: the reactor's types changed since the recording, in ways this trace survives: "
             + result.schemaChanges.map(\.description).joined(separator: "; "))
       }

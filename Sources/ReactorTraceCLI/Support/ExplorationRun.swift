@@ -39,7 +39,7 @@ enum ExplorationRun {
     {
       alphabet = entry.payloadFreeActions
       if !alphabet.isEmpty {
-        CommandFailure.printError(
+        CommandFailure.printWarning(
           "note: no --actions or --actions-from: exploring the cases of the Action without "
             + "payload (Optional payloads as nil): "
             + alphabet.map(\.serializedString).joined(separator: ", "))

@@ -25,7 +25,7 @@ struct TraceWarningReport: Sendable {
 
   /// Writes ``lines(strict:)`` to standard error.
   func print(strict: Bool) {
-    for line in lines(strict: strict) { CommandFailure.printError(line) }
+    for line in lines(strict: strict) { CommandFailure.printWarning(line) }
   }
 
   /// Writes each report's ``lines(strict:)`` to standard error and, under `--strict`, fails
