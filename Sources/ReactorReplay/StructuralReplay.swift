@@ -126,6 +126,8 @@ public final class StructuralReplay {
     var runningEffects: Set<Int> = []
     /// Effects running at a gap: they may have ended in it.
     var mayHaveEnded: Set<Int> = []
+    /// Effects whose start the input lost (before a window, in a gap) that ended.
+    var endedUnseen: Set<Int> = []
     /// The `seq` of the reactor's latest event, its introduction included.
     var lastSequence: Int
     var actions: LabelCache
@@ -408,9 +410,13 @@ public final class StructuralReplay {
     case .effectEnded(let end):
       if lane.runningEffects.remove(end.effect) == nil,
         lane.mayHaveEnded.remove(end.effect) == nil,
-        !lane.effectIDs.mayBeMissing(end.effect, sequence: sequence, line: line)
+        lane.endedUnseen.contains(end.effect)
+          || !lane.effectIDs.mayBeMissing(end.effect, sequence: sequence, line: line)
       {
         broken("ends effect \(end.effect), which did not start before it or already ended")
+      } else if !lane.effectIDs.contains(end.effect) {
+        // An effect whose start the input lost ends once.
+        lane.endedUnseen.insert(end.effect)
       }
       step.kind = "effectEnd"
       guard describing else { return }
