@@ -229,7 +229,8 @@ private enum Input {
     switch self {
     case .trace(var trace):
       var kept = Array(trace.events[..<start])
-      kept.append(TraceEvent(sequence: removed.lowerBound, time: trace.events[start].time, kind: .gap(gap)))
+      kept.append(
+        TraceEvent(sequence: removed.lowerBound, time: trace.events[start].time, kind: .gap(gap)))
       for var event in trace.events[end...] {
         event.sequence -= shift
         kept.append(event)
@@ -240,7 +241,8 @@ private enum Input {
     case .session(var session):
       var kept = Array(session.events[..<start])
       kept.append(
-        SessionEvent(sequence: removed.lowerBound, time: session.events[start].time, kind: .gap(gap)))
+        SessionEvent(
+          sequence: removed.lowerBound, time: session.events[start].time, kind: .gap(gap)))
       for var event in session.events[end...] {
         event.sequence -= shift
         kept.append(event)
@@ -345,7 +347,9 @@ private struct View {
   /// gap before `index` (between the ids the reactor used before and after it).
   func mayBeLost(_ id: Int, of reactor: Int, effects: Bool, at index: Int) -> Bool {
     guard id >= 1 else { return false }
-    if isBase(reactor), id < (ids(of: reactor, effects: effects, in: 0..<events.count).min() ?? .max) {
+    if isBase(reactor),
+      id < (ids(of: reactor, effects: effects, in: 0..<events.count).min() ?? .max)
+    {
       return true
     }
     for gap in 0..<index {

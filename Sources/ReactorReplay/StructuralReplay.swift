@@ -583,9 +583,10 @@ public final class StructuralReplay {
     return !origin.unresolvedActions.contains(action) && origin.actionIDs.contains(action)
   }
 
-  /// Whether `reactor`, not introduced by the input, may be one released before its window:
-  /// in a window, an id below that of every reactor introduced in it. While none is, the
-  /// claim is noted, and checked when one is.
+  /// Whether a reactor the input does not introduce may be one released before its window.
+  ///
+  /// In a window, that is an id below that of every reactor introduced in it. While none is,
+  /// the claim is noted, and checked when one is.
   private func isReleasedBeforeWindow(_ reactor: Int, sequence: Int, line: Int) -> Bool {
     guard reader.header.window != nil, reactor >= 1 else { return false }
     if let firstReactorInWindow { return reactor < firstReactorInWindow }

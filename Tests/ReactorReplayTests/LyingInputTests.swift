@@ -49,7 +49,8 @@ import Testing
   }
 
   @Test func aMutationFromAnEffectAnotherActionStartedIsABrokenCause() throws {
-    let lie = try Self.counter(10, #""cause":{"action":2,"effect":2}"#, #""cause":{"action":1,"effect":2}"#)
+    let lie = try Self.counter(
+      10, #""cause":{"action":2,"effect":2}"#, #""cause":{"action":1,"effect":2}"#)
     #expect(
       try Self.divergences(lie) == [
         "line 11: event 10 is a mutation from effect 2, which action 2 started, not action 1"
@@ -133,7 +134,10 @@ import Testing
         default:
           var edited = line.replacingOccurrences(
             of: #""seq":\d+"#, with: "\"seq\":\(index - 1)", options: .regularExpression)
-          if index == 9 { edited = edited.replacingOccurrences(of: #""cause":{"action":2,"effect":2}"#, with: cause) }
+          if index == 9 {
+            edited = edited.replacingOccurrences(
+              of: #""cause":{"action":2,"effect":2}"#, with: cause)
+          }
           return index < 9 ? line : edited
         }
       }

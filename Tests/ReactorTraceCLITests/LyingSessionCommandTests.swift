@@ -18,7 +18,8 @@ struct LyingSessionCommandTests {
     _ lines: [String], _ name: String, in scratch: borrowing ScratchDirectory
   ) throws -> String {
     let path = scratch.file(name)
-    try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+    try (lines.joined(separator: "\n") + "\n").write(
+      toFile: path, atomically: true, encoding: .utf8)
     return path
   }
 

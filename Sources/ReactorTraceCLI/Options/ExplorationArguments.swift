@@ -39,7 +39,7 @@ struct ExplorationArguments: ParsableArguments, Sendable {
   var maxDepth: Int?
 
   /// The state bound: by default one that answers in seconds (a counter, whose states never
-  /// end, in about 15 s on a debug build), which the report names when it stops there.
+  /// end, in 3.4 s of CPU on a debug build), which the report names when it stops there.
   @Option(help: "Stop after this many states (raise it for a larger graph).")
   var maxStates = 1_000
 

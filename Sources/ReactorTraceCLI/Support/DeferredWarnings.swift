@@ -19,9 +19,12 @@ final class DeferredWarnings: Sendable {
 
   /// Prints the lines held back, and holds no more.
   func flush() {
-    for line in lines.withLock({ lines in defer { lines = [] }; return lines }) {
-      CommandFailure.printError(line)
+    let held = lines.withLock { lines in
+      let held = lines
+      lines = []
+      return held
     }
+    for line in held { CommandFailure.printError(line) }
   }
 
   /// Forgets the lines held back: the run's error line says what matters.
