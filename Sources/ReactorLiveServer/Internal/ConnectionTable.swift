@@ -11,16 +11,19 @@ import Darwin
 /// Every open connection, its deadline, and whether it presented the token: the caps on
 /// connections and the deadlines that bound how long a client may hold one.
 ///
-/// A connection is admitted while fewer than `maximumConnections` are open and fewer than
-/// `maximumConnectionsWithoutToken` have not yet presented the token; otherwise it is
-/// answered 503 and closed at once. A connection whose deadline passes is shut down (its
+/// A connection is admitted while fewer than `maximumConnections` are open; otherwise it is
+/// answered 503 and closed at once. When `maximumConnectionsWithoutToken` connections have
+/// not presented the token yet, the oldest of them is shut down to make room: connections
+/// that hold on without a token cannot keep an app out (an app presents its token in its
+/// first request). A connection whose deadline passes is shut down (its
 /// task then sees the socket end and closes it), under the same lock that removes it, so a
 /// descriptor number reused later is never shut down by mistake.
 final class ConnectionTable: Sendable {
   private struct Entry {
     var descriptor: Int32
     var deadline: ContinuousClock.Instant?
-    var hasToken = false
+    /// Whether it counts against the cap on connections without the token.
+    var isWithoutToken = true
     var wasShutDown = false
   }
 
@@ -45,8 +48,16 @@ final class ConnectionTable: Sendable {
       guard state.entries.count < maximumConnections else {
         return .failure(.tooManyConnections(maximumConnections))
       }
-      guard state.withoutToken < maximumConnectionsWithoutToken else {
-        return .failure(.tooManyWithoutToken(maximumConnectionsWithoutToken))
+      if state.withoutToken >= maximumConnectionsWithoutToken,
+        let oldest = state.entries.filter({ $0.value.isWithoutToken }).keys.min(),
+        var entry = state.entries[oldest]
+      {
+        _ = shutdown(entry.descriptor, Int32(SHUT_RDWR))
+        entry.isWithoutToken = false
+        entry.wasShutDown = true
+        entry.deadline = nil
+        state.entries[oldest] = entry
+        state.withoutToken -= 1
       }
       let number = state.next
       state.next += 1
@@ -59,13 +70,10 @@ final class ConnectionTable: Sendable {
   /// Why a connection was not admitted.
   enum Refusal: Error, CustomStringConvertible {
     case tooManyConnections(Int)
-    case tooManyWithoutToken(Int)
 
     var description: String {
       switch self {
       case .tooManyConnections(let limit): "\(limit) connections open already"
-      case .tooManyWithoutToken(let limit):
-        "\(limit) connections without the token open already"
       }
     }
   }
@@ -74,8 +82,8 @@ final class ConnectionTable: Sendable {
   /// connections without one.
   func presentedToken(_ number: Int) {
     state.withLock { state in
-      guard var entry = state.entries[number], !entry.hasToken else { return }
-      entry.hasToken = true
+      guard var entry = state.entries[number], entry.isWithoutToken else { return }
+      entry.isWithoutToken = false
       state.entries[number] = entry
       state.withoutToken -= 1
     }
@@ -95,7 +103,7 @@ final class ConnectionTable: Sendable {
   func remove(_ number: Int) {
     state.withLock { state in
       guard let entry = state.entries.removeValue(forKey: number) else { return }
-      if !entry.hasToken { state.withoutToken -= 1 }
+      if entry.isWithoutToken { state.withoutToken -= 1 }
     }
   }
 
