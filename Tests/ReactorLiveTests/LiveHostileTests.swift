@@ -54,46 +54,52 @@ import Testing
   }
 
   @Test func aRequestThatDoesNotArriveInTimeIsClosed() async throws {
-    try await serving({ $0.requestDeadline = .milliseconds(300) }) { server, _ in
-      let reply = try await onThread {
-        let connection = try RawConnection(port: server.endpoint.port)
-        connection.send("GET / HTT")
-        return connection.readToEnd()
-      }
-      #expect(!reply.timedOut)
-      try await eventually("the deadline's log line") {
-        server.log.contains { $0.contains("no whole request within") }
-      }
-    }
+    try await serving(
+      { $0.requestDeadline = .milliseconds(300) },
+      { server, _ in
+        let reply = try await onThread {
+          let connection = try RawConnection(port: server.endpoint.port)
+          connection.send("GET / HTT")
+          return connection.readToEnd()
+        }
+        #expect(!reply.timedOut)
+        try await eventually("the deadline's log line") {
+          server.log.contains { $0.contains("no whole request within") }
+        }
+      })
   }
 
   @Test func connectionsWithoutTheTokenCannotKeepAnAppOut() async throws {
-    try await serving({ $0.maximumConnectionsWithoutToken = 4 }) { server, _ in
-      let port = server.endpoint.port
-      let idle = try (0..<4).map { _ in try RawConnection(port: port) }
-      // A fifth connection makes room by closing the oldest one without a token.
-      let ok = try await post(server, "app", batch(events: 3))
-      #expect(ok.status == 200, "\(ok.text)")
-      let oldest = try await onThread { [idle] in idle[0].readToEnd() }
-      #expect(!oldest.timedOut)
-      _ = idle
-    }
+    try await serving(
+      { $0.maximumConnectionsWithoutToken = 4 },
+      { server, _ in
+        let port = server.endpoint.port
+        let idle = try (0..<4).map { _ in try RawConnection(port: port) }
+        // A fifth connection makes room by closing the oldest one without a token.
+        let ok = try await post(server, "app", batch(events: 3))
+        #expect(ok.status == 200, "\(ok.text)")
+        let oldest = try await onThread { [idle] in idle[0].readToEnd() }
+        #expect(!oldest.timedOut)
+        _ = idle
+      })
   }
 
   @Test func connectionsOverTheCapAreAnswered503() async throws {
-    try await serving({
-      $0.maximumConnections = 2
-      $0.maximumConnectionsWithoutToken = 2
-    }) { server, _ in
-      let port = server.endpoint.port
-      let held = try (0..<2).map { _ in try RawConnection(port: port) }
-      let reply = try await onThread {
-        let third = try RawConnection(port: port)
-        return third.readToEnd()
-      }
-      #expect(reply.status == 503, "\(reply.text)")
-      _ = held
-    }
+    try await serving(
+      {
+        $0.maximumConnections = 2
+        $0.maximumConnectionsWithoutToken = 2
+      },
+      { server, _ in
+        let port = server.endpoint.port
+        let held = try (0..<2).map { _ in try RawConnection(port: port) }
+        let reply = try await onThread {
+          let third = try RawConnection(port: port)
+          return third.readToEnd()
+        }
+        #expect(reply.status == 503, "\(reply.text)")
+        _ = held
+      })
   }
 
   @Test func aKeptFileThatHoldsNoStreamDoesNotStopTheServer() async throws {
@@ -127,61 +133,65 @@ import Testing
   }
 
   @Test func aChunkedBatchOverTheLimitIsRefusedBeforeItIsRead() async throws {
-    try await serving({ $0.maximumBatchBytes = 4096 }) { server, directory in
-      let body = Array(batch(events: 40, padding: 100).utf8)
-      #expect(body.count > 4096)
-      var request = Array(
-        ("POST /live/v1/streams/big?from=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-          + "Authorization: Bearer \(server.endpoint.token)\r\n"
-          + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").utf8)
-      var offset = 0
-      while offset < body.count {
-        let piece = body[offset..<min(body.count, offset + 1000)]
-        request += Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + [13, 10]
-        offset += piece.count
-      }
-      request += Array("0\r\n\r\n".utf8)
-      let reply = try await rawExchange(port: server.endpoint.port, request)
-      #expect(reply.status == 413 || reply.wasReset, "\(reply.text)")
-      #expect(server.log.contains { $0.contains("chunked batch over 4096 bytes") })
-      #expect(!FileManager.default.fileExists(atPath: directory.file("big.trace.jsonl")))
-    }
+    try await serving(
+      { $0.maximumBatchBytes = 4096 },
+      { server, directory in
+        let body = Array(batch(events: 40, padding: 100).utf8)
+        #expect(body.count > 4096)
+        var request = Array(
+          ("POST /live/v1/streams/big?from=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + "Authorization: Bearer \(server.endpoint.token)\r\n"
+            + "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n").utf8)
+        var offset = 0
+        while offset < body.count {
+          let piece = body[offset..<min(body.count, offset + 1000)]
+          request += Array((String(piece.count, radix: 16) + "\r\n").utf8) + piece + [13, 10]
+          offset += piece.count
+        }
+        request += Array("0\r\n\r\n".utf8)
+        let reply = try await rawExchange(port: server.endpoint.port, request)
+        #expect(reply.status == 413 || reply.wasReset, "\(reply.text)")
+        #expect(server.log.contains { $0.contains("chunked batch over 4096 bytes") })
+        #expect(!FileManager.default.fileExists(atPath: directory.file("big.trace.jsonl")))
+      })
   }
 
   @Test func aPageThatNeverReadsIsDropped() async throws {
-    try await serving({ $0.pageWriteDeadline = .milliseconds(300) }) { server, _ in
-      // 24 MiB of history, more than the socket's buffers hold.
-      var from = 1
-      for _ in 0..<24 {
-        var body = counterHeader
-        for seq in from..<(from + 1024) {
-          body +=
-            #"{"seq":\#(seq),"t":0,"kind":"action","id":\#(seq),"label":"\#(String(repeating: "y", count: 1000))"}"#
-            + "\n"
+    try await serving(
+      { $0.pageWriteDeadline = .milliseconds(300) },
+      { server, _ in
+        // 24 MiB of history, more than the socket's buffers hold.
+        var from = 1
+        for _ in 0..<24 {
+          var body = counterHeader
+          for seq in from..<(from + 1024) {
+            body +=
+              #"{"seq":\#(seq),"t":0,"kind":"action","id":\#(seq),"label":"\#(String(repeating: "y", count: 1000))"}"#
+              + "\n"
+          }
+          let reply = try await post(server, "history", from: from, body)
+          #expect(reply.status == 200)
+          from += 1024
         }
-        let reply = try await post(server, "history", from: from, body)
-        #expect(reply.status == 200)
-        from += 1024
-      }
-      let token = server.endpoint.token
-      let authority = "127.0.0.1:\(server.endpoint.port)"
-      let page = try await onThread {
-        let connection = try RawConnection(port: server.endpoint.port)
-        connection.send(
-          "GET /live/v1/socket HTTP/1.1\r\nHost: \(authority)\r\nOrigin: http://\(authority)\r\n"
-            + "Sec-WebSocket-Protocol: reactor-trace-live, token.\(token)\r\n"
-            + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
-        let head = connection.readHead()
-        connection.send(maskedTextFrame(#"{"watch":"history"}"#))
-        return (connection, head)
-      }
-      #expect(page.1.status == 101, "\(page.1.text)")
-      #expect(page.1.text.contains("Sec-WebSocket-Protocol: reactor-trace-live"))
-      try await eventually("the page to be dropped") {
-        server.log.contains { $0.contains("read nothing for") && $0.contains("dropped it") }
-      }
-    }
+        let token = server.endpoint.token
+        let authority = "127.0.0.1:\(server.endpoint.port)"
+        let page = try await onThread {
+          let connection = try RawConnection(port: server.endpoint.port)
+          connection.send(
+            "GET /live/v1/socket HTTP/1.1\r\nHost: \(authority)\r\nOrigin: http://\(authority)\r\n"
+              + "Sec-WebSocket-Protocol: reactor-trace-live, token.\(token)\r\n"
+              + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+              + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+          let head = connection.readHead()
+          connection.send(maskedTextFrame(#"{"watch":"history"}"#))
+          return (connection, head)
+        }
+        #expect(page.1.status == 101, "\(page.1.text)")
+        #expect(page.1.text.contains("Sec-WebSocket-Protocol: reactor-trace-live"))
+        try await eventually("the page to be dropped") {
+          server.log.contains { $0.contains("read nothing for") && $0.contains("dropped it") }
+        }
+      })
   }
 
   @Test func refusalLogLinesCannotBeForged() async throws {
