@@ -101,6 +101,10 @@ final class LiveRequestHandler: Sendable {
       var response = refusal(request, 400, "stream \(id): \(reason)")
       response.closes = false
       return .response(response)
+    case .unstored(let reason):
+      // Nothing of the batch is acknowledged or left on disk; the app sends it again.
+      log("stream \(id): could not store the batch from \(from): \(reason)")
+      return .response(.plain(507))
     }
   }
 

@@ -26,6 +26,8 @@ actor LiveStreamStore {
     case hole(Int)
     /// Refused, with the reason.
     case refused(String)
+    /// Valid, but not stored (the disk refused it): nothing of it is acknowledged.
+    case unstored(String)
   }
 
   /// The most bytes of lines one message to a page carries (a longer line goes alone).
@@ -133,7 +135,7 @@ actor LiveStreamStore {
       let outcome = try stream.receive(Array(lines.dropFirst()), from: from)
       if outcome.isHole { return .hole(stream.nextSequence - 1) }
     } catch {
-      return .refused(error.description)
+      return error.isStorage ? .unstored(error.description) : .refused(error.description)
     }
     if isNew {
       streams[key] = stream

@@ -158,7 +158,7 @@ final class StoredStream {
     let flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT | O_EXCL : 0)
     let descriptor = open(path, flags, 0o600)
     guard descriptor >= 0 else {
-      throw StreamFailure("opening \(path) failed: \(Self.errorText())")
+      throw StreamFailure("opening \(path) failed: \(Self.errorText())", isStorage: errno != EEXIST && errno != ELOOP)
     }
     defer { _ = close(descriptor) }
     let ok = bytes.withUnsafeBytes { POSIXIO.write($0, to: descriptor) }
@@ -169,7 +169,7 @@ final class StoredStream {
       } else {
         _ = ftruncate(descriptor, off_t(length))
       }
-      throw StreamFailure("writing \(path) failed: \(reason)")
+      throw StreamFailure("writing \(path) failed: \(reason)", isStorage: true)
     }
     length += bytes.count
   }
