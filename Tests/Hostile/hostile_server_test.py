@@ -27,7 +27,7 @@ import json
 import os
 import re
 import resource
-import signal
+import shutil
 import socket
 import subprocess
 import sys
@@ -254,7 +254,7 @@ class HostileServerTests(unittest.TestCase):
     def tearDown(self):
         for server in self.servers:
             server.stop()
-        subprocess.run(["rm", "-rf", self.scratch])
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
     def start(self, **arguments):
         server = Server(self.directory, **arguments)
@@ -323,6 +323,9 @@ class HostileServerTests(unittest.TestCase):
             line = next(l for l in limits if l.startswith("Max open files"))
         soft, hard_seen = line.split()[3:5]
         self.assertEqual(soft, hard_seen, "the soft limit was not raised to the hard one")
+        # Counted once the server has served (its event loop's timers are made on first use).
+        self.assertEqual(server.post("warm", 1, HEADER + events(1, 1))[0], 200)
+        time.sleep(1)
         start = server.descriptors()
         # 400 idle connections without a token: more than the default limit of 256.
         idle = []
@@ -340,7 +343,8 @@ class HostileServerTests(unittest.TestCase):
         self.assertLess(server.descriptors(), start + 80)
         for connection in idle:
             connection.close()
-        poll("the descriptors to return", lambda: server.descriptors() <= start, limit=45)
+        poll("the descriptors to return to %d" % start, lambda: server.descriptors() <= start,
+             limit=45)
         self.assertTrue(server.alive())
         server.stop()
         self.servers.remove(server)
@@ -589,8 +593,9 @@ class HostileServerTests(unittest.TestCase):
         if OPTIONS["report"]:
             with open(OPTIONS["report"], "w") as out:
                 json.dump(report, out, indent=1)
-        # The bound README states: 8 pages on 32 MiB of history, 10 apps, the attackers.
-        self.assertLess(peak_rss - start_rss, 256 << 10, report)
+        # The bound docs/performance.md states: 192 MiB over the start, with 8 pages on 32 MiB
+        # of history, 10 apps, and the attackers (one of them a 32 MiB chunked body at a time).
+        self.assertLess(peak_rss - start_rss, 192 << 10, report)
 
 
 if __name__ == "__main__":
