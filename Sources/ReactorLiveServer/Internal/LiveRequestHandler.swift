@@ -53,7 +53,8 @@ final class LiveRequestHandler: Sendable {
     if let refusal = policy.hostRefusal(request.header("host")) {
       return refuse(request, 421, refusal)
     }
-    guard request.header("content-length") == nil && request.header("transfer-encoding") == nil
+    guard (request.header("content-length") ?? "0") == "0",
+      request.header("transfer-encoding") == nil
     else {
       return refuse(request, 400, "a body on a page's request")
     }
