@@ -24,7 +24,8 @@ final class ConnectionTable: Sendable {
     var deadline: ContinuousClock.Instant?
     /// Whether it counts against the cap on connections without the token.
     var isWithoutToken = true
-    var wasShutDown = false
+    /// Whether it was shut down because its deadline passed.
+    var wasLate = false
   }
 
   private struct State {
@@ -54,7 +55,6 @@ final class ConnectionTable: Sendable {
       {
         _ = shutdown(entry.descriptor, Int32(SHUT_RDWR))
         entry.isWithoutToken = false
-        entry.wasShutDown = true
         entry.deadline = nil
         state.entries[oldest] = entry
         state.withoutToken -= 1
@@ -95,8 +95,8 @@ final class ConnectionTable: Sendable {
   }
 
   /// Whether connection `number` was shut down because its deadline passed.
-  func wasShutDown(_ number: Int) -> Bool {
-    state.withLock { $0.entries[number]?.wasShutDown ?? false }
+  func wasLate(_ number: Int) -> Bool {
+    state.withLock { $0.entries[number]?.wasLate ?? false }
   }
 
   /// Forgets connection `number`, before its descriptor is closed.
@@ -116,7 +116,7 @@ final class ConnectionTable: Sendable {
         guard let deadline = entry.deadline, deadline < now else { continue }
         _ = shutdown(entry.descriptor, Int32(SHUT_RDWR))
         state.entries[number]?.deadline = nil
-        state.entries[number]?.wasShutDown = true
+        state.entries[number]?.wasLate = true
         count += 1
       }
       return count

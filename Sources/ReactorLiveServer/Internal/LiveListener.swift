@@ -146,7 +146,7 @@ struct LiveListener {
         try? await connection.send(.plain(failure.status, closes: true), keepAlive: false)
         return
       } catch {
-        if table.wasShutDown(number) {
+        if table.wasLate(number) {
           log(
             "closed the connection from \(client): no whole request within \(configuration.requestDeadline)"
           )

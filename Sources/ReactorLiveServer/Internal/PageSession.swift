@@ -50,7 +50,7 @@ struct PageSession {
       do {
         try await connection.write(WebSocketFrames.frame(WebSocketFrames.text, Array(text.utf8)))
       } catch {
-        if table.wasShutDown(number) {
+        if table.wasLate(number) {
           log("page \(page) read nothing for \(writeDeadline); dropped it (it reconnects)")
         }
         return

@@ -158,7 +158,9 @@ final class StoredStream {
     let flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT | O_EXCL : 0)
     let descriptor = open(path, flags, 0o600)
     guard descriptor >= 0 else {
-      throw StreamFailure("opening \(path) failed: \(Self.errorText())", isStorage: errno != EEXIST && errno != ELOOP)
+      // A file or link in the way is refused; anything else is the disk's (sent again).
+      let isInTheWay = errno == EEXIST || errno == ELOOP
+      throw StreamFailure("opening \(path) failed: \(Self.errorText())", isStorage: !isInTheWay)
     }
     defer { _ = close(descriptor) }
     let ok = bytes.withUnsafeBytes { POSIXIO.write($0, to: descriptor) }
