@@ -468,6 +468,36 @@ class HostileServerTests(unittest.TestCase):
         status, _ = server.post("app", 1, HEADER + events(1, 1))
         self.assertEqual(status, 200)
 
+    def test_stream_files_are_never_opened_through_a_link(self):
+        os.makedirs(self.directory)
+        outside = os.path.join(self.scratch, "outside.txt")
+        with open(outside, "w") as file:
+            file.write("mine\n")
+        os.symlink(outside, os.path.join(self.directory, "linked.trace.jsonl"))
+        server = self.start()
+        self.assertTrue(any("passed over" in line for line in server.log_lines()))
+        status, _ = server.post("linked", 1, HEADER + events(1, 1))
+        self.assertEqual(status, 400)
+        with open(outside) as file:
+            self.assertEqual(file.read(), "mine\n")
+
+    def test_the_token_in_a_query_string_is_refused(self):
+        server = self.start()
+        authority = "127.0.0.1:%d" % server.port
+        status, _ = server.exchange((
+            "GET /live/v1/socket?token=%s HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+            % (server.token, authority, authority)).encode())
+        self.assertEqual(status, 401)
+        status, _ = server.exchange((
+            "GET /live/v1/diagram?stream=x&token=%s HTTP/1.1\r\nHost: %s\r\n\r\n"
+            % (server.token, authority)).encode())
+        self.assertEqual(status, 401)
+        self.assertFalse(any(server.token in line for line in server.log_lines()))
+        # The page's way: the subprotocol.
+        websocket(server).close()
+
     def test_two_host_headers_and_names_differing_in_case_are_refused(self):
         server = self.start()
         status, _ = server.exchange(
@@ -573,8 +603,11 @@ class HostileServerTests(unittest.TestCase):
         app_events = 0
         for index, app in enumerate(apps):
             self.assertEqual(app.returncode, 0, app.stderr.read().decode())
-            sequences = kept_events(os.path.join(self.directory, "app%d.trace.jsonl" % index))
+            path = os.path.join(self.directory, "app%d.trace.jsonl" % index)
+            sequences = kept_events(path)
             self.assertEqual(sequences, list(range(1, len(sequences) + 1)))
+            with open(path, "rb") as kept:
+                self.assertEqual(json.loads(kept.read().split(b"\n")[-2])["kind"], "end", path)
             app_events += len(sequences)
             app.stderr.close()
         dropped = [line for line in server.log_lines() if "read nothing for" in line]

@@ -51,8 +51,12 @@ struct HTTPRequest: Sendable {
     return !connection.contains("close")
   }
 
-  /// The request line for a log line, escaped and cut (``LogText``).
-  var shown: String { "\(LogText.escaped(method)) \(LogText.escaped(target))" }
+  /// The method and path for a log line, escaped and cut (``LogText``); the query shows as
+  /// `?…`, since a client may have put a secret there.
+  var shown: String {
+    let query = target.contains("?") ? "?…" : ""
+    return "\(LogText.escaped(method)) \(LogText.escaped(path))\(query)"
+  }
 }
 
 /// A response: status, headers, body; ``HTTPConnection`` adds `Content-Length` and
