@@ -50,6 +50,9 @@ actor LiveStreamStore {
   private let log: @Sendable (String) -> Void
   /// The streams by their lowercased name.
   private var streams: [String: StoredStream] = [:]
+  /// Each stream's last batch: where it lies in the file and its labels as a page shows them,
+  /// computed when it was taken, so that a page sent just that batch does not parse it again.
+  private var lastBatches: [String: (range: Range<Int>, shown: JSONValue)] = [:]
   private var pages: [Int: Page] = [:]
   private var nextPage = 1
 
@@ -134,6 +137,12 @@ actor LiveStreamStore {
     do {
       let outcome = try stream.receive(Array(lines.dropFirst()), from: from)
       if outcome.isHole { return .hole(stream.nextSequence - 1) }
+      if !outcome.stored.isEmpty {
+        lastBatches[key] = (
+          (stream.length - outcome.stored.count)..<stream.length,
+          .object(JSONObject(outcome.shown))
+        )
+      }
     } catch {
       return error.isStorage ? .unstored(error.description) : .refused(error.description)
     }
@@ -201,9 +210,12 @@ actor LiveStreamStore {
     }
     guard !piece.isEmpty else { return nil }
     let isHistory = entry.cursor < entry.historyEnd
+    let range = entry.cursor..<(entry.cursor + piece.count)
+    let shown =
+      lastBatches[key].flatMap { $0.range == range ? $0.shown : nil } ?? ShownLabels.of(piece)
     let head = Self.control([
       "type": "lines", "stream": .string(stream.id), "reset": .bool(entry.isReset),
-      "history": .bool(isHistory), "shown": ShownLabels.of(piece),
+      "history": .bool(isHistory), "shown": shown,
     ])
     entry.cursor += piece.count
     entry.isReset = false
