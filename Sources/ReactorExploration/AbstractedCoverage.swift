@@ -152,30 +152,22 @@ public struct AbstractedCoverage: Sendable {
           ("script", .array(script.steps.map { .string($0.action.label) })),
         ]))
     }
+    func shares(_ exercised: Int, of reachable: Int, _ share: Double) -> JSONObject {
+      JSONObject([
+        ("reachable", .int(Int64(reachable))), ("exercised", .int(Int64(exercised))),
+        ("share", .double(share)),
+      ])
+    }
+    var transitionShares = shares(
+      exercisedTransitions.count, of: transitions.count, transitionShare)
+    transitionShares["outsideExploration"] = .int(Int64(unexploredTransitionCount))
+    transitionShares["fromStreams"] = .int(Int64(streamTransitionCount))
     return .object(
       JSONObject([
         ("reactor", .string(exploration.reactor)),
         ("traces", .int(Int64(traceCount))),
-        (
-          "states",
-          .object(
-            JSONObject([
-              ("reachable", .int(Int64(states.count))),
-              ("exercised", .int(Int64(exercisedStates.count))),
-              ("share", .double(stateShare)),
-            ]))
-        ),
-        (
-          "transitions",
-          .object(
-            JSONObject([
-              ("reachable", .int(Int64(transitions.count))),
-              ("exercised", .int(Int64(exercisedTransitions.count))),
-              ("share", .double(transitionShare)),
-              ("outsideExploration", .int(Int64(unexploredTransitionCount))),
-              ("fromStreams", .int(Int64(streamTransitionCount))),
-            ]))
-        ),
+        ("states", .object(shares(exercisedStates.count, of: states.count, stateShare))),
+        ("transitions", .object(transitionShares)),
         ("stoppedBy", .string(exploration.stopReason.description)),
         ("missed", .array(missed)),
       ]))

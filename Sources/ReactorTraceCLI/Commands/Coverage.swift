@@ -212,19 +212,21 @@ struct CoverageRequest: CommandRequest {
     output.write(
       indent + "transitions: \(coverage.exercisedTransitions.count) of "
         + "\(coverage.transitions.count) exercised (\(percent(coverage.transitionShare)))")
-    if coverage.unexploredTransitionCount > 0 {
+    let outside = [
+      (
+        coverage.unexploredTransitionCount,
+        "the exploration did not reach (actions sent while effects ran, or beyond its bounds)"
+      ),
+      (
+        coverage.streamTransitionCount,
+        "through a stream that no action of theirs published (a scripted event, another "
+          + "screen or reactor), which exploration does not send"
+      ),
+    ]
+    for (count, reason) in outside where count > 0 {
       output.write(
-        indent + "the traces also make "
-          + ExplorationRun.counted(coverage.unexploredTransitionCount, "transition")
-          + " the exploration did not reach (actions sent while effects ran, or beyond its "
-          + "bounds)")
-    }
-    if coverage.streamTransitionCount > 0 {
-      output.write(
-        indent + "the traces also make "
-          + ExplorationRun.counted(coverage.streamTransitionCount, "transition")
-          + " through a stream that no action of theirs published (a scripted event, another "
-          + "screen or reactor), which exploration does not send")
+        indent + "the traces also make " + ExplorationRun.counted(count, "transition") + " "
+          + reason)
     }
     let missed = coverage.missedTransitions
     if !missed.isEmpty { output.write(indent + "never exercised:") }
