@@ -144,7 +144,7 @@ public struct SequenceDiagram: Sendable, Hashable {
       case .introduced(let introduction):
         let reactor = Reactor(
           id: introduction.reactor, name: introduction.name,
-          type: Self.shortType(introduction.type), parent: introduction.parent)
+          type: introduction.shortType, parent: introduction.parent)
         introduced[reactor.id] = reactor
         introducedReactorIDs.append(reactor.id)
         previous[reactor.id] = introduction.initialState
@@ -259,18 +259,6 @@ public struct SequenceDiagram: Sendable, Hashable {
     path: String, sequences: ClosedRange<Int>? = nil, reactors: Set<Int>? = nil
   ) throws(TraceReadError) {
     try self.init(reader: SessionReader(path: path), sequences: sequences, reactors: reactors)
-  }
-
-  /// A reactor type without its module: `ReactorExamples.TaskCellReactor` →
-  /// `TaskCellReactor`; generic arguments are kept.
-  ///
-  /// - Parameter type: The type as a trace names it.
-  /// - Returns: The type without its module.
-  public static func shortTypeName(_ type: String) -> String { shortType(type) }
-
-  /// `ReactorExamples.TaskCellReactor` → `TaskCellReactor`; generic arguments are kept.
-  static func shortType(_ type: String) -> String {
-    ReactorIntroduction.shortTypeName(type)
   }
 }
 
