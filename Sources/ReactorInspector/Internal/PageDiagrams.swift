@@ -30,7 +30,9 @@ struct PageDiagrams {
       let openers: [() throws -> TraceReader] = reactors.enumerated().map { index, reactor in
         { try lanes.reader(of: reactor, name: "\(type) lane \(index + 1)") }
       }
-      append(type: type, TransitionsEmbedding(openers: openers, abstraction: abstraction))
+      append(
+        type: type,
+        TransitionsEmbedding(openers: openers, reactors: reactors, abstraction: abstraction))
     }
   }
 
