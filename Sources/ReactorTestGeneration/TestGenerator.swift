@@ -69,6 +69,8 @@ public struct TestGenerator: Sendable {
         made = .app(app)
       case (_, _?): throw .unusableFactory(subject: plan.subject)
       }
+      // The reactors' own modules, which the factory need not name.
+      imports.formUnion(plan.reactors.values.compactMap(\.module))
       var name = SwiftLiteral.identifier(fromFileName: plan.path)
       while !names.insert(name).inserted { name += "Again" }
       tests.append(try test(named: name, plan: plan, factory: made))
