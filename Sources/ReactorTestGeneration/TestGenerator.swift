@@ -65,12 +65,12 @@ public struct TestGenerator: Sendable {
         imports.formUnion(reactor.imports)
         made = .reactor(reactor)
       case (.app, .app(let app)?):
-        imports.formUnion(app.imports + ["ReactorTracing"])
+        // The recorded reactors' own modules too, which the factory need not name.
+        imports.formUnion(
+          app.imports + ["ReactorTracing"] + plan.reactors.values.compactMap(\.module))
         made = .app(app)
       case (_, _?): throw .unusableFactory(subject: plan.subject)
       }
-      // The reactors' own modules, which the factory need not name.
-      imports.formUnion(plan.reactors.values.compactMap(\.module))
       var name = SwiftLiteral.identifier(fromFileName: plan.path)
       while !names.insert(name).inserted { name += "Again" }
       tests.append(try test(named: name, plan: plan, factory: made))
