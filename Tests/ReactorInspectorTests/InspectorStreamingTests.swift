@@ -76,14 +76,16 @@ struct InspectorStreamingTests {
     #expect(diagrams.count == 3)
     for diagram in diagrams {
       let type = try #require(diagram["type"]?.stringValue)
-      let lanes = session.reactors.filter { $0.type == type }.compactMap {
-        session.lane(of: $0.reactor)?.serialized
-      }
+      let reactors = session.reactors.filter { $0.type == type }.map(\.reactor)
+      let lanes = reactors.compactMap { session.lane(of: $0)?.serialized }
       let openers: [() throws -> TraceReader] = lanes.map { bytes in
         { try TraceReader(bytes: bytes) }
       }
       var graph = TransitionGraph(abstraction: try StateAbstraction.inferred(fromTraces: openers))
-      for open in openers { try graph.add(try open()) }
+      // Each lane with its reactor's id: its own stream elements are its actions' doing.
+      for (open, reactor) in zip(openers, reactors) {
+        try graph.add(try open(), sessionReactor: reactor)
+      }
       let svg = String(
         decoding: try GraphvizRenderer().render(graph.dotGraph(), engine: .dot, format: .svg),
         as: UTF8.self)

@@ -6,7 +6,8 @@ public import ReactorTracing
 /// instance id) and each named stream or service that reactors merged. Each event is a row:
 /// actions are messages from the user, from another reactor or from a stream; an effect is
 /// an activation box on its reactor's lifeline from its start to its end, closed by its
-/// outcome (finished, cancelled, failed or still running); a mutation is a self-message with
+/// outcome (finished, cancelled, failed or still running) or by its reactor's release (drawn
+/// as cancelled: "still running when the reactor was released"); a mutation is a self-message with
 /// what it changed in a note beside it, or, when a stream element caused it, a message from
 /// the effect that published the element to the service and on from the service to the
 /// reactor that merged it. A reactor created by another one appears where it was created,

@@ -21,9 +21,12 @@ struct PageDiagrams {
     let types = lanes.types
     if abstraction != nil, types.count > 1 { throw .abstractionOfSeveralTypes(types.count) }
     for type in types {
-      let openers: [() throws -> TraceReader] = lanes.lanes.filter { $0.reactor.type == type }
-        .map { lane in { try lane.open() } }
-      append(type: type, TransitionsEmbedding(openers: openers, abstraction: abstraction))
+      let lanesOfType = lanes.lanes.filter { $0.reactor.type == type }
+      let openers: [() throws -> TraceReader] = lanesOfType.map { lane in { try lane.open() } }
+      append(
+        type: type,
+        TransitionsEmbedding(
+          openers: openers, reactors: lanesOfType.map(\.reactor.reactor), abstraction: abstraction))
     }
   }
 
