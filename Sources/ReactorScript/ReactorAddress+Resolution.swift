@@ -57,18 +57,40 @@ extension ReactorAddress {
         "\(step.path) in the state of '\(reached)' is \(Self.shortly(value)), not an array "
           + "of reactors to select from")
     }
-    let matches = elements.compactMap(Self.reference).filter { child in
+    let references = elements.compactMap(Self.reference)
+    let matches = references.filter { child in
       recorder.recordedState(of: child).flatMap(selector.key.value(in:)) == selector.value
     }
     guard matches.count == 1, let match = matches.first else {
+      let wanted = "\(selector.key) = \(selector.value.serializedString)"
+      guard matches.isEmpty else {
+        throw failure(
+          "\(matches.count) reactors at \(step.path) in the state of '\(reached)' have \(wanted)")
+      }
+      let place = "at \(step.path) in the state of '\(reached)'"
+      guard let other = elements.first(where: { Self.reference($0) == nil }) else {
+        throw failure(
+          "none of the \(Self.counted(references.count, "reactor")) \(place) has \(wanted)")
+      }
+      // Elements that are not references: say what they are, so that the address is seen to
+      // select among values, not reactors.
+      let others = elements.count - references.count
       throw failure(
-        matches.isEmpty
-          ? "none of the \(elements.count) reactors at \(step.path) in the state of "
-            + "'\(reached)' has \(selector.key) = \(selector.value.serializedString)"
-          : "\(matches.count) reactors at \(step.path) in the state of '\(reached)' have "
-            + "\(selector.key) = \(selector.value.serializedString)")
+        references.isEmpty
+          ? "the \(Self.counted(elements.count, "element")) \(place) are not references to "
+            + "reactors ({\"reactor\": id}) but values such as \(Self.shortly(other)): a "
+            + "selector picks among the reactors an array refers to"
+          : "none of the \(Self.counted(references.count, "reactor")) \(place) has \(wanted) "
+            + "(the other \(others) of the \(elements.count) elements "
+            + (others == 1 ? "is not a reference" : "are not references")
+            + " to a reactor, such as \(Self.shortly(other)))")
     }
     return match
+  }
+
+  /// `1 reactor`, `3 reactors`.
+  private static func counted(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)" + (count == 1 ? "" : "s")
   }
 
   private func failure(_ reason: String) -> ReactorAddressError {

@@ -65,7 +65,9 @@ public struct TestGenerator: Sendable {
         imports.formUnion(reactor.imports)
         made = .reactor(reactor)
       case (.app, .app(let app)?):
-        imports.formUnion(app.imports + ["ReactorTracing"])
+        // The recorded reactors' own modules too, which the factory need not name.
+        imports.formUnion(
+          app.imports + ["ReactorTracing"] + plan.reactors.values.compactMap(\.module))
         made = .app(app)
       case (_, _?): throw .unusableFactory(subject: plan.subject)
       }

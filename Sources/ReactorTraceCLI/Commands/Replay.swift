@@ -433,31 +433,13 @@ private struct ReplayRun {
     played: [PlayedEffect] = []
   ) {
     if command.json {
-      var result = JSONObject()
-      result["result"] = "match"
-      result["mode"] = .string(mode)
-      if let reactor { result["reactor"] = .string(reactor) }
-      result["checked"] = .int(Int64(steps))
-      if !warnings.isEmpty {
-        result["incomplete"] = true
-        result["warnings"] = warnings.json
-      }
-      if !schemaChanges.isEmpty {
-        result["schemaChanges"] = .array(schemaChanges.map { .string($0.description) })
-      }
-      if mode == "mutate", command.effects == .recorded {
-        result["effects"] = "recorded"
-        result["playedEffects"] = .array(
-          played.map { effect in
-            var object = JSONObject()
-            if let reactor = effect.reactor { object["reactor"] = .int(Int64(reactor)) }
-            object["effect"] = .int(Int64(effect.effect))
-            if let name = effect.name { object["name"] = .string(name) }
-            if effect.isCarriedOver { object["alreadyRunning"] = true }
-            return .object(object)
-          })
-      }
-      output.write(JSONValue.object(result).serializedString)
+      output.write(
+        Verdict(
+          outcome: .match(checked: steps), mode: mode, reactor: reactor.map(JSONValue.string),
+          warnings: warnings.warnings.map(\.description), marksIncomplete: true,
+          schemaChanges: schemaChanges,
+          playedEffects: mode == "mutate" && command.effects == .recorded ? played : nil
+        ).serialized)
       return
     }
     let verdict = warnings.isEmpty ? "match:" : "match \(warnings.verdictNote):"
@@ -491,16 +473,11 @@ private struct ReplayRun {
     warnings: TraceWarningReport
   ) {
     if command.json {
-      var result = JSONObject()
-      result["result"] = "divergence"
-      result["mode"] = .string(mode)
-      if let sequence { result["seq"] = .int(Int64(sequence)) }
-      result["report"] = .string(divergence)
-      if !warnings.isEmpty {
-        result["incomplete"] = true
-        result["warnings"] = warnings.json
-      }
-      output.write(JSONValue.object(result).serializedString)
+      output.write(
+        Verdict(
+          outcome: .divergence(sequence: sequence, report: divergence), mode: mode,
+          warnings: warnings.warnings.map(\.description), marksIncomplete: true
+        ).serialized)
       return
     }
     output.write(
