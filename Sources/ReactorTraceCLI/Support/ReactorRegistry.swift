@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import ConcurrencyExtras
 public import ReactorCore
 import ReactorExploration
 import ReactorReplay
@@ -88,6 +89,11 @@ public struct ReactorRegistry: Sendable {
     sessionEntries[app] = SessionEntry(
       testFactory: testFactory,
       mutate: { session, effects, settle throws(ReplayError) in
+        // Effects and the test clock run deterministically on the main actor, in order: for
+        // `replay --mode mutate` and `rerecord` alike, whatever else loads the machine.
+        let wasSerial = uncheckedUseMainSerialExecutor
+        uncheckedUseMainSerialExecutor = true
+        defer { uncheckedUseMainSerialExecutor = wasSerial }
         let clock = TestClock()
         return try await SessionMutateReplay.run(
           session, clock: clock, advance: { await clock.advance(by: $0) }, settle: settle,
