@@ -1,8 +1,9 @@
 public import ReactorCore
 
-/// The todo app's edit screen for an existing task; ``TodoComposeReactor``, its subclass,
-/// creates a new one. The list creates either on demand and the view presents it: no
-/// reactor's state holds it.
+/// The todo app's edit screen for an existing task.
+///
+/// ``TodoComposeReactor``, its subclass, creates a new one. The list creates either on demand
+/// and the view presents it: no reactor's state holds it.
 ///
 /// Typing a title starts a check of it with the service, which takes longer than a save:
 /// `submit` saves, then dismisses the screen, and the app releases it while the check is
@@ -74,8 +75,9 @@ public class TodoEditReactor: Reactor {
     }
   }
 
-  /// How a title is saved: the task renamed. It holds the service, not the screen, so that
-  /// the screen can go while its save is in flight.
+  /// How a title is saved: the task renamed.
+  ///
+  /// It holds the service, not the screen, so that the screen can go while its save runs.
   func saving() -> @MainActor @Sendable (String) async throws -> Void {
     let service = self.service
     let task = self.task

@@ -164,9 +164,11 @@ public final class SessionRecorder: ReactorSessionObserver {
     namingRules.append { $0 is R ? name : nil }
   }
 
-  /// Names the reactors recorded from now on without a name by `rule`: the name it returns
-  /// for a reactor, or none for `nil`. Rules are asked in the order given, the first name
-  /// wins; a name given to ``record(_:name:parent:)`` comes before any rule.
+  /// Names the reactors recorded from now on without a name by `rule`.
+  ///
+  /// A reactor gets the name the rule returns for it, or none for `nil`. Rules are asked in
+  /// the order given, the first name wins; a name given to ``record(_:name:parent:)`` comes
+  /// before any rule.
   ///
   /// ```swift
   /// recorder.nameReactors { ($0 as? TaskCellReactor).map { "row \($0.initialState.task.id)" } }
