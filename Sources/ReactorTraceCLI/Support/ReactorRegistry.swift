@@ -1,6 +1,7 @@
 import ArgumentParser
 import Clocks
 import ConcurrencyExtras
+import Foundation
 public import ReactorCore
 import ReactorExploration
 import ReactorReplay
@@ -427,7 +428,9 @@ extension ReactorTraceCommand {
     SignalCleanup.install()
     ReactorTrap.install()
     await ReactorRegistry.$current.withValue(registry) {
-      await main()
+      await ExplorationRun.$executable.withValue(Bundle.main.executablePath) {
+        await main()
+      }
     }
   }
 }
