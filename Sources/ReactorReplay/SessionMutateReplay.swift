@@ -61,7 +61,8 @@ public enum SessionMutateReplay {
   ///   - clock: The test clock the app's effects and services wait on.
   ///   - advance: Advances that clock by a duration and lets the work it wakes run.
   ///   - settle: The most virtual time to wait, after the last recorded event, for effects
-  ///     still running to end; those that do not are listed in the replayed end line.
+  ///     still running to end; those that do not are listed in the replayed end line. None
+  ///     when the recording's end line lists effects still running: it stopped there.
   ///   - including: Which reactors the replay records (all by default), as for
   ///     ``ReactorTracing/SessionRecorder/recordingEveryReactor(_:options:including:)``.
   ///   - effects: Whether effects run (against the app's services) or are played back from
@@ -139,6 +140,10 @@ public enum SessionMutateReplay {
       })
     let lastTime = finished ? events.last?.time ?? .zero : elapsed
     if lastTime > elapsed { await advance(lastTime - elapsed) }
+    // A recording that stopped with effects still running (recorded with `--settle 0`, or
+    // closed mid-run) is replayed to the same end: its effects are left running too.
+    var settle = settle
+    if case .end(let end)? = events.last?.kind, !end.runningEffects.isEmpty { settle = .zero }
     if let playback {
       if let error = playback.error { throw error }
       // Effects played back end when the recording ends them; those it leaves running wait.

@@ -90,3 +90,41 @@ struct TodoAppSessionCommandTests {
     #expect(forNoType.exitCode == 2)
   }
 }
+
+/// Scripts that `record` writes the same way every time replay and record again the same way.
+@Suite("Record and replay agree on valid app scripts")
+struct RecordReplayAgreementTests {
+  @Test func actionsAtTheSameTimeAfterACancellingOneReplayInTheRecordedOrder() throws {
+    // The second refresh cancels the first; the cancelled effect's end is recorded before
+    // the save sent at the same time, as `record` lets it end before each step.
+    let scratch = try ScratchDirectory()
+    let script = scratch.file("three.jsonl")
+    try """
+    {"app": "TaskApp"}
+    {"t": 0, "to": "list", "action": "refresh"}
+    {"t": 0, "to": "list", "action": "refresh"}
+    {"t": 0, "to": "edit", "action": "save"}
+
+    """.write(toFile: script, atomically: true, encoding: .utf8)
+    let session = scratch.file("three.session.jsonl")
+    #expect(try runReactorTrace(["record", "--actions", script, "-o", session]).exitCode == 0)
+    let replay = try runReactorTrace(["replay", session, "--mode", "mutate"])
+    #expect(replay.exitCode == 0, "\(replay.standardOutput)")
+    let again = scratch.file("again.session.jsonl")
+    #expect(try runReactorTrace(["rerecord", session, "-o", again]).exitCode == 0)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: again))
+        == Data(contentsOf: URL(fileURLWithPath: session)))
+  }
+
+  @Test func aSessionRecordedWithoutSettlingReplaysToItsEnd() throws {
+    let scratch = try ScratchDirectory()
+    let session = scratch.file("unsettled.session.jsonl")
+    let record = try runReactorTrace([
+      "record", "--actions", "Traces/taskapp.script.jsonl", "--settle", "0", "-o", session,
+    ])
+    #expect(record.exitCode == 0)
+    let replay = try runReactorTrace(["replay", session, "--mode", "mutate"])
+    #expect(replay.exitCode == 0, "\(replay.standardOutput)")
+  }
+}
