@@ -145,6 +145,43 @@ extension ReactorRegistry {
         app.bindViews()
         return app
       })
+    // The todo app, ported from RxTodo: its list's rows are Codable reactors in sections,
+    // its edit screens are created on demand (named "edit" by the naming rule when they
+    // appear), one of them a subclass, and the list's view sends `refresh` when it loads.
+    registry.register(TodoListReactor.self) { context in
+      TodoListReactor(service: TodoService(clock: context.clock))
+    }
+    registry.register(TodoCellReactor.self) { _ in
+      TodoCellReactor(task: TodoService.sampleTasks[0])
+    }
+    registry.register(TodoEditReactor.self) { context in
+      TodoEditReactor(
+        service: TodoService(clock: context.clock), task: TodoService.sampleTasks[0])
+    }
+    registry.register(TodoComposeReactor.self) { context in
+      TodoComposeReactor(service: TodoService(clock: context.clock))
+    }
+    registry.registerSession(
+      app: "TodoApp",
+      including: { $0 is TodoListReactor || $0 is TodoCellReactor || $0 is TodoEditReactor },
+      test: { _ in
+        SessionFactory(
+          setup: [
+            #"recorder.name(TodoListReactor.self, "list")"#,
+            #"recorder.name(TodoEditReactor.self, "edit")"#,
+            "let app = TodoApp(clock: clock)",
+            "app.viewDidLoad()",
+          ],
+          including: "{ $0 is TodoListReactor || $0 is TodoCellReactor || $0 is TodoEditReactor }",
+          imports: imports)
+      },
+      make: { context in
+        context.recorder.name(TodoListReactor.self, "list")
+        context.recorder.name(TodoEditReactor.self, "edit")
+        let app = TodoApp(clock: context.clock)
+        app.viewDidLoad()
+        return app
+      })
     return registry
   }
 

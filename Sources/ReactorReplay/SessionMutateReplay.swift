@@ -3,7 +3,8 @@ public import ReactorTracing
 
 /// Replays a whole session through today's code: a factory builds the app's reactors and
 /// services wired as the app wires them, the actions the user sent (those with no origin in
-/// another reactor) are sent again at their recorded times, and the session the run records
+/// another reactor, and not sent by the app while the factory built it) are sent again at their
+/// recorded times, and the session the run records
 /// is compared with the recorded one, event by event: every reactor's actions, mutations and
 /// states, the actions reactors sent each other, the stream mutations, with their causes.
 ///
@@ -60,7 +61,8 @@ public enum SessionMutateReplay {
   ///   - clock: The test clock the app's effects and services wait on.
   ///   - advance: Advances that clock by a duration and lets the work it wakes run.
   ///   - settle: The most virtual time to wait, after the last recorded event, for effects
-  ///     still running to end; those that do not are listed in the replayed end line.
+  ///     still running to end; those that do not are listed in the replayed end line. None
+  ///     when the recording's end line lists effects still running: it stopped there.
   ///   - including: Which reactors the replay records (all by default), as for
   ///     ``ReactorTracing/SessionRecorder/recordingEveryReactor(_:options:including:)``.
   ///   - effects: Whether effects run (against the app's services) or are played back from
@@ -96,6 +98,18 @@ public enum SessionMutateReplay {
     defer { playback?.uninstall() }
     let app = factory(recorder)
     let events = recorded.events
+    // The actions the app sent while the factory built it (a screen's `viewDidLoad → refresh`)
+    // belong to the factory, which just sent them again: the recorded ones it matches, one by
+    // one from the first user action, are not re-sent.
+    var factoryActions = Self.userActions(in: recorder.session.events)[...]
+    var sentByFactory: Set<Int> = []
+    for index in events.indices {
+      guard let first = factoryActions.first else { break }
+      guard let action = Self.userAction(events[index]) else { continue }
+      guard action == first else { break }
+      sentByFactory.insert(index)
+      factoryActions = factoryActions.dropFirst()
+    }
     var userActions = 0
     var play: ((Int) throws(ReplayError) -> Bool)?
     if let playback {
@@ -105,9 +119,9 @@ public enum SessionMutateReplay {
       }
     }
     func userAction(_ index: Int) -> Int? {
-      guard case .reactor(_, .action(let action)) = events[index].kind, action.from == nil,
-        action.source == .sent
-      else { return nil }
+      guard Self.userAction(events[index]) != nil, !sentByFactory.contains(index) else {
+        return nil
+      }
       return index
     }
     let (finished, elapsed) = try await MutateReplayDriver.drive(
@@ -132,6 +146,10 @@ public enum SessionMutateReplay {
       })
     let lastTime = finished ? events.last?.time ?? .zero : elapsed
     if lastTime > elapsed { await advance(lastTime - elapsed) }
+    // A recording that stopped with effects still running (recorded with `--settle 0`, or
+    // closed mid-run) is replayed to the same end: its effects are left running too.
+    var settle = settle
+    if case .end(let end)? = events.last?.kind, !end.runningEffects.isEmpty { settle = .zero }
     if let playback {
       if let error = playback.error { throw error }
       // Effects played back end when the recording ends them; those it leaves running wait.
@@ -148,6 +166,25 @@ public enum SessionMutateReplay {
     return Result(
       replayed: replayed, divergence: divergence, userActions: userActions,
       matchedEvents: matched, playedEffects: playback?.playedEffects ?? [])
+  }
+
+  /// A user's action (sent, from no other reactor): its reactor and value.
+  private static func userAction(_ event: SessionEvent) -> UserAction? {
+    guard case .reactor(let reactor, .action(let action)) = event.kind, action.from == nil,
+      action.source == .sent
+    else { return nil }
+    return UserAction(reactor: reactor, value: action.value)
+  }
+
+  /// The user's actions among `events`, in order.
+  private static func userActions(in events: [SessionEvent]) -> [UserAction] {
+    events.compactMap(userAction)
+  }
+
+  /// A user's action, as the factory's actions are matched against the recorded ones.
+  private struct UserAction: Equatable {
+    var reactor: Int
+    var value: JSONValue?
   }
 
   /// Lets the work the last advance woke run and, while an effect still runs, advances the

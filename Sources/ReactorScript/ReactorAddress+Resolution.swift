@@ -12,17 +12,35 @@ extension ReactorAddress {
   /// - Throws: ``ReactorAddressError`` naming the name or step that reaches nothing.
   @MainActor
   public func reactor(in recorder: SessionRecorder) throws(ReactorAddressError) -> Int {
-    let named = recorder.reactors(named: name)
-    guard named.count == 1, var reactor = named.first else {
-      let names = recorder.reactorNames
-      throw failure(
-        named.isEmpty
-          ? "no live reactor is named '\(name)'; named: "
-            + (names.isEmpty ? "none" : names.joined(separator: ", "))
-          : "\(named.count) live reactors are named '\(name)' (ids "
-            + named.map(String.init).joined(separator: ", ") + ")")
+    var named = recorder.reactors(named: name)
+    var kind = "named"
+    if named.isEmpty {
+      named = recorder.reactors(ofType: name)
+      kind = "of type"
     }
-    var reached = name
+    var reactor: Int
+    if let index {
+      let position = index < 0 ? named.count + index : index
+      guard named.indices.contains(position) else {
+        throw failure(
+          named.isEmpty
+            ? noneNamed(in: recorder)
+            : "there \(named.count == 1 ? "is 1 live reactor" : "are \(named.count) live reactors") "
+              + "\(kind) '\(name)', so none at position \(index)")
+      }
+      reactor = named[position]
+    } else {
+      guard named.count == 1, let only = named.first else {
+        throw failure(
+          named.isEmpty
+            ? noneNamed(in: recorder)
+            : "\(named.count) live reactors are \(kind) '\(name)' (ids "
+              + named.map(String.init).joined(separator: ", ")
+              + "); pick one by position: '\(name)[-1]' is the latest")
+      }
+      reactor = only
+    }
+    var reached = name + (index.map { "[\($0)]" } ?? "")
     for step in steps {
       guard let state = recorder.recordedState(of: reactor) else {
         throw failure("the state of '\(reached)' is not recorded as JSON, so no path leads into it")
@@ -31,7 +49,8 @@ extension ReactorAddress {
         throw failure("the state of '\(reached)' has nothing at \(step.path)")
       }
       if let selector = step.selector {
-        reactor = try select(selector, among: value, at: step, of: reached, in: recorder)
+        reactor = try select(
+          selector, among: value, heldBy: reactor, at: step, of: reached, in: recorder)
       } else {
         guard let child = Self.reference(value), recorder.recordedState(of: child) != nil else {
           throw failure(
@@ -47,9 +66,13 @@ extension ReactorAddress {
 
   /// The one reactor among the references `value` holds whose recorded state has the
   /// selector's value at its key.
+  ///
+  /// When the holder's state encodes its reactors inline (their content, not references), the
+  /// selector picks among the live reactors `holder` created, each through its own lane's
+  /// state, which stays current where the holder's copy goes stale.
   @MainActor
   private func select(
-    _ selector: Selector, among value: JSONValue, at step: Step,
+    _ selector: Selector, among value: JSONValue, heldBy holder: Int, at step: Step,
     of reached: String, in recorder: SessionRecorder
   ) throws(ReactorAddressError) -> Int {
     guard case .array(let elements) = value else {
@@ -57,7 +80,11 @@ extension ReactorAddress {
         "\(step.path) in the state of '\(reached)' is \(Self.shortly(value)), not an array "
           + "of reactors to select from")
     }
-    let references = elements.compactMap(Self.reference)
+    let referenced = elements.compactMap(Self.reference)
+    // A state that holds its children inline (not as references): select among the reactors
+    // its holder created, by their own states.
+    let inline = referenced.isEmpty && !elements.isEmpty
+    let references = inline ? recorder.children(of: holder) : referenced
     let matches = references.filter { child in
       recorder.recordedState(of: child).flatMap(selector.key.value(in:)) == selector.value
     }
@@ -72,15 +99,21 @@ extension ReactorAddress {
         throw failure(
           "none of the \(Self.counted(references.count, "reactor")) \(place) has \(wanted)")
       }
+      if inline, !references.isEmpty {
+        throw failure(
+          "none of the \(Self.counted(references.count, "reactor")) '\(reached)' created has "
+            + "\(wanted) (the \(Self.counted(elements.count, "element")) \(place) are values, "
+            + "not references to reactors)")
+      }
       // Elements that are not references: say what they are, so that the address is seen to
       // select among values, not reactors.
-      let others = elements.count - references.count
+      let others = elements.count - referenced.count
       throw failure(
-        references.isEmpty
+        referenced.isEmpty
           ? "the \(Self.counted(elements.count, "element")) \(place) are not references to "
             + "reactors ({\"reactor\": id}) but values such as \(Self.shortly(other)): a "
             + "selector picks among the reactors an array refers to"
-          : "none of the \(Self.counted(references.count, "reactor")) \(place) has \(wanted) "
+          : "none of the \(Self.counted(referenced.count, "reactor")) \(place) has \(wanted) "
             + "(the other \(others) of the \(elements.count) elements "
             + (others == 1 ? "is not a reference" : "are not references")
             + " to a reactor, such as \(Self.shortly(other)))")
@@ -91,6 +124,14 @@ extension ReactorAddress {
   /// `1 reactor`, `3 reactors`.
   private static func counted(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)" + (count == 1 ? "" : "s")
+  }
+
+  /// Why no live reactor has the name or type: the names there are.
+  @MainActor
+  private func noneNamed(in recorder: SessionRecorder) -> String {
+    let names = recorder.reactorNames
+    return "no live reactor is named '\(name)'; named: "
+      + (names.isEmpty ? "none" : names.joined(separator: ", "))
   }
 
   private func failure(_ reason: String) -> ReactorAddressError {

@@ -8,6 +8,7 @@ public import ReactorTracing
 ///
 /// ```
 /// edit                      the reactor recorded with the name "edit"
+/// TaskEditReactor[-1]       the latest live reactor of that type (or with that name)
 /// list/cells.0              the reactor that list's state holds at cells.0
 /// list/cells[task.id=2]     the one of list's cells whose own state has task.id == 2
 /// ```
@@ -66,14 +67,19 @@ public struct ReactorAddress: Sendable, Hashable, CustomStringConvertible {
     }
   }
 
-  /// The name the app's session factory recorded the first reactor with.
+  /// The name the app's session factory recorded the first reactor with, or its type
+  /// (`TaskEditReactor`, or module-qualified) when no live reactor has the name.
   public var name: String
+  /// Which of the live reactors with the name (or type) it is, in the order they were
+  /// recorded: `0` the oldest, `-1` the latest; `nil` when there must be exactly one.
+  public var index: Int?
   /// The steps down from it, in order; empty for the named reactor itself.
   public var steps: [Step]
 
   /// An address.
-  public init(name: String, steps: [Step] = []) {
+  public init(name: String, index: Int? = nil, steps: [Step] = []) {
     self.name = name
+    self.index = index
     self.steps = steps
   }
 
@@ -82,7 +88,19 @@ public struct ReactorAddress: Sendable, Hashable, CustomStringConvertible {
   /// - Throws: A ``ReactorAddressError`` saying what is wrong with it.
   public init(parsing text: String) throws(ReactorAddressError) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-    let name = parts[0].trimmingWhitespace
+    var name = parts[0].trimmingWhitespace
+    var index: Int?
+    if name.hasSuffix("]"), let open = name.lastIndex(of: "[") {
+      let inside = name[name.index(after: open)..<name.index(before: name.endIndex)]
+      guard let position = Int(inside) else {
+        throw ReactorAddressError(
+          text: text,
+          reason: "[\(inside)] after a name or type is a position among its live reactors, "
+            + "such as [0] (the oldest) or [-1] (the latest)", isMalformed: true)
+      }
+      index = position
+      name = String(name[..<open]).trimmingWhitespace
+    }
     guard !name.isEmpty else {
       throw ReactorAddressError(
         text: text, reason: "it names no reactor before the first '/'", isMalformed: true)
@@ -91,12 +109,12 @@ public struct ReactorAddress: Sendable, Hashable, CustomStringConvertible {
     for part in parts.dropFirst() {
       steps.append(try Self.step(part, in: text))
     }
-    self.init(name: name, steps: steps)
+    self.init(name: name, index: index, steps: steps)
   }
 
-  /// As written: the name and each step, separated by `/`.
+  /// As written: the name (with its position) and each step, separated by `/`.
   public var description: String {
-    ([name] + steps.map(\.description)).joined(separator: "/")
+    ([name + (index.map { "[\($0)]" } ?? "")] + steps.map(\.description)).joined(separator: "/")
   }
 
   /// One step down: a state path, with an optional `[key=value]` selector at its end.

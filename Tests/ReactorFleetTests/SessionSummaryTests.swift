@@ -83,8 +83,8 @@ struct SessionSummaryTests {
     let paths = try FleetFiles.expand([tracesDirectory + "/*.jsonl"], extensions: [])
     let result = try Summarization(choice: .inferred(overrides: [:])).summarize(
       paths, merging: false)
-    #expect(result.traceCount == 5)
-    #expect(result.skipped.count == paths.count - 5)
+    #expect(result.traceCount == 6)
+    #expect(result.skipped.count == paths.count - 6)
     #expect(result.skipped.allSatisfy { $0.hasPrefix("skipped: '") })
     #expect(result.skipped.contains { $0.contains("taskapp.script.jsonl") })
     let types = Set(try SessionTrace(contentsOf: session).reactors.map(\.type))

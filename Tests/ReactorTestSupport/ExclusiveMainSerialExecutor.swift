@@ -49,3 +49,27 @@ public func withExclusiveMainSerialExecutor(
   }
   await SerialExecutorGate.shared.leave()
 }
+
+/// Runs `operation` alone, as ``withExclusiveMainSerialExecutor(_:)`` does, but with the main
+/// serial executor off: for a test that checks that code it calls turns it on.
+///
+/// - Parameter operation: The test's body.
+@MainActor
+public func withExclusiveDefaultExecutor(
+  _ operation: @MainActor () async throws -> Void
+) async rethrows {
+  await SerialExecutorGate.shared.enter()
+  let wasSerial = uncheckedUseMainSerialExecutor
+  uncheckedUseMainSerialExecutor = false
+  defer { uncheckedUseMainSerialExecutor = wasSerial }
+  do {
+    try await operation()
+  } catch {
+    await SerialExecutorGate.shared.leave()
+    throw error
+  }
+  await SerialExecutorGate.shared.leave()
+}
+
+/// Whether the process runs main-actor jobs on the main serial executor now.
+public var usesMainSerialExecutor: Bool { uncheckedUseMainSerialExecutor }

@@ -215,6 +215,7 @@ struct RecordAppScriptCommandTests {
     #expect(unknown.exitCode == 2)
     #expect(
       unknown.standardError
-        == "reactor-trace: no session factory is registered for app 'Mail'; registered: TaskApp\n")
+        == "reactor-trace: no session factory is registered for app 'Mail'; registered: TaskApp, TodoApp\n"
+    )
   }
 }

@@ -99,7 +99,8 @@ import Testing
     }
     #expect(failure?.code == .unusableInput)
     #expect(
-      failure?.message == "no session factory is registered for app 'MailApp'; registered: TaskApp")
+      failure?.message
+        == "no session factory is registered for app 'MailApp'; registered: TaskApp, TodoApp")
   }
 
   @Test func rerecordingASessionThroughItsFactoryWritesTheSameSessionAndSaysSo() async throws {
@@ -151,4 +152,39 @@ extension SessionReplayCommandTests {
       await DiffRequest(first: session, second: session, json: false, strict: false).execute(
         output: same) == 0)
   }
+}
+
+/// `rerecord` of a session runs the app's factory and script as session replay does.
+@MainActor
+@Suite struct SessionRerecordDeterminismTests {
+  @Test func rerecordingASessionRunsTheFactoryOnTheMainSerialExecutor() async throws {
+    // Under load, jobs on the default executor interleave with the test clock's: a
+    // `setSections` at 50 ms landed after the 200 ms tap in 21 of 40 runs two at a time.
+    final class NoApp {}
+    let seen = SerialFlags()
+    var registry = ReactorRegistry()
+    registry.registerSession(app: "TaskApp") { _ in
+      seen.values.append(usesMainSerialExecutor)
+      return NoApp()
+    }
+    let scratch = NSTemporaryDirectory() + "session-rerecord-serial-\(getpid()).jsonl"
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    var code: Int32 = -1
+    await withExclusiveDefaultExecutor {
+      code = await ReactorRegistry.$current.withValue(registry) {
+        await RerecordRequest(
+          trace: "Traces/taskapp.session.jsonl", output: scratch, reactor: nil,
+          settle: .seconds(1)
+        ).execute(output: CapturedOutput())
+      }
+    }
+    #expect(code == 0)
+    #expect(seen.values == [true])
+  }
+}
+
+/// What a factory saw, set on the main actor.
+@MainActor
+private final class SerialFlags {
+  var values: [Bool] = []
 }

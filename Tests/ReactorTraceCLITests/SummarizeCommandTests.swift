@@ -42,7 +42,7 @@ struct SummarizeCommandTests {
       #expect(skipped.contains { $0.hasPrefix("reactor-trace: skipped: 'Traces/\(script)'") })
     }
     #expect(!result.standardError.contains("--merge"))
-    #expect(result.standardOutput.contains("from 5 traces"))
+    #expect(result.standardOutput.contains("from 6 traces"))
     let reactors = Set(try lines(output).compactMap { $0["reactor"] as? String })
     #expect(reactors.contains("ReactorExamples.CounterReactor"))
     #expect(reactors.contains("ReactorExamples.TaskCellReactor"))

@@ -36,6 +36,10 @@ enum MutateReplayDriver {
       if time(index) > elapsed {
         await advance(time(index) - elapsed)
         elapsed = time(index)
+      } else if sent != nil, play == nil {
+        // As `record` does before every step, even at the same time: what the last action
+        // ended goes on first (a cancelled effect's end), then this action is sent.
+        await advance(.zero)
       }
       if let sent {
         guard try send(sent) else { return (false, elapsed) }

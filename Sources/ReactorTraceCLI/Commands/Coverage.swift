@@ -129,6 +129,10 @@ struct CoverageRequest: CommandRequest {
     // A trace is a session of one reactor: recordings of one reactor each are measured whole;
     // recordings of many reactors per reactor type, through each type's abstraction.
     guard inputs.isOneReactorEach else { return try await runTypes(inputs, output: output) }
+    if !arguments.reactorType.isEmpty {
+      throw CommandFailure.unusableInput(
+        "--reactor-type picks reactor types of sessions; the recordings are of one reactor each")
+    }
     let exploration: Exploration
     if let savedExploration {
       exploration = try Self.read(savedExploration)

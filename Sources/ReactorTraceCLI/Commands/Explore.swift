@@ -18,9 +18,11 @@ extension ReactorTraceCommand {
         every state reached. --path-to prints the shortest script reaching a matching state, \
         as record --actions takes it. Exit 1 when an invariant is broken or --path-to finds \
         no state. Given a recording instead of a type (a session, or a trace as a session of \
-        one reactor), explores each registered reactor type of it from its registered factory \
-        with the actions its reactors were sent, and reports each type's graph and its size \
-        through the type's abstraction.
+        one reactor), explores each registered reactor type of it (or those of --reactor-type) \
+        from its registered factory with the actions its reactors were sent (or, for the type \
+        --actions names, those actions), and reports each type's graph and its size through \
+        the type's abstraction; a type whose reactor traps is reported with the script that \
+        traps it, and the others go on.
         """
     )
 
@@ -95,6 +97,10 @@ struct ExploreRequest: CommandRequest {
       return try await runTypes(output: report)
     }
     try arguments.refuseToOverwrite(inputs: [], with: [graph, output])
+    if !arguments.reactorType.isEmpty {
+      throw CommandFailure.unusableInput(
+        "--reactor-type picks reactor types of a session; '\(reactor)' is a reactor type")
+    }
     let condition = try pathTo.map(StateCondition.init(parsing:))
     var graphFormat: DiagramFormat??
     if let graph { graphFormat = try ExplorationGraphOutput.format(path: graph, format: format) }
@@ -144,10 +150,10 @@ struct ExploreRequest: CommandRequest {
   private func runTypes(output report: any TextOutput) async throws -> ExitCode {
     try ExplorationRun.refuse([
       ("--path-to", pathTo != nil), ("--graph", graph != nil), ("--format", format != nil),
-      ("--output", output != nil), ("--actions", arguments.script != nil),
-      ("--actions-from", !arguments.actionTraces.isEmpty), ("--key", !arguments.keys.isEmpty),
+      ("--output", output != nil), ("--key", !arguments.keys.isEmpty),
     ])
-    let inputs = try ExplorationInputs(arguments, recordings: [reactor])
+    var inputs = try ExplorationInputs(arguments, recordings: [reactor])
+    try inputs.focus(on: arguments.reactorType)
     report.write(
       "\(reactor): " + ExplorationRun.counted(inputs.lanes.count, "reactor") + " of "
         + ExplorationRun.counted(inputs.types.count, "type") + ", each "
@@ -161,6 +167,11 @@ struct ExploreRequest: CommandRequest {
       case .explored(let explored): exploration = explored
       case .skipped(let reason):
         report.write("\(type.shortName) (\(reactors)): \(reason)")
+        continue
+      case .trapped(let lines):
+        report.write("\(type.shortName) (\(reactors)): " + (lines.first ?? ""))
+        for line in lines.dropFirst() { report.write("  " + line) }
+        isBroken = true
         continue
       }
       let abstraction = try type.abstraction()

@@ -334,8 +334,7 @@ private struct ReplayRun {
   ) async throws -> ExitCode {
     let session = try SessionTrace(contentsOf: command.trace)
     let (app, entry) = try registry.sessionEntry(for: session.header)
-    // Effects and the test clock run deterministically on the main actor, in order.
-    uncheckedUseMainSerialExecutor = true
+    // The session factory's replay runs on the main serial executor.
     let result = try await entry.mutate(session, command.effects, .seconds(10))
     let recorded = command.effects == .recorded
     if let divergence = result.divergence {

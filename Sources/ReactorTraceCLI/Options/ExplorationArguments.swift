@@ -34,6 +34,14 @@ struct ExplorationArguments: ParsableArguments, Sendable {
       """)
   var keys: [String] = []
 
+  /// The reactor types of sessions to explore.
+  @Option(
+    help: """
+      Of sessions: explore only this reactor type (repeatable): TaskCellReactor, or \
+      module-qualified.
+      """)
+  var reactorType: [String] = []
+
   /// The depth bound.
   @Option(help: "The most actions on a path from the initial state.")
   var maxDepth: Int?

@@ -11,9 +11,10 @@ extension CoverageRequest {
   func runTypes(_ inputs: ExplorationInputs, output: any TextOutput) async throws -> ExitCode {
     try ExplorationRun.refuse([
       ("--reactor", reactor != nil), ("--exploration", savedExploration != nil),
-      ("--graph", graph != nil), ("--actions", arguments.script != nil),
-      ("--actions-from", !arguments.actionTraces.isEmpty), ("--key", !arguments.keys.isEmpty),
+      ("--graph", graph != nil), ("--key", !arguments.keys.isEmpty),
     ])
+    var inputs = inputs
+    try inputs.focus(on: arguments.reactorType)
     if let trace = inputs.oneReactorRecordings.first {
       throw CommandFailure.unusableInput(
         "\(trace) is the trace of one reactor, not a session: give sessions only, or traces "
@@ -27,6 +28,7 @@ extension CoverageRequest {
           + "through its abstraction")
     }
     var below: [String] = []
+    var trapped = false
     for type in inputs.types {
       let count = type.lanes.count
       let merged = "\(count) reactor\(count == 1 ? "" : "s")\(count == 1 ? "" : " merged")"
@@ -43,6 +45,20 @@ extension CoverageRequest {
               ])))
         } else {
           output.write("\(type.shortName): \(merged); \(reason)")
+        }
+        continue
+      case .trapped(let lines):
+        trapped = true
+        if json {
+          types.append(
+            .object(
+              JSONObject([
+                ("type", .string(type.type)), ("reactors", .int(Int64(count))),
+                ("trapped", .string(lines.joined(separator: "\n"))),
+              ])))
+        } else {
+          output.write("\(type.shortName): \(merged); " + (lines.first ?? ""))
+          for line in lines.dropFirst() { output.write("  " + line) }
         }
         continue
       }
@@ -75,6 +91,7 @@ extension CoverageRequest {
           ])
         ).serializedString)
     }
+    if trapped { return .divergence }
     if let minimum, !below.isEmpty {
       throw CommandFailure(
         code: .belowMinimum,

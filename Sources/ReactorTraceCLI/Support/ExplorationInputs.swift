@@ -56,6 +56,8 @@ struct ExplorationInputs {
   var recordingCount = 0
   /// The reactor the script's header names, or else the first file's first reactor's type.
   var reactor: String?
+  /// The reactor the script's header names, or the first alphabet trace's first reactor.
+  var givenReactor: String?
   /// The lanes of the recordings, in order.
   var lanes: [Lane] = []
   /// The recordings' reactor types in order of their first reactor's introduction.
@@ -95,6 +97,7 @@ struct ExplorationInputs {
         }
       }
     }
+    givenReactor = reactor
     var index: [String: Int] = [:]
     var typeSeen: [String: Set<JSONValue>] = [:]
     for path in recordings {
@@ -130,6 +133,50 @@ struct ExplorationInputs {
       }
     }
     metadata = arguments.metadata(over: base)
+  }
+
+  /// Keeps the session's reactor types `wanted` (all when empty), and gives the actions given
+  /// to the types they are for.
+  ///
+  /// The actions of `--actions` and `--actions-from` replace the actions their reactors were
+  /// sent for the type the script names, else for the types of `--reactor-type`. The other
+  /// types keep the actions their reactors were sent.
+  /// - Throws: ``CommandFailure/unusableInput(_:)`` for a wanted type the sessions do not
+  ///   hold, or given actions for no type.
+  mutating func focus(on wanted: [String]) throws(CommandFailure) {
+    func matches(_ type: ReactorType, _ name: String) -> Bool {
+      type.type == name || type.shortName == name
+        || ReactorRegistry.current.registeredName(matching: name) == type.type
+    }
+    for name in wanted where !types.contains(where: { matches($0, name) }) {
+      throw .unusableInput(
+        "no reactor of type '\(name)' in the session; its types: "
+          + types.map(\.shortName).joined(separator: ", "))
+    }
+    let targets: [String]
+    if let givenReactor {
+      guard let type = types.first(where: { matches($0, givenReactor) }) else {
+        throw .unusableInput(
+          "the actions given are for \(givenReactor), which the session does not hold; its "
+            + "types: " + types.map(\.shortName).joined(separator: ", "))
+      }
+      targets = [type.type]
+    } else {
+      targets = types.filter { type in wanted.contains { matches(type, $0) } }.map(\.type)
+    }
+    if !given.isEmpty, targets.isEmpty {
+      throw .unusableInput(
+        "--actions and --actions-from on a session are the alphabet of one reactor type: give "
+          + #"a script whose first line names it ({"reactor": "TaskCellReactor"}) or "#
+          + "--reactor-type")
+    }
+    for index in types.indices {
+      let sent = Array(types[index].alphabet.dropFirst(given.count))
+      types[index].alphabet = !given.isEmpty && targets.contains(types[index].type) ? given : sent
+    }
+    if !wanted.isEmpty {
+      types.removeAll { type in !wanted.contains { matches(type, $0) } }
+    }
   }
 
   /// The alphabet to explore `type` with: the given actions, then those sent to its reactors.

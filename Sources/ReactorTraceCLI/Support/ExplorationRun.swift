@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReactorDiagrams
 import ReactorExploration
 import ReactorTracing
@@ -66,7 +67,16 @@ enum ExplorationRun {
     /// Why the type was not explored: not registered, sent no action, or its exploration
     /// could not run (a state that is not Encodable, an action that does not decode).
     case skipped(String)
+    /// The reactor trapped: the report's lines, the first saying after which actions, the
+    /// others the script that reproduces it.
+    case trapped([String])
   }
+
+  /// The `reactor-trace` executable running now, when it runs from the command line.
+  ///
+  /// Each reactor type of a session is explored in a process of its own, so that one type's
+  /// trap is reported for that type and the others go on. `nil` in process (tests, a library).
+  @TaskLocal static var executable: String?
 
   /// Explores a reactor type of recordings as ``explore(_:in:arguments:)`` does, or says why
   /// not.
@@ -78,11 +88,85 @@ enum ExplorationRun {
       return .skipped("not registered, so not explored")
     }
     guard !type.alphabet.isEmpty else { return .skipped("sent no action, so not explored") }
+    if let executable {
+      return exploreApart(type, in: inputs, arguments: arguments, executable: executable)
+    }
     do {
       return .explored(try await explore(type.type, in: inputs, arguments: arguments))
     } catch {
       return .skipped("not explored: \(error)")
     }
+  }
+
+  /// Explores a reactor type in a child process (`explore TYPE --actions ALPHABET --format
+  /// json`), whose trap ends only that process.
+  private static func exploreApart(
+    _ type: ExplorationInputs.ReactorType, in inputs: ExplorationInputs,
+    arguments: ExplorationArguments, executable: String
+  ) -> Outcome {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("reactor-trace-explore-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let alphabet = directory.appendingPathComponent("alphabet.jsonl")
+    let output = directory.appendingPathComponent("stdout")
+    let errors = directory.appendingPathComponent("stderr")
+    var lines = [
+      JSONValue.object(
+        JSONObject([
+          ("reactor", .string(type.type)),
+          (
+            "meta",
+            .object(
+              JSONObject(inputs.metadata.sorted { $0.key < $1.key }.map { ($0, .string($1)) }))
+          ),
+        ])
+      ).serializedString
+    ]
+    for action in type.alphabet {
+      lines.append(
+        JSONValue.object(JSONObject([("t", .int(0)), ("action", action)])).serializedString)
+    }
+    var command = [
+      "explore", type.type, "--actions", alphabet.path, "--format", "json", "--max-states",
+      String(arguments.maxStates), "--settle", String(arguments.settle),
+    ]
+    if let depth = arguments.maxDepth { command += ["--max-depth", String(depth)] }
+    if let limit = arguments.timeLimit { command += ["--time-limit", String(limit)] }
+    let process = Process()
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      try (lines.joined(separator: "\n") + "\n").write(
+        to: alphabet, atomically: true, encoding: .utf8)
+      _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+      _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+      process.executableURL = URL(fileURLWithPath: executable)
+      process.arguments = command
+      process.standardOutput = try FileHandle(forWritingTo: output)
+      process.standardError = try FileHandle(forWritingTo: errors)
+      try process.run()
+    } catch {
+      return .skipped("not explored: its process did not start (\(error))")
+    }
+    process.waitUntilExit()
+    let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+    let complaints = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+    // Swift's own message of a trap, and any note, go on to standard error.
+    if !complaints.isEmpty { FileHandle.standardError.write(Data(complaints.utf8)) }
+    if let json = try? JSONValue(parsing: printed), let exploration = try? Exploration(json: json) {
+      return .explored(exploration)
+    }
+    let report = printed.split(separator: "\n").map(String.init)
+    if process.terminationReason == .exit, process.terminationStatus == ReactorTrap.exitCode,
+      !report.isEmpty
+    {
+      return .trapped(report)
+    }
+    let reason = complaints.split(separator: "\n").last.map(String.init) ?? ""
+    return .skipped(
+      "not explored: "
+        + (reason.isEmpty
+          ? "its process ended with status \(process.terminationStatus)"
+          : String(reason.trimmingPrefix("reactor-trace: "))))
   }
 
   /// A whole state's abstract state: the fields `abstraction` keeps, `(any state)` when it

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Clocks
+import ConcurrencyExtras
+import Foundation
 public import ReactorCore
 import ReactorExploration
 import ReactorReplay
@@ -88,6 +90,11 @@ public struct ReactorRegistry: Sendable {
     sessionEntries[app] = SessionEntry(
       testFactory: testFactory,
       mutate: { session, effects, settle throws(ReplayError) in
+        // Effects and the test clock run deterministically on the main actor, in order: for
+        // `replay --mode mutate` and `rerecord` alike, whatever else loads the machine.
+        let wasSerial = uncheckedUseMainSerialExecutor
+        uncheckedUseMainSerialExecutor = true
+        defer { uncheckedUseMainSerialExecutor = wasSerial }
         let clock = TestClock()
         return try await SessionMutateReplay.run(
           session, clock: clock, advance: { await clock.advance(by: $0) }, settle: settle,
@@ -421,7 +428,9 @@ extension ReactorTraceCommand {
     SignalCleanup.install()
     ReactorTrap.install()
     await ReactorRegistry.$current.withValue(registry) {
-      await main()
+      await ExplorationRun.$executable.withValue(Bundle.main.executablePath) {
+        await main()
+      }
     }
   }
 }

@@ -55,6 +55,9 @@ public final class SessionRecorder: ReactorSessionObserver {
   private let options: TraceOptions
   /// Which reactors ``reactorWillStart(_:createdBy:)`` records.
   private var includes: @MainActor (AnyObject) -> Bool = { _ in true }
+  /// The naming rules, in the order given: the first name one gives a reactor recorded
+  /// without one is its name.
+  private var namingRules: [@MainActor (AnyObject) -> String?] = []
 
   /// Starts a session recording no reactor yet.
   /// - Parameters:
@@ -144,13 +147,45 @@ public final class SessionRecorder: ReactorSessionObserver {
     install()
   }
 
+  /// Names every reactor of type `type` (or a subclass) that is recorded from now on without
+  /// a name: how a session factory names screens the app creates on demand, after the
+  /// factory returns, such as an edit screen a list presents.
+  ///
+  /// ```swift
+  /// recorder.name(TaskEditReactor.self, "edit")
+  /// ```
+  ///
+  /// Several live reactors may share a name; a script addresses one of them by order,
+  /// `edit[-1]` (the latest).
+  /// - Parameters:
+  ///   - type: The reactor type.
+  ///   - name: The name its reactors are recorded with.
+  public func name<R: Reactor>(_ type: R.Type, _ name: String) {
+    namingRules.append { $0 is R ? name : nil }
+  }
+
+  /// Names the reactors recorded from now on without a name by `rule`.
+  ///
+  /// A reactor gets the name the rule returns for it, or none for `nil`. Rules are asked in
+  /// the order given, the first name wins; a name given to ``record(_:name:parent:)`` comes
+  /// before any rule.
+  ///
+  /// ```swift
+  /// recorder.nameReactors { ($0 as? TaskCellReactor).map { "row \($0.initialState.task.id)" } }
+  /// ```
+  /// - Parameter rule: A reactor's name, or `nil`.
+  public func nameReactors(_ rule: @escaping @MainActor (AnyObject) -> String?) {
+    namingRules.append(rule)
+  }
+
   /// Records `reactor` from now on, replacing any monitor it had.
   ///
   /// Record a reactor before its first action to see its whole run. A reactor already in
   /// this session keeps its id.
   /// - Parameters:
   ///   - reactor: The reactor.
-  ///   - name: The name scripts address it by.
+  ///   - name: The name scripts address it by; without one, the first name a naming rule
+  ///     gives (``name(_:_:)``, ``nameReactors(_:)``), if any.
   ///   - parent: The session id of the reactor that created it, if any.
   /// - Returns: Its id in the session, or `nil` once the recording stopped.
   @discardableResult
@@ -166,6 +201,7 @@ public final class SessionRecorder: ReactorSessionObserver {
     encoder.reflectsState = { ReactorStateReflection.json(of: $0) }
     let state = reactor.currentState
     let (initialState, hash) = encoder.start(from: state)
+    let name = name ?? namingRules.lazy.compactMap { $0(reactor) }.first
     let id = log.nextReactorID()
     let lane: SessionLane<R>
     if let writer = log.writer, Self.queuesValues(of: R.self) {
@@ -242,6 +278,23 @@ public final class SessionRecorder: ReactorSessionObserver {
   /// - Returns: Their ids in this session; empty when no live reactor has the name.
   public func reactors(named name: String) -> [Int] {
     log.reactors(named: name)
+  }
+
+  /// The live reactors of the type `type`, oldest first: how a script finds the reactor a
+  /// step addresses by type and order (`TaskEditReactor[-1]`).
+  /// - Parameter type: The type as introductions record it (`ReactorExamples.TaskEditReactor`),
+  ///   or without its module (`TaskEditReactor`).
+  /// - Returns: Their ids in this session; empty when no live reactor has the type.
+  public func reactors(ofType type: String) -> [Int] {
+    log.reactors(ofType: type)
+  }
+
+  /// The live reactors the reactor with session id `parent` created (as their introductions
+  /// record it), oldest first.
+  /// - Parameter parent: A reactor's id in this session.
+  /// - Returns: Their ids in this session.
+  public func children(of parent: Int) -> [Int] {
+    log.children(of: parent)
   }
 
   /// The names of the live reactors recorded with one, sorted.

@@ -16,14 +16,23 @@ final class SessionLog {
     weak var control: (any SessionLaneControl)?
     /// The name the reactor was recorded with, which scripts address it by.
     let name: String?
+    /// Its type as its introduction records it: `ReactorExamples.TaskEditReactor`.
+    let type: String
+    /// The reactor that created it, if recorded.
+    let parent: Int?
     /// The `seq` of the reactor's last event.
     var lastSequence: Int
     /// Its effects started and not yet ended, by id.
     var running: [Int: TraceEvent.EffectStart] = [:]
 
-    init(control: any SessionLaneControl, name: String?, lastSequence: Int) {
+    init(
+      control: any SessionLaneControl, name: String?, type: String, parent: Int?,
+      lastSequence: Int
+    ) {
       self.control = control
       self.name = name
+      self.type = type
+      self.parent = parent
       self.lastSequence = lastSequence
     }
   }
@@ -217,7 +226,8 @@ final class SessionLog {
   ) {
     guard let (sequence, time) = stamp() else { return }
     lanes[introduction.reactor] = Lane(
-      control: control, name: introduction.name, lastSequence: sequence)
+      control: control, name: introduction.name, type: introduction.type,
+      parent: introduction.parent, lastSequence: sequence)
     store(SessionEvent(sequence: sequence, time: time, kind: .introduced(introduction)))
   }
 
@@ -237,6 +247,20 @@ final class SessionLog {
   /// The live reactors recorded with `name`, oldest first.
   func reactors(named name: String) -> [Int] {
     lanes.filter { $0.value.name == name }.map(\.key).sorted()
+  }
+
+  /// The live reactors of the type `type`, module-qualified or not (`TaskEditReactor`), oldest
+  /// first.
+  func reactors(ofType type: String) -> [Int] {
+    lanes.filter { _, lane in
+      lane.type == type
+        || (!type.contains(".") && lane.type.split(separator: ".").last.map(String.init) == type)
+    }.map(\.key).sorted()
+  }
+
+  /// The live reactors whose recorded creator is `parent`, oldest first.
+  func children(of parent: Int) -> [Int] {
+    lanes.filter { $0.value.parent == parent }.map(\.key).sorted()
   }
 
   /// The names of the live reactors recorded with one, sorted, each once.

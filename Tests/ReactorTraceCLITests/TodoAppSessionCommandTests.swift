@@ -1,0 +1,130 @@
+import Foundation
+import ReactorTestSupport
+import Testing
+
+/// The session commands on the todo app (RxTodo ported: Codable rows in sections, edit
+/// screens made on demand, a subclassed screen, a refresh sent at start-up), end to end
+/// through the binary: record, every replay mode, rerecord, and explore and coverage of its
+/// reactor types, one of which traps on an index path past its rows.
+@Suite("The todo app's session, end to end")
+struct TodoAppSessionCommandTests {
+  /// Records the todo app's script into `scratch` and returns the session's path.
+  private func recordSession(in scratch: borrowing ScratchDirectory) throws -> String {
+    let path = scratch.file("todo.session.jsonl")
+    let record = try runReactorTrace(
+      ["record", "--actions", "Traces/todoapp.script.jsonl", "-o", path])
+    #expect(record.exitCode == 0, "\(record.standardError)")
+    return path
+  }
+
+  @Test func theSessionReplaysInEveryModeAndRecordsAgainByteForByte() throws {
+    let scratch = try ScratchDirectory()
+    let session = try recordSession(in: scratch)
+    for mode in ["structural", "reduce", "mutate"] {
+      let replay = try runReactorTrace(["replay", session, "--mode", mode])
+      #expect(replay.exitCode == 0, "\(mode): \(replay.standardOutput)")
+      #expect(replay.standardOutput.contains("match"), "\(mode): \(replay.standardOutput)")
+    }
+    let mutate = try runReactorTrace(["replay", session, "--mode", "mutate"])
+    // The list's refresh is sent by its view as the factory builds the app: not re-sent.
+    #expect(mutate.standardOutput.contains("re-sent the 8 user actions to TodoApp"))
+    let again = scratch.file("again.session.jsonl")
+    let rerecord = try runReactorTrace(["rerecord", session, "-o", again])
+    #expect(rerecord.exitCode == 0, "\(rerecord.standardError)")
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: again))
+        == Data(contentsOf: URL(fileURLWithPath: session)))
+  }
+
+  @Test func exploringASessionReportsOneTypesTrapForThatTypeAndGoesOn() throws {
+    let scratch = try ScratchDirectory()
+    let session = try recordSession(in: scratch)
+    let explore = try runReactorTrace(["explore", session, "--max-states", "200"])
+    #expect(explore.terminationReason == .exit)
+    #expect(explore.exitCode == 1)
+    let lines = explore.standardOutput.split(separator: "\n").map(String.init)
+    #expect(
+      lines.contains(
+        "TodoListReactor (1 reactor): the reactor trapped (Swift's message is on standard "
+          + "error) after 1 action: selectTask([0, 0])"), "\(lines)")
+    #expect(lines.contains { $0.hasPrefix("TodoCellReactor (5 reactors): explored 2 states") })
+    #expect(lines.contains { $0.hasPrefix("TodoEditReactor (2 reactors): explored") })
+    #expect(explore.standardError.contains("Fatal error: Index out of range"))
+    let coverage = try runReactorTrace(["coverage", session, "--max-states", "200"])
+    #expect(coverage.exitCode == 1)
+    #expect(
+      coverage.standardOutput.contains(
+        "TodoListReactor: 1 reactor; the reactor trapped (Swift's message is on standard "
+          + "error) after 1 action: selectTask([0, 0])"))
+    #expect(coverage.standardOutput.contains("TodoCellReactor: 5 reactors merged; explored"))
+  }
+
+  @Test func aSessionsTypeIsExploredWithTheActionsGivenAndTypesCanBePicked() throws {
+    let scratch = try ScratchDirectory()
+    let session = try recordSession(in: scratch)
+    let actions = scratch.file("list.jsonl")
+    try """
+    {"reactor": "ReactorExamples.TodoListReactor"}
+    {"t": 0, "action": "refresh"}
+    {"t": 0, "action": "addTask"}
+
+    """.write(toFile: actions, atomically: true, encoding: .utf8)
+    let explore = try runReactorTrace(
+      ["explore", session, "--actions", actions, "--max-states", "200"])
+    #expect(explore.exitCode == 0, "\(explore.standardOutput)")
+    #expect(explore.standardOutput.contains("  alphabet: refresh, addTask\n"))
+    #expect(explore.standardOutput.contains("  alphabet: toggle\n"))
+    let picked = try runReactorTrace(
+      ["explore", session, "--reactor-type", "TodoCellReactor", "--max-states", "200"])
+    #expect(picked.exitCode == 0, "\(picked.standardOutput)")
+    #expect(!picked.standardOutput.contains("TodoListReactor"))
+    #expect(picked.standardOutput.contains("TodoCellReactor (5 reactors): explored"))
+    let unknown = try runReactorTrace(["coverage", session, "--reactor-type", "Nope"])
+    #expect(unknown.exitCode == 2)
+    #expect(
+      unknown.standardError
+        == "reactor-trace: no reactor of type 'Nope' in the session; its types: "
+        + "TodoListReactor, TodoCellReactor, TodoEditReactor\n")
+    let forNoType = try runReactorTrace(
+      ["explore", session, "--actions", "Traces/counter.actions.jsonl"])
+    #expect(forNoType.exitCode == 2)
+  }
+}
+
+/// Scripts that `record` writes the same way every time replay and record again the same way.
+@Suite("Record and replay agree on valid app scripts")
+struct RecordReplayAgreementTests {
+  @Test func actionsAtTheSameTimeAfterACancellingOneReplayInTheRecordedOrder() throws {
+    // The second refresh cancels the first; the cancelled effect's end is recorded before
+    // the save sent at the same time, as `record` lets it end before each step.
+    let scratch = try ScratchDirectory()
+    let script = scratch.file("three.jsonl")
+    try """
+    {"app": "TaskApp"}
+    {"t": 0, "to": "list", "action": "refresh"}
+    {"t": 0, "to": "list", "action": "refresh"}
+    {"t": 0, "to": "edit", "action": "save"}
+
+    """.write(toFile: script, atomically: true, encoding: .utf8)
+    let session = scratch.file("three.session.jsonl")
+    #expect(try runReactorTrace(["record", "--actions", script, "-o", session]).exitCode == 0)
+    let replay = try runReactorTrace(["replay", session, "--mode", "mutate"])
+    #expect(replay.exitCode == 0, "\(replay.standardOutput)")
+    let again = scratch.file("again.session.jsonl")
+    #expect(try runReactorTrace(["rerecord", session, "-o", again]).exitCode == 0)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: again))
+        == Data(contentsOf: URL(fileURLWithPath: session)))
+  }
+
+  @Test func aSessionRecordedWithoutSettlingReplaysToItsEnd() throws {
+    let scratch = try ScratchDirectory()
+    let session = scratch.file("unsettled.session.jsonl")
+    let record = try runReactorTrace([
+      "record", "--actions", "Traces/taskapp.script.jsonl", "--settle", "0", "-o", session,
+    ])
+    #expect(record.exitCode == 0)
+    let replay = try runReactorTrace(["replay", session, "--mode", "mutate"])
+    #expect(replay.exitCode == 0, "\(replay.standardOutput)")
+  }
+}
