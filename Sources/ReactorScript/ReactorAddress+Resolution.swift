@@ -12,9 +12,26 @@ extension ReactorAddress {
   /// - Throws: ``ReactorAddressError`` naming the name or step that reaches nothing.
   @MainActor
   public func reactor(in recorder: SessionRecorder) throws(ReactorAddressError) -> Int {
-    let named = recorder.reactors(named: name)
+    try reactor(
+      named: recorder.reactors(named:), names: { recorder.reactorNames },
+      state: recorder.recordedState(of:))
+  }
+
+  /// The reactor this address reaches among reactors known by their names and recorded
+  /// states, as ``reactor(in:)`` resolves it against a running session: `shrink` resolves
+  /// addresses in a recorded session, event by event, through here.
+  /// - Parameters:
+  ///   - named: The live reactors with a name.
+  ///   - names: Every name a live reactor has, for messages.
+  ///   - state: A live reactor's recorded state as JSON; `nil` for none.
+  /// - Returns: The reactor's id in the session.
+  /// - Throws: ``ReactorAddressError`` naming the name or step that reaches nothing.
+  public func reactor(
+    named: (String) -> [Int], names: () -> [String], state: (Int) -> JSONValue?
+  ) throws(ReactorAddressError) -> Int {
+    let named = named(name)
     guard named.count == 1, var reactor = named.first else {
-      let names = recorder.reactorNames
+      let names = names()
       throw failure(
         named.isEmpty
           ? "no live reactor is named '\(name)'; named: "
@@ -24,16 +41,16 @@ extension ReactorAddress {
     }
     var reached = name
     for step in steps {
-      guard let state = recorder.recordedState(of: reactor) else {
+      guard let recorded = state(reactor) else {
         throw failure("the state of '\(reached)' is not recorded as JSON, so no path leads into it")
       }
-      guard let value = step.path.value(in: state) else {
+      guard let value = step.path.value(in: recorded) else {
         throw failure("the state of '\(reached)' has nothing at \(step.path)")
       }
       if let selector = step.selector {
-        reactor = try select(selector, among: value, at: step, of: reached, in: recorder)
+        reactor = try select(selector, among: value, at: step, of: reached, state: state)
       } else {
-        guard let child = Self.reference(value), recorder.recordedState(of: child) != nil else {
+        guard let child = Self.reference(value), state(child) != nil else {
           throw failure(
             "\(step.path) in the state of '\(reached)' is \(Self.shortly(value)), "
               + "not a reference to a live reactor ({\"reactor\": id})")
@@ -47,10 +64,9 @@ extension ReactorAddress {
 
   /// The one reactor among the references `value` holds whose recorded state has the
   /// selector's value at its key.
-  @MainActor
   private func select(
     _ selector: Selector, among value: JSONValue, at step: Step,
-    of reached: String, in recorder: SessionRecorder
+    of reached: String, state: (Int) -> JSONValue?
   ) throws(ReactorAddressError) -> Int {
     guard case .array(let elements) = value else {
       throw failure(
@@ -58,7 +74,7 @@ extension ReactorAddress {
           + "of reactors to select from")
     }
     let matches = elements.compactMap(Self.reference).filter { child in
-      recorder.recordedState(of: child).flatMap(selector.key.value(in:)) == selector.value
+      state(child).flatMap(selector.key.value(in:)) == selector.value
     }
     guard matches.count == 1, let match = matches.first else {
       throw failure(
