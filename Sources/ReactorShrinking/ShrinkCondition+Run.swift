@@ -1,5 +1,5 @@
-public import ReactorScript
 import ReactorExploration
+public import ReactorScript
 public import ReactorTracing
 
 extension ShrinkCondition {
@@ -10,6 +10,7 @@ extension ShrinkCondition {
   ///   - script: The script that ran.
   ///   - session: What it recorded (a trace read as a session of one reactor).
   ///   - brokenInvariant: As for ``firstMatch(in:brokenInvariant:)``.
+  /// - Returns: The run's outcome.
   public func outcome(
     of script: ReactorScript, recorded session: SessionTrace,
     brokenInvariant: (_ type: String, _ state: JSONValue) -> String? = { _, _ in nil }
@@ -24,8 +25,9 @@ extension ShrinkCondition {
       isMet: true, stepsRun: run, detail: match.invariant.map { "invariant '\($0)' broken" })
   }
 
-  /// This condition with its invariant part spelled as the state that broke it in
-  /// `session`, at the first moment the condition holds: every field of that reactor's
+  /// This condition with its invariant part spelled as the state that broke it.
+  ///
+  /// The state is the one in `session` at the first moment the condition holds: every field of that reactor's
   /// state, after its address in an app. What a test can check without the invariant's code.
   /// - Returns: `nil` when the condition has no invariant part or never holds in `session`.
   public func spellingInvariantAsState(

@@ -99,8 +99,8 @@ public struct ShrinkCondition: Sendable, Hashable, CustomStringConvertible {
   /// recorded at that moment, as a running app's script resolves them.
   /// - Parameters:
   ///   - session: The recorded run.
-  ///   - brokenInvariant: The name of an invariant a reactor of the given type breaks in the
-  ///     given state, or `nil`; asked only when ``brokenInvariant`` is set.
+  ///   - check: The name of an invariant a reactor of the given type breaks in the given
+  ///     state, or `nil`; asked only when ``brokenInvariant`` is set.
   /// - Returns: The moment, or `nil` when the parts never hold together.
   public func firstMatch(
     in session: SessionTrace,

@@ -41,8 +41,9 @@ public enum ShrinkInput {
   ///
   /// A named reactor is addressed by its name; a reactor another one holds in its state by
   /// the holder's address and the path to it, in an array by a selector on the first field
-  /// of its own state that tells it from the others there (`list/cells[task.id=2]`: the
-  /// same row after rows before it come and go), else by its position (`list/cells.0`).
+  /// of its own state that never changes in the session and tells it from the others there
+  /// (`list/cells[task.id=2]`: the same row whichever steps a shrunk script keeps), else by
+  /// its position (`list/cells.0`).
   /// - Throws: ``ShrinkError/unusableInput(path:reason:)`` for a session that names no app,
   ///   an action recorded without its value, or a reactor no address reaches.
   public static func script(of session: SessionTrace, name: String) throws(ShrinkError)
@@ -57,6 +58,7 @@ public enum ShrinkInput {
     metadata["app"] = nil
     var script = ReactorScript(name: name, app: app, metadata: metadata, steps: [])
     var world = SessionStates()
+    world.stableFields = SessionStates.stableFields(in: session)
     for event in session.events {
       world.apply(event)
       guard case .reactor(let reactor, .action(let action)) = event.kind,

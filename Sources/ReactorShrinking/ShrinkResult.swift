@@ -6,8 +6,9 @@ public struct ShrinkResult: Sendable, Hashable {
   public var script: ReactorScript
   /// The number of steps of the input.
   public var inputSteps: Int
-  /// Whether dropping any one step of ``script`` was tried and no longer meets the
-  /// condition. `false` when the time limit stopped the search first.
+  /// Whether the result is 1-minimal.
+  ///
+  /// Dropping any one step of ``script`` was tried and no longer meets the condition; `false` when the time limit stopped the search first.
   public var isOneMinimal: Bool
   /// Whether the time limit stopped the search.
   public var stoppedByTimeLimit: Bool

@@ -3,8 +3,9 @@
 public struct ShrinkRun: Sendable, Hashable {
   /// Whether the run met the condition.
   public var isMet: Bool
-  /// When met: how many leading steps (in ``ReactorScript/orderedSteps`` order) had run
-  /// when it was met — the steps after them cannot have changed it, so a shrinker drops
+  /// How many leading steps had run when the condition was met.
+  ///
+  /// In ``ReactorScript/orderedSteps`` order — the steps after them cannot have changed it, so a shrinker drops
   /// them. Every step for a run that did not meet it.
   public var stepsRun: Int
   /// What was met (the invariant broken, the trap's report), or why the run failed (a step

@@ -40,7 +40,10 @@ public struct Shrinker: Sendable {
 
   /// Shrinks `script`.
   /// - Parameters:
-  ///   - script: The input; its steps are taken in the order they run (``ReactorScript/orderedSteps``).
+  ///   - script: The input; its steps are taken in the order they run
+  ///     (``ReactorScript/orderedSteps``).
+  ///   - condition: The condition as the user wrote it, for the error of an input that
+  ///     never meets it.
   ///   - progress: Told where the search is, after each phase change and each smaller script.
   /// - Returns: The shortest script found.
   /// - Throws: ``ShrinkError/conditionNeverMet(path:condition:)`` when the input does not

@@ -14,6 +14,33 @@ struct SessionStates {
   private var nameOf: [Int: String] = [:]
   private var parents: [Int: Int] = [:]
   private var rebuilt: [Int: TraceHeader.State] = [:]
+  /// The fields of each reactor's state that a selector may name.
+  ///
+  /// Those whose value never changes in the session (`task.id`), so that the selector reaches the same reactor
+  /// whichever steps a shrunk script keeps. Empty: none known, positions only.
+  var stableFields: [Int: [StatePath]] = [:]
+
+  /// The fields of each reactor's state whose value stays what it was when the reactor was
+  /// introduced, for the whole of `session`.
+  static func stableFields(in session: SessionTrace) -> [Int: [StatePath]] {
+    var world = SessionStates()
+    var fields: [Int: [(path: StatePath, value: JSONValue)]] = [:]
+    for event in session.events {
+      world.apply(event)
+      guard let reactor = event.reactor else { continue }
+      switch event.kind {
+      case .introduced:
+        fields[reactor] = world.states[reactor].map { StatePath.leaves(of: $0) } ?? []
+      case .reactor(_, .mutation):
+        let state = world.states[reactor]
+        fields[reactor]?.removeAll { field in
+          state.flatMap { field.path.value(in: $0) } != field.value
+        }
+      default: break
+      }
+    }
+    return fields.mapValues { $0.map(\.path) }
+  }
 
   /// Takes one event into account.
   mutating func apply(_ event: SessionEvent) {
@@ -80,7 +107,8 @@ struct SessionStates {
   }
 
   /// Steps down to `reactor`, found at `path` in a holder's `state`: a selector on the first
-  /// field of its state that no other reactor of the same array shares, then its position.
+  /// stable field of its state that no other reactor of the same array shares, then its
+  /// position.
   private func steps(
     to reactor: Int, at path: [String], in state: JSONValue
   ) -> [ReactorAddress.Step] {
@@ -93,7 +121,8 @@ struct SessionStates {
     if case .array(let elements)? = arrayPath.value(in: state), let own = states[reactor] {
       let others = elements.compactMap(Self.reference).filter { $0 != reactor }
         .compactMap { states[$0] }
-      for (key, value) in StatePath.leaves(of: own) where Self.isScalar(value) {
+      for key in stableFields[reactor] ?? [] {
+        guard let value = key.value(in: own), Self.isScalar(value) else { continue }
         if !others.contains(where: { key.value(in: $0) == value }) {
           steps.append(
             ReactorAddress.Step(

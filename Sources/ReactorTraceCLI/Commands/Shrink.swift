@@ -110,9 +110,10 @@ extension ReactorTraceCommand {
       guard ["fast", "ddmin"].contains(strategy) else {
         throw ValidationError("--strategy is fast or ddmin.")
       }
-      if let suiteName, suiteName.isEmpty
-        || !suiteName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
-        || suiteName.first?.isNumber == true
+      if let suiteName,
+        suiteName.isEmpty
+          || !suiteName.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+          || suiteName.first?.isNumber == true
       {
         throw ValidationError("--suite-name must be a Swift identifier.")
       }
@@ -123,8 +124,15 @@ extension ReactorTraceCommand {
 
     /// Shrinks and writes.
     func run() async throws {
+      let parsed: ShrinkCondition
+      do {
+        parsed = try condition.condition()
+      } catch {
+        CommandFailure.unusableInput(error.description).report()
+        throw ExitCode.unusableInput
+      }
       try await ShrinkRequest(
-        input: input, condition: try condition.condition(), workerCondition: condition.arguments,
+        input: input, condition: parsed, workerCondition: condition.arguments,
         output: output, reactor: reactor,
         metadata: Dictionary(
           metadata.map { pair in

@@ -53,7 +53,8 @@ extension ReactorTraceCommand {
         if let detail = run.detail { answer.append(("detail", .string(detail))) }
         if run.failed { answer.append(("failed", .bool(true))) }
         self.answer(JSONValue.object(JSONObject(answer)).serializedString)
-      }    }
+      }
+    }
 
     /// Writes one answer line to standard output, at once (the pipe is not buffered here).
     private func answer(_ line: String) {

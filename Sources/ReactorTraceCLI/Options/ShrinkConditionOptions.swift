@@ -24,10 +24,10 @@ struct ShrinkConditionOptions: ParsableArguments, Sendable {
   /// Creates the options; ArgumentParser fills them in.
   init() {}
 
-  /// Checks that a condition is given and reads.
+  /// Checks that a condition is given (whether its parts read is the command's to say, with
+  /// exit code 2).
   func validate() throws {
-    let condition = try self.condition()
-    guard !condition.isEmpty else {
+    guard !states.isEmpty || invariant || trap else {
       throw ValidationError(
         "Give a condition: --until-state PATH=VALUE, --until-invariant or --until-trap.")
     }

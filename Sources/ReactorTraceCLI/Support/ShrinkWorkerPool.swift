@@ -54,7 +54,8 @@ final class ShrinkWorkerPool: ShrinkRunner, Sendable {
         group.addTask {
           await withCheckedContinuation { continuation in
             Thread.detachNewThread {
-              continuation.resume(returning: (index, self.exchange(request, steps: count, slot: slot)))
+              continuation.resume(
+                returning: (index, self.exchange(request, steps: count, slot: slot)))
             }
           }
         }
@@ -107,7 +108,8 @@ final class ShrinkWorkerPool: ShrinkRunner, Sendable {
         return .failure(.runnerFailed("the worker answered \(TerminalText.quoted(line ?? ""))"))
       }
       return .success(
-        ShrinkRun(isMet: false, stepsRun: steps, detail: "the run crashed: \(message)", failed: true))
+        ShrinkRun(
+          isMet: false, stepsRun: steps, detail: "the run crashed: \(message)", failed: true))
     }
   }
 
@@ -117,7 +119,8 @@ final class ShrinkWorkerPool: ShrinkRunner, Sendable {
     guard case .object(let object)? = try? JSONValue(parsing: line) else { return nil }
     if case .int(let step)? = object["trap"] {
       return ShrinkRun(
-        isMet: true, stepsRun: min(steps, max(0, Int(clamping: step))), detail: "the reactor trapped")
+        isMet: true, stepsRun: min(steps, max(0, Int(clamping: step))),
+        detail: "the reactor trapped")
     }
     guard case .bool(let met)? = object["met"], case .int(let run)? = object["run"] else {
       return nil
