@@ -6,7 +6,12 @@ import ReactorTracing
 import Testing
 
 /// The README's example: the seeded task app (a toggle flips the wrong row after a delete and
-/// a refresh), a 2,000-step session that shows it once, shrunk to its few taps.
+/// a refresh), a long session that shows it once, shrunk to its few taps.
+///
+/// The suite's session has 200 steps (in process, one candidate at a time, a debug build);
+/// `REACTOR_TRACE_SHRINK_STEPS=2000` runs the README's 2,000, and
+/// `REACTOR_TRACE_SHRINK_EXAMPLE=DIR` keeps the session, the shrunk script, its trace and
+/// its test in DIR (how the README's example and diagrams were made).
 @MainActor
 @Suite("shrink on the seeded bug", .serialized)
 struct SeededBugTests {
