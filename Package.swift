@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "ReactorExploration", targets: ["ReactorExploration"]),
     .library(name: "ReactorTestGeneration", targets: ["ReactorTestGeneration"]),
     .library(name: "ReactorScript", targets: ["ReactorScript"]),
+    .library(name: "ReactorShrinking", targets: ["ReactorShrinking"]),
     .library(name: "ReactorFleet", targets: ["ReactorFleet"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .library(name: "ReactorLiveRecording", targets: ["ReactorLiveRecording"]),
@@ -252,6 +253,26 @@ let package = Package(
       ]
     ),
 
+    // Shrinking a run that makes something happen (a state, a broken invariant, a trap) to
+    // a shortest script that still does, and the test that expects it not to. No Graphviz.
+    .target(
+      name: "ReactorShrinking",
+      dependencies: [
+        "ReactorTracing", "ReactorScript", "ReactorExploration", "ReactorTestGeneration",
+      ]
+    ),
+    .testTarget(
+      name: "ReactorShrinkingTests",
+      dependencies: [
+        "ReactorShrinking", "ReactorScript", "ReactorTracing", "ReactorCore", "ReactorExamples",
+        "ReactorTestGeneration", "ReactorTraceCLI", "ReactorExampleRegistry", "ReactorTestSupport",
+        "reactor-trace",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
     // Turning traces into Swift Testing or XCTest source that drives the recorded run again.
     .target(name: "ReactorTestGeneration", dependencies: ["ReactorTracing", "ReactorScript"]),
     // The generator's own tests: the committed generated tests match what it writes now,
@@ -344,7 +365,7 @@ let package = Package(
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorStateMachines", "ReactorDiagrams",
         "ReactorExploration", "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
-        "ReactorScript", "ReactorFleet",
+        "ReactorScript", "ReactorFleet", "ReactorShrinking",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

@@ -215,7 +215,7 @@ enum ExplorationRun {
   ) async throws {
     guard let entry = ReactorRegistry.current.entry(named: reactor) else { return }
     let (trace, _) = try await entry.record(
-      script.script(reactor: reactor, metadata: metadata), metadata, .seconds(10))
+      script.script(reactor: reactor, metadata: metadata), metadata, .seconds(10), nil)
     try trace.write(to: path)
   }
 }
