@@ -26,6 +26,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       GenerateTest.self,
       Summarize.self,
       Serve.self,
+      Mcp.self,
     ]
   )
 
