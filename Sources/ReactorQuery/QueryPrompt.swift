@@ -26,22 +26,32 @@ public struct QueryPrompt: Sendable, Hashable {
       name: "explain_divergence", title: "Explain this divergence",
       description: "Replay a trace through today's code and explain where and why it diverges.",
       arguments: [
-        Argument(name: "trace", description: "The trace or session, relative to the root.", isRequired: true),
-        Argument(name: "mode", description: "auto, structural, reduce or mutate.", isRequired: false),
+        Argument(
+          name: "trace", description: "The trace or session, relative to the root.",
+          isRequired: true),
+        Argument(
+          name: "mode", description: "auto, structural, reduce or mutate.", isRequired: false),
       ]),
     QueryPrompt(
       name: "why_state_wrong", title: "Why is this state wrong",
       description: "Find which event made a state what it is, and the chain of causes behind it.",
       arguments: [
-        Argument(name: "trace", description: "The trace or session, relative to the root.", isRequired: true),
-        Argument(name: "seq", description: "The event after which the state looks wrong.", isRequired: true),
-        Argument(name: "path", description: "The state path that looks wrong, such as tasks.0.title.", isRequired: false),
+        Argument(
+          name: "trace", description: "The trace or session, relative to the root.",
+          isRequired: true),
+        Argument(
+          name: "seq", description: "The event after which the state looks wrong.", isRequired: true
+        ),
+        Argument(
+          name: "path", description: "The state path that looks wrong, such as tasks.0.title.",
+          isRequired: false),
       ]),
   ]
 
   /// The prompt's text for `arguments`.
   /// - Throws: ``QueryError`` for an unknown prompt or a missing argument.
-  public static func text(_ name: String, arguments: [String: String]) throws(QueryError) -> String {
+  public static func text(_ name: String, arguments: [String: String]) throws(QueryError) -> String
+  {
     guard let prompt = all.first(where: { $0.name == name }) else {
       throw .unknownName(
         kind: "prompt", name: String(name.prefix(100)),

@@ -82,7 +82,9 @@ extension TraceIndex {
     if matches.count > 1 {
       throw .invalidArgument(
         name: "reactor",
-        reason: "'\(argument)' names \(matches.count) reactors (\(matches.prefix(10).map(String.init).joined(separator: ", "))); give one's id")
+        reason:
+          "'\(argument)' names \(matches.count) reactors (\(matches.prefix(10).map(String.init).joined(separator: ", "))); give one's id"
+      )
     }
     throw .noSuchReactor(
       "'\(argument)'", known: "its reactors: " + known.joined(separator: ", "))

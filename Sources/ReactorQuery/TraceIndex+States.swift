@@ -186,7 +186,8 @@ extension TraceIndex {
   func writes(_ record: IndexRecord, _ path: [[UInt8]]) -> Bool {
     let bytes = changedPaths.read(at: Int(record.pathsOffset), count: Int(record.pathsCount))
     for written in bytes.split(separator: 0x1E, omittingEmptySubsequences: false).dropLast() {
-      let components = written.isEmpty ? [] : written.split(separator: 0x1F, omittingEmptySubsequences: false)
+      let components =
+        written.isEmpty ? [] : written.split(separator: 0x1F, omittingEmptySubsequences: false)
       var overlaps = true
       for (component, wantedComponent) in zip(components, path)
       where !component.elementsEqual(wantedComponent) {

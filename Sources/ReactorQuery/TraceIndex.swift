@@ -10,16 +10,18 @@ import Darwin
 
 /// What the server knows of one trace or session after reading it once: a record per event
 /// (kind, reactor, label, changed paths, and the record of its cause), in temporary files,
-/// and every live reactor's state every ``checkpointInterval`` events, so that a question
+/// and every live reactor's state every few thousand events (``checkpointInterval``), so that a question
 /// reads a few thousand lines at most.
 ///
 /// Built in one pass of a ``SessionReader`` (every state rebuilt and checked against its
 /// hash, as every command reads a trace); memory holds the reactors' names and schemas and
 /// one entry per checkpoint, not the events.
 final class TraceIndex {
-  /// Events between two checkpoints of the reactors' states.
-  static let checkpointInterval = 4096
+  /// Events between two checkpoints of the reactors' states, unless told otherwise.
+  static let defaultCheckpointInterval = 4096
 
+  /// Events between two checkpoints of the reactors' states.
+  let checkpointInterval: Int
   /// The file, resolved.
   let path: String
   /// The file as the agent named it, relative to the root.
@@ -77,8 +79,10 @@ final class TraceIndex {
   let checkpointLines: IndexFile
   private(set) var checkpoints: [Checkpoint] = []
 
-  /// A reactor's actions and effects by id, while the index is built: the record of each, so
-  /// that the events they cause point at them. Dropped when the reactor is released.
+  /// A reactor's actions and effects by id, while the index is built.
+  ///
+  /// The record of each, so that the events they cause point at them; dropped when the
+  /// reactor is released.
   private struct Lane {
     var actions = IdentifierTable()
     var effects = IdentifierTable()
@@ -108,8 +112,9 @@ final class TraceIndex {
 
   private init(
     path: String, name: String, identity: FileIdentity, header: SessionHeader,
-    redaction: AnswerRedaction
+    redaction: AnswerRedaction, checkpointInterval: Int
   ) throws(QueryError) {
+    self.checkpointInterval = max(1, checkpointInterval)
     self.path = path
     self.name = name
     self.identity = identity
@@ -126,9 +131,12 @@ final class TraceIndex {
   ///   - path: The resolved file.
   ///   - name: What answers call it.
   ///   - redaction: What labels hide.
+  ///   - checkpointInterval: Events between two checkpoints.
+  /// - Returns: The index.
   /// - Throws: ``QueryError/unreadableTrace(path:reason:)`` with the reader's words.
   static func build(
-    path: String, name: String, redaction: AnswerRedaction
+    path: String, name: String, redaction: AnswerRedaction,
+    checkpointInterval: Int = defaultCheckpointInterval
   ) throws(QueryError) -> TraceIndex {
     guard let identity = FileIdentity(path: path) else {
       throw .unreadableTrace(path: name, reason: String(cString: strerror(errno)))
@@ -143,7 +151,8 @@ final class TraceIndex {
       throw .unreadableTrace(path: name, reason: String(cString: strerror(errno)))
     }
     let index = try TraceIndex(
-      path: path, name: name, identity: identity, header: reader.header, redaction: redaction)
+      path: path, name: name, identity: identity, header: reader.header, redaction: redaction,
+      checkpointInterval: checkpointInterval)
     try index.read(reader, lineStarts: lineStarts)
     return index
   }
@@ -193,7 +202,8 @@ final class TraceIndex {
       case .gap(let gap):
         record.kind = IndexRecord.Kind.gap.rawValue
         record.identifier = Int64(gap.droppedEvents)
-        try label(&record, "gap: \(gap.droppedEvents) events dropped, the trace is incomplete from here")
+        try label(
+          &record, "gap: \(gap.droppedEvents) events dropped, the trace is incomplete from here")
       case .end(let end):
         record.kind = IndexRecord.Kind.end.rawValue
         try label(&record, "end: \(end.observedEvents) observed, \(end.droppedEvents) dropped")
@@ -205,7 +215,7 @@ final class TraceIndex {
       }
       try records.append(raw: record)
       eventCount += 1
-      if eventCount % Self.checkpointInterval == 0 {
+      if eventCount % checkpointInterval == 0 {
         try checkpoint(reader, after: event, lineStarts: lineStarts)
       }
     }
@@ -308,7 +318,8 @@ final class TraceIndex {
       try paths(of: mutation.state, into: &record)
     case .streamEnded(let end):
       record.kind = IndexRecord.Kind.streamEnd.rawValue
-      try label(&record, "stream \(end.stream) " + (end.error.map { "failed: \($0)" } ?? "finished"))
+      try label(
+        &record, "stream \(end.stream) " + (end.error.map { "failed: \($0)" } ?? "finished"))
       try note(&record, end.stream)
     case .gap, .end:
       record.kind = IndexRecord.Kind.end.rawValue
@@ -356,9 +367,10 @@ final class TraceIndex {
       introduction.initialState = state
       introduction.initialStateHash = state.hash
       if isSession {
-        bytes += SessionEvent(
-          sequence: event.sequence, time: event.time, kind: .introduced(introduction)
-        ).serializedLine
+        bytes +=
+          SessionEvent(
+            sequence: event.sequence, time: event.time, kind: .introduced(introduction)
+          ).serializedLine
       } else {
         bytes += introduction.traceHeader(in: header).serializedLine
       }

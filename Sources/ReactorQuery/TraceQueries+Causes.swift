@@ -12,13 +12,16 @@ extension TraceQueries {
     let states = all.filter { reactor == nil || $0.reactor == reactor }
     if let reactor, states.isEmpty {
       throw .noSuchReactor(
-        "\(reactor)", known: "it is not live after seq \(sequence) (introduced at seq "
+        "\(reactor)",
+        known: "it is not live after seq \(sequence) (introduced at seq "
           + "\(index.reactors[reactor]?.introducedAt ?? 0)"
           + (index.reactors[reactor]?.releasedAt.map { ", released at seq \($0)" } ?? "") + ")")
     }
     var lines = [
       "\(index.name), after seq \(sequence)"
-        + (record.map { " (\($0.recordKind.name) \(index.label(of: $0)), at \(Self.seconds($0.time)))" }
+        + (record.map {
+          " (\($0.recordKind.name) \(index.label(of: $0)), at \(Self.seconds($0.time)))"
+        }
           ?? ", before the first event") + ":"
     ]
     var items: [JSONValue] = []
@@ -73,7 +76,9 @@ extension TraceQueries {
         if record.causeAction > 0 {
           next = index.recordNumber(ofSequence: Int(record.causeAction))
         }
-        if next == nil { origin = "the reactor's creation by " + index.reactorTitle(Int(record.causeReactor)) }
+        if next == nil {
+          origin = "the reactor's creation by " + index.reactorTitle(Int(record.causeReactor))
+        }
       case .action, .effect, .origin, .publisher:
         if record.causeRecord >= 0 {
           next = Int(record.causeRecord)

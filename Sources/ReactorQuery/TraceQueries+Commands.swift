@@ -29,7 +29,8 @@ extension TraceQueries {
       meaning = "exit code 1: today's code does not do what the recording did"
     case 2:
       verdict = "unusable"
-      meaning = "exit code 2: the trace could not be replayed (unreadable, or no reactor registered for it)"
+      meaning =
+        "exit code 2: the trace could not be replayed (unreadable, or no reactor registered for it)"
     case 3:
       verdict = "warnings"
       meaning = "exit code 3: warnings about the trace"

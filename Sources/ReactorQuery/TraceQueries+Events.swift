@@ -82,9 +82,14 @@ extension TraceQueries {
       items.append(.object(item))
       lines.append(line)
     }
-    let count = path == nil ? "\(matched) events match" : "\(shown.count) changes of \(path!)" + (more ? " (more follow)" : "")
+    let count =
+      path == nil
+      ? "\(matched) events match"
+      : "\(shown.count) changes of \(path!)" + (more ? " (more follow)" : "")
     var header = "\(index.name): \(count)"
-    if path == nil, more { header += "; the first \(shown.count) shown (raise limit, or narrow with from/to)" }
+    if path == nil, more {
+      header += "; the first \(shown.count) shown (raise limit, or narrow with from/to)"
+    }
     var structured = JSONObject()
     structured["trace"] = .string(index.name)
     structured["matched"] = .int(Int64(matched))
@@ -147,18 +152,21 @@ extension TraceQueries {
     case .effect:
       return record.recordKind == .effectEnd
         ? "end of " + named(record.causeRecord, "effect", record.causeEffect)
-        : "sent by " + named(record.causeRecord, "effect", record.causeEffect) + " of action \(record.causeAction)"
+        : "sent by " + named(record.causeRecord, "effect", record.causeEffect)
+          + " of action \(record.causeAction)"
     case .origin:
       let target =
         record.causeEffect > 0
-        ? named(record.causeRecord, "effect", record.causeEffect) + " of action \(record.causeAction)"
+        ? named(record.causeRecord, "effect", record.causeEffect)
+          + " of action \(record.causeAction)"
         : named(record.causeRecord, "action", record.causeAction)
       let via = record.recordKind == .mutation ? "element of stream \(stream), " : ""
       return via + "from " + index.reactorTitle(Int(record.causeReactor)) + ", " + target
     case .publisher:
       let target =
         record.causeEffect > 0
-        ? named(record.causeRecord, "effect", record.causeEffect) + " of action \(record.causeAction)"
+        ? named(record.causeRecord, "effect", record.causeEffect)
+          + " of action \(record.causeAction)"
         : named(record.causeRecord, "action", record.causeAction)
       return "element of stream \(stream), published by its own " + target
     case .createdDuring:
@@ -191,7 +199,8 @@ extension TraceQueries {
   static func seconds(_ nanoseconds: Int64) -> String {
     let milliseconds = nanoseconds / 1_000_000
     let fraction = String(milliseconds % 1000)
-    return "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
+    return
+      "\(milliseconds / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction) s"
   }
 
   /// A value in an answer's text: its JSON, or `(none)`.

@@ -13,6 +13,8 @@ public actor TraceQueries {
   /// What answers hide.
   public let redaction: AnswerRedaction
   let runner: CommandRunner
+  /// Events between two checkpoints of an index.
+  let checkpointInterval: Int
   /// The indexes of the files asked about, by resolved path.
   var indexes: [String: TraceIndex] = [:]
   /// Answers of `reactor-trace` runs, by file identity and arguments.
@@ -30,9 +32,20 @@ public actor TraceQueries {
   ///   - redaction: What answers hide (``AnswerRedaction/none`` for `--no-redact`).
   ///   - reactorTrace: The `reactor-trace` executable that replays and draws.
   public init(root: TraceRoot, redaction: AnswerRedaction, reactorTrace: String) {
+    self.init(
+      root: root, redaction: redaction, reactorTrace: reactorTrace,
+      checkpointInterval: TraceIndex.defaultCheckpointInterval)
+  }
+
+  /// A service whose indexes keep states every `checkpointInterval` events (tests walk
+  /// between many checkpoints of a short trace).
+  init(
+    root: TraceRoot, redaction: AnswerRedaction, reactorTrace: String, checkpointInterval: Int
+  ) {
     self.root = root
     self.redaction = redaction
     runner = CommandRunner(executable: reactorTrace)
+    self.checkpointInterval = checkpointInterval
   }
 
   /// Answers a call of the tool `name`.
@@ -71,7 +84,8 @@ public actor TraceQueries {
     }
     indexes[path] = nil
     let index = try TraceIndex.build(
-      path: path, name: root.relativePath(path), redaction: redaction)
+      path: path, name: root.relativePath(path), redaction: redaction,
+      checkpointInterval: checkpointInterval)
     indexes[path] = index
     return index
   }

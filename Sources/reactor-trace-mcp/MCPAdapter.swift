@@ -113,7 +113,8 @@ struct MCPAdapter: Sendable {
     case .string(let string): .string(string)
     case .array(let elements): .array(elements.map(value))
     case .object(let object):
-      .object(Dictionary(object.keys.map { ($0, value(object[$0]!)) }, uniquingKeysWith: { a, _ in a }))
+      .object(
+        Dictionary(object.keys.map { ($0, value(object[$0]!)) }, uniquingKeysWith: { a, _ in a }))
     }
   }
 }

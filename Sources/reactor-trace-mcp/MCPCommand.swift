@@ -12,7 +12,8 @@ import ReactorTracing
 struct MCPCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "reactor-trace mcp",
-    abstract: "Answer a coding agent's questions about traces over MCP (standard input and output).",
+    abstract:
+      "Answer a coding agent's questions about traces over MCP (standard input and output).",
     discussion: """
       An MCP server for agents (Claude Code, Cursor, VS Code): tools events, state_at, why, \
       history, replay and diagram; each opened trace's header and schema as resources; the \
@@ -30,13 +31,15 @@ struct MCPCommand: AsyncParsableCommand {
   @Option(help: "The directory traces are read from (default: the working directory).")
   var root = "."
 
-  @Option(help: "Also redact values at this TraceRedaction pattern (e.g. state.user.name); repeatable.")
+  @Option(
+    help: "Also redact values at this TraceRedaction pattern (e.g. state.user.name); repeatable.")
   var redact: [String] = []
 
   @Flag(help: "Answer with every value as recorded: no redaction.")
   var noRedact = false
 
-  @Option(help: "The reactor-trace that replays and draws (default: the one next to this executable).")
+  @Option(
+    help: "The reactor-trace that replays and draws (default: the one next to this executable).")
   var reactorTrace: String?
 
   /// Parses the arguments and serves; `--help` prints the help, and a usage error is one
@@ -72,7 +75,8 @@ struct MCPCommand: AsyncParsableCommand {
       let redaction =
         noRedact
         ? AnswerRedaction.none
-        : try AnswerRedaction(rules: AnswerRedaction.defaultRules + redact.map { TraceRedaction($0) })
+        : try AnswerRedaction(
+          rules: AnswerRedaction.defaultRules + redact.map { TraceRedaction($0) })
       queries = TraceQueries(
         root: try TraceRoot(path: root), redaction: redaction,
         reactorTrace: reactorTrace ?? Self.siblingPath("reactor-trace"))

@@ -64,7 +64,8 @@ struct CommandRunner: Sendable {
       usleep(5_000)
     }
     if timedOut {
-      throw .commandFailed("reactor-trace \(arguments.first ?? "") took longer than \(timeLimit); stopped")
+      throw .commandFailed(
+        "reactor-trace \(arguments.first ?? "") took longer than \(timeLimit); stopped")
     }
     let code: Int32 =
       status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)

@@ -1,7 +1,8 @@
 import ReactorJSON
 
-/// Applies the redaction rules for one payload kind to encoded values. `package`: the MCP
-/// server's answers (ReactorQuery) redact with the recorder's own rules.
+/// Applies the redaction rules for one payload kind to encoded values.
+///
+/// `package`: the MCP server's answers (ReactorQuery) redact with the recorder's own rules.
 package struct Redactor: Sendable {
   /// The paths that apply to this kind; empty when nothing is redacted.
   let paths: [[TraceRedaction.Component]]
