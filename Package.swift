@@ -327,7 +327,11 @@ let package = Package(
     .target(name: "ReactorQuery", dependencies: ["ReactorTracing"]),
     .testTarget(
       name: "ReactorQueryTests",
-      dependencies: ["ReactorQuery", "ReactorTracing", "reactor-trace", "reactor-trace-mcp"]
+      dependencies: [
+        "ReactorQuery", "ReactorReplay", "ReactorTracing", "reactor-trace", "reactor-trace-mcp",
+      ],
+      // The Python SDK's client of the server, run by MCPPythonClientTests.
+      exclude: ["Python"]
     ),
     // `reactor-trace mcp` runs it: the MCP server on standard input and output, an executable
     // of its own so that no other product links the MCP SDK (swift-sdk, swift-log,
