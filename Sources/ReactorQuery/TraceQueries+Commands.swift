@@ -56,9 +56,10 @@ extension TraceQueries {
       structured["withheld"] = .string(note)
       lines.append(note)
     } else {
-      if let result { structured["result"] = result }
-      if let report = result?["report"]?.stringValue { lines.append(report) }
-      if let divergence = result?["divergence"] { lines.append(Self.text(divergence)) }
+      if let result {
+        structured["result"] = result
+        lines.append(result["report"]?.stringValue ?? Self.text(result))
+      }
       structured["messages"] = .array(errors.map { .string($0) })
       lines += errors
     }
