@@ -9,9 +9,22 @@ extension TraceIndex {
     return bytes.withUnsafeBytes { $0.loadUnaligned(as: IndexRecord.self) }
   }
 
+  /// Which text of the records ``forEachRecord(from:reading:_:)`` reads with them.
+  enum RecordText {
+    /// Labels and notes.
+    case labels
+    /// A mutation's changed paths.
+    case paths
+  }
+
   /// Calls `body` with every record from `start` on, in order, read in batches; `body`
-  /// returns `false` to stop.
-  func forEachRecord(from start: Int = 0, _ body: (Int, IndexRecord) -> Bool) {
+  /// returns `false` to stop. With `text`, each batch's labels or changed paths are read in
+  /// one go too, and `body` gets them with the offset of their first byte (``bytes(_:_:_:_:)``
+  /// cuts one record's out).
+  func forEachRecord(
+    from start: Int = 0, reading text: RecordText? = nil,
+    _ body: (Int, IndexRecord, [UInt8], Int) -> Bool
+  ) {
     let batch = 8192
     var number = max(0, start)
     while number < eventCount {
@@ -19,17 +32,49 @@ extension TraceIndex {
       let bytes = records.read(at: number * IndexRecord.stride, count: count * IndexRecord.stride)
       let read = bytes.count / IndexRecord.stride
       guard read > 0 else { return }
-      let goOn = bytes.withUnsafeBytes { raw -> Bool in
-        for offset in 0..<read {
-          let record = raw.loadUnaligned(
-            fromByteOffset: offset * IndexRecord.stride, as: IndexRecord.self)
-          if !body(number + offset, record) { return false }
+      let batchRecords = bytes.withUnsafeBytes { raw in
+        (0..<read).map {
+          raw.loadUnaligned(fromByteOffset: $0 * IndexRecord.stride, as: IndexRecord.self)
         }
-        return true
       }
-      guard goOn else { return }
+      var texts: [UInt8] = []
+      var base = 0
+      if let text {
+        var low = Int.max
+        var high = 0
+        for record in batchRecords {
+          let ranges =
+            text == .labels
+            ? [(record.labelOffset, record.labelCount), (record.noteOffset, record.noteCount)]
+            : [(record.pathsOffset, record.pathsCount)]
+          for (offset, count) in ranges where count > 0 {
+            low = min(low, Int(offset))
+            high = max(high, Int(offset + count))
+          }
+        }
+        if low < high {
+          base = low
+          texts = (text == .labels ? labels : changedPaths).read(at: low, count: high - low)
+        }
+      }
+      for (offset, record) in batchRecords.enumerated() where !body(number + offset, record, texts, base) {
+        return
+      }
       number += read
     }
+  }
+
+  /// Calls `body` with every record from `start` on, in order; `body` returns `false` to
+  /// stop.
+  func forEachRecord(from start: Int = 0, _ body: (Int, IndexRecord) -> Bool) {
+    forEachRecord(from: start, reading: nil) { number, record, _, _ in body(number, record) }
+  }
+
+  /// One record's text out of a batch's (``forEachRecord(from:reading:_:)``).
+  func bytes(_ texts: [UInt8], _ base: Int, _ offset: Int64, _ count: Int64) -> ArraySlice<UInt8> {
+    let start = Int(offset) - base
+    guard count > 0, start >= 0, start + Int(count) <= texts.count else { return [] }
+    return texts[start..<(start + Int(count))]
   }
 
   /// A record's label.

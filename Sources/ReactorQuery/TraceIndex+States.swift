@@ -125,10 +125,11 @@ extension TraceIndex {
     while start < range.upperBound, found.count <= limit {
       var candidates: [Int] = []
       var next = range.upperBound
-      forEachRecord(from: start) { number, record in
+      forEachRecord(from: start, reading: .paths) { number, record, texts, base in
         guard number < range.upperBound else { return false }
         if record.recordKind == .mutation, filter?.contains(Int(record.reactor)) ?? true,
-          writes(record, wanted), accept(number, record)
+          writes(bytes(texts, base, record.pathsOffset, record.pathsCount), wanted),
+          accept(number, record)
         {
           candidates.append(number)
           if candidates.count > 4 * (limit + 1) {
@@ -184,7 +185,11 @@ extension TraceIndex {
 
   /// Whether a mutation's diff writes at, under or above `path` (components as bytes).
   func writes(_ record: IndexRecord, _ path: [[UInt8]]) -> Bool {
-    let bytes = changedPaths.read(at: Int(record.pathsOffset), count: Int(record.pathsCount))
+    writes(changedPaths.read(at: Int(record.pathsOffset), count: Int(record.pathsCount)), path)
+  }
+
+  /// Whether paths as the paths file holds them (``writes(_:_:)``) touch `path`.
+  func writes(_ bytes: some Collection<UInt8>, _ path: [[UInt8]]) -> Bool {
     for written in bytes.split(separator: 0x1E, omittingEmptySubsequences: false).dropLast() {
       let components =
         written.isEmpty ? [] : written.split(separator: 0x1F, omittingEmptySubsequences: false)

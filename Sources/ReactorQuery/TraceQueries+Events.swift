@@ -26,8 +26,15 @@ extension TraceQueries {
       throw .invalidArgument(name: "to", reason: "must not be before 'from'")
     }
     let titles = index.reactors.mapValues { Array(($0.title + " " + $0.type).lowercased().utf8) }
+    var kindNames: [Int: [UInt8]] = [:]
+    for kind in 0...8 {
+      kindNames[kind] = IndexRecord.Kind(rawValue: Int64(kind)).map { Array($0.name.lowercased().utf8) }
+    }
 
     func passes(_ number: Int, _ record: IndexRecord) -> Bool {
+      passes(number, record, texts: nil, base: 0)
+    }
+    func passes(_ number: Int, _ record: IndexRecord, texts: [UInt8]?, base: Int) -> Bool {
       if let from, record.sequence < Int64(from) { return false }
       if let to, record.sequence > Int64(to) { return false }
       if let kinds {
@@ -38,11 +45,20 @@ extension TraceQueries {
       }
       if let reactors, !reactors.contains(Int(record.reactor)) { return false }
       if let text {
-        let label = Array(index.label(of: record).lowercased().utf8)
-        let note = index.note(of: record).map { Array($0.lowercased().utf8) } ?? []
-        let kind = Array(record.recordKind.name.lowercased().utf8)
+        let label: ArraySlice<UInt8>
+        let note: ArraySlice<UInt8>
+        if let texts {
+          label = index.bytes(texts, base, record.labelOffset, record.labelCount)
+          note = index.bytes(texts, base, record.noteOffset, record.noteCount)
+        } else {
+          label = ArraySlice(index.label(of: record).utf8)
+          note = ArraySlice((index.note(of: record) ?? "").utf8)
+        }
+        let kind = kindNames[Int(record.kind)] ?? []
         let title = titles[Int(record.reactor)] ?? []
-        if ![label, note, kind, title].contains(where: { Self.contains($0, text) }) {
+        if !Self.contains(label, text), !Self.contains(note, text),
+          !Self.contains(kind[...], text), !Self.contains(title[...], text)
+        {
           return false
         }
       }
@@ -59,8 +75,8 @@ extension TraceQueries {
       matched = shown.count
       more = found.more
     } else {
-      index.forEachRecord { number, record in
-        guard passes(number, record) else { return true }
+      index.forEachRecord(reading: text == nil ? nil : .labels) { number, record, texts, base in
+        guard passes(number, record, texts: texts, base: base) else { return true }
         matched += 1
         if shown.count < limit { shown.append((number, record, nil, nil)) }
         return true
@@ -175,16 +191,19 @@ extension TraceQueries {
     }
   }
 
-  /// Whether `haystack` holds `needle` (bytes, both lowercased).
-  static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+  /// Whether `haystack` holds `needle` (lowercased), ASCII letters in any case.
+  static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
     guard !needle.isEmpty else { return true }
     guard haystack.count >= needle.count else { return false }
+    @inline(__always) func lower(_ byte: UInt8) -> UInt8 {
+      byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
     let first = needle[0]
-    var start = 0
-    while start <= haystack.count - needle.count {
-      if haystack[start] == first {
+    var start = haystack.startIndex
+    while start <= haystack.endIndex - needle.count {
+      if lower(haystack[start]) == first {
         var matches = true
-        for offset in 1..<needle.count where haystack[start + offset] != needle[offset] {
+        for offset in 1..<needle.count where lower(haystack[start + offset]) != needle[offset] {
           matches = false
           break
         }

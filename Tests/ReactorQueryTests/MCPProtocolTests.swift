@@ -119,3 +119,45 @@ struct MCPProtocolTests {
     #expect(client.close() == 2)
   }
 }
+
+@Suite("reactor-trace mcp on the command line")
+struct MCPCommandLineTests {
+  /// Runs a built executable with `arguments`; returns its status, output and errors.
+  static func run(_ name: String, _ arguments: [String]) throws -> (Int32, String, String) {
+    let process = Process()
+    process.executableURL = try productsDirectory().appendingPathComponent(name)
+    process.arguments = arguments
+    let output = Pipe()
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let outputData = output.fileHandleForReading.readDataToEndOfFile()
+    let errorData = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (
+      process.terminationStatus, String(decoding: outputData, as: UTF8.self),
+      String(decoding: errorData, as: UTF8.self)
+    )
+  }
+
+  @Test func mcpHelpIsTheServersHelpWithEveryOption() throws {
+    let (status, output, errors) = try Self.run("reactor-trace", ["mcp", "--help"])
+    #expect(status == 0, "\(errors)")
+    for option in ["--root", "--redact", "--no-redact", "--reactor-trace", "Exit codes"] {
+      #expect(output.contains(option), "\(option) missing")
+    }
+    let (_, server, _) = try Self.run("reactor-trace-mcp", ["--help"])
+    #expect(server == output)
+  }
+
+  @Test func aUsageErrorIsOneLineAndExitCode64() throws {
+    for arguments in [["mcp", "--no-such-option"], ["mcp", "--redact", "nowhere.x"]] {
+      let (status, output, errors) = try Self.run("reactor-trace", arguments)
+      #expect(status == (arguments[1] == "--redact" ? 2 : 64), "\(arguments): \(errors)")
+      #expect(errors.hasPrefix("reactor-trace: ") && errors.split(separator: "\n").count == 1)
+      #expect(output.isEmpty)
+    }
+  }
+}
