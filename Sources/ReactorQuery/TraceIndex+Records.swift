@@ -17,9 +17,9 @@ extension TraceIndex {
     case paths
   }
 
-  /// Calls `body` with every record from `start` on, in order, read in batches; `body`
-  /// returns `false` to stop. With `text`, each batch's labels or changed paths are read in
-  /// one go too, and `body` gets them with the offset of their first byte (``bytes(_:_:_:_:)``
+  /// Calls `body` with every record from `start` on, in batches, until it returns `false`.
+  ///
+  /// With `text`, each batch's labels or changed paths are read in one go too, and `body` gets them with the offset of their first byte (``bytes(_:_:_:_:)``
   /// cuts one record's out).
   func forEachRecord(
     from start: Int = 0, reading text: RecordText? = nil,
@@ -57,7 +57,8 @@ extension TraceIndex {
           texts = (text == .labels ? labels : changedPaths).read(at: low, count: high - low)
         }
       }
-      for (offset, record) in batchRecords.enumerated() where !body(number + offset, record, texts, base) {
+      for (offset, record) in batchRecords.enumerated()
+      where !body(number + offset, record, texts, base) {
         return
       }
       number += read

@@ -28,7 +28,9 @@ extension TraceQueries {
     let titles = index.reactors.mapValues { Array(($0.title + " " + $0.type).lowercased().utf8) }
     var kindNames: [Int: [UInt8]] = [:]
     for kind in 0...8 {
-      kindNames[kind] = IndexRecord.Kind(rawValue: Int64(kind)).map { Array($0.name.lowercased().utf8) }
+      kindNames[kind] = IndexRecord.Kind(rawValue: Int64(kind)).map {
+        Array($0.name.lowercased().utf8)
+      }
     }
 
     func passes(_ number: Int, _ record: IndexRecord) -> Bool {
