@@ -107,6 +107,19 @@ extension TraceIndex {
     return nil
   }
 
+  /// The number of the first record whose `seq` is at least `sequence` (``eventCount`` when
+  /// none is), by binary search.
+  func firstRecordNumber(atOrAfter sequence: Int) -> Int {
+    var low = 0
+    var high = eventCount
+    while low < high {
+      let middle = (low + high) / 2
+      guard let record = record(middle) else { return eventCount }
+      if record.sequence < Int64(sequence) { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
   /// `seq` from the first to the last event, for an error.
   var sequenceRange: String {
     guard let first = record(0), let last = record(eventCount - 1) else {

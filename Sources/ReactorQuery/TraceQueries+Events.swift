@@ -67,17 +67,26 @@ extension TraceQueries {
       return true
     }
 
+    // The records within from…to, found by binary search (seq grows along the file).
+    let first = from.map { index.firstRecordNumber(atOrAfter: $0) } ?? 0
+    let end =
+      to.map {
+        $0 == Int(Int64.max) ? index.eventCount : index.firstRecordNumber(atOrAfter: $0 + 1)
+      }
+      ?? index.eventCount
     var shown: [(Int, IndexRecord, before: JSONValue??, after: JSONValue??)] = []
     var matched = 0
     var more = false
     if let path {
       let found = try index.changes(
-        at: path, reactors: reactors, records: 0..<index.eventCount, limit: limit, accept: passes)
+        at: path, reactors: reactors, records: first..<end, limit: limit, accept: passes)
       shown = found.changes.map { ($0.number, $0.record, .some($0.before), .some($0.after)) }
       matched = shown.count
       more = found.more
     } else {
-      index.forEachRecord(reading: text == nil ? nil : .labels) { number, record, texts, base in
+      index.forEachRecord(from: first, reading: text == nil ? nil : .labels) {
+        number, record, texts, base in
+        guard number < end else { return false }
         guard passes(number, record, texts: texts, base: base) else { return true }
         matched += 1
         if shown.count < limit { shown.append((number, record, nil, nil)) }
