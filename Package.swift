@@ -29,6 +29,8 @@ let package = Package(
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
     .executable(name: "reactor-trace-live-example", targets: ["reactor-trace-live-example"]),
     .executable(name: "reactor-trace-serve", targets: ["reactor-trace-serve"]),
+    .library(name: "ReactorQuery", targets: ["ReactorQuery"]),
+    .executable(name: "reactor-trace-mcp", targets: ["reactor-trace-mcp"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -40,6 +42,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3", traits: []),
     // The live server's HTTP and WebSocket: small, dependency-free, Swift 6 (issue 31).
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    // The MCP server's protocol (issue 45): linked only by reactor-trace-mcp.
+    .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
   ],
   targets: [
     // The runtime: ReactorKit's model on Swift Concurrency. Depends on nothing.
@@ -335,6 +339,30 @@ let package = Package(
         "ReactorLiveRecording", "ReactorLiveServer", "ReactorTracing", "ReactorCore",
         "ReactorExamples", "ReactorTestSupport", "reactor-trace", "reactor-trace-live-example",
         "reactor-trace-serve", .product(name: "FlyingSocks", package: "FlyingFox"),
+      ]
+    ),
+
+    // Questions about traces for agents (issue 45): an index per file, events as the
+    // inspector filters them, states, cause chains, a path's history; replays and diagrams
+    // through `reactor-trace` in a process of its own. No protocol library: testable alone.
+    .target(name: "ReactorQuery", dependencies: ["ReactorTracing"]),
+    .testTarget(
+      name: "ReactorQueryTests",
+      dependencies: [
+        "ReactorQuery", "ReactorReplay", "ReactorTracing", "reactor-trace", "reactor-trace-mcp",
+      ],
+      // The Python SDK's client of the server, run by MCPPythonClientTests.
+      exclude: ["Python"]
+    ),
+    // `reactor-trace mcp` runs it: the MCP server on standard input and output, an executable
+    // of its own so that no other product links the MCP SDK (swift-sdk, swift-log,
+    // swift-system).
+    .executableTarget(
+      name: "reactor-trace-mcp",
+      dependencies: [
+        "ReactorQuery", "ReactorTracing",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "MCP", package: "swift-sdk"),
       ]
     ),
 

@@ -28,6 +28,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       ShrinkWorker.self,
       Summarize.self,
       Serve.self,
+      Mcp.self,
     ]
   )
 
