@@ -25,6 +25,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       Coverage.self,
       GenerateTest.self,
       Summarize.self,
+      Compare.self,
       Serve.self,
     ]
   )
