@@ -144,7 +144,8 @@ public struct FleetComparison: Sendable {
       return sum
     }
     for line in lines {
-      var tally = result[line.key.reactor] ?? Tally()
+      // Taken out while it changes, so that changing it copies nothing.
+      var tally = result.removeValue(forKey: line.key.reactor) ?? Tally()
       tally.abstractions.insert(line.key.abstraction)
       let transition = line.key.transition
       var outcomes = tally.counts[transition] ?? TransitionSummary.Outcomes()

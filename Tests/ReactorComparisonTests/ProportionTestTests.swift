@@ -16,10 +16,10 @@ import Testing
   }
 
   @Test func largeTablesUseThePooledTwoProportionZTest() {
-    // 400 of 1000 against 500 of 1000: z = 4.4947, two-sided p = 6.968e-6 (scipy).
-    let test = ProportionTest(before: 400, beforeTotal: 1000, after: 500, afterTotal: 1000)
+    // 4,000 of 10,000 against 5,000 of 10,000: z = 14.21, two-sided p = 7.568e-46 (scipy).
+    let test = ProportionTest(before: 4000, beforeTotal: 10000, after: 5000, afterTotal: 10000)
     #expect(!test.isExact)
-    #expect(abs(test.pValue - 6.967931072849876e-06) / 6.967931072849876e-06 < 1e-9)
+    #expect(abs(test.pValue - 7.568144119453144e-46) / 7.568144119453144e-46 < 1e-6)
     #expect(test.minimumPValue < test.pValue)
   }
 
