@@ -2,7 +2,8 @@ import ReactorFleet
 public import ReactorStateMachines
 
 extension FleetComparison.Reactor {
-  /// The union of both sides' machines, each transition counted on both sides, and the
+  /// The union of both sides' machines (each transition counted once: the counts are the
+  /// changes' to tell), and the
   /// significant change of each transition that has one (an added, removed or shifted
   /// transition wins over an outcome change), by index in the graph's transitions.
   ///
@@ -25,7 +26,7 @@ extension FleetComparison.Reactor {
       let target = try graph.addState(fields: ProductionGraph.fields(of: transition.target))
       let index = try graph.addTransition(
         from: source, to: target, mutation: transition.mutation, action: transition.action,
-        count: max(1, counts.before + counts.after))
+        count: 1)
       if let change = byTransition[transition] { marked[index] = change }
     }
     return (graph, marked)

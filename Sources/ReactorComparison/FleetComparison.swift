@@ -336,17 +336,18 @@ public struct FleetComparison: Sendable {
       changes: changes.sorted(by: ranks), oneSided: oneSided)
   }
 
-  /// Ranks changes: tested ones by adjusted p-value, then by how far the ratio is from 1;
-  /// then the ones that follow from them, most frequent first.
+  /// Ranks changes: tested ones by how significant (adjusted p-value below 0.001, below
+  /// 0.01, above), then by how far the ratio is from 1 (added and removed first); then the
+  /// ones that follow from them, most frequent first.
   static func ranks(_ lhs: TransitionChange, _ rhs: TransitionChange) -> Bool {
-    switch (lhs.qValue, rhs.qValue) {
-    case (let l?, let r?) where l != r: return l < r
-    case (.some, nil): return true
-    case (nil, .some): return false
-    default: break
+    func level(_ change: TransitionChange) -> Int {
+      guard let q = change.qValue else { return change.pValue == nil ? 3 : 4 }
+      return q < 0.001 ? 0 : q < 0.01 ? 1 : 2
     }
+    if level(lhs) != level(rhs) { return level(lhs) < level(rhs) }
     let (l, r) = (size(lhs), size(rhs))
     if l != r { return l > r }
+    if lhs.qValue != rhs.qValue { return (lhs.qValue ?? 1) < (rhs.qValue ?? 1) }
     if lhs.reactor != rhs.reactor {
       return lhs.reactor.utf8.lexicographicallyPrecedes(rhs.reactor.utf8)
     }

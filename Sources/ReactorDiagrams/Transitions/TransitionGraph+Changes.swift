@@ -71,7 +71,7 @@ extension TransitionGraph {
     let margin = "\u{A0}\u{A0}"
     for pair in order {
       let members = unchanged[pair]!
-      let label = Self.edgeLines(members.map { transitions[$0] }, true).map { margin + $0 }
+      let label = Self.edgeLines(members.map { transitions[$0] }, false).map { margin + $0 }
       graph.addEdge(
         from: ids[pair[0]], to: ids[pair[1]], label: .text(label.joined(separator: "\n")),
         attributes: [
@@ -84,7 +84,7 @@ extension TransitionGraph {
     for index in marks.keys.sorted() {
       let transition = transitions[index]
       let mark = marks[index]!
-      var label = Self.edgeLines([transition], true)
+      var label = Self.edgeLines([transition], false)
       label.append(mark.note)
       var attributes: [String: DOTValue] = [
         "id": .string("t\(index)"),
@@ -141,7 +141,7 @@ extension TransitionGraph {
       lines.append("    state \"\(Self.mermaidEscaped(label))\" as \(state.id)")
     }
     for (index, transition) in transitions.enumerated() {
-      var text = Self.edgeLines([transition], true).joined(separator: ", ")
+      var text = Self.edgeLines([transition], false).joined(separator: ", ")
       if let mark = marks[index] {
         switch mark.kind {
         case .added: text += " [new]"
