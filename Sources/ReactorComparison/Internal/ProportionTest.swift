@@ -70,8 +70,10 @@ struct ProportionTest: Sendable, Hashable {
   ) -> [Double] {
     let (n1, n2) = (Double(rows.0), Double(rows.1))
     let k = Double(column)
-    var result = [logChoose(rows.0, low) + logChoose(rows.1, column - low)
-      - logChoose(rows.0 + rows.1, column)]
+    var result = [
+      logChoose(rows.0, low) + logChoose(rows.1, column - low)
+        - logChoose(rows.0 + rows.1, column)
+    ]
     result.reserveCapacity(high - low + 1)
     var x = Double(low)
     for _ in low..<high {
