@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import ConcurrencyExtras
+import Foundation
 import ReactorReplay
 import ReactorTracing
 

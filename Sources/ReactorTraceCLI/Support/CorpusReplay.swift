@@ -99,7 +99,8 @@ struct CorpusReplayRequest: CommandRequest {
           outcome: Self.junitOutcome(outcome))
       }
       let elapsed = ContinuousClock.now - clock
-      let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+      let seconds =
+        Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
       let file = JUnitReport(
         name: "reactor-trace replay", timestamp: started,
         hostname: ProcessInfo.processInfo.hostName, cases: cases, seconds: seconds)

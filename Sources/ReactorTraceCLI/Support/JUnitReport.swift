@@ -73,7 +73,8 @@ struct JUnitReport: Sendable {
         xml += ">\n      <failure message=\"\(Self.escaped(message))\" type=\"divergence\">"
         xml += Self.escaped(details) + "</failure>\n    </testcase>\n"
       case .error(let type, let message, let details):
-        xml += ">\n      <error message=\"\(Self.escaped(message))\" type=\"\(Self.escaped(type))\">"
+        xml +=
+          ">\n      <error message=\"\(Self.escaped(message))\" type=\"\(Self.escaped(type))\">"
         xml += Self.escaped(details) + "</error>\n    </testcase>\n"
       }
     }
