@@ -286,7 +286,7 @@ let package = Package(
       name: "ReactorLiveServer",
       dependencies: [
         "ReactorTracing", "ReactorLiveRecording", "ReactorInspector",
-        .product(name: "FlyingFox", package: "FlyingFox"),
+        // FlyingSocks only: the HTTP layer is the server's own (LiveListener says why).
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
     ),

@@ -1,7 +1,14 @@
-import FlyingFox
 import FlyingSocks
 import Foundation
 import ReactorLiveRecording
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// `reactor-trace serve`: takes apps' live streams, keeps each on disk as a trace file, and
 /// serves the live page that shows them as they arrive.
@@ -15,21 +22,31 @@ import ReactorLiveRecording
 /// It listens on loopback unless told otherwise. Apps post batches with the token
 /// (``LiveProtocol``); the page and its WebSocket are served only to a `Host` that is an
 /// address of this server (not a name, which DNS rebinding could point here), the socket
-/// only to the page's own `Origin`, and both only with the token. Every refusal is one log
-/// line naming the client and the reason; nothing about the streams is in a refusal.
+/// only to the page's own `Origin`, and both only with the token (a header or the socket's
+/// subprotocol, never the request line). Every refusal is one log line naming the client and
+/// the reason, its client-supplied text escaped; nothing about the streams is in a refusal.
+/// Requests are read within the configuration's limits (line and head lengths, a deadline,
+/// caps on connections), wrong tokens are answered at a bounded rate, and a page is sent
+/// its stream at its own pace.
 public final class LiveServer: Sendable {
-  /// The configuration it was made with, its token settled.
+  /// The configuration it was made with, its token settled and its connection cap lowered
+  /// to what the descriptor limit allows.
   public let configuration: LiveServerConfiguration
   private let token: String
   private let store: LiveStreamStore
   private let log: @Sendable (String) -> Void
 
-  /// Prepares a server: creates the directory, settles the token, and opens the streams an
-  /// earlier run kept there.
+  /// Descriptors kept for the server's own use (stream files, the token, Graphviz, the
+  /// event loop) when the connection cap is set from the descriptor limit.
+  private static var reservedDescriptors: Int { 64 }
+
+  /// Prepares a server: creates the directory, settles the token, raises the soft
+  /// descriptor limit to the hard one, and opens the streams an earlier run kept there (a
+  /// file holding no stream is passed over with a log line).
   /// - Parameters:
-  ///   - configuration: Where to listen and keep streams.
-  ///   - log: Where each log line goes (one line per call, no newline).
-  /// - Throws: ``LiveServerError`` for an unusable directory, token, address or kept stream.
+  ///   - configuration: Where to listen and keep streams, and the limits.
+  ///   - log: Where each log line goes (one line per call, no newline, no control character).
+  /// - Throws: ``LiveServerError`` for an unusable directory, token, token file or address.
   public init(
     configuration: LiveServerConfiguration, log: @escaping @Sendable (String) -> Void
   ) async throws(LiveServerError) {
@@ -46,11 +63,25 @@ public final class LiveServer: Sendable {
     } catch {
       throw .unusableDirectory(path: directory, reason: error.localizedDescription)
     }
-    token = try Self.settleToken(configuration.token, directory: directory)
-    self.configuration = configuration
-    self.log = log
+    if let given = configuration.token {
+      guard TokenFile.isValid(given) else { throw .invalidToken(given) }
+      token = given
+    } else {
+      token = try TokenFile.settle(in: directory)
+    }
+    // A write past a file-size limit fails with EFBIG (and is cut back) instead of killing
+    // the process; a write to a closed socket fails instead of killing it.
+    signal(SIGXFSZ, SIG_IGN)
+    signal(SIGPIPE, SIG_IGN)
+    var settled = configuration
+    settled.maximumConnections = max(
+      1,
+      min(configuration.maximumConnections, Self.raiseDescriptorLimit() - Self.reservedDescriptors))
+    self.configuration = settled
+    let escaping: @Sendable (String) -> Void = { line in log(LogText.line(line)) }
+    self.log = escaping
     store = LiveStreamStore(
-      directory: directory, pageBudget: configuration.maximumPageBacklogBytes, log: log)
+      directory: directory, pageBudget: configuration.maximumPageBacklogBytes, log: escaping)
     let names: [String]
     do {
       names = try FileManager.default.contentsOfDirectory(atPath: directory)
@@ -63,18 +94,29 @@ public final class LiveServer: Sendable {
       guard LiveProtocol.isValidStreamID(id) else { return nil }
       return (id, directory + "/" + name)
     }
-    try await store.resume(kept)
+    await store.resume(kept)
+  }
+
+  /// The token in the first line of file `path` (`--token-file`): kept out of the process's
+  /// arguments, where other users could read it.
+  /// - Throws: ``LiveServerError/unsafeTokenFile(path:reason:)`` when the file is not a
+  ///   regular file of this user's that only this user can read,
+  ///   ``LiveServerError/invalidToken(_:)`` when it holds no token.
+  public static func token(fromFile path: String) throws(LiveServerError) -> String {
+    try TokenFile.read(path)
   }
 
   /// Listens until the task is cancelled.
   /// - Parameter ready: Called once, when the server listens, with where to reach it.
-  /// - Throws: ``LiveServerError/cannotListen(address:reason:)`` when it cannot listen.
+  /// - Throws: ``LiveServerError/cannotListen(address:reason:)`` when it cannot listen (at
+  ///   once when the address is in use).
   public func run(ready: @escaping @Sendable (LiveServerEndpoint) -> Void) async throws {
     let host = configuration.host
-    let isIPv6 = host.contains(":")
+    let shownAddress =
+      host.contains(":") ? "[\(host)]:\(configuration.port)" : "\(host):\(configuration.port)"
     let address: any SocketAddress
     do {
-      if isIPv6 {
+      if host.contains(":") {
         address = try sockaddr_in6.inet6(ip6: host, port: UInt16(configuration.port))
       } else {
         address = try sockaddr_in.inet(ip4: host, port: UInt16(configuration.port))
@@ -82,75 +124,45 @@ public final class LiveServer: Sendable {
     } catch {
       throw LiveServerError.invalidHost(host)
     }
+    let (socket, port) = try LiveListener.bind(address, shown: shownAddress)
     let isLoopback = AccessPolicy.loopback(ofAddress: host) ?? false
+    let table = ConnectionTable(
+      maximumConnections: configuration.maximumConnections,
+      maximumConnectionsWithoutToken: configuration.maximumConnectionsWithoutToken)
     let handler = LiveRequestHandler(
-      store: store, token: token, maximumBatchBytes: configuration.maximumBatchBytes,
-      pageBudget: configuration.maximumPageBacklogBytes, log: log,
-      policyForPort: { port in
-        AccessPolicy(token: self.token, port: port, acceptsNetwork: !isLoopback)
-      })
-    let server = HTTPServer(
-      config: HTTPServer.Configuration(
-        address: address, timeout: 60,
-        pool: NoDelaySocketPool(pool: HTTPServer.defaultPool()), logger: .disabled),
-      handler: handler)
-    let task = Task { try await server.run() }
+      store: store, policy: AccessPolicy(token: token, port: port, acceptsNetwork: !isLoopback),
+      table: table,
+      throttle: WrongTokenThrottle(
+        perSecond: configuration.wrongTokensPerSecond, burst: configuration.wrongTokensPerSecond),
+      log: log)
+    let listener = LiveListener(
+      socket: socket, port: port, configuration: configuration, table: table, handler: handler,
+      store: store, log: log)
+    let shown = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
+    ready(LiveServerEndpoint(host: shown, port: port, token: token))
     do {
-      try await withTaskCancellationHandler {
-        try await server.waitUntilListening(timeout: 60)
-        guard case .some(let listening) = await server.listeningAddress else {
-          throw LiveServerError.cannotListen(
-            address: "\(host):\(configuration.port)", reason: "no address")
-        }
-        let port: Int
-        switch listening {
-        case .ip4(_, let value), .ip6(_, let value): port = Int(value)
-        default: port = configuration.port
-        }
-        handler.setPort(port)
-        let shown = host == "0.0.0.0" ? "127.0.0.1" : (host == "::" ? "::1" : host)
-        ready(LiveServerEndpoint(host: shown, port: port, token: token))
-        try await task.value
-      } onCancel: {
-        task.cancel()
-      }
-    } catch let error as LiveServerError {
-      task.cancel()
-      throw error
+      try await listener.run()
     } catch is CancellationError {
-      await server.stop()
+      return
     } catch {
-      task.cancel()
-      throw LiveServerError.cannotListen(
-        address: "\(host):\(configuration.port)", reason: "\(error)")
+      if Task.isCancelled { return }
+      throw LiveServerError.cannotListen(address: shownAddress, reason: "\(error)")
     }
   }
 
-  /// The token given, or the one kept in the directory, or a new one kept there.
-  private static func settleToken(
-    _ given: String?, directory: String
-  ) throws(LiveServerError) -> String {
-    func isValid(_ token: String) -> Bool {
-      (16...128).contains(token.utf8.count) && LiveProtocol.isValidStreamID(token.prefix(64))
-        && LiveProtocol.isValidStreamID(token.suffix(64))
+  /// Raises the soft limit on open descriptors to the hard one; returns the soft limit now.
+  private static func raiseDescriptorLimit() -> Int {
+    var limit = rlimit()
+    guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 256 }
+    var wanted = limit.rlim_max
+    #if canImport(Darwin)
+    wanted = min(wanted, rlim_t(OPEN_MAX))
+    #endif
+    if limit.rlim_cur < wanted {
+      var raised = limit
+      raised.rlim_cur = wanted
+      if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
     }
-    if let given {
-      guard isValid(given) else { throw .invalidToken(given) }
-      return given
-    }
-    let path = directory + "/token"
-    if let data = FileManager.default.contents(atPath: path) {
-      let kept = String(decoding: data, as: UTF8.self).trimmingCharacters(
-        in: .whitespacesAndNewlines)
-      if isValid(kept) { return kept }
-    }
-    let token = LiveOptions.randomStreamID()
-    guard
-      FileManager.default.createFile(
-        atPath: path, contents: Data((token + "\n").utf8), attributes: [.posixPermissions: 0o600])
-    else {
-      throw .unusableDirectory(path: directory, reason: "cannot write its token file")
-    }
-    return token
+    return Int(min(limit.rlim_cur, rlim_t(Int32.max)))
   }
 }

@@ -12,6 +12,8 @@ public enum LiveServerError: Error, Hashable, Sendable {
   case cannotListen(address: String, reason: String)
   /// A kept stream could not be read back.
   case unreadableStream(path: String, reason: String)
+  /// The token file is not a regular file of this user's that only this user can read.
+  case unsafeTokenFile(path: String, reason: String)
 }
 
 extension LiveServerError: CustomStringConvertible {
@@ -30,6 +32,8 @@ extension LiveServerError: CustomStringConvertible {
       "cannot listen on \(address): \(reason)"
     case .unreadableStream(let path, let reason):
       "cannot resume the kept stream '\(path)': \(reason)"
+    case .unsafeTokenFile(let path, let reason):
+      "will not use the token file '\(path)': \(reason)"
     }
   }
 }

@@ -108,22 +108,6 @@ public enum MutateReplay {
       allowingReactorMismatch: allowingReactorMismatch, effects: effects, willSend: willSend)
   }
 
-  private struct ProducedMutation {
-    /// What caused a mutation.
-    enum Cause: Equatable {
-      /// The sent action at this position among the sent actions, from 0.
-      case action(Int)
-      /// An element of the named stream.
-      case stream(String)
-    }
-
-    var sequence: Int
-    var line: Int?
-    var label: String
-    var value: JSONValue?
-    var cause: Cause
-  }
-
   private static func run<R: Reactor>(
     _ reader: TraceReader, through reactor: R, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, allowingReactorMismatch: Bool, effects: ReplayEffects,
@@ -144,7 +128,6 @@ public enum MutateReplay {
     guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
     let timeline = try RecordedTimeline(reader)
 
-    var recorded: [ProducedMutation] = []
     for line in timeline.lines {
       switch line.event.kind {
       case .action(let action) where action.source == .sent && !evolution.isEmpty:
@@ -154,47 +137,36 @@ public enum MutateReplay {
           R.Action.self, from: value, of: .action, evolution: evolution, line: line.line,
           sequence: line.event.sequence, label: action.label
         ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) }
-      case .mutation(let mutation):
-        guard let cause = Self.cause(of: mutation, positions: timeline.positions) else {
-          continue
+      case .mutation(let mutation) where !evolution.isEmpty:
+        // A recorded mutation of a changed case, of a sent action or a stream, is named here,
+        // before any replay.
+        switch mutation.cause {
+        case .action(let id), .effect(_, let id):
+          guard timeline.positions[id] != nil else { continue }
+        case .stream: break
         }
-        if let value = mutation.value, !evolution.isEmpty {
-          // A recorded mutation of a changed case is named here, before any replay.
-          _ = try ReplayChecks.decode(
-            R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line.line,
-            sequence: line.event.sequence, label: mutation.label
-          ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
-        }
-        recorded.append(
-          ProducedMutation(
-            sequence: line.event.sequence, line: line.line, label: mutation.label,
-            value: mutation.value, cause: cause))
+        guard let value = mutation.value else { continue }
+        _ = try ReplayChecks.decode(
+          R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line.line,
+          sequence: line.event.sequence, label: mutation.label
+        ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
       default:
         break
       }
     }
     let actions = timeline.actions
     let recorder = try ReplayChecks.recorder(of: reactor, header: header, clock: clock)
-    var recordedBefore = 0
+    let comparison = MutateComparison<R.Action, R.Mutation, R.State>(timeline, player: nil)
     var stopped: ReplayResult?
-    let finished = try await MutateReplayDriver.drive(timeline, advance: advance, player: nil) {
+    _ = try await MutateReplayDriver.drive(timeline, advance: advance, player: nil) {
       position throws(ReplayError) in
       let action = actions[position]
       // Stop at the first divergence: what the replay produced so far must be what the
       // trace recorded before this action, or the action is not sent.
-      while recordedBefore < recorded.count, recorded[recordedBefore].sequence < action.sequence {
-        recordedBefore += 1
-      }
-      if recordedBefore > 0 || recorder.observedEventCount > 0 {
-        let replayed = replayedMutations(recorder.events)
-        let compared = min(max(recordedBefore, replayed.count), recorded.count)
-        let partial = compare(
-          recorded: Array(recorded.prefix(compared)), replayed: replayed, actions: actions,
-          end: timeline.lastSequence)
-        if partial.divergence != nil {
-          stopped = partial
-          return false
-        }
+      let partial = comparison.compare(recorder.events, before: action.index)
+      if partial.divergence != nil {
+        stopped = partial
+        return false
       }
       willSend?(action.sequence, action.label)
       reactor.send(
@@ -205,21 +177,9 @@ public enum MutateReplay {
       return true
     }
     recorder.stop()
-    if !finished, let stopped {
-      return finish(stopped, reader: reader, evolution: evolution, dropped: timeline.dropped)
-    }
-
-    var replayed = replayedMutations(recorder.events)
-    // A trace cut off (no end line) stops part way through the last moment it recorded, and
-    // one with a gap is replayed up to it: the mutations the replay produced after the
-    // recorded ones are beyond what it compares.
-    if !timeline.hasEndLine || timeline.dropped > 0, replayed.count > recorded.count {
-      replayed.removeLast(replayed.count - recorded.count)
-    }
     return finish(
-      compare(
-        recorded: recorded, replayed: replayed, actions: actions, end: timeline.lastSequence),
-      reader: reader, evolution: evolution, dropped: timeline.dropped)
+      stopped ?? comparison.compare(recorder.events), reader: reader, evolution: evolution,
+      dropped: timeline.dropped)
   }
 
   /// `result` with what the reading found: warnings, schema changes and dropped events.
@@ -231,86 +191,5 @@ public enum MutateReplay {
     result.schemaChanges = evolution.changes
     result.droppedEventCount = dropped
     return result
-  }
-
-  /// The mutations among a replay's recorded `events`, each with its cause.
-  private static func replayedMutations(_ events: [TraceEvent]) -> [ProducedMutation] {
-    var positions: [Int: Int] = [:]
-    var replayed: [ProducedMutation] = []
-    for event in events {
-      switch event.kind {
-      case .action(let action) where action.source == .sent:
-        positions[action.id] = positions.count
-      case .mutation(let mutation):
-        guard let cause = Self.cause(of: mutation, positions: positions) else { continue }
-        replayed.append(
-          ProducedMutation(
-            sequence: event.sequence, line: nil, label: mutation.label, value: mutation.value,
-            cause: cause))
-      default:
-        break
-      }
-    }
-    return replayed
-  }
-
-  /// What caused `mutation`: a sent action (by position) or a stream; `nil` for an action
-  /// that came from a stream.
-  private static func cause(
-    of mutation: TraceEvent.Mutation, positions: [Int: Int]
-  ) -> ProducedMutation.Cause? {
-    switch mutation.cause {
-    case .stream(let name): .stream(name)
-    case .action(let id), .effect(_, let id): positions[id].map { .action($0) }
-    }
-  }
-
-  private static func compare(
-    recorded: [ProducedMutation], replayed: [ProducedMutation],
-    actions: [RecordedTimeline.SentAction], end: Int
-  ) -> ReplayResult {
-    func label(_ cause: ProducedMutation.Cause) -> String {
-      switch cause {
-      case .action(let position):
-        actions.indices.contains(position) ? actions[position].label : "#\(position + 1)"
-      case .stream(let name): "stream \(name)"
-      }
-    }
-    func text(_ mutation: ProducedMutation) -> String {
-      switch mutation.cause {
-      case .action(let position):
-        "\(mutation.label) from action \(label(mutation.cause)) (sent action \(position + 1))"
-      case .stream(let name): "\(mutation.label) from stream \(name)"
-      }
-    }
-    for index in 0..<max(recorded.count, replayed.count) {
-      guard index < recorded.count else {
-        let extra = replayed[index]
-        return ReplayResult(
-          stepsChecked: index,
-          divergence: MutationDivergence.extra(
-            sequence: end, action: label(extra.cause), replayed: text(extra)))
-      }
-      let expected = recorded[index]
-      guard index < replayed.count else {
-        return ReplayResult(
-          stepsChecked: index,
-          divergence: MutationDivergence.missing(
-            sequence: expected.sequence, line: expected.line, label: expected.label,
-            action: label(expected.cause), recorded: text(expected)))
-      }
-      let actual = replayed[index]
-      if expected.label != actual.label || expected.value != actual.value
-        || expected.cause != actual.cause
-      {
-        return ReplayResult(
-          stepsChecked: index,
-          divergence: MutationDivergence.differing(
-            sequence: expected.sequence, line: expected.line, label: expected.label,
-            action: label(expected.cause), values: (expected.value, actual.value),
-            recorded: text(expected), replayed: text(actual)))
-      }
-    }
-    return ReplayResult(stepsChecked: recorded.count, divergence: nil)
   }
 }

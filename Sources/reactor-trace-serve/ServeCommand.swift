@@ -19,9 +19,14 @@ struct ServeCommand: AsyncParsableCommand {
       other. Started again on the same directory, it resumes the streams and the token kept \
       there, so apps reconnect and go on without losing or repeating an event. Each refused \
       request (wrong token, a page from another origin, a Host that is not this server's \
-      address) is one line on standard error. Runs until interrupted; reactor-trace serve \
+      address, a request over a limit) is one line on standard error. The token comes from \
+      --token-file, else the environment's REACTOR_TRACE_SERVE_TOKEN, else --token (which \
+      other users can read in ps), else the directory's token file (created 0600; used only \
+      when it is this user's and readable by no one else). Runs until interrupted; \
+      reactor-trace serve \
       runs this executable, reactor-trace-serve, with its arguments. Exit codes: 2 an \
-      unusable directory, token, address or port; 64 a usage error (one line on standard \
+      unusable directory, token, token file, address or port, or an address in use; 64 a \
+      usage error (one line on standard \
       error).
       """)
 
@@ -34,8 +39,16 @@ struct ServeCommand: AsyncParsableCommand {
   @Option(help: "The directory the streams are kept in.")
   var directory = "live-traces"
 
-  @Option(help: "The token apps present (default: the one kept in the directory, or a new one).")
+  @Option(
+    help: """
+      The token apps present (default: the one kept in the directory, or a new one). Other \
+      users see it in ps: prefer --token-file or REACTOR_TRACE_SERVE_TOKEN.
+      """)
   var token: String?
+
+  @Option(
+    help: "A file whose first line is the token; it must be yours and readable by you only.")
+  var tokenFile: String?
 
   /// Parses the arguments and serves; `--help` prints the help, and a usage error is one
   /// line on standard error and exit code 64.
@@ -64,6 +77,13 @@ struct ServeCommand: AsyncParsableCommand {
   /// one line on standard error and exit code 2.
   func run() async throws {
     do {
+      var token = self.token
+      if let environment = ProcessInfo.processInfo.environment["REACTOR_TRACE_SERVE_TOKEN"],
+        !environment.isEmpty
+      {
+        token = environment
+      }
+      if let tokenFile { token = try LiveServer.token(fromFile: tokenFile) }
       let server = try await LiveServer(
         configuration: LiveServerConfiguration(
           host: host, port: port, directory: directory, token: token),

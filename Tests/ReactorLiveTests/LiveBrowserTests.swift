@@ -3,7 +3,7 @@ import Testing
 
 /// The directory holding the `reactor-trace` and `reactor-trace-live-example` built next to
 /// the test runner.
-private func builtProducts() -> String? {
+func builtProducts() -> String? {
   var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   for _ in 0..<4 {
     let files = FileManager.default

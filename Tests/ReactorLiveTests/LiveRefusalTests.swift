@@ -20,7 +20,8 @@ import Testing
   }
 
   private func socketRequest(token: String, host: String, origin: String?) -> String {
-    "GET /live/v1/socket?token=\(token) HTTP/1.1\r\nHost: \(host)\r\n"
+    "GET /live/v1/socket HTTP/1.1\r\nHost: \(host)\r\n"
+      + "Sec-WebSocket-Protocol: reactor-trace-live, token.\(token)\r\n"
       + "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
       + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
       + (origin.map { "Origin: \($0)\r\n" } ?? "")
@@ -104,7 +105,8 @@ import Testing
       let port = server.endpoint.port
       let token = server.endpoint.token
       func request(token: String, host: String) -> String {
-        "GET /live/v1/diagram?stream=app&token=\(token) HTTP/1.1\r\nHost: \(host)\r\n"
+        "GET /live/v1/diagram?stream=app HTTP/1.1\r\nHost: \(host)\r\n"
+          + "Authorization: Bearer \(token)\r\n"
       }
 
       let wrong = try await exchange(server, request(token: "guess", host: "127.0.0.1:\(port)"))

@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-Sz2r2OlBdebT/sd3rmKucrGSmulsR7Li4iMeVYFAU2k='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-UPj2bGl0j/W7vFSRTgJIyUMZZlHPeYmGFGp29RteH/I='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -1445,7 +1445,7 @@ enum InspectorPageText {
         if (wait > 0) { setTimeout(() => { if (live.diagramWanted) requestDiagrams(); }, wait); return; }
         live.diagramWanted = false; live.diagramBusy = true; live.diagramAt = Date.now();
         const stream = live.stream;
-        fetch("/live/v1/diagram?stream=" + encodeURIComponent(stream) + "&token=" + encodeURIComponent(token))
+        fetch("/live/v1/diagram?stream=" + encodeURIComponent(stream), { headers: { Authorization: "Bearer " + token } })
           .then((response) => response.ok ? response.json() : null)
           .then((data) => { if (data && stream === live.stream) takeDiagrams(data); })
           .catch(() => {})
@@ -1489,8 +1489,9 @@ enum InspectorPageText {
         if (live.socket && live.socket.readyState === 1) live.socket.send(JSON.stringify({ watch: id }));
       }
       function connect() {
-        const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live/v1/socket?token=" + encodeURIComponent(token);
-        const socket = live.socket = new WebSocket(url);
+        const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live/v1/socket";
+        // The token rides in the subprotocol list, never in the request line (logs, proxies).
+        const socket = live.socket = new WebSocket(url, ["reactor-trace-live", "token." + token]);
         socket.onopen = () => { $("status").textContent = "live"; if (live.stream) socket.send(JSON.stringify({ watch: live.stream })); };
         socket.onmessage = (event) => receive(event.data);
         socket.onclose = () => { $("status").textContent = "disconnected; reconnecting…"; setTimeout(connect, 1000); };

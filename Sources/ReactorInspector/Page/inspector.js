@@ -1235,7 +1235,7 @@
     if (wait > 0) { setTimeout(() => { if (live.diagramWanted) requestDiagrams(); }, wait); return; }
     live.diagramWanted = false; live.diagramBusy = true; live.diagramAt = Date.now();
     const stream = live.stream;
-    fetch("/live/v1/diagram?stream=" + encodeURIComponent(stream) + "&token=" + encodeURIComponent(token))
+    fetch("/live/v1/diagram?stream=" + encodeURIComponent(stream), { headers: { Authorization: "Bearer " + token } })
       .then((response) => response.ok ? response.json() : null)
       .then((data) => { if (data && stream === live.stream) takeDiagrams(data); })
       .catch(() => {})
@@ -1279,8 +1279,9 @@
     if (live.socket && live.socket.readyState === 1) live.socket.send(JSON.stringify({ watch: id }));
   }
   function connect() {
-    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live/v1/socket?token=" + encodeURIComponent(token);
-    const socket = live.socket = new WebSocket(url);
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/live/v1/socket";
+    // The token rides in the subprotocol list, never in the request line (logs, proxies).
+    const socket = live.socket = new WebSocket(url, ["reactor-trace-live", "token." + token]);
     socket.onopen = () => { $("status").textContent = "live"; if (live.stream) socket.send(JSON.stringify({ watch: live.stream })); };
     socket.onmessage = (event) => receive(event.data);
     socket.onclose = () => { $("status").textContent = "disconnected; reconnecting…"; setTimeout(connect, 1000); };

@@ -23,16 +23,17 @@ struct AccessPolicy: Sendable {
   /// Why a request's `Host` does not name this server, or `nil` when it does.
   func hostRefusal(_ host: String?) -> String? {
     guard let host, !host.isEmpty else { return "no Host header" }
-    guard let (name, port) = Self.split(host) else { return "malformed Host '\(host)'" }
+    let shown = LogText.escaped(host)
+    guard let (name, port) = Self.split(host) else { return "malformed Host '\(shown)'" }
     guard port == self.port else {
-      return "Host '\(host)' names another port (DNS rebinding?)"
+      return "Host '\(shown)' names another port (DNS rebinding?)"
     }
     if name == "localhost" { return nil }
     guard let isLoopback = Self.loopback(ofAddress: name) else {
-      return "Host '\(host)' is a name, not this server's address (DNS rebinding?)"
+      return "Host '\(shown)' is a name, not this server's address (DNS rebinding?)"
     }
     if !isLoopback && !acceptsNetwork {
-      return "Host '\(host)' is not a loopback address, and the server listens on loopback only"
+      return "Host '\(shown)' is not a loopback address, and the server listens on loopback only"
     }
     return nil
   }
@@ -41,7 +42,8 @@ struct AccessPolicy: Sendable {
   func originRefusal(_ origin: String?, host: String) -> String? {
     guard let origin else { return "no Origin header (only the live page may open a socket)" }
     guard origin == "http://\(host)" else {
-      return "Origin '\(origin)' is not this server's (http://\(host))"
+      return
+        "Origin '\(LogText.escaped(origin))' is not this server's (http://\(LogText.escaped(host)))"
     }
     return nil
   }

@@ -1,161 +1,208 @@
-import FlyingFox
 import Foundation
 import ReactorInspector
 import ReactorLiveRecording
 import ReactorTracing
-import Synchronization
 
-/// Every request the server takes: apps' batches, the live page, and the page's socket.
-final class LiveRequestHandler: HTTPHandler, Sendable {
+/// Every request the server takes: apps' batches, the live page, its diagrams and its
+/// socket, each checked for the token before its body is read.
+final class LiveRequestHandler: Sendable {
+  /// What to do with a request.
+  enum Outcome {
+    /// Answer it.
+    case response(HTTPResponse)
+    /// Answer it (`101`), then serve the page's socket.
+    case webSocket(HTTPResponse)
+    /// Close the connection without an answer (it failed or was shut down).
+    case close
+  }
+
+  /// The subprotocol the live page's socket speaks; the token goes beside it, as
+  /// `token.TOKEN`, so it never appears in a request line.
+  static let subprotocol = "reactor-trace-live"
+
   private let store: LiveStreamStore
-  private let token: String
-  private let maximumBatchBytes: Int
-  private let pageBudget: Int
+  private let policy: AccessPolicy
+  private let table: ConnectionTable
+  private let throttle: WrongTokenThrottle
   private let log: @Sendable (String) -> Void
-  private let policyForPort: @Sendable (Int) -> AccessPolicy
-  private let port = Mutex(0)
 
   init(
-    store: LiveStreamStore, token: String, maximumBatchBytes: Int, pageBudget: Int,
-    log: @escaping @Sendable (String) -> Void,
-    policyForPort: @escaping @Sendable (Int) -> AccessPolicy
+    store: LiveStreamStore, policy: AccessPolicy, table: ConnectionTable,
+    throttle: WrongTokenThrottle, log: @escaping @Sendable (String) -> Void
   ) {
     self.store = store
-    self.token = token
-    self.maximumBatchBytes = maximumBatchBytes
-    self.pageBudget = pageBudget
+    self.policy = policy
+    self.table = table
+    self.throttle = throttle
     self.log = log
-    self.policyForPort = policyForPort
   }
 
-  /// The port the server listens on, once it does.
-  func setPort(_ value: Int) { port.withLock { $0 = value } }
-
-  func handleRequest(_ request: HTTPRequest) async throws -> HTTPResponse {
-    let policy = policyForPort(port.withLock { $0 })
+  /// Answers `request`, read on connection `number`; reads its body only once its token is
+  /// checked.
+  func handle(
+    _ request: HTTPRequest, connection: inout HTTPConnection, number: Int
+  ) async -> Outcome {
+    guard request.count(of: "host") <= 1 else {
+      return refuse(request, 400, "more than one Host header")
+    }
     let path = request.path
     if path.hasPrefix(LiveProtocol.streamPathPrefix) {
-      return await receiveBatch(request, policy: policy)
+      return await receiveBatch(request, connection: &connection, number: number)
     }
     // Everything else is for a browser: only for a Host that is this server's address.
-    if let refusal = policy.hostRefusal(request.headers[.host]) {
-      return refuse(request, .misdirectedRequest, refusal)
+    if let refusal = policy.hostRefusal(request.header("host")) {
+      return refuse(request, 421, refusal)
+    }
+    guard (request.header("content-length") ?? "0") == "0",
+      request.header("transfer-encoding") == nil
+    else {
+      return refuse(request, 400, "a body on a page's request")
     }
     switch (request.method, path) {
-    case (.GET, "/"):
-      return Self.page()
-    case (.GET, Self.diagramPath):
-      return await diagrams(request, policy: policy)
-    case (.GET, LiveProtocol.socketPath):
-      let host = request.headers[.host] ?? ""
-      if let refusal = policy.originRefusal(request.headers[HTTPHeader("Origin")], host: host) {
-        return refuse(request, .forbidden, refusal)
-      }
-      guard policy.accepts(token: request.query["token"]) else {
-        return refuse(request, .unauthorized, "page socket with a wrong or missing token")
-      }
-      let socket = PageSocket(store: store, budget: pageBudget)
-      return try await WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: socket))
-        .handleRequest(request)
+    case ("GET", "/"):
+      return .response(Self.page())
+    case ("GET", Self.diagramPath):
+      return await diagrams(request, number: number)
+    case ("GET", LiveProtocol.socketPath):
+      return await openSocket(request, number: number)
     default:
-      return HTTPResponse(statusCode: .notFound)
+      return .response(.plain(404))
     }
   }
 
-  private func receiveBatch(_ request: HTTPRequest, policy: AccessPolicy) async -> HTTPResponse {
-    guard policy.accepts(token: AccessPolicy.bearer(request.headers[.authorization])) else {
-      return refuse(request, .unauthorized, "app with a wrong or missing token")
+  private func receiveBatch(
+    _ request: HTTPRequest, connection: inout HTTPConnection, number: Int
+  ) async -> Outcome {
+    guard policy.accepts(token: AccessPolicy.bearer(request.header("authorization"))) else {
+      return await refuseToken(request, "app with a wrong or missing token")
     }
+    table.presentedToken(number)
     let id = String(request.path.dropFirst(LiveProtocol.streamPathPrefix.count))
-    guard request.method == .POST, LiveProtocol.isValidStreamID(id),
-      let fromText = request.query["from"], let from = Int(fromText), from >= 1
+    guard request.method == "POST", LiveProtocol.isValidStreamID(id),
+      let fromText = request.query("from"), let from = Int(fromText), from >= 1
     else {
-      return refuse(
-        request, .badRequest, "malformed batch request \(request.method.rawValue) \(request.path)")
+      return refuse(request, 400, "malformed batch request \(request.shown)")
     }
-    if let count = request.bodySequence.count, count > maximumBatchBytes {
-      return refuse(request, .payloadTooLarge, "batch of \(count) bytes, over \(maximumBatchBytes)")
-    }
-    let body: Data
+    let body: [UInt8]
     do {
-      body = try await request.bodyData
+      body = try await connection.readBody(of: request)
+    } catch let failure as HTTPReadFailure {
+      return refuse(request, failure.status, failure.reason)
     } catch {
-      return refuse(request, .badRequest, "unreadable batch: \(error)")
+      return .close
     }
-    switch await store.receive(stream: id, from: from, body: [UInt8](body)) {
+    switch await store.receive(stream: id, from: from, body: body) {
     case .acknowledged(let sequence):
-      return Self.acknowledgement(.ok, sequence)
+      return .response(Self.acknowledgement(200, sequence))
     case .hole(let sequence):
       log(
         "stream \(id): batch from \(from) but the server holds up to \(sequence); asked to resend")
-      return Self.acknowledgement(.conflict, sequence)
+      return .response(Self.acknowledgement(409, sequence))
     case .refused(let reason):
-      return refuse(request, .badRequest, "stream \(id): \(reason)")
+      var response = refusal(request, 400, "stream \(id): \(reason)")
+      response.closes = false
+      return .response(response)
+    case .unstored(let reason):
+      // Nothing of the batch is acknowledged or left on disk; the app sends it again.
+      log("stream \(id): could not store the batch from \(from): \(reason)")
+      return .response(.plain(507))
     }
+  }
+
+  private func openSocket(_ request: HTTPRequest, number: Int) async -> Outcome {
+    let host = request.header("host") ?? ""
+    if let refusal = policy.originRefusal(request.header("origin"), host: host) {
+      return refuse(request, 403, refusal)
+    }
+    let offered = (request.header("sec-websocket-protocol") ?? "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    let presented = offered.first { $0.hasPrefix("token.") }.map { String($0.dropFirst(6)) }
+    guard offered.contains(Self.subprotocol), policy.accepts(token: presented) else {
+      return await refuseToken(request, "page socket with a wrong or missing token")
+    }
+    table.presentedToken(number)
+    guard request.header("upgrade")?.lowercased() == "websocket",
+      request.header("connection")?.lowercased().contains("upgrade") == true,
+      request.header("sec-websocket-version") == "13",
+      let key = request.header("sec-websocket-key"), key.utf8.count == 24
+    else {
+      return refuse(request, 400, "malformed WebSocket handshake")
+    }
+    return .webSocket(
+      HTTPResponse(
+        status: 101,
+        headers: [
+          ("Upgrade", "websocket"), ("Connection", "Upgrade"),
+          ("Sec-WebSocket-Accept", WebSocketFrames.accept(key: key)),
+          ("Sec-WebSocket-Protocol", Self.subprotocol),
+        ]))
   }
 
   /// Where the live page asks for the transitions diagrams of what a stream holds so far.
   static let diagramPath = "/live/v1/diagram"
 
   /// The diagrams of a stream and its reactors' nodes, drawn from the trace the server keeps.
-  private func diagrams(_ request: HTTPRequest, policy: AccessPolicy) async -> HTTPResponse {
-    guard policy.accepts(token: request.query["token"]) else {
-      return refuse(request, .unauthorized, "diagram request with a wrong or missing token")
+  private func diagrams(_ request: HTTPRequest, number: Int) async -> Outcome {
+    guard policy.accepts(token: AccessPolicy.bearer(request.header("authorization"))) else {
+      return await refuseToken(request, "diagram request with a wrong or missing token")
     }
-    guard let id = request.query["stream"], LiveProtocol.isValidStreamID(id),
+    table.presentedToken(number)
+    guard let id = request.query("stream"), LiveProtocol.isValidStreamID(id),
       let path = await store.tracePath(of: id)
     else {
-      return HTTPResponse(statusCode: .notFound)
+      return .response(.plain(404))
     }
     let body: [UInt8]
     do {
       body = try LiveInspectorPage.diagrams(tracePath: path)
     } catch {
       log("diagrams of stream \(id): \(error)")
-      return HTTPResponse(statusCode: .unprocessableContent)
+      return .response(.plain(422))
     }
-    return HTTPResponse(
-      statusCode: .ok,
-      headers: [
-        .contentType: "application/json", .cacheControl: "no-store",
-        HTTPHeader("X-Content-Type-Options"): "nosniff",
-      ],
-      body: Data(body))
+    return .response(
+      HTTPResponse(
+        status: 200,
+        headers: [
+          ("Content-Type", "application/json"), ("Cache-Control", "no-store"),
+          ("X-Content-Type-Options", "nosniff"),
+        ],
+        body: body))
   }
 
-  /// One log line for a refusal, and a response that says no more than its status.
-  private func refuse(
-    _ request: HTTPRequest, _ status: HTTPStatusCode, _ reason: String
-  ) -> HTTPResponse {
-    let client: String
-    switch request.remoteAddress {
-    case .ip4(let address, let port): client = "\(address):\(port)"
-    case .ip6(let address, let port): client = "[\(address)]:\(port)"
-    case .unix(let path): client = path
-    case nil: client = "an unknown client"
-    }
-    log("refused \(request.method.rawValue) \(request.path) from \(client): \(reason)")
-    return HTTPResponse(
-      statusCode: status, headers: [.contentType: "text/plain"],
-      body: Data("\(status.code) \(status.phrase)\n".utf8))
+  /// A refusal for a wrong token, answered no sooner than ``WrongTokenThrottle`` allows.
+  private func refuseToken(_ request: HTTPRequest, _ reason: String) async -> Outcome {
+    let delay = throttle.delay(at: .now)
+    if delay > .zero { try? await Task.sleep(for: delay) }
+    return refuse(request, 401, reason)
   }
 
-  private static func acknowledgement(_ status: HTTPStatusCode, _ sequence: Int) -> HTTPResponse {
+  /// One log line for a refusal, and a response that says no more than its status; the
+  /// connection closes after it (an unread body may follow the head).
+  private func refuse(_ request: HTTPRequest, _ status: Int, _ reason: String) -> Outcome {
+    .response(refusal(request, status, reason))
+  }
+
+  private func refusal(_ request: HTTPRequest, _ status: Int, _ reason: String) -> HTTPResponse {
+    log("refused \(request.shown) from \(request.client): \(reason)")
+    return .plain(status, closes: true)
+  }
+
+  private static func acknowledgement(_ status: Int, _ sequence: Int) -> HTTPResponse {
     HTTPResponse(
-      statusCode: status, headers: [.contentType: "application/json"],
-      body: Data(LiveProtocol.acknowledgement(sequence).utf8))
+      status: status, headers: [("Content-Type", "application/json")],
+      body: Array(LiveProtocol.acknowledgement(sequence).utf8))
   }
 
   /// The inspector in live mode, under the page's own Content-Security-Policy.
   private static func page() -> HTTPResponse {
     HTTPResponse(
-      statusCode: .ok,
+      status: 200,
       headers: [
-        .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
-        HTTPHeader("Content-Security-Policy"): LiveInspectorPage.contentSecurityPolicy,
-        HTTPHeader("X-Content-Type-Options"): "nosniff",
-        HTTPHeader("Referrer-Policy"): "no-referrer",
+        ("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"),
+        ("Content-Security-Policy", LiveInspectorPage.contentSecurityPolicy),
+        ("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "no-referrer"),
       ],
-      body: Data(LiveInspectorPage.html))
+      body: LiveInspectorPage.html)
   }
 }

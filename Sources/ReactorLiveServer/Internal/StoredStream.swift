@@ -12,9 +12,14 @@ import Darwin
 /// One app's stream as the server keeps it: a trace file it appends to, and what it needs to
 /// know to take the next batch.
 ///
-/// The file is a trace after every batch (written with `write` before the batch is
-/// acknowledged, as a file recorder flushes); a torn last line left by a crash is cut off
-/// when the stream is opened again. Owned by ``LiveStreamStore``.
+/// The file is a trace after every batch: a batch is written with one `write` before it is
+/// acknowledged, as a file recorder flushes, and the stream's counters advance only once the
+/// write succeeded; a failed write (a full disk, a quota, a file-size limit) is cut back off
+/// the file, so what is acknowledged is exactly what is on disk. The file is created with
+/// the first batch that is taken (a refused first batch leaves none), never through a
+/// symbolic link, and is open only while a batch is written or a piece read: a server keeps
+/// no descriptor per stream. A torn last line left by a crash is cut off when the stream is
+/// opened again. Owned by ``LiveStreamStore``.
 final class StoredStream {
   let id: String
   let path: String
@@ -28,11 +33,10 @@ final class StoredStream {
   private(set) var nextSequence: Int
   /// Whether the end line arrived.
   private(set) var hasEnded = false
-  /// Bytes in the file.
+  /// Bytes in the file (0 until the first batch is taken: then the file does not exist).
   private(set) var length: Int
-  private var descriptor: Int32
 
-  /// Creates the stream's file with its header.
+  /// A new stream whose file is created with its first batch.
   init(id: String, directory: String, headerLine: [UInt8]) throws(StreamFailure) {
     self.id = id
     path = directory + "/" + id + ".trace.jsonl"
@@ -41,10 +45,7 @@ final class StoredStream {
     self.app = app
     header = headerLine
     nextSequence = 1
-    descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
     length = 0
-    guard descriptor >= 0 else { throw StreamFailure(Self.errorText()) }
-    try write(headerLine)
   }
 
   /// Opens a stream kept by an earlier run, cutting off a torn last line.
@@ -72,17 +73,14 @@ final class StoredStream {
     }
     nextSequence = sequence + 1
     length = kept
-    descriptor = open(path, O_WRONLY | O_APPEND | O_CLOEXEC)
-    guard descriptor >= 0 else { throw StreamFailure(Self.errorText()) }
     // A torn last line (a crash mid-write) or lines out of sequence are cut off: the app
     // sends them again from the stream's end.
-    if kept < bytes.count, ftruncate(descriptor, off_t(kept)) != 0 {
-      throw StreamFailure(Self.errorText())
+    if kept < bytes.count {
+      let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+      guard descriptor >= 0 else { throw StreamFailure(Self.errorText()) }
+      defer { _ = close(descriptor) }
+      guard ftruncate(descriptor, off_t(kept)) == 0 else { throw StreamFailure(Self.errorText()) }
     }
-  }
-
-  deinit {
-    if descriptor >= 0 { _ = close(descriptor) }
   }
 
   /// What a batch did: the lines it stored, their labels as a page shows them
@@ -100,7 +98,8 @@ final class StoredStream {
     var stored: [UInt8] = []
     var shown: [(String, JSONValue)] = []
     var expected = from
-    var lastKind = false
+    var next = nextSequence
+    var ended = hasEnded
     for line in lines {
       guard let sequence = LiveProtocol.sequence(ofLine: line.dropLast()), sequence == expected
       else {
@@ -108,25 +107,31 @@ final class StoredStream {
       }
       expected += 1
       // Held already: sent again after an acknowledgement was lost.
-      if sequence < nextSequence { continue }
+      if sequence < next { continue }
+      let isEnd: Bool
       do {
         let value = try JSONValue(parsing: line.dropLast())
         guard value.objectValue != nil else {
           throw StreamFailure("event \(sequence) is no object")
         }
-        lastKind = value["kind"]?.stringValue == "end"
+        isEnd = value["kind"]?.stringValue == "end"
         if let member = ShownLabels.member(of: value) { shown.append(member) }
       } catch let failure as StreamFailure {
         throw failure
       } catch {
         throw StreamFailure("event \(sequence) is not JSON: \(error)")
       }
-      guard !hasEnded else { throw StreamFailure("event \(sequence) follows the end line") }
+      guard !ended else { throw StreamFailure("event \(sequence) follows the end line") }
       stored.append(contentsOf: line)
-      nextSequence = sequence + 1
-      if lastKind { hasEnded = true }
+      next = sequence + 1
+      if isEnd { ended = true }
     }
-    if !stored.isEmpty { try write(stored) }
+    // The first batch taken creates the file with the header; the counters move only once
+    // the bytes are on disk.
+    let bytes = length == 0 ? header + stored : stored
+    if !bytes.isEmpty { try append(bytes) }
+    nextSequence = next
+    hasEnded = ended
     return Outcome(stored: stored, shown: shown, isHole: false)
   }
 
@@ -136,7 +141,7 @@ final class StoredStream {
   /// The file's bytes now, from `offset`, at most `count`.
   func contents(from offset: Int, count: Int) -> [UInt8] {
     guard offset < length else { return [] }
-    let reader = open(path, O_RDONLY | O_CLOEXEC)
+    let reader = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     guard reader >= 0 else { return [] }
     defer { _ = close(reader) }
     var buffer = [UInt8](repeating: 0, count: min(count, length - offset))
@@ -146,9 +151,28 @@ final class StoredStream {
     return read > 0 ? Array(buffer[..<read]) : []
   }
 
-  private func write(_ bytes: [UInt8]) throws(StreamFailure) {
+  /// Appends `bytes` with one `write` (creating the file, never through a link, when it is
+  /// the first batch), or cuts the file back to its length and throws.
+  private func append(_ bytes: [UInt8]) throws(StreamFailure) {
+    let creating = length == 0
+    let flags = O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW | (creating ? O_CREAT | O_EXCL : 0)
+    let descriptor = open(path, flags, 0o600)
+    guard descriptor >= 0 else {
+      // A file or link in the way is refused; anything else is the disk's (sent again).
+      let isInTheWay = errno == EEXIST || errno == ELOOP
+      throw StreamFailure("opening \(path) failed: \(Self.errorText())", isStorage: !isInTheWay)
+    }
+    defer { _ = close(descriptor) }
     let ok = bytes.withUnsafeBytes { POSIXIO.write($0, to: descriptor) }
-    guard ok else { throw StreamFailure("writing \(path) failed: \(Self.errorText())") }
+    guard ok else {
+      let reason = Self.errorText()
+      if creating {
+        _ = unlink(path)
+      } else {
+        _ = ftruncate(descriptor, off_t(length))
+      }
+      throw StreamFailure("writing \(path) failed: \(reason)", isStorage: true)
+    }
     length += bytes.count
   }
 
@@ -169,7 +193,7 @@ final class StoredStream {
   }
 
   private static func read(_ path: String) throws(StreamFailure) -> [UInt8] {
-    let reader = open(path, O_RDONLY | O_CLOEXEC)
+    let reader = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
     guard reader >= 0 else { throw StreamFailure(errorText()) }
     defer { _ = close(reader) }
     guard let bytes = POSIXIO.readToEnd(reader) else { throw StreamFailure(errorText()) }

@@ -22,7 +22,7 @@ extension ReactorTraceCommand {
       discussion: """
         Runs reactor-trace-serve, built next to reactor-trace (swift build --product \
         reactor-trace-serve), with these arguments; reactor-trace serve --help prints its \
-        options (--host, --port, --directory, --token). Exit codes: 2 an unusable \
+        options (--host, --port, --directory, --token, --token-file). Exit codes: 2 an unusable \
         directory, token, address or port, or no reactor-trace-serve; 64 a usage error.
         """,
       helpNames: []
