@@ -5,8 +5,10 @@ import Testing
 import FoundationXML
 #endif
 
-/// The rules of the JUnit XML schema CI tools read (Apache Ant's `JUnit.xsd`, as Windy Road
-/// publishes it and Jenkins' and GitLab's parsers accept), checked on a parsed report: the
+/// The problems a JUnit report has against the JUnit XML schema CI tools read.
+///
+/// The schema is Apache Ant's `JUnit.xsd`, as Windy Road publishes it and Jenkins' and
+/// GitLab's parsers accept; its rules are checked on the parsed report: the
 /// elements where the schema allows them, their required attributes, the attributes' types
 /// (integers, decimals, the ISO 8601 timestamp without a zone), and counts that add up.
 /// Returns the problems found; none for a valid report.
