@@ -23,6 +23,7 @@ let package = Package(
     .library(name: "ReactorScript", targets: ["ReactorScript"]),
     .library(name: "ReactorShrinking", targets: ["ReactorShrinking"]),
     .library(name: "ReactorFleet", targets: ["ReactorFleet"]),
+    .library(name: "ReactorComparison", targets: ["ReactorComparison"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .library(name: "ReactorLiveRecording", targets: ["ReactorLiveRecording"]),
     .library(name: "ReactorLiveServer", targets: ["ReactorLiveServer"]),
@@ -386,6 +387,18 @@ let package = Package(
       ]
     ),
 
+    // What changed between two sets of runs (versions, fleets, corpora) beyond chance: per
+    // transition tests over summaries, corrected for their number. No Graphviz: the CLI
+    // draws its union machine through ReactorDiagrams.
+    .target(
+      name: "ReactorComparison",
+      dependencies: ["ReactorFleet", "ReactorStateMachines", "ReactorTracing"]
+    ),
+    .testTarget(
+      name: "ReactorComparisonTests",
+      dependencies: ["ReactorComparison", "ReactorFleet", "ReactorStateMachines", "ReactorTracing"]
+    ),
+
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.
     .target(
@@ -393,7 +406,7 @@ let package = Package(
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorStateMachines", "ReactorDiagrams",
         "ReactorExploration", "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
-        "ReactorScript", "ReactorFleet", "ReactorShrinking",
+        "ReactorScript", "ReactorFleet", "ReactorShrinking", "ReactorComparison",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

@@ -27,6 +27,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       Shrink.self,
       ShrinkWorker.self,
       Summarize.self,
+      Compare.self,
       Serve.self,
       Mcp.self,
     ]

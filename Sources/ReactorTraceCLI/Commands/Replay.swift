@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConcurrencyExtras
+import Foundation
 import ReactorReplay
 import ReactorTracing
 
@@ -61,9 +62,25 @@ extension ReactorTraceCommand {
       }
     }
 
-    /// The trace.
-    @Argument(help: "The trace file.")
-    var trace: String
+    /// The trace, or the corpus: files, folders and globs.
+    @Argument(
+      help: """
+        The trace or session file; several, or folders and globs, replay each in parallel \
+        (a corpus).
+        """)
+    var traces: [String]
+
+    /// With a corpus: how many replays run at once.
+    @Option(help: "With several inputs: how many worker processes replay at once (default: cores).")
+    var jobs: Int?
+
+    /// With a corpus: where the JUnit report goes.
+    @Option(help: "With several inputs: write a JUnit XML report here (one test case per input).")
+    var junit: String?
+
+    /// Replays the inputs as a corpus's worker process.
+    @Flag(help: .hidden)
+    var corpusWorker = false
 
     /// How far to replay.
     @Option(help: "auto, reduce, mutate or structural.")
@@ -127,8 +144,27 @@ extension ReactorTraceCommand {
     /// Creates the command; ArgumentParser fills in the options.
     init() {}
 
+    /// The one input, unless the inputs are a corpus: several, a folder, a glob, or a JUnit
+    /// report asked for.
+    private var singleTrace: String? {
+      guard traces.count == 1, junit == nil, !corpusWorker else { return nil }
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: traces[0], isDirectory: &isDirectory)
+      if exists && isDirectory.boolValue { return nil }
+      if !exists && traces[0].contains(where: { "*?[".contains($0) }) { return nil }
+      return traces[0]
+    }
+
     /// Checks the arguments before anything is read.
     func validate() throws {
+      guard !traces.isEmpty else { throw ValidationError("Give a trace.") }
+      if singleTrace == nil {
+        guard !steps, from == nil, to == nil, stateAt == nil, !json else {
+          throw ValidationError(
+            "--steps, --from, --to, --state-at and --json replay one input; give one trace.")
+        }
+      }
+      if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
       if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
       if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
       if let stateAt, stateAt < 0 { throw ValidationError("--state-at must be at least 0.") }
@@ -139,11 +175,30 @@ extension ReactorTraceCommand {
 
     /// Replays and reports.
     func run() async throws {
-      try await ReplayRequest(
-        trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
-        stateAt: stateAt, json: json, strict: strictness.strict,
-        effects: effects?.replayEffects ?? .run, reactorID: reactorID
-      ).exit()
+      let request = { @Sendable (trace: String) in
+        ReplayRequest(
+          trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
+          stateAt: stateAt, json: json, strict: strictness.strict,
+          effects: effects?.replayEffects ?? .run, reactorID: reactorID)
+      }
+      if corpusWorker {
+        let code = await CorpusWorker(inputs: traces, request: request).run()
+        if code != .success { throw code }
+        return
+      }
+      guard let singleTrace else {
+        var options = ["--mode", mode.rawValue]
+        if let effects { options += ["--effects", effects.rawValue] }
+        if let reactor { options += ["--reactor", reactor] }
+        if let reactorID { options += ["--reactor-id", String(reactorID)] }
+        if strictness.strict { options.append("--strict") }
+        try await CorpusReplayRequest(
+          inputs: traces, options: options,
+          jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, junit: junit
+        ).exit()
+        return
+      }
+      try await request(singleTrace).exit()
     }
   }
 }
