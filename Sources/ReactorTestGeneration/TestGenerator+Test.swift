@@ -28,6 +28,7 @@ extension TestGenerator {
       deliver = factory.deliver
       body += factory.setup
       body += [
+        "_ = reactor.state  // its pipeline starts now, as when a view binds it",
         "@MainActor func field(_ path: String) -> String? {",
         "  stateJSON(reactor.currentState, at: path)",
         "}",
