@@ -21,13 +21,17 @@ let package = Package(
     .library(name: "ReactorExploration", targets: ["ReactorExploration"]),
     .library(name: "ReactorTestGeneration", targets: ["ReactorTestGeneration"]),
     .library(name: "ReactorScript", targets: ["ReactorScript"]),
+    .library(name: "ReactorShrinking", targets: ["ReactorShrinking"]),
     .library(name: "ReactorFleet", targets: ["ReactorFleet"]),
+    .library(name: "ReactorComparison", targets: ["ReactorComparison"]),
     .library(name: "ReactorTraceCLI", targets: ["ReactorTraceCLI"]),
     .library(name: "ReactorLiveRecording", targets: ["ReactorLiveRecording"]),
     .library(name: "ReactorLiveServer", targets: ["ReactorLiveServer"]),
     .executable(name: "reactor-trace", targets: ["reactor-trace"]),
     .executable(name: "reactor-trace-live-example", targets: ["reactor-trace-live-example"]),
     .executable(name: "reactor-trace-serve", targets: ["reactor-trace-serve"]),
+    .library(name: "ReactorQuery", targets: ["ReactorQuery"]),
+    .executable(name: "reactor-trace-mcp", targets: ["reactor-trace-mcp"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,6 +43,8 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.7.3", traits: []),
     // The live server's HTTP and WebSocket: small, dependency-free, Swift 6 (issue 31).
     .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+    // The MCP server's protocol (issue 45): linked only by reactor-trace-mcp.
+    .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
   ],
   targets: [
     // The runtime: ReactorKit's model on Swift Concurrency. Depends on nothing.
@@ -252,6 +258,26 @@ let package = Package(
       ]
     ),
 
+    // Shrinking a run that makes something happen (a state, a broken invariant, a trap) to
+    // a shortest script that still does, and the test that expects it not to. No Graphviz.
+    .target(
+      name: "ReactorShrinking",
+      dependencies: [
+        "ReactorTracing", "ReactorScript", "ReactorExploration", "ReactorTestGeneration",
+      ]
+    ),
+    .testTarget(
+      name: "ReactorShrinkingTests",
+      dependencies: [
+        "ReactorShrinking", "ReactorScript", "ReactorTracing", "ReactorCore", "ReactorExamples",
+        "ReactorTestGeneration", "ReactorTraceCLI", "ReactorExampleRegistry", "ReactorTestSupport",
+        "reactor-trace",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+      ]
+    ),
+
     // Turning traces into Swift Testing or XCTest source that drives the recorded run again.
     .target(name: "ReactorTestGeneration", dependencies: ["ReactorTracing", "ReactorScript"]),
     // The generator's own tests: the committed generated tests match what it writes now,
@@ -317,6 +343,30 @@ let package = Package(
       ]
     ),
 
+    // Questions about traces for agents (issue 45): an index per file, events as the
+    // inspector filters them, states, cause chains, a path's history; replays and diagrams
+    // through `reactor-trace` in a process of its own. No protocol library: testable alone.
+    .target(name: "ReactorQuery", dependencies: ["ReactorTracing"]),
+    .testTarget(
+      name: "ReactorQueryTests",
+      dependencies: [
+        "ReactorQuery", "ReactorReplay", "ReactorTracing", "reactor-trace", "reactor-trace-mcp",
+      ],
+      // The Python SDK's client of the server, run by MCPPythonClientTests.
+      exclude: ["Python"]
+    ),
+    // `reactor-trace mcp` runs it: the MCP server on standard input and output, an executable
+    // of its own so that no other product links the MCP SDK (swift-sdk, swift-log,
+    // swift-system).
+    .executableTarget(
+      name: "reactor-trace-mcp",
+      dependencies: [
+        "ReactorQuery", "ReactorTracing",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "MCP", package: "swift-sdk"),
+      ]
+    ),
+
     // Fleets: per-trace transition summaries that engines (DuckDB, Spark) merge, the
     // production state machine drawn from them, and production held against test coverage.
     // zlib (on every Linux and macOS) reads and writes `.gz`; nothing else is added.
@@ -337,6 +387,18 @@ let package = Package(
       ]
     ),
 
+    // What changed between two sets of runs (versions, fleets, corpora) beyond chance: per
+    // transition tests over summaries, corrected for their number. No Graphviz: the CLI
+    // draws its union machine through ReactorDiagrams.
+    .target(
+      name: "ReactorComparison",
+      dependencies: ["ReactorFleet", "ReactorStateMachines", "ReactorTracing"]
+    ),
+    .testTarget(
+      name: "ReactorComparisonTests",
+      dependencies: ["ReactorComparison", "ReactorFleet", "ReactorStateMachines", "ReactorTracing"]
+    ),
+
     // The command-line tool: commands in a library, so users can build their own
     // reactor-trace with their reactors registered, and a thin executable.
     .target(
@@ -344,7 +406,7 @@ let package = Package(
       dependencies: [
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorStateMachines", "ReactorDiagrams",
         "ReactorExploration", "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
-        "ReactorScript", "ReactorFleet",
+        "ReactorScript", "ReactorFleet", "ReactorShrinking", "ReactorComparison",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

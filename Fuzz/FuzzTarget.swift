@@ -7,7 +7,9 @@ import ReactorScript
 import ReactorTestGeneration
 import ReactorTracing
 
-/// libFuzzer's entry point: any bytes through the trace reader and structural replay, the
+/// libFuzzer's entry point: any bytes through the trace reader and structural replay (and, for
+/// an input it accepts, the structural-replay property on one-reference changes of it: see
+/// ``SessionMutator``), the
 /// Perfetto writer (whose document must parse as JSON, whole and streamed with few events
 /// waiting; on a session too, with every arrow started and ended once), the sequence diagram
 /// and session timeline builders (DOT with no hidden character; Mermaid one statement per
@@ -34,6 +36,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     while (try? replay.next()) != nil {}
     for divergence in replay.divergences { _ = "\(divergence)" }
   }
+  // Sessions that lie: no changed reference that names the future is accepted.
+  SessionMutator.check(bytes)
   checkPerfetto(bytes)
   checkPerfettoSession(bytes)
   checkSessionDiagrams(bytes)

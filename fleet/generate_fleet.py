@@ -13,7 +13,19 @@ frequent paths are common everywhere and rare transitions show up in a few files
 
 Files are named device-NNNNNN.summary.jsonl.gz (gzipped; --plain for .jsonl). The same seed
 always gives the same bytes.
+
+A release can change behaviour: --changes FILE (fleet/changes-3.2.0.json) gives, per app
+version, transitions whose weight is multiplied (a failure path taken twice as often), added
+(a new transition) or removed, and outcomes drawn differently (effects that now fail), so
+that `reactor-trace compare` and fleet/compare.sql have real findings to find. --version V
+puts every device on one version (two fleets of one version each, or the same distribution
+drawn twice with two seeds).
+
+    python3 fleet/generate_fleet.py --seed 1 --count 10000 --version 3.1.4 --out /tmp/before
+    python3 fleet/generate_fleet.py --seed 2 --count 10000 --version 3.2.0 \
+        --changes fleet/changes-3.2.0.json --out /tmp/after
 """
+import copy
 import argparse
 import collections
 import gzip
@@ -71,6 +83,36 @@ def load_model(path):
     return model
 
 
+def changed_model(model, changes):
+    """The model as a version changed it: each change names a reactor and a transition
+    (from, action, mutation, to) and either multiplies its weight (`times`), adds it with a
+    weight (`add`, with its `outcomes`), removes it (`remove`), or replaces how its effects
+    end (`outcomes`, weights by kind)."""
+    model = copy.deepcopy(model)
+    for change in changes:
+        edges = model[change["reactor"]]["edges"][change["from"]]
+        key = (change["action"], change["mutation"], change["to"])
+        found = [index for index, edge in enumerate(edges) if edge[0][:3] == key]
+        if "add" in change:
+            if found:
+                raise ValueError("already in the model: %r" % (key,))
+            outcomes = sorted(change.get("outcomes", {"sync": 1}).items())
+            edges.append(((key[0], key[1], key[2], outcomes), change["add"]))
+            edges.sort(key=lambda edge: (edge[0][0], edge[0][1], edge[0][2]))
+            continue
+        if not found:
+            raise ValueError("not in the model: %r" % (key,))
+        (action, mutation, target, outcomes), weight = edges[found[0]]
+        if change.get("remove"):
+            del edges[found[0]]
+            continue
+        if "outcomes" in change:
+            outcomes = [(name, change["outcomes"][name]) for name in OUTCOMES
+                        if change["outcomes"].get(name, 0) > 0]
+        edges[found[0]] = ((action, mutation, target, outcomes), weight * change.get("times", 1))
+    return model
+
+
 def summary_of_walk(rng, name, reactor, version, platform):
     state = reactor["initial"]
     steps = min(400, max(5, int(rng.lognormvariate(3.4, 0.9))))
@@ -107,16 +149,25 @@ def main():
     parser.add_argument("--out", required=True)
     parser.add_argument("--model", default=os.path.join(HERE, "model.summary.jsonl"))
     parser.add_argument("--plain", action="store_true", help="write .jsonl, not .jsonl.gz")
+    parser.add_argument("--changes", help="a JSON file of behaviour changes per app version")
+    parser.add_argument("--version", help="put every device on this app version")
     args = parser.parse_args()
     if args.count < 1:
         parser.error("--count must be at least 1")
     model = load_model(args.model)
+    models = {}
+    if args.changes:
+        with open(args.changes) as file:
+            for version, changes in json.load(file).items():
+                models[version] = changed_model(model, changes)
     rng = random.Random(args.seed)
     os.makedirs(args.out, exist_ok=True)
     for index in range(args.count):
         name = pick(rng, [(reactor, weight) for reactor, weight in REACTORS if reactor in model])
         version, platform = pick(rng, VERSIONS), pick(rng, PLATFORMS)
-        lines = summary_of_walk(rng, name, model[name], version, platform)
+        version = args.version or version
+        reactor = models.get(version, model)[name]
+        lines = summary_of_walk(rng, name, reactor, version, platform)
         text = "".join(json.dumps(line, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
                        + "\n" for line in lines).encode()
         path = os.path.join(args.out, "device-%06d.summary.jsonl" % index)

@@ -15,7 +15,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The fleet's pytest starts `java` through PySpark, which the scan below cannot see.
+# The fleet's pytest starts `java` through PySpark, which the scan below cannot see. The MCP
+# client test starts python3 with the `mcp` package, which .ci/run installs with pip.
 # program  what installs it: deb:PACKAGE (installed by bootstrap.sh or .ci/run),
 #                            essential:PACKAGE (essential in Debian), toolchain
 PROGRAMS="

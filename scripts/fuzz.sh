@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Fuzzes the trace reader, structural replay, the Perfetto writer (whole and streamed, on
+# Fuzzes the trace reader, structural replay (with a session mutator: every one-reference
+# change of an accepted session or trace that names the future must be refused), the Perfetto writer (whole and streamed, on
 # traces and sessions), the sequence diagram (DOT and Mermaid), session timeline and per-type
 # transitions of a session, the OTLP writer, the fleet's summary line reader, the action-script reader and the test
 # generator's value writer (string literals, enum cases, identifiers from file names) with
@@ -51,7 +52,7 @@ for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay
   libraries=("$out/lib$module.a" "${libraries[@]}")
 done
 # (ld.gold warns about every ASan helper it cannot export; they are not ours to fix.)
-swiftc "${flags[@]}" -module-name ReactorTraceFuzz Fuzz/FuzzTarget.swift \
+swiftc "${flags[@]}" -module-name ReactorTraceFuzz Fuzz/*.swift \
   "${libraries[@]}" "${third_party_objects[@]}" -o "$out/reactor-trace-fuzz" 2>&1 |
   { grep -v "Cannot export local symbol" || true; }
 

@@ -128,4 +128,31 @@ public struct ReactorActivity: Hashable, Sendable {
     }
     return body()
   }
+
+  /// Runs `body` as the code `activity` names (its reactor's `mutate`, or the effect of it
+  /// that runs), or, for `nil`, as code outside every reactor: how a replay makes a recorded
+  /// value (decodes a mutation) where the recording's code made it, so that a reactor created
+  /// meanwhile (a Codable cell reactor the mutation holds) gets the same creator.
+  /// - Parameters:
+  ///   - activity: What runs; its reactor is the creator of reactors made in `body`.
+  ///   - body: Makes the value.
+  /// - Returns: What `body` returns.
+  /// - Throws: What `body` throws.
+  @MainActor public static func making<T, Failure: Error>(
+    as activity: ReactorActivity?, _ body: () throws(Failure) -> T
+  ) throws(Failure) -> T {
+    let outer = running
+    let outerReactor = runningReactor
+    running = activity
+    runningReactor = activity?.reactor
+    defer {
+      running = outer
+      runningReactor = outerReactor
+    }
+    // An effect body's own activity does not show through.
+    let result = $ofEffect.withValue(nil) {
+      Result { () throws(Failure) -> T in try body() }
+    }
+    return try result.get()
+  }
 }

@@ -123,8 +123,22 @@ public struct AbstractedCoverage: Sendable {
     transitions.indices.filter { !exercisedTransitions.contains(transitions[$0]) }
   }
 
-  /// The coverage as JSON, for CI: the explored graph's size, the abstract shares and counts,
-  /// and each abstract transition never exercised with the shortest script that makes it.
+  /// How many of ``observedOutside`` are credited to a stream: an element no action of the
+  /// trace published (a scripted event, another screen or reactor), which exploration
+  /// (sending only actions) never makes.
+  public var streamTransitionCount: Int {
+    observedOutside.count { $0.action.hasPrefix("stream ") }
+  }
+
+  /// How many of ``observedOutside`` are credited to an action: made while effects ran, or
+  /// beyond the exploration's bounds.
+  public var unexploredTransitionCount: Int {
+    observedOutside.count - streamTransitionCount
+  }
+
+  /// The coverage as JSON, for CI, in the one shape `coverage --json` prints for a trace and
+  /// for each reactor type of sessions: the shares and counts, and each transition never
+  /// exercised with the shortest script that makes it.
   public var json: JSONValue {
     let missed = missedTransitions.map { index in
       let transition = transitions[index]
@@ -138,33 +152,23 @@ public struct AbstractedCoverage: Sendable {
           ("script", .array(script.steps.map { .string($0.action.label) })),
         ]))
     }
-    func share(_ count: Int, of total: Int, _ value: Double) -> JSONValue {
-      .object(
-        JSONObject([
-          ("reachable", .int(Int64(total))), ("exercised", .int(Int64(count))),
-          ("share", .double(value)),
-        ]))
+    func shares(_ exercised: Int, of reachable: Int, _ share: Double) -> JSONObject {
+      JSONObject([
+        ("reachable", .int(Int64(reachable))), ("exercised", .int(Int64(exercised))),
+        ("share", .double(share)),
+      ])
     }
-    var transitionShares = share(
+    var transitionShares = shares(
       exercisedTransitions.count, of: transitions.count, transitionShare)
-    if case .object(var object) = transitionShares {
-      object["outsideExploration"] = .int(Int64(observedOutside.count))
-      transitionShares = .object(object)
-    }
+    transitionShares["outsideExploration"] = .int(Int64(unexploredTransitionCount))
+    transitionShares["fromStreams"] = .int(Int64(streamTransitionCount))
     return .object(
       JSONObject([
+        ("reactor", .string(exploration.reactor)),
         ("traces", .int(Int64(traceCount))),
-        (
-          "explored",
-          .object(
-            JSONObject([
-              ("states", .int(Int64(exploration.states.count))),
-              ("transitions", .int(Int64(exploration.transitions.count))),
-              ("stoppedBy", .string(exploration.stopReason.description)),
-            ]))
-        ),
-        ("states", share(exercisedStates.count, of: states.count, stateShare)),
-        ("transitions", transitionShares),
+        ("states", .object(shares(exercisedStates.count, of: states.count, stateShare))),
+        ("transitions", .object(transitionShares)),
+        ("stoppedBy", .string(exploration.stopReason.description)),
         ("missed", .array(missed)),
       ]))
   }

@@ -23,12 +23,6 @@ public struct ExplorationCoverage: Sendable {
   public var exercisedStates: Set<Int> = []
   /// Indices of the explored transitions some trace makes.
   public var exercisedTransitions: Set<Int> = []
-  /// Distinct transitions the traces make that the exploration did not reach, credited to
-  /// an action.
-  public var unexploredTransitionCount = 0
-  /// Distinct transitions the traces make that are credited to a stream: an element no
-  /// action of the trace published, which exploration (sending only actions) never makes.
-  public var streamTransitionCount = 0
   /// How many traces were read.
   public var traceCount = 0
   /// The coverage as matched: every explored state its own abstract state, named `s0`,
@@ -71,8 +65,6 @@ public struct ExplorationCoverage: Sendable {
         matched.exercisedTransitions.contains(matched.transitions[$0])
       }
       .map { matched.firstTransition[$0] })
-    streamTransitionCount = matched.observedOutside.count { $0.action.hasPrefix("stream ") }
-    unexploredTransitionCount = matched.observedOutside.count - streamTransitionCount
   }
 
   /// The share of explored states exercised, from 0 to 1.
@@ -93,47 +85,14 @@ public struct ExplorationCoverage: Sendable {
     exploration.transitions.indices.filter { !exercisedTransitions.contains($0) }
   }
 
-  /// The coverage as JSON, for CI: shares, counts, and each missed transition with its
-  /// shortest script.
-  public var json: JSONValue {
-    let missed = missedTransitions.map { index in
-      let transition = exploration.transitions[index]
-      let script = exploration.script(forTransition: index)
-      return JSONValue.object(
-        JSONObject([
-          ("source", .string("s\(transition.source)")),
-          ("target", .string("s\(transition.target)")),
-          ("mutation", .string(transition.mutation)),
-          ("action", .string(exploration.alphabet[transition.action].label)),
-          ("script", .array(script.steps.map { .string($0.action.label) })),
-        ]))
-    }
-    return .object(
-      JSONObject([
-        ("reactor", .string(exploration.reactor)),
-        ("traces", .int(Int64(traceCount))),
-        (
-          "states",
-          .object(
-            JSONObject([
-              ("reachable", .int(Int64(exploration.states.count))),
-              ("exercised", .int(Int64(exercisedStates.count))),
-              ("share", .double(stateShare)),
-            ]))
-        ),
-        (
-          "transitions",
-          .object(
-            JSONObject([
-              ("reachable", .int(Int64(exploration.transitions.count))),
-              ("exercised", .int(Int64(exercisedTransitions.count))),
-              ("share", .double(transitionShare)),
-              ("outsideExploration", .int(Int64(unexploredTransitionCount))),
-              ("fromStreams", .int(Int64(streamTransitionCount))),
-            ]))
-        ),
-        ("stoppedBy", .string(exploration.stopReason.description)),
-        ("missed", .array(missed)),
-      ]))
-  }
+  /// Distinct transitions the traces make that the exploration did not reach, credited to
+  /// an action.
+  public var unexploredTransitionCount: Int { matched.unexploredTransitionCount }
+
+  /// Distinct transitions the traces make that are credited to a stream: an element no
+  /// action of the trace published, which exploration (sending only actions) never makes.
+  public var streamTransitionCount: Int { matched.streamTransitionCount }
+
+  /// The coverage as JSON, for CI, in ``AbstractedCoverage/json``'s shape.
+  public var json: JSONValue { matched.json }
 }

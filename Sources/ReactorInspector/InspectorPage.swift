@@ -96,10 +96,10 @@ public struct InspectorPage: Sendable {
     to output: ([UInt8]) -> Void
   ) throws(InspectorError) -> Summary {
     let reader: SessionReader
-    let lanes: SessionLanes
+    let lanes: ReactorLanes
     do {
       reader = try SessionReader(path: tracePath)
-      lanes = try SessionLanes(path: tracePath, memoryLimit: limits.memory)
+      lanes = try ReactorLanes(path: tracePath, memoryLimit: limits.memory)
     } catch {
       throw .unreadableTrace(error)
     }
@@ -107,7 +107,7 @@ public struct InspectorPage: Sendable {
     // A trace is named by its reactor's type, a session by its app.
     let title =
       reader.header.isTraceOfOneReactor
-      ? lanes.reactors.first?.type ?? "" : reader.header.metadata["app"] ?? "session"
+      ? lanes.lanes.first?.reactor.type ?? "" : reader.header.metadata["app"] ?? "session"
     output(Array(InspectorPageText.beforeData.utf8))
     var writer = PageDataWriter(
       header: reader.header, diagrams: diagrams, limits: limits, output: output)

@@ -72,7 +72,9 @@ public enum SessionMutateReplay {
   ///     alive for the run (the app).
   /// - Returns: The replayed session and the first divergence, if any.
   /// - Throws: ``ReplayError`` when a user action has no value, or it does not decode, or
-  ///   (with recorded effects) a reactor's lane does not replay through its type.
+  ///   (with recorded effects) a reactor's lane does not replay through its type;
+  ///   ``ReplayError/windowed(firstSequence:droppedEvents:)`` for a flight-recorder window,
+  ///   which does not hold the start the app replays from.
   public static func run(
     _ recorded: SessionTrace, clock: any Clock<Duration>,
     advance: (Duration) async -> Void, settle: Duration = .seconds(10),
@@ -80,6 +82,10 @@ public enum SessionMutateReplay {
     effects: ReplayEffects = .run,
     factory: (SessionRecorder) -> AnyObject
   ) async throws(ReplayError) -> Result {
+    // The app starts from the beginning, which a window does not hold.
+    if let window = recorded.header.window {
+      throw .windowed(firstSequence: window.firstSequence, droppedEvents: window.droppedEvents)
+    }
     // Default options besides the clock and metadata: nothing in them can be invalid.
     guard
       let recorder = try? SessionRecorder.recordingEveryReactor(

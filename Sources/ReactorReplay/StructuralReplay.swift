@@ -11,21 +11,27 @@ public import ReactorTracing
 /// ```
 ///
 /// It reads through ``ReactorTracing/SessionReader``: a trace of one reactor (format 1.x) is a
-/// session of one reactor, id 1, whose introduction is not a step. Within each reactor it
-/// checks that every rebuilt state matches its recorded hash, that every effect start and
-/// every mutation refers to an action seen before it (or, in a window, before the window),
-/// that every effect end and every mutation from an effect follows the effect's start. Across
-/// the session it checks that `seq` numbers are consecutive from 1 (or from the window's first
-/// sequence), that every reactor is introduced once, by a parent that is alive, that nothing
-/// happens in a reactor after its release, and that every `from` (the origin of an action sent
-/// by another reactor, or of a stream element it published) points at a live reactor and at an
-/// action and an effect of it that came earlier. It follows every action and mutation back
-/// through its causes and counts in ``causality`` those that reach a user action or a named
-/// external stream. What it finds is collected in ``divergences`` and reading goes on; only an
-/// unreadable input throws. A gap, where the recorder dropped events (``TraceEvent/Gap``), is
-/// counted in ``droppedEventCount`` and is not a divergence: after it, causes that refer to
-/// what may have been dropped are not checked. Memory grows with the reactors alive at once,
-/// not with the length of the input, except for the divergences found.
+/// session of one reactor, id 1, whose introduction is not a step. It checks every reference
+/// a line makes, as docs/trace-format.md lists them: that every rebuilt state matches its
+/// recorded hash; that `seq` numbers are consecutive from 1 (or from the window's first
+/// sequence) and `t` never decreases; that every reactor is introduced once, with an id above
+/// those before it, by a parent that is alive, `during` the parent's latest event; that
+/// nothing happens in a reactor after its release; that a reactor's action and effect ids
+/// increase; that every effect start, mutation and `publishedBy` names an action of its
+/// reactor seen before it, every mutation from an effect (and every `publishedBy` effect) an
+/// effect started before by that same action, every effect end a running effect; and that
+/// every `from` (the origin of an action sent by another reactor, or of a stream element it
+/// published) points at a live reactor, an action of it that came earlier and an effect of it
+/// that action started. It follows every action and mutation back through its causes and
+/// counts in ``causality`` those that reach a user action or a named external stream. What it
+/// finds is collected in ``divergences`` and reading goes on; only an unreadable input throws.
+///
+/// Where the input may have lost events, before a window and in a gap
+/// (``TraceEvent/Gap``, counted in ``droppedEventCount``, not a divergence), a reference may
+/// name an id the input does not hold, but never one it holds later: such a reference named
+/// the future, and is reported once the id appears. Memory grows with the reactors alive at
+/// once, plus 8 bytes per effect (which action started it), not with the rest of the input,
+/// except for the divergences found.
 public final class StructuralReplay {
   /// The session's header (for a trace of one reactor, built from its header).
   public var header: SessionHeader { reader.header }
@@ -112,25 +118,38 @@ public final class StructuralReplay {
   private struct Lane {
     var introduction: ReactorIntroduction
     var state: TraceHeader.State
-    var firstAction: Int?
-    var lastAction = 0
-    var firstEffect: Int?
-    var lastEffect = 0
+    /// The action ids seen, and those that may be missing.
+    var actionIDs = SeenIDs()
+    /// The effect ids seen, each with the action that started it, and those that may be
+    /// missing.
+    var effectIDs = SeenIDs(storesValues: true)
     var runningEffects: Set<Int> = []
+    /// Effects running at a gap: they may have ended in it.
+    var mayHaveEnded: Set<Int> = []
+    /// Effects whose start the input lost (before a window, in a gap) that ended.
+    var endedUnseen: Set<Int> = []
+    /// The `seq` of the reactor's latest event, its introduction included.
+    var lastSequence: Int
     var actions: LabelCache
     /// The actions whose causes do not reach a user action or a named stream.
     var unresolvedActions: Set<Int> = []
   }
 
   private let reader: SessionReader
-  /// Whether events a cause names may be missing: after a gap, or anywhere in a window (they
-  /// may have come before it).
-  private var mayMissEvents: Bool { droppedEventCount > 0 || reader.header.window != nil }
-  /// In a window, the `seq` of the last reactor introduced before it, as its base.
-  private var lastBaseSequence = 0
   private var lanes: [Int: Lane] = [:]
   private var introducedTypes: [Int: String] = [:]
+  /// The largest reactor id introduced so far.
+  private var lastReactor = 0
+  /// In a window, the id of the first reactor introduced in it (not before it): reactors
+  /// released before the window, which the input does not introduce, have smaller ids.
+  private var firstReactorInWindow: Int?
+  /// In a window, the largest reactor id a reference named that the input does not
+  /// introduce (so released before the window) while no reactor was introduced in it yet.
+  private var reactorClaim: SeenIDs.Claim?
+  /// In a window, the `seq` of the last reactor introduced before it, as its base.
+  private var lastBaseSequence = 0
   private var expectedSequence: Int?
+  private var lastTime: Duration?
   private var isStarted = false
 
   /// Starts replaying the session or trace `reader` reads.
@@ -275,6 +294,7 @@ public final class StructuralReplay {
     stepCount += 1
     lastSequence = event.sequence
     checkSequence(event.sequence, line: line)
+    checkTime(event, line: line)
     return try step(for: event, line: line, describing: describing)
   }
 
@@ -305,7 +325,16 @@ public final class StructuralReplay {
       return described("release", "reactor \(reactor)")
     case .gap(let gap):
       droppedEventCount += gap.droppedEvents
-      for key in lanes.keys { lanes[key]?.runningEffects.removeAll() }
+      // Every live reactor may have lost events here: ids after its last ones, and the ends
+      // of its running effects.
+      for key in Array(lanes.keys) {
+        guard var lane = lanes.removeValue(forKey: key) else { continue }
+        lane.actionIDs.openMissing()
+        lane.effectIDs.openMissing()
+        lane.mayHaveEnded.formUnion(lane.runningEffects)
+        lane.runningEffects.removeAll()
+        lanes[key] = lane
+      }
       return described(
         "gap", "gap: \(gap.droppedEvents) events dropped, the trace is incomplete from here")
     case .end(let end):
@@ -315,7 +344,10 @@ public final class StructuralReplay {
         // The reader refuses events of reactors that are not alive.
         preconditionFailure("an event of reactor \(reactor), which is not alive")
       }
-      defer { lanes[reactor] = lane }
+      defer {
+        lane.lastSequence = event.sequence
+        lanes[reactor] = lane
+      }
       try replay(
         kind, of: reactor, in: &lane, into: &step, sequence: event.sequence, line: line,
         describing: describing)
@@ -335,13 +367,8 @@ public final class StructuralReplay {
           sequence: sequence, line: line,
           reason: names ? "of reactor \(reactor) \(reason)" : reason))
     }
-    // Whether `id` may belong to an event the input does not hold: one before its window, or
-    // any after a gap.
-    func mayBeMissing(_ id: Int, first: Int?) -> Bool {
-      droppedEventCount > 0 || reader.header.window != nil && id < (first ?? Int.max)
-    }
     func checkAction(_ id: Int, what: String) {
-      if id < 1 || id > lane.lastAction, !mayBeMissing(id, first: lane.firstAction) {
+      if !lane.actionIDs.admits(id, sequence: sequence, line: line) {
         broken("is \(what) caused by action \(id), which was not seen before it")
       }
     }
@@ -350,13 +377,15 @@ public final class StructuralReplay {
     }
     switch kind {
     case .action(let action):
-      if lane.firstAction == nil { lane.firstAction = action.id }
-      lane.lastAction = max(lane.lastAction, action.id)
-      lane.actions.insert(action.label, for: action.id)
+      // Its origin came before it: checked before its id is known.
       var resolved = true
       if let from = action.from {
-        resolved = check(from, of: reactor, lane: lane, sequence: sequence, line: line)
+        resolved = check(from, of: reactor, lane: &lane, sequence: sequence, line: line)
       }
+      if let problem = lane.actionIDs.insert(action.id) {
+        report(problem, what: "action", id: action.id, of: reactor)
+      }
+      lane.actions.insert(action.label, for: action.id)
       causality.count(resolved: resolved, isMutation: false)
       if !resolved { lane.unresolvedActions.insert(action.id) }
       step.kind = "action"
@@ -370,8 +399,9 @@ public final class StructuralReplay {
       step.cause = source + (action.from.map { " from \(describe($0))" } ?? "")
     case .effectStarted(let start):
       checkAction(start.action, what: "an effect")
-      if lane.firstEffect == nil { lane.firstEffect = start.effect }
-      lane.lastEffect = max(lane.lastEffect, start.effect)
+      if let problem = lane.effectIDs.insert(start.effect, value: start.action) {
+        report(problem, what: "effect", id: start.effect, of: reactor)
+      }
       lane.runningEffects.insert(start.effect)
       step.kind = "effectStart"
       guard describing else { return }
@@ -379,9 +409,14 @@ public final class StructuralReplay {
       step.cause = actionText(start.action)
     case .effectEnded(let end):
       if lane.runningEffects.remove(end.effect) == nil,
-        !mayBeMissing(end.effect, first: lane.firstEffect)
+        lane.mayHaveEnded.remove(end.effect) == nil,
+        lane.endedUnseen.contains(end.effect)
+          || !lane.effectIDs.mayBeMissing(end.effect, sequence: sequence, line: line)
       {
         broken("ends effect \(end.effect), which did not start before it or already ended")
+      } else if !lane.effectIDs.contains(end.effect) {
+        // An effect whose start the input lost ends once.
+        lane.endedUnseen.insert(end.effect)
       }
       step.kind = "effectEnd"
       guard describing else { return }
@@ -400,13 +435,23 @@ public final class StructuralReplay {
         resolved = !lane.unresolvedActions.contains(action)
       case .effect(let effect, let action):
         checkAction(action, what: "a mutation")
-        if effect > lane.lastEffect, !mayBeMissing(effect, first: lane.firstEffect) {
-          broken("is a mutation from effect \(effect), which did not start before it")
+        if let reason = effectProblem(effect, of: action, in: &lane, sequence: sequence, line: line)
+        {
+          broken("is a mutation from effect \(effect), \(reason)")
         }
         resolved = !lane.unresolvedActions.contains(action)
       case .stream:
         if let from = mutation.from {
-          resolved = check(from, of: reactor, lane: lane, sequence: sequence, line: line)
+          resolved = check(from, of: reactor, lane: &lane, sequence: sequence, line: line)
+        }
+        // The reactor's own action (and effect) that published the element.
+        if let publisher = mutation.publisher {
+          resolved =
+            check(
+              TraceEvent.ReactorOrigin(
+                reactor: reactor, action: publisher.action, effect: publisher.effect),
+              of: reactor, lane: &lane, sequence: sequence, line: line, naming: "publishedBy")
+            && resolved
         }
       }
       causality.count(resolved: resolved, isMutation: true)
@@ -448,6 +493,37 @@ public final class StructuralReplay {
     }
   }
 
+  /// What is wrong with naming effect `effect`, started by action `action`, of a lane: that it
+  /// did not start before, or that another action started it; `nil` when nothing is (or, where
+  /// the input may have lost its start, nothing can be known).
+  private func effectProblem(
+    _ effect: Int, of action: Int, in lane: inout Lane, sequence: Int, line: Int
+  ) -> String? {
+    if let starter = lane.effectIDs.value(of: effect) {
+      return starter == action ? nil : "which action \(starter) started, not action \(action)"
+    }
+    return lane.effectIDs.mayBeMissing(effect, sequence: sequence, line: line)
+      ? nil : "which did not start before it"
+  }
+
+  /// Reports an id that does not increase, or one an earlier event named before it occurred.
+  private func report(_ problem: SeenIDs.Problem, what: String, id: Int, of reactor: Int) {
+    let of = ofReactor(reactor)
+    switch problem {
+    case .notIncreasing(let last):
+      divergences.append(
+        .brokenCause(
+          sequence: lastSequence ?? 0, line: reader.lineNumber,
+          reason: "is \(what) \(id)\(of), which does not follow \(what) \(last) (ids increase)"))
+    case .namedBefore(let claim):
+      divergences.append(
+        .brokenCause(
+          sequence: claim.sequence, line: claim.line,
+          reason: "names \(what) \(claim.id)\(of) as one the input lost, but \(what) \(id) "
+            + "comes later, at event \(lastSequence ?? 0): it names the future"))
+    }
+  }
+
   /// Checks an origin, reporting whether it resolves to a user action or a named stream.
   /// - Parameters:
   ///   - from: The origin.
@@ -456,35 +532,68 @@ public final class StructuralReplay {
   ///     reactor may receive what it published itself).
   ///   - sequence: The event's `seq`, for a divergence.
   ///   - line: The event's line, for a divergence.
-  /// - Returns: Whether the origin resolves; when not, a divergence was recorded.
+  ///   - member: How the line names the origin, for a divergence.
+  /// - Returns: Whether the origin resolves; when not, a divergence was recorded or the
+  ///   origin is lost before a window.
   private func check(
-    _ from: TraceEvent.ReactorOrigin, of reactor: Int, lane: Lane, sequence: Int, line: Int
+    _ from: TraceEvent.ReactorOrigin, of reactor: Int, lane: inout Lane, sequence: Int,
+    line: Int, naming member: String = "from"
   ) -> Bool {
     func broken(_ reason: String) -> Bool {
+      let text =
+        member == "from"
+        ? "comes from \(from), \(reason)"
+        : "is published by \(from.action.map { "action \($0)" } ?? "no action")"
+          + (from.effect.map { ", effect \($0)" } ?? "") + ", \(reason)"
       divergences.append(
         .brokenCause(
           sequence: sequence, line: line,
-          reason: "of reactor \(reactor) comes from \(from), \(reason)"))
+          reason: namesReactors || member == "from" ? "of reactor \(reactor) \(text)" : text))
       return false
     }
-    guard let origin = from.reactor == reactor ? lane : lanes[from.reactor] else {
-      if mayMissEvents { return false }
-      return broken(
-        introducedTypes.keys.contains(from.reactor)
-          ? "which was released before it" : "which was not introduced before it")
+    guard from.reactor != reactor, var origin = lanes[from.reactor] else {
+      if from.reactor == reactor {
+        return resolve(from, in: &lane, sequence: sequence, line: line, broken: broken)
+      }
+      if introducedTypes.keys.contains(from.reactor) {
+        return broken("which was released before it")
+      }
+      return isReleasedBeforeWindow(from.reactor, sequence: sequence, line: line)
+        ? false : broken("which was not introduced before it")
     }
-    guard let action = from.action else {
-      return !mayMissEvents ? broken("with no action of it") : false
+    let resolved = resolve(from, in: &origin, sequence: sequence, line: line, broken: broken)
+    lanes[from.reactor] = origin
+    return resolved
+  }
+
+  /// Checks an origin's action and effect in the origin's lane.
+  private func resolve(
+    _ from: TraceEvent.ReactorOrigin, in origin: inout Lane, sequence: Int, line: Int,
+    broken: (String) -> Bool
+  ) -> Bool {
+    guard let action = from.action else { return broken("with no action of it") }
+    guard origin.actionIDs.admits(action, sequence: sequence, line: line) else {
+      return broken("whose action \(action) did not come before it")
     }
-    if action > origin.lastAction {
-      return !mayMissEvents
-        ? broken("whose action \(action) did not come before it") : false
+    if let effect = from.effect,
+      let reason = effectProblem(effect, of: action, in: &origin, sequence: sequence, line: line)
+    {
+      return broken("whose effect \(effect) \(reason.dropFirst("which ".count))")
     }
-    if let effect = from.effect, effect > origin.lastEffect {
-      return !mayMissEvents
-        ? broken("whose effect \(effect) did not start before it") : false
+    return !origin.unresolvedActions.contains(action) && origin.actionIDs.contains(action)
+  }
+
+  /// Whether a reactor the input does not introduce may be one released before its window.
+  ///
+  /// In a window, that is an id below that of every reactor introduced in it. While none is,
+  /// the claim is noted, and checked when one is.
+  private func isReleasedBeforeWindow(_ reactor: Int, sequence: Int, line: Int) -> Bool {
+    guard reader.header.window != nil, reactor >= 1 else { return false }
+    if let firstReactorInWindow { return reactor < firstReactorInWindow }
+    if reactorClaim.map({ reactor > $0.id }) ?? true {
+      reactorClaim = SeenIDs.Claim(id: reactor, sequence: sequence, line: line)
     }
-    return !origin.unresolvedActions.contains(action)
+    return true
   }
 
   private func describe(_ from: TraceEvent.ReactorOrigin) -> String {
@@ -500,17 +609,58 @@ public final class StructuralReplay {
   }
 
   private func introduce(_ introduction: ReactorIntroduction, sequence: Int, line: Int) {
-    introducedTypes[introduction.reactor] = introduction.type
-    if let parent = introduction.parent, lanes[parent] == nil,
-      !(reader.header.window != nil && !introducedTypes.keys.contains(parent))
-    {
+    func broken(_ reason: String) {
       divergences.append(
         .brokenCause(
           sequence: sequence, line: line,
-          reason: "introduces reactor \(introduction.reactor) with parent \(parent), "
-            + (introducedTypes.keys.contains(parent)
-              ? "which was released before it" : "which was not introduced before it")))
+          reason: "introduces reactor \(introduction.reactor) \(reason)"))
     }
+    let id = introduction.reactor
+    let window = reader.header.window
+    // Before a window's first event: a reactor alive when the window starts.
+    let isBeforeWindow = window.map { sequence < $0.firstSequence } ?? false
+    if id <= lastReactor {
+      broken("after reactor \(lastReactor) (ids increase in the order of introduction)")
+    }
+    if window != nil, !isBeforeWindow, firstReactorInWindow == nil {
+      firstReactorInWindow = id
+      if let claim = reactorClaim, claim.id >= id {
+        divergences.append(
+          .brokenCause(
+            sequence: claim.sequence, line: claim.line,
+            reason: "names reactor \(claim.id) as one released before the window, but reactor "
+              + "\(id) is introduced in it, at event \(sequence): it names the future"))
+      }
+      reactorClaim = nil
+    }
+    if let parent = introduction.parent {
+      if let parentLane = lanes[parent] {
+        if let during = introduction.createdDuring {
+          let latest = parentLane.lastSequence
+          // A parent whose latest event in the input came before the window may have had
+          // later ones before it.
+          let isLost =
+            window.map { latest < $0.firstSequence && during >= latest && during < sequence }
+            ?? false
+          if during != latest, !isLost {
+            broken(
+              "during event \(during), which is not the latest event of its parent \(parent) "
+                + "(event \(latest))")
+          }
+        }
+      } else if introducedTypes.keys.contains(parent) {
+        broken("with parent \(parent), which was released before it")
+      } else if parent == id || !isReleasedBeforeWindow(parent, sequence: sequence, line: line) {
+        broken("with parent \(parent), which was not introduced before it")
+      }
+    } else if let during = introduction.createdDuring {
+      broken("during event \(during), without a parent")
+    }
+    if let during = introduction.createdDuring, during >= sequence {
+      broken("during event \(during), which does not come before it")
+    }
+    lastReactor = max(lastReactor, id)
+    introducedTypes[id] = introduction.type
     let actual = introduction.initialState.hash
     if actual != introduction.initialStateHash {
       divergences.append(
@@ -521,9 +671,15 @@ public final class StructuralReplay {
     }
     // The labels of the last 4096 actions of a trace of one reactor, of the last 64 of each
     // reactor of a session: memory that grows with the reactors alive, not the actions.
-    lanes[introduction.reactor] = Lane(
-      introduction: introduction, state: introduction.initialState,
+    var lane = Lane(
+      introduction: introduction, state: introduction.initialState, lastSequence: sequence,
       actions: LabelCache(capacity: namesReactors ? 64 : 4096))
+    if isBeforeWindow || (window != nil && !namesReactors) {
+      // What it did before the window is not in the input.
+      lane.actionIDs.openMissing()
+      lane.effectIDs.openMissing()
+    }
+    lanes[id] = lane
   }
 
   private func checkSequence(_ sequence: Int, line: Int) {
@@ -546,5 +702,21 @@ public final class StructuralReplay {
       divergences.append(.sequenceGap(line: line, expected: expected, found: sequence))
     }
     expectedSequence = sequence + 1
+  }
+
+  /// Checks that `t` never decreases.
+  private func checkTime(_ event: SessionEvent, line: Int) {
+    if let lastTime, event.time < lastTime {
+      divergences.append(
+        .brokenCause(
+          sequence: event.sequence, line: line,
+          reason: "is at t \(nanoseconds(event.time)), before the event ahead of it "
+            + "(t \(nanoseconds(lastTime))): t never decreases"))
+    }
+    lastTime = max(lastTime ?? event.time, event.time)
+  }
+
+  private func nanoseconds(_ time: Duration) -> String {
+    TraceTime.nanoseconds(time).map(String.init) ?? "\(time)"
   }
 }

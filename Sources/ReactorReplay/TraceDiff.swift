@@ -4,9 +4,9 @@ public import ReactorTracing
 ///
 /// Both are read through ``ReactorTracing/SessionReader``: a trace of one reactor is a
 /// session of one reactor. Events are compared pairwise, in order: the reactor each belongs
-/// to, its kind, label, value, cause and the hash of the resulting state; the introductions
-/// of reactors by type, name, parent and initial state; times are not compared, nor how a
-/// state was stored (snapshot or diff). So any difference in any reactor's lane, or in the
+/// to, its kind, label, value, cause (with its `from` and `publishedBy`) and the hash of the
+/// resulting state; the introductions of reactors by type, name, parent and initial state;
+/// times are not compared, nor how a state was stored (snapshot or diff). So any difference in any reactor's lane, or in the
 /// order the reactors interleave, is found at its first event.
 ///
 /// ```swift
@@ -162,6 +162,7 @@ public enum TraceDiff {
       if x.value != y.value { return "the action \(x.label)'s values differ" }
       if x.source != y.source { return "the action \(x.label)'s sources differ" }
       if x.id != y.id { return "action ids \(x.id) and \(y.id)" }
+      if x.from != y.from { return "the action \(x.label)'s origins differ" }
     case (.effectStarted(let x), .effectStarted(let y)):
       if x != y {
         return "effect \(x.effect) of action \(x.action) against "
@@ -172,7 +173,9 @@ public enum TraceDiff {
     case (.mutation(let x), .mutation(let y)):
       if x.label != y.label { return "mutation \(x.label) against \(y.label)" }
       if x.value != y.value { return "the mutation \(x.label)'s values differ" }
-      if x.cause != y.cause { return "the mutation \(x.label)'s causes differ" }
+      if x.cause != y.cause || x.from != y.from || x.publisher != y.publisher {
+        return "the mutation \(x.label)'s causes differ"
+      }
       if x.id != y.id { return "mutation ids \(x.id) and \(y.id)" }
       if x.stateHash != y.stateHash { return "the states after mutation \(x.label) differ" }
     case (.streamEnded(let x), .streamEnded(let y)):

@@ -111,7 +111,7 @@ public struct SessionTransitions: Sendable {
         } catch {
           throw TransitionGraphError.unreadableTrace(error)
         }
-        try graph.add(reader)
+        try graph.add(reader, sessionReactor: lane.reactor.reactor)
         read(reader)
       }
       machines.append(

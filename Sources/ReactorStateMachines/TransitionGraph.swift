@@ -139,10 +139,20 @@ public struct TransitionGraph: Sendable, Hashable {
   /// ``TraceReader/currentState``. Only the labels of actions that may still send mutations
   /// are kept while reading.
   ///
-  /// - Parameter reader: A reader that has read no event yet.
+  /// Mutations are credited as
+  /// ``ReactorTracing/TraceEvent/Mutation/attributedCause(reactor:)`` says: a stream's
+  /// mutation whose element this reactor's own action published is that action's.
+  ///
+  /// - Parameters:
+  ///   - reader: A reader that has read no event yet.
+  ///   - sessionReactor: The reactor's id in its session, when the trace is a session's lane: a
+  ///     stream element whose `from` names it is the reactor's own doing. `nil` for a trace
+  ///     of one reactor, which says so with `publishedBy`.
   /// - Throws: ``TransitionGraphError`` when the trace cannot be read or records another
   ///   reactor.
-  public mutating func add(_ reader: TraceReader) throws(TransitionGraphError) {
+  public mutating func add(
+    _ reader: TraceReader, sessionReactor: Int? = nil
+  ) throws(TransitionGraphError) {
     if let reactor, reactor != reader.header.reactor {
       throw .differentReactors(
         expected: reactor, found: reader.header.reactor, path: reader.path)
@@ -177,7 +187,7 @@ public struct TransitionGraph: Sendable, Hashable {
           let target =
             abstraction.keepsFields(through: mutation.state)
             ? current : try node(for: reader.currentState, recent: &recent)
-          let action = actions.label(for: mutation.attributedCause())
+          let action = actions.label(for: mutation.attributedCause(reactor: sessionReactor))
           let events = pulses.fired(through: mutation.state, state: reader.currentState)
           last = try record(
             from: current, to: target, mutation: mutation.label, action: action, events: events)

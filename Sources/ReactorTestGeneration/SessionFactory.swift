@@ -30,7 +30,8 @@ public struct SessionFactory: Sendable, Hashable {
   /// A function expression that takes a scripted event (from the session's `script.events`
   /// metadata), such as `app.service.apply`; `nil` when the app takes none.
   public var deliver: String?
-  /// The modules the statements need, besides the test framework's.
+  /// The modules the statements need, besides the test framework's and the recorded
+  /// reactors' own modules, which a generated test imports unasked.
   public var imports: [String]
   /// The user actions the statements send while they build the app, in order.
   ///

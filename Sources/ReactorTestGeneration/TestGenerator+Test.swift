@@ -171,8 +171,8 @@ extension TestGenerator {
       ]
     }
     var comment =
-      "// \(target?.label ?? "#\(reactor)")'s action \(id), sent at \(TestPlan.text(time)): "
-      + label.replacingNewlines
+      ("// \(target?.label ?? "#\(reactor)")'s action \(id), sent at \(TestPlan.text(time)): "
+      + label).replacingNewlines
     // Within the line length, the body being indented by 6.
     if 6 + comment.count > Self.lineLength {
       comment = String(comment.prefix(Self.lineLength - 6 - 1)) + "…"

@@ -65,7 +65,9 @@ public struct TestGenerator: Sendable {
         imports.formUnion(reactor.imports)
         made = .reactor(reactor)
       case (.app, .app(let app)?):
-        imports.formUnion(app.imports + ["ReactorTracing"])
+        // The recorded reactors' own modules too, which the factory need not name.
+        imports.formUnion(
+          app.imports + ["ReactorTracing"] + plan.reactors.values.compactMap(\.module))
         made = .app(app)
       case (_, _?): throw .unusableFactory(subject: plan.subject)
       }
@@ -107,7 +109,7 @@ public struct TestGenerator: Sendable {
   /// A generated file's text: the header comment, the imports, and the suite (or test case
   /// class) holding the tests, each unindented.
   func file(header: [String], imports: Set<String>, tests: [[String]]) -> String {
-    var lines = header + [""]
+    var lines = header.map(\.replacingNewlines) + [""]
     lines += imports.sorted().map { "import " + $0 }
     lines.append("")
     switch options.framework {
@@ -233,9 +235,20 @@ public struct TestGenerator: Sendable {
 }
 
 extension String {
-  /// The text on one line, for comments: line breaks become spaces and other control
-  /// characters (which Swift refuses in source) escapes.
+  /// The text on one line, for comments: line breaks become spaces, other control
+  /// characters (which Swift refuses in source) escapes, and `/*` and `*/` are split, so that
+  /// text copied from a trace (a reactor's name or type, a label, a file name) can neither
+  /// end the comment nor open or close a block comment.
   var replacingNewlines: String {
-    TerminalText.line(String(map { $0.isNewline ? " " : $0 }))
+    var text = ""
+    var previous: Character?
+    for character in TerminalText.line(String(map { $0.isNewline ? " " : $0 })) {
+      if (previous == "/" && character == "*") || (previous == "*" && character == "/") {
+        text.append(" ")
+      }
+      text.append(character)
+      previous = character
+    }
+    return text
   }
 }

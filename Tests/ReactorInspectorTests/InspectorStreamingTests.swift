@@ -47,18 +47,18 @@ private func pageData(_ html: [UInt8]) throws -> JSONValue {
 
 @Suite("Inspector page written as the trace is read")
 struct InspectorStreamingTests {
-  @Test(arguments: [false, true])
-  func aSessionsLanesSplitOutInOnePassAreTheLanesOfTheWholeSession(cut: Bool) throws {
+  @Test(arguments: [(false, 1 << 20), (true, 1 << 20), (true, 64)])
+  func aSessionsLanesSplitOutInOnePassAreTheLanesOfTheWholeSession(cut: Bool, memory: Int) throws {
     let path = try editedSession(cut: cut)
     defer { try? FileManager.default.removeItem(atPath: path) }
     let session = try SessionTrace(contentsOf: path)
-    let lanes = try SessionLanes(path: path)
-    #expect(lanes.reactors == session.reactors)
+    let lanes = try ReactorLanes(path: path, memoryLimit: memory)
+    #expect(lanes.lanes.map(\.reactor) == session.reactors)
     #expect(session.reactors.count == 9)
     var gapsSeen = 0
-    for introduction in session.reactors {
-      let expected = try #require(session.lane(of: introduction.reactor))
-      let reader = try lanes.reader(of: introduction.reactor, name: "lane")
+    for lane in lanes.lanes {
+      let expected = try #require(session.lane(of: lane.reactor.reactor))
+      let reader = try lane.open()
       var events: [TraceEvent] = []
       while let event = try reader.next() { events.append(event) }
       #expect(Trace(header: reader.header, events: events) == expected)
@@ -76,14 +76,16 @@ struct InspectorStreamingTests {
     #expect(diagrams.count == 3)
     for diagram in diagrams {
       let type = try #require(diagram["type"]?.stringValue)
-      let lanes = session.reactors.filter { $0.type == type }.compactMap {
-        session.lane(of: $0.reactor)?.serialized
-      }
+      let reactors = session.reactors.filter { $0.type == type }.map(\.reactor)
+      let lanes = reactors.compactMap { session.lane(of: $0)?.serialized }
       let openers: [() throws -> TraceReader] = lanes.map { bytes in
         { try TraceReader(bytes: bytes) }
       }
       var graph = TransitionGraph(abstraction: try StateAbstraction.inferred(fromTraces: openers))
-      for open in openers { try graph.add(try open()) }
+      // Each lane with its reactor's id: its own stream elements are its actions' doing.
+      for (open, reactor) in zip(openers, reactors) {
+        try graph.add(try open(), sessionReactor: reactor)
+      }
       let svg = String(
         decoding: try GraphvizRenderer().render(graph.dotGraph(), engine: .dot, format: .svg),
         as: UTF8.self)

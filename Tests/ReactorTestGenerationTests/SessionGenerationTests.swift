@@ -46,6 +46,16 @@ import Testing
     }
   }
 
+  @Test func aGeneratedTestImportsTheReactorsOwnModuleUntold() throws {
+    var factory = try #require(
+      ReactorRegistry.examples.sessionTestFactory(for: "TaskApp", metadata: [:]))
+    factory.imports = []
+    let source = try TestGenerator().source(forSessions: [Self.session]) { _, _ in factory }
+    let imports = source.split(separator: "\n").filter { $0.hasPrefix("import ") }
+    #expect(imports.contains("import ReactorExamples"), "\(imports)")
+    #expect(imports.contains("import ReactorTracing"))
+  }
+
   @Test func aMessageTooLongForALineIsACommentOfPiecesAndNoLineIsLonger() throws {
     let text = try String(contentsOfFile: Self.session, encoding: .utf8)
     let name = "the edit screen of the task app, where a task is renamed or a new one typed"

@@ -227,14 +227,17 @@ struct SessionExploreCommandTests {
           + "title=empty  setSaving ← save   script: save"))
     // Seven rows, each from its own task, merged into the type's one abstract state; the
     // toggle reaches the row back through the service as the exploration's does, the edit
-    // screen's rename reaches it from another reactor.
+    // screen's rename reaches it from another reactor, through a stream, as a trace's
+    // report says it.
     let cells = try #require(
       lines.firstIndex { $0.hasPrefix("TaskCellReactor: 7 reactors merged;") })
     #expect(lines[cells].hasSuffix("through the abstraction 1 state, 1 transition"))
     #expect(lines[cells + 1] == "  states:      1 of 1 exercised (100.0%)")
     #expect(lines[cells + 2] == "  transitions: 1 of 1 exercised (100.0%)")
     #expect(
-      lines[cells + 3].hasPrefix("  the reactors also make 1 transition the exploration did not"))
+      lines[cells + 3].hasPrefix(
+        "  the traces also make 1 transition through a stream that no action of theirs "
+          + "published"))
 
     let gated = try runReactorTrace(["coverage", "Traces/taskapp.session.jsonl", "--min", "60"])
     #expect(gated.exitCode == 4)
@@ -253,7 +256,7 @@ struct SessionExploreCommandTests {
       return
     }
     #expect(
-      types.map { $0["type"] }
+      types.map { $0["reactor"] }
         == [
           "ReactorExamples.TaskAppListReactor", "ReactorExamples.TaskEditReactor",
           "ReactorExamples.TaskCellReactor",
@@ -263,7 +266,22 @@ struct SessionExploreCommandTests {
     #expect(types[1]["transitions"]?["reachable"] == .int(17))
     #expect(types[2]["reactors"] == .int(7))
     #expect(types[2]["states"]?["share"] == .double(1))
-    #expect(types[2]["transitions"]?["outsideExploration"] == .int(1))
+    #expect(types[2]["transitions"]?["outsideExploration"] == .int(0))
+    #expect(types[2]["transitions"]?["fromStreams"] == .int(1))
+    // One report shape: a reactor type's entry is a trace's coverage and its reactor count.
+    let trace = try runReactorTrace([
+      "coverage", "Traces/counter.trace.jsonl", "--max-depth", "2", "--json",
+    ])
+    guard case .object(let ofTrace) = try JSONValue(parsing: trace.standardOutput),
+      case .object(let ofType) = types[1]
+    else {
+      Issue.record("not objects: \(trace.standardOutput)")
+      return
+    }
+    #expect(Set(ofType.keys) == Set(ofTrace.keys).union(["reactors"]))
+    #expect(
+      Set(ofType["transitions"]?.objectValue?.keys ?? [])
+        == Set(ofTrace["transitions"]?.objectValue?.keys ?? []))
     let gated = try runReactorTrace([
       "coverage", "Traces/taskapp.session.jsonl", "--json", "--min", "60",
     ])

@@ -197,6 +197,21 @@ struct ReactorTrapCommandTests {
     #expect(result.standardError.contains("Fatal error: Index out of range"))
   }
 
+  @Test func aTrapReportKeepsTheLinesPrintedBeforeItThroughAPipe() throws {
+    let scratch = try ScratchDirectory()
+    let trace = try traceWithAnotherScreensEvent(in: scratch)
+    // Exploring the recording's types prints a first line, then explores the list with the
+    // actions it was sent, one of which traps on the empty list.
+    let result = try runReactorTrace(["explore", trace, "--max-depth", "3"])
+    #expect(result.terminationReason == .exit)
+    #expect(
+      result.standardOutput.hasPrefix("\(trace): 1 reactor of 1 type, each registered type "),
+      "\(result.standardOutput)")
+    #expect(
+      result.standardOutput.contains(
+        "the reactor trapped (Swift's message is on standard error) after 1 action: "))
+  }
+
   @Test func recordNamesTheScriptStepThatTrappedTheReactor() throws {
     let scratch = try ScratchDirectory()
     let script = """

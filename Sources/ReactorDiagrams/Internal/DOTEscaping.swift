@@ -33,6 +33,42 @@ enum DOTEscaping {
   /// anyway. The full text stays in tooltips and the inspector.
   static let labelLimit = 2_000
 
+  /// The most characters of one line of a label, the last of them `…` when it is cut.
+  ///
+  /// A label's width follows its longest line: a 60,000-character effect name made a
+  /// timeline 1.3 million points wide, whose time axis `dot` refused (an edge longer than
+  /// 65,535 points). Every label that reaches Graphviz, plain or HTML-like, and the text the
+  /// timeline and sequence diagrams measure their boxes by, is cut to this.
+  static let lineLimit = 300
+
+  /// `text` with every line longer than ``lineLimit`` characters cut to that many, the last
+  /// one `…`; `text` itself when no line is that long.
+  static func boundingLines(_ text: String) -> String {
+    guard text.utf8.count > lineLimit else { return text }
+    var result = ""
+    var lineStart = text.startIndex
+    func addLine(upTo end: String.Index) {
+      let line = text[lineStart..<end]
+      if line.count > lineLimit {
+        result += line.prefix(lineLimit - 1)
+        result += "…"
+      } else {
+        result += line
+      }
+    }
+    var index = text.startIndex
+    while index < text.endIndex {
+      if text[index].isNewline {
+        addLine(upTo: index)
+        result.append(text[index])
+        lineStart = text.index(after: index)
+      }
+      index = text.index(after: index)
+    }
+    addLine(upTo: text.endIndex)
+    return result
+  }
+
   /// `text`, or as much of it as escapes to at most `limit` bytes with `… (cut: N characters
   /// in all)` after it.
   private static func fitting(
@@ -83,9 +119,11 @@ enum DOTEscaping {
   /// Each line break (`\r\n`, `\n` or `\r`) becomes `\n`, a tab a space; quotes, backslashes,
   /// `&` and the record-shape specials `{ } | < >` are escaped.
   ///
-  /// A label that would take more than ``labelLimit`` bytes is cut, saying its length.
+  /// A line longer than ``lineLimit`` characters is cut with `…`, and a label that would
+  /// take more than ``labelLimit`` bytes is cut, saying its length.
   static func appendQuotedLabel(_ text: String, to bytes: inout [UInt8]) {
-    appendWholeQuotedLabel(fitting(text, in: labelLimit, by: appendWholeQuotedLabel), to: &bytes)
+    appendWholeQuotedLabel(
+      fitting(boundingLines(text), in: labelLimit, by: appendWholeQuotedLabel), to: &bytes)
   }
 
   private static func appendWholeQuotedLabel(_ text: String, to bytes: inout [UInt8]) {
@@ -123,7 +161,7 @@ enum DOTEscaping {
   static func htmlText(_ text: String) -> String {
     var result = ""
     var previousWasReturn = false
-    for scalar in text.unicodeScalars {
+    for scalar in boundingLines(text).unicodeScalars {
       defer { previousWasReturn = scalar == "\r" }
       switch scalar {
       case "\n" where previousWasReturn: continue

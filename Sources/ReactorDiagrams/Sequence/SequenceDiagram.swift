@@ -6,7 +6,8 @@ public import ReactorTracing
 /// instance id) and each named stream or service that reactors merged. Each event is a row:
 /// actions are messages from the user, from another reactor or from a stream; an effect is
 /// an activation box on its reactor's lifeline from its start to its end, closed by its
-/// outcome (finished, cancelled, failed or still running); a mutation is a self-message with
+/// outcome (finished, cancelled, failed or still running) or by its reactor's release (drawn
+/// as cancelled: "still running when the reactor was released"); a mutation is a self-message with
 /// what it changed in a note beside it, or, when a stream element caused it, a message from
 /// the effect that published the element to the service and on from the service to the
 /// reactor that merged it. A reactor created by another one appears where it was created,
@@ -144,7 +145,7 @@ public struct SequenceDiagram: Sendable, Hashable {
       case .introduced(let introduction):
         let reactor = Reactor(
           id: introduction.reactor, name: introduction.name,
-          type: Self.shortType(introduction.type), parent: introduction.parent)
+          type: introduction.shortType, parent: introduction.parent)
         introduced[reactor.id] = reactor
         introducedReactorIDs.append(reactor.id)
         previous[reactor.id] = introduction.initialState
@@ -259,18 +260,6 @@ public struct SequenceDiagram: Sendable, Hashable {
     path: String, sequences: ClosedRange<Int>? = nil, reactors: Set<Int>? = nil
   ) throws(TraceReadError) {
     try self.init(reader: SessionReader(path: path), sequences: sequences, reactors: reactors)
-  }
-
-  /// A reactor type without its module: `ReactorExamples.TaskCellReactor` →
-  /// `TaskCellReactor`; generic arguments are kept.
-  ///
-  /// - Parameter type: The type as a trace names it.
-  /// - Returns: The type without its module.
-  public static func shortTypeName(_ type: String) -> String { shortType(type) }
-
-  /// `ReactorExamples.TaskCellReactor` → `TaskCellReactor`; generic arguments are kept.
-  static func shortType(_ type: String) -> String {
-    ReactorIntroduction.shortTypeName(type)
   }
 }
 

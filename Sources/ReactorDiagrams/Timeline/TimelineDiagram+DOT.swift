@@ -121,6 +121,7 @@ extension TimelineDiagram {
   /// of `text` starts a line and wraps at token boundaries; what does not fit ends in `…`,
   /// or `… n more` for pieces left over.
   static func fit(_ text: [String], fontSize: Double, lines: Int) -> (Double, [String]) {
+    let text = text.map(DOTEscaping.boundingLines)
     let widest = text.map { TextWidth.points($0, fontSize: fontSize) }.max() ?? 0
     var width = min(max(narrowestBox, widest + boxPadding), widestBox)
     // Most labels fit on a line each: nothing to wrap.
@@ -442,9 +443,24 @@ extension TimelineDiagram {
   }
 
   /// `search #3 · cancelled`, after `… ` when the effect started before the page.
+  ///
+  /// Cut to ``DOTEscaping/lineLimit`` characters, as it is drawn: the bar's last column is
+  /// widened to fit it.
   static func barTitle(_ effect: TimelineLanes.Effect, isCut: Bool) -> String {
-    (isCut ? "… " : "") + (effect.name ?? "effect") + " #\(effect.id) · "
-      + appearance(of: effect.outcome).outcome
+    DOTEscaping.boundingLines(
+      (isCut ? "… " : "") + (effect.name ?? "effect") + " #\(effect.id) · "
+        + appearance(of: effect).outcome)
+  }
+
+  /// How an effect's bar looks: by its outcome, or, when its reactor's release ended it, as
+  /// cancelled (the release cancels it) and saying so.
+  static func appearance(
+    of effect: TimelineLanes.Effect
+  ) -> (fill: String, color: String, style: String, outcome: String) {
+    guard effect.isEndedByRelease else { return appearance(of: effect.outcome) }
+    var look = appearance(of: .cancelled)
+    look.outcome = "released"
+    return look
   }
 
   static func appearance(

@@ -10,7 +10,8 @@ public import ReactorTracing
 /// Each box is sized to its text with Helvetica's metrics and wraps only between tokens, so
 /// no text leaves its box. Each effect is a bar from its start to its end, drawn by outcome:
 /// finished (green), cancelled (grey, dashed), failed (red, bold) or still running (orange,
-/// dotted), with a legend. Effects share a lane when they do not overlap. Mutations sit on
+/// dotted), with a legend; an effect still running when its reactor is released ends at the
+/// last column before the release, drawn as cancelled and titled `· released`. Effects share a lane when they do not overlap. Mutations sit on
 /// their effect's lane, on the action lane when `mutate` returned them synchronously, or on
 /// their stream's lane; arrows lead from each action to its mutations, and the bottom lane
 /// says what each mutation changed (`isLoading: false → true`, `repos: +3 items`). The title

@@ -45,8 +45,9 @@ public struct TimelinePages {
 
   /// The groups of the whole window, with the streams each merged, but no events.
   private let groups: [TimelineDiagram.Group]
-  /// How the effects open at the end of some page end: their column and outcome.
-  private let laterEnds: [EffectStart: (end: Int, outcome: TraceEvent.Outcome)]
+  /// How the effects open at the end of some page end: their column and outcome, `nil` for
+  /// an effect its reactor's release ended.
+  private let laterEnds: [EffectStart: (end: Int, outcome: TraceEvent.Outcome?)]
   private let window: ClosedRange<Int>
   private let reader: SessionReader
   private var accumulator: TimelineAccumulator
@@ -79,7 +80,7 @@ public struct TimelinePages {
     var dropped = 0
     var streams: [Int: [String]] = [:]
     var open: [EffectKey: EffectStart] = [:]
-    var laterEnds: [EffectStart: (end: Int, outcome: TraceEvent.Outcome)] = [:]
+    var laterEnds: [EffectStart: (end: Int, outcome: TraceEvent.Outcome?)] = [:]
     func page(of column: Int?) -> Int { column.map { $0 / size } ?? -1 }
     func note(_ stream: String, of reactor: Int) {
       if !streams[reactor, default: []].contains(stream) {
@@ -126,7 +127,16 @@ public struct TimelinePages {
         guard isShown, !outline.diagram.groups.isEmpty else { break }
         columns += 1
         dropped += gap.droppedEvents
-      case .released, .end:
+      case .released(let reactor):
+        // Its effects still open end at the last column before the release.
+        let ended = open.keys.filter { $0.reactor == reactor }
+        for key in ended {
+          guard let start = open.removeValue(forKey: key), isShown, columns > 0 else { continue }
+          if page(of: columns - 1) > page(of: start.column) {
+            laterEnds[start] = (columns - 1, nil)
+          }
+        }
+      case .end:
         break
       }
     }

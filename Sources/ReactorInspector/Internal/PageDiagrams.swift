@@ -17,20 +17,16 @@ struct PageDiagrams {
   ///     infer it for each type from its lanes.
   /// - Throws: ``InspectorError/abstractionOfSeveralTypes(_:)`` for an abstraction when the
   ///   lanes are of several types.
-  init(lanes: SessionLanes, abstraction: StateAbstraction?) throws(InspectorError) {
-    var lanesOfType: [String: [Int]] = [:]
-    var order: [String] = []
-    for introduction in lanes.reactors {
-      if lanesOfType[introduction.type] == nil { order.append(introduction.type) }
-      lanesOfType[introduction.type, default: []].append(introduction.reactor)
-    }
-    if abstraction != nil, order.count > 1 { throw .abstractionOfSeveralTypes(order.count) }
-    for type in order {
-      let reactors = lanesOfType[type] ?? []
-      let openers: [() throws -> TraceReader] = reactors.enumerated().map { index, reactor in
-        { try lanes.reader(of: reactor, name: "\(type) lane \(index + 1)") }
-      }
-      append(type: type, TransitionsEmbedding(openers: openers, abstraction: abstraction))
+  init(lanes: ReactorLanes, abstraction: StateAbstraction?) throws(InspectorError) {
+    let types = lanes.types
+    if abstraction != nil, types.count > 1 { throw .abstractionOfSeveralTypes(types.count) }
+    for type in types {
+      let lanesOfType = lanes.lanes.filter { $0.reactor.type == type }
+      let openers: [() throws -> TraceReader] = lanesOfType.map { lane in { try lane.open() } }
+      append(
+        type: type,
+        TransitionsEmbedding(
+          openers: openers, reactors: lanesOfType.map(\.reactor.reactor), abstraction: abstraction))
     }
   }
 

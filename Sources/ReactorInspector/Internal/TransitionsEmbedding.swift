@@ -15,8 +15,10 @@ struct TransitionsEmbedding {
   private var graph: TransitionGraph?
 
   /// Reads the traces `openers` open (twice each when the abstraction is inferred) and draws
-  /// their merged graph, unless it is too large.
-  init(openers: [() throws -> TraceReader], abstraction: StateAbstraction?) {
+  /// their merged graph, unless it is too large; `reactors` are the lanes' reactor ids in
+  /// their session, in the same order, by which a lane's own stream elements are credited to
+  /// its actions.
+  init(openers: [() throws -> TraceReader], reactors: [Int], abstraction: StateAbstraction?) {
     var graph: TransitionGraph
     do throws(TransitionGraphError) {
       let chosen: StateAbstraction
@@ -26,8 +28,8 @@ struct TransitionsEmbedding {
         chosen = try StateAbstraction.inferred(fromTraces: openers)
       }
       graph = TransitionGraph(abstraction: chosen)
-      for open in openers {
-        try graph.add(TransitionGraphError.opening(open))
+      for (open, reactor) in zip(openers, reactors) {
+        try graph.add(TransitionGraphError.opening(open), sessionReactor: reactor)
       }
     } catch {
       note = "no transitions diagram: \(error.description)"

@@ -25,7 +25,11 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
   typealias Runtime = ReactorRuntime<Action, Mutation, State>
 
   let timeline: RecordedTimeline
-  private let mutations: [Int: Mutation]
+  /// Decodes the recorded mutation on the timeline's line at an index: called as the
+  /// mutation is delivered, as the code that made it in the recording.
+  private let decode: (Int) throws(ReplayError) -> Mutation
+  /// The first recorded mutation that did not decode; the replay fails with it.
+  private(set) var error: ReplayError?
   private weak var runtime: Runtime?
   /// Whether the trace is a reactor's lane of a whole session replayed with its other
   /// reactors: today's action ids are the recorded ones (the session's reactors run the same
@@ -53,11 +57,12 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
   private var waiting: [Int: AsyncThrowingStream<Void, any Error>.Continuation] = [:]
 
   init(
-    timeline: RecordedTimeline, mutations: [Int: Mutation], runtime: Runtime,
+    timeline: RecordedTimeline, decode: @escaping (Int) throws(ReplayError) -> Mutation,
+    runtime: Runtime,
     isInSession: Bool = false
   ) {
     self.timeline = timeline
-    self.mutations = mutations
+    self.decode = decode
     self.runtime = runtime
     self.isInSession = isInSession
   }
@@ -141,25 +146,51 @@ final class RecordedEffectPlayer<Action: Sendable, Mutation: Sendable, State: Se
   /// Delivers the recorded mutation at `index`, sent by the recorded effect `effect`, if the
   /// effect playing it is still running (or was already running when the trace starts).
   func deliver(_ index: Int, of effect: Int) {
-    guard let mutation = mutations[index], let runtime else { return }
+    guard let runtime else { return }
     if timeline.effects[effect]?.isCarriedOver == true {
+      // A session replays from its start, where no effect runs yet: a lane's effect that
+      // did not start in it is not one of the run's, and the replay reports its mutation
+      // as missing.
+      guard !isInSession,
+        let mutation = make(
+          index, as: ReactorActivity(reactor: runtime.activityID, effect: effect))
+      else { return }
       // Action 0, which no action of the replay has: an effect of before the trace.
       runtime.replay(mutation, as: .effect(effect, action: 0))
       return
     }
     guard let playing = playingEffect[effect], !cancelled.contains(playing),
-      let run = runs[playing]
+      let run = runs[playing],
+      let mutation = make(
+        index,
+        as: ReactorActivity(reactor: runtime.activityID, action: run.action, effect: playing))
     else { return }
     runtime.replay(mutation, as: .effect(playing, action: run.action))
+  }
+
+  /// Decodes the recorded mutation at `index` as the code `activity` names runs, so that the
+  /// reactors decoding creates get the creator they had in the recording; `nil` (and the
+  /// error kept) when it does not decode.
+  private func make(_ index: Int, as activity: ReactorActivity?) -> Mutation? {
+    guard error == nil else { return nil }
+    do throws(ReplayError) {
+      return try ReactorActivity.making(as: activity) { () throws(ReplayError) in
+        try decode(index)
+      }
+    } catch {
+      self.error = error
+      return nil
+    }
   }
 
   /// Delivers the recorded stream mutation at `index`, as published by `from` (the
   /// reactor, action and effect a session records as the element's publisher).
   func deliverStream(_ index: Int, name: String, from: TraceEvent.ReactorOrigin?) {
-    guard let mutation = mutations[index], let runtime else { return }
     let origin = from.map {
       ReactorActivity(reactor: $0.reactor, action: $0.action, effect: $0.effect)
     }
+    // The element was made by its publisher's code.
+    guard let runtime, let mutation = make(index, as: origin) else { return }
     ReactorActivity.delivering(origin) { runtime.replay(mutation, as: .stream(name)) }
   }
 

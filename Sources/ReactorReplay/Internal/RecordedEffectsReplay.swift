@@ -56,6 +56,7 @@ enum RecordedEffectsReplay {
     }
     recorder.stop()
     player.finish()
+    if let error = player.error { throw error }
 
     var result = divergence ?? comparison.compare(recorder.events)
     result.warnings = reader.warnings
@@ -73,8 +74,8 @@ enum RecordedEffectsReplay {
   ///   - allowingReactorMismatch: Whether the trace may have been recorded from another type.
   ///   - isInSession: Whether the reactor runs with the session's other reactors.
   /// - Returns: The player, and how the reactor's types changed since the recording.
-  /// - Throws: ``ReplayError`` when the trace does not replay through `R`, or a mutation the
-  ///   player delivers does not decode.
+  /// - Throws: ``ReplayError`` when the trace does not replay through `R`; a mutation the
+  ///   player delivers that does not decode is its ``RecordedEffectPlayer/error``.
   static func player<R: Reactor>(
     _ reader: TraceReader, for reactor: R, allowingReactorMismatch: Bool, isInSession: Bool
   ) throws(ReplayError) -> (
@@ -86,22 +87,20 @@ enum RecordedEffectsReplay {
     guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
     guard CodableValues.isCodable(R.Mutation.self) else { throw .notCodable("Mutation") }
     let timeline = try RecordedTimeline(reader)
-    // The mutations the replay delivers itself: those of effects and streams.
-    var mutations: [Int: R.Mutation] = [:]
-    for (index, line) in timeline.lines.enumerated() {
-      guard case .mutation(let mutation) = line.event.kind else { continue }
-      if case .action = mutation.cause { continue }
-      guard let value = mutation.value else {
-        throw .missingValue(line: line.line, what: "mutation")
-      }
-      mutations[index] = try ReplayChecks.decode(
-        R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line.line,
-        sequence: line.event.sequence, label: mutation.label
-      ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
-    }
+    // The mutations the replay delivers itself (those of effects and streams), each decoded
+    // as it is delivered, inside the code that made it in the recording.
     let player = RecordedEffectPlayer<R.Action, R.Mutation, R.State>(
-      timeline: timeline, mutations: mutations, runtime: reactor.runtime,
-      isInSession: isInSession)
+      timeline: timeline,
+      decode: { index throws(ReplayError) in
+        let line = timeline.lines[index]
+        guard case .mutation(let mutation) = line.event.kind, let value = mutation.value else {
+          throw .missingValue(line: line.line, what: "mutation")
+        }
+        return try ReplayChecks.decode(
+          R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line.line,
+          sequence: line.event.sequence, label: mutation.label
+        ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
+      }, runtime: reactor.runtime, isInSession: isInSession)
     return (player, evolution)
   }
 

@@ -12,6 +12,8 @@ protocol RecordedLanePlayer: AnyObject {
   func playedEffects(reactor: Int?) -> [PlayedEffect]
   /// Ends every body still waiting.
   func finish()
+  /// The first recorded mutation that did not decode as it was delivered.
+  var error: ReplayError? { get }
 }
 
 extension RecordedEffectPlayer: RecordedLanePlayer {}

@@ -13,6 +13,8 @@ import ReactorTracing
 final class RecordedSessionPlayback: ReactorSessionObserver {
   private struct Lane {
     var player: any RecordedLanePlayer
+    /// The reactor's type, as recorded.
+    var type: String
     /// The index in the lane's timeline of each of its events, by session `seq`.
     var indexes: [Int: Int]
   }
@@ -20,8 +22,17 @@ final class RecordedSessionPlayback: ReactorSessionObserver {
   private let recorder: SessionRecorder
   private let session: SessionTrace
   private var lanes: [Int: Lane] = [:]
-  /// The first reactor whose lane could not be played back, and why.
-  private(set) var error: ReplayError?
+  /// The first reactor whose lane could not be played back, and why: its type, or a
+  /// recorded mutation that did not decode as it was delivered.
+  var error: ReplayError? {
+    if let laneError { return laneError }
+    for id in lanes.keys.sorted() {
+      guard let lane = lanes[id], let error = lane.player.error else { continue }
+      return .undecodable(line: 1, reason: "reactor \(id) (\(lane.type)): \(error)")
+    }
+    return nil
+  }
+  private var laneError: ReplayError?
 
   /// A playback of `session`'s effects into the reactors `recorder` records.
   init(_ session: SessionTrace, recorder: SessionRecorder) {
@@ -47,9 +58,9 @@ final class RecordedSessionPlayback: ReactorSessionObserver {
       for (index, line) in player.timeline.lines.enumerated() {
         indexes[line.event.sequence] = index
       }
-      lanes[id] = Lane(player: player, indexes: indexes)
+      lanes[id] = Lane(player: player, type: lane.header.reactor, indexes: indexes)
     } catch {
-      self.error = .undecodable(line: 1, reason: "reactor \(id) (\(lane.header.reactor)): \(error)")
+      laneError = .undecodable(line: 1, reason: "reactor \(id) (\(lane.header.reactor)): \(error)")
     }
   }
 

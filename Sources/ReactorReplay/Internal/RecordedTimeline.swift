@@ -102,9 +102,11 @@ struct RecordedTimeline {
         effectOrder.append(start.effect)
         effectsOfAction[start.action, default: []].append(start.effect)
       case .mutation(let mutation):
-        if case .effect(let effect, let action) = mutation.cause { carryOver(effect, action) }
+        if case .effect(let effect, let action) = mutation.cause {
+          try carryOver(effect, action, in: reader, what: "a mutation from")
+        }
       case .effectEnded(let end):
-        carryOver(end.effect, nil)
+        try carryOver(end.effect, nil, in: reader, what: "the end of")
         effects[end.effect]?.end = (index, end.outcome)
         if end.outcome == .cancelled, let start = effects[end.effect]?.startIndex,
           let lastAction, let sent = lastAction.sent
@@ -125,9 +127,20 @@ struct RecordedTimeline {
     findPrefixes()
   }
 
-  /// Records an effect the trace does not start: one already running when it starts.
-  private mutating func carryOver(_ effect: Int, _ action: Int?) {
+  /// Records an effect the trace does not start: one already running when a window starts.
+  /// - Throws: ``ReplayError/trace(_:)`` when the trace is not a window: then its start is
+  ///   missing.
+  private mutating func carryOver(
+    _ effect: Int, _ action: Int?, in reader: TraceReader, what: String
+  ) throws(ReplayError) {
     guard effects[effect] == nil else { return }
+    guard reader.header.window != nil else {
+      throw .trace(
+        .malformedLine(
+          path: reader.path, line: reader.lineNumber,
+          reason: "\(what) effect \(effect), which did not start before it (only a "
+            + "flight-recorder window starts with effects running)"))
+    }
     effects[effect] = Effect(id: effect, name: nil, action: action ?? 0, startIndex: nil)
     effectOrder.insert(
       effect,

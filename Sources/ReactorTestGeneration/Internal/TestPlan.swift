@@ -34,6 +34,16 @@ struct TestPlan {
       "\(name ?? (type.split(separator: ".").last.map(String.init) ?? type)) #\(id)"
     }
 
+    /// The module the type is declared in (`ReactorExamples`), which a generated test
+    /// imports; `nil` when the recorded name has none.
+    var module: String? {
+      let parts = type.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+      guard parts.count == 2, let first = parts[0].first, first.isLetter || first == "_",
+        parts[0].allSatisfy({ ($0.isLetter || $0.isNumber || $0 == "_") && $0.isASCII })
+      else { return nil }
+      return String(parts[0])
+    }
+
     /// The type as Swift source, without its module (`TaskEditReactor`), or `nil` when the
     /// recorded name is no plain type path (a generic or local type).
     var sourceType: String? {

@@ -202,35 +202,36 @@ struct CoverageRequest: CommandRequest {
       "\(exploration.reactor): \(coverage.traceCount) trace\(coverage.traceCount == 1 ? "" : "s") "
         + "against \(exploration.states.count) reachable states (stopped by "
         + "\(exploration.stopReason))")
-    var outside: [String] = []
-    if coverage.unexploredTransitionCount > 0 {
-      outside.append(
-        "the traces also make \(coverage.unexploredTransitionCount) transitions the exploration "
-          + "did not reach (actions sent while effects ran, or beyond its bounds)")
-    }
-    if coverage.streamTransitionCount > 0 {
-      outside.append(
-        "the traces also make "
-          + ExplorationRun.counted(coverage.streamTransitionCount, "transition")
-          + " through a stream that no action of theirs published (a scripted event, another "
-          + "screen or reactor), which exploration does not send")
-    }
-    Self.write(coverage.matched, outside: outside, indent: "", to: output)
+    Self.write(coverage.matched, indent: "", to: output)
     if let graph { output.write("wrote \(graph)") }
   }
 
-  /// Writes the shares of `coverage`, the lines `outside` on what the recordings do beyond
-  /// the exploration, and each transition never exercised with the shortest script making it.
-  static func write(
-    _ coverage: AbstractedCoverage, outside: [String], indent: String, to output: any TextOutput
-  ) {
+  /// Writes the shares of `coverage`, what the traces do beyond the exploration, and each
+  /// transition never exercised with the shortest script making it: the one report of a trace
+  /// and of each reactor type of sessions.
+  static func write(_ coverage: AbstractedCoverage, indent: String, to output: any TextOutput) {
     output.write(
       indent + "states:      \(coverage.exercisedStates.count) of \(coverage.states.count) "
         + "exercised (\(percent(coverage.stateShare)))")
     output.write(
       indent + "transitions: \(coverage.exercisedTransitions.count) of "
         + "\(coverage.transitions.count) exercised (\(percent(coverage.transitionShare)))")
-    for line in outside { output.write(indent + line) }
+    let outside = [
+      (
+        coverage.unexploredTransitionCount,
+        "the exploration did not reach (actions sent while effects ran, or beyond its bounds)"
+      ),
+      (
+        coverage.streamTransitionCount,
+        "through a stream that no action of theirs published (a scripted event, another "
+          + "screen or reactor), which exploration does not send"
+      ),
+    ]
+    for (count, reason) in outside where count > 0 {
+      output.write(
+        indent + "the traces also make " + ExplorationRun.counted(count, "transition") + " "
+          + reason)
+    }
     let missed = coverage.missedTransitions
     if !missed.isEmpty { output.write(indent + "never exercised:") }
     for index in missed {

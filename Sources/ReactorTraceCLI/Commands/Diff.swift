@@ -67,28 +67,24 @@ struct DiffRequest: CommandRequest {
     }
     for report in warnings { report.print(strict: strict) }
     let hasWarnings = warnings.contains { !$0.isEmpty }
-    var result = JSONObject()
-    if hasWarnings {
-      result["warnings"] = .array(
-        warnings.flatMap { report in
-          report.warnings.map { .string("\(report.path): \($0)") }
-        })
+    let warningTexts = warnings.flatMap { report in
+      report.warnings.map { "\(report.path): \($0)" }
     }
     if let divergence {
       if json {
-        result["result"] = "divergence"
-        result["seq"] = .int(Int64(divergence.sequence))
-        if let reactor = divergence.reactor { result["reactor"] = .int(Int64(reactor)) }
-        result["report"] = .string(divergence.description)
-        output.write(JSONValue.object(result).serializedString)
+        output.write(
+          Verdict(
+            outcome: .divergence(
+              sequence: divergence.sequence, report: divergence.description),
+            reactor: divergence.reactor.map { .int(Int64($0)) }, warnings: warningTexts
+          ).serialized)
       } else {
         output.write("divergence: \(divergence)")
       }
       return .divergence
     }
     if json {
-      result["result"] = "match"
-      output.write(JSONValue.object(result).serializedString)
+      output.write(Verdict(outcome: .match(checked: nil), warnings: warningTexts).serialized)
     } else {
       output.write(
         "match" + (hasWarnings ? " (incomplete traces: see the warnings)" : "")

@@ -6,7 +6,7 @@ import ReactorTracing
 /// Exit codes: 0 success; 1 a replay or diff found a divergence; 2 unusable input (a missing
 /// or unreadable file, not a trace, a malformed line, an unknown format, an unwritable
 /// output), with one line on standard error; 3 warnings about a trace (torn, unfinished, no end
-/// line) under `--strict`; 4 coverage below `--min`; 64 a usage error (unknown option,
+/// line) under `--strict`; 4 coverage below `--min`; 5 `shrink` stopped at `--time-limit`; 64 a usage error (unknown option,
 /// missing argument); 130 and 143 interrupted by SIGINT and SIGTERM (temporary files removed).
 public struct ReactorTraceCommand: AsyncParsableCommand {
   /// The command's name, help and subcommands.
@@ -16,7 +16,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
     discussion: """
       Exit codes: 0 success; 1 divergence (or a broken invariant); 2 unusable input (one \
       line on stderr); 3 warnings about a trace under --strict; 4 coverage below --min; \
-      64 usage error; 130/143 interrupted by SIGINT/SIGTERM.
+      5 shrink stopped at --time-limit; 64 usage error; 130/143 interrupted by SIGINT/SIGTERM.
       """,
     version: "reactor-trace 0.1.0 (trace format \(TraceHeader.currentVersion))",
     subcommands: [
@@ -24,8 +24,12 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       Explore.self,
       Coverage.self,
       GenerateTest.self,
+      Shrink.self,
+      ShrinkWorker.self,
       Summarize.self,
+      Compare.self,
       Serve.self,
+      Mcp.self,
     ]
   )
 

@@ -111,7 +111,7 @@ struct RecordRequest: CommandRequest {
       throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
     }
     let metadata = script.metadata.merging(self.metadata) { _, option in option }
-    let (trace, screen) = try await entry.record(script, metadata, settle)
+    let (trace, screen) = try await entry.record(script, metadata, settle, nil)
     // The check a reader makes: effects still running when --settle ran out.
     let reader = try TraceReader(bytes: trace.serialized, name: output)
     while try reader.next() != nil {}
@@ -141,7 +141,7 @@ struct RecordRequest: CommandRequest {
     }
     let entry = try ReactorRegistry.current.sessionEntry(app: app)
     let metadata = script.metadata.merging(self.metadata) { _, option in option }
-    let session = try await entry.record(script, metadata, settle)
+    let session = try await entry.record(script, metadata, settle, nil)
     let bytes = session.serialized
     // The check a reader makes: effects still running when --settle ran out.
     let reader = try SessionReader(bytes: bytes, name: output)

@@ -194,7 +194,7 @@ struct TimelineRequest: CommandRequest {
       let output = try DiagramFile.renderReportingWarnings(
         page, format: format, engine: engine, textMeasurement: .estimated)
       for warning in output.warnings {
-        CommandFailure.printError("warning: \(path): \(warning)")
+        CommandFailure.printWarning("warning: \(path): \(warning)")
       }
       if pageCount == 1 {
         try OutputFiles.write(output.bytes, to: path, inputs: [trace])

@@ -168,7 +168,7 @@ struct TransitionsRequest: CommandRequest {
         drawn.graph, format: format, engine: drawn.engine)
       bytes = output.bytes
       for warning in output.warnings {
-        CommandFailure.printError("warning: \(diagram.output): \(warning)")
+        CommandFailure.printWarning("warning: \(diagram.output): \(warning)")
       }
     }
     try OutputFiles.write(bytes, to: diagram.output, inputs: traces)
@@ -209,7 +209,7 @@ struct ProductionDiagramRequest: CommandRequest {
         engine: engine)
       bytes = output.bytes
       for warning in output.warnings {
-        CommandFailure.printError("warning: \(diagram.output): \(warning)")
+        CommandFailure.printWarning("warning: \(diagram.output): \(warning)")
       }
     }
     try OutputFiles.write(bytes, to: diagram.output, inputs: paths)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConcurrencyExtras
+import Foundation
 import ReactorReplay
 import ReactorTracing
 
@@ -61,9 +62,25 @@ extension ReactorTraceCommand {
       }
     }
 
-    /// The trace.
-    @Argument(help: "The trace file.")
-    var trace: String
+    /// The trace, or the corpus: files, folders and globs.
+    @Argument(
+      help: """
+        The trace or session file; several, or folders and globs, replay each in parallel \
+        (a corpus).
+        """)
+    var traces: [String]
+
+    /// With a corpus: how many replays run at once.
+    @Option(help: "With several inputs: how many worker processes replay at once (default: cores).")
+    var jobs: Int?
+
+    /// With a corpus: where the JUnit report goes.
+    @Option(help: "With several inputs: write a JUnit XML report here (one test case per input).")
+    var junit: String?
+
+    /// Replays the inputs as a corpus's worker process.
+    @Flag(help: .hidden)
+    var corpusWorker = false
 
     /// How far to replay.
     @Option(help: "auto, reduce, mutate or structural.")
@@ -127,8 +144,27 @@ extension ReactorTraceCommand {
     /// Creates the command; ArgumentParser fills in the options.
     init() {}
 
+    /// The one input, unless the inputs are a corpus: several, a folder, a glob, or a JUnit
+    /// report asked for.
+    private var singleTrace: String? {
+      guard traces.count == 1, junit == nil, !corpusWorker else { return nil }
+      var isDirectory: ObjCBool = false
+      let exists = FileManager.default.fileExists(atPath: traces[0], isDirectory: &isDirectory)
+      if exists && isDirectory.boolValue { return nil }
+      if !exists && traces[0].contains(where: { "*?[".contains($0) }) { return nil }
+      return traces[0]
+    }
+
     /// Checks the arguments before anything is read.
     func validate() throws {
+      guard !traces.isEmpty else { throw ValidationError("Give a trace.") }
+      if singleTrace == nil {
+        guard !steps, from == nil, to == nil, stateAt == nil, !json else {
+          throw ValidationError(
+            "--steps, --from, --to, --state-at and --json replay one input; give one trace.")
+        }
+      }
+      if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1.") }
       if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
       if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
       if let stateAt, stateAt < 0 { throw ValidationError("--state-at must be at least 0.") }
@@ -139,11 +175,30 @@ extension ReactorTraceCommand {
 
     /// Replays and reports.
     func run() async throws {
-      try await ReplayRequest(
-        trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
-        stateAt: stateAt, json: json, strict: strictness.strict,
-        effects: effects?.replayEffects ?? .run, reactorID: reactorID
-      ).exit()
+      let request = { @Sendable (trace: String) in
+        ReplayRequest(
+          trace: trace, mode: mode, reactor: reactor, steps: steps, from: from, to: to,
+          stateAt: stateAt, json: json, strict: strictness.strict,
+          effects: effects?.replayEffects ?? .run, reactorID: reactorID)
+      }
+      if corpusWorker {
+        let code = await CorpusWorker(inputs: traces, request: request).run()
+        if code != .success { throw code }
+        return
+      }
+      guard let singleTrace else {
+        var options = ["--mode", mode.rawValue]
+        if let effects { options += ["--effects", effects.rawValue] }
+        if let reactor { options += ["--reactor", reactor] }
+        if let reactorID { options += ["--reactor-id", String(reactorID)] }
+        if strictness.strict { options.append("--strict") }
+        try await CorpusReplayRequest(
+          inputs: traces, options: options,
+          jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, junit: junit
+        ).exit()
+        return
+      }
+      try await request(singleTrace).exit()
     }
   }
 }
@@ -285,7 +340,7 @@ private struct ReplayRun {
         result = try entry.reduce(lane.path, lane.metadata)
       }
       if !result.schemaChanges.isEmpty, !command.json {
-        CommandFailure.printError(
+        CommandFailure.printWarning(
           "note: the reactor's types changed since the recording, in ways this trace survives: "
             + result.schemaChanges.map(\.description).joined(separator: "; "))
       }
@@ -432,31 +487,13 @@ private struct ReplayRun {
     played: [PlayedEffect] = []
   ) {
     if command.json {
-      var result = JSONObject()
-      result["result"] = "match"
-      result["mode"] = .string(mode)
-      if let reactor { result["reactor"] = .string(reactor) }
-      result["checked"] = .int(Int64(steps))
-      if !warnings.isEmpty {
-        result["incomplete"] = true
-        result["warnings"] = warnings.json
-      }
-      if !schemaChanges.isEmpty {
-        result["schemaChanges"] = .array(schemaChanges.map { .string($0.description) })
-      }
-      if mode == "mutate", command.effects == .recorded {
-        result["effects"] = "recorded"
-        result["playedEffects"] = .array(
-          played.map { effect in
-            var object = JSONObject()
-            if let reactor = effect.reactor { object["reactor"] = .int(Int64(reactor)) }
-            object["effect"] = .int(Int64(effect.effect))
-            if let name = effect.name { object["name"] = .string(name) }
-            if effect.isCarriedOver { object["alreadyRunning"] = true }
-            return .object(object)
-          })
-      }
-      output.write(JSONValue.object(result).serializedString)
+      output.write(
+        Verdict(
+          outcome: .match(checked: steps), mode: mode, reactor: reactor.map(JSONValue.string),
+          warnings: warnings.warnings.map(\.description), marksIncomplete: true,
+          schemaChanges: schemaChanges,
+          playedEffects: mode == "mutate" && command.effects == .recorded ? played : nil
+        ).serialized)
       return
     }
     let verdict = warnings.isEmpty ? "match:" : "match \(warnings.verdictNote):"
@@ -490,16 +527,11 @@ private struct ReplayRun {
     warnings: TraceWarningReport
   ) {
     if command.json {
-      var result = JSONObject()
-      result["result"] = "divergence"
-      result["mode"] = .string(mode)
-      if let sequence { result["seq"] = .int(Int64(sequence)) }
-      result["report"] = .string(divergence)
-      if !warnings.isEmpty {
-        result["incomplete"] = true
-        result["warnings"] = warnings.json
-      }
-      output.write(JSONValue.object(result).serializedString)
+      output.write(
+        Verdict(
+          outcome: .divergence(sequence: sequence, report: divergence), mode: mode,
+          warnings: warnings.warnings.map(\.description), marksIncomplete: true
+        ).serialized)
       return
     }
     output.write(

@@ -94,7 +94,7 @@ struct RerecordRequest: CommandRequest {
       throw CommandFailure.unusableInput(registry.unknownReactorMessage(name))
     }
     if !isInPlace { try OutputFiles.refuse([output], ifAnyIs: [trace]) }
-    let (new, _) = try await entry.record(script, script.metadata, settle)
+    let (new, _) = try await entry.record(script, script.metadata, settle, nil)
     // Everything is checked before anything is replaced: with --in-place, the trace.
     if let late = new.events.first(where: { TraceTime.nanoseconds($0.time) == nil }) {
       throw CommandFailure.unusableInput(

@@ -41,18 +41,22 @@ extension ReactorTraceCommand {
   }
 }
 
-/// What `serve` was asked to do: the server's arguments.
+/// What `serve` (or `mcp`) was asked to do: the executable built next to `reactor-trace`
+/// that does it, and its arguments.
 struct ServeRequest: CommandRequest {
   var arguments: [String]
+  /// `reactor-trace-serve`, or `reactor-trace-mcp`.
+  var executable = "reactor-trace-serve"
 
-  /// Runs `reactor-trace-serve` in place of this process; returns only when it cannot.
+  /// Runs the executable in place of this process; returns only when it cannot.
   @MainActor
   func run(output: any TextOutput) async throws -> ExitCode {
-    let server = Self.serverPath()
+    let server = Self.siblingPath(executable)
     guard access(server, X_OK) == 0 else {
+      let command = executable.dropFirst("reactor-trace-".count)
       throw CommandFailure.unusableInput(
-        "serve runs reactor-trace-serve, which is not built next to reactor-trace (\(server)): "
-          + "swift build --product reactor-trace-serve")
+        "\(command) runs \(executable), which is not built next to reactor-trace (\(server)): "
+          + "swift build --product \(executable)")
     }
     let argv = ([server] + arguments).map { strdup($0) } + [nil]
     execv(server, argv)
@@ -60,8 +64,8 @@ struct ServeRequest: CommandRequest {
       "cannot run \(server): \(String(cString: strerror(errno)))")
   }
 
-  /// `reactor-trace-serve` in the directory of the running executable.
-  private static func serverPath() -> String {
+  /// `name` in the directory of the running executable.
+  private static func siblingPath(_ name: String) -> String {
     var executable = CommandLine.arguments[0]
     #if os(Linux)
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
@@ -70,7 +74,7 @@ struct ServeRequest: CommandRequest {
       executable = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
     #endif
-    guard let slash = executable.lastIndex(of: "/") else { return "./reactor-trace-serve" }
-    return String(executable[...slash]) + "reactor-trace-serve"
+    guard let slash = executable.lastIndex(of: "/") else { return "./" + name }
+    return String(executable[...slash]) + name
   }
 }

@@ -114,9 +114,9 @@ struct SummarizeRequest: CommandRequest {
         bytes: try FleetFiles.contents(of: abstractionFile), path: abstractionFile)
     }
     let result = try run.summarize(paths, merging: merge)
-    result.skipped.forEach(CommandFailure.printError)
+    result.skipped.forEach(CommandFailure.printWarning)
     for warning in result.warnings {
-      CommandFailure.printError((strict ? "error: " : "warning: ") + warning)
+      CommandFailure.printWarning((strict ? "error: " : "warning: ") + warning)
     }
     if strict && !result.warnings.isEmpty { throw CommandFailure.strictWarnings }
     if let abstractionFile, result.abstractions != run.saved {

@@ -50,6 +50,16 @@ struct CommandFailure: Error, Sendable {
     Self.printError(lines.joined(separator: lines.count > 2 ? "; " : " "))
   }
 
+  /// Writes a warning (or a note) as ``printError(_:)`` does, once the run's outcome is known
+  /// when a command runs (``DeferredWarnings``): not at all when it ends with exit code 2.
+  static func printWarning(_ message: String) {
+    if let warnings = DeferredWarnings.current {
+      warnings.append(message)
+    } else {
+      printError(message)
+    }
+  }
+
   /// The most characters of a message ``printError(_:)`` writes; the rest is cut, saying
   /// how long it was.
   static let messageLimit = 2_000

@@ -13,13 +13,23 @@ protocol CommandRequest: Sendable {
 extension CommandRequest {
   /// Runs the request and returns its exit code: the one place where a failure becomes a
   /// line on standard error.
+  ///
+  /// Warnings wait for the outcome (``DeferredWarnings``): a run that ends with unusable
+  /// input (exit code 2) prints its error line alone.
   @MainActor func execute(output: any TextOutput) async -> Int32 {
-    do {
-      return try await run(output: output).rawValue
-    } catch {
-      let failure = CommandFailure(error)
-      failure.report()
-      return failure.code.rawValue
+    let warnings = DeferredWarnings()
+    let flushing = WarningFlushingOutput(base: output, warnings: warnings)
+    return await DeferredWarnings.$current.withValue(warnings) {
+      do {
+        let code = try await run(output: flushing).rawValue
+        warnings.flush()
+        return code
+      } catch {
+        let failure = CommandFailure(error)
+        if failure.code == .unusableInput { warnings.discard() } else { warnings.flush() }
+        failure.report()
+        return failure.code.rawValue
+      }
     }
   }
 

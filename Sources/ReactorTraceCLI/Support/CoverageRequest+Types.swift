@@ -40,7 +40,7 @@ extension CoverageRequest {
           types.append(
             .object(
               JSONObject([
-                ("type", .string(type.type)), ("reactors", .int(Int64(count))),
+                ("reactor", .string(type.type)), ("reactors", .int(Int64(count))),
                 ("notExplored", .string(reason)),
               ])))
         } else {
@@ -69,7 +69,7 @@ extension CoverageRequest {
       if let minimum, coverage.transitionShare * 100 < minimum { below.append(type.shortName) }
       if json {
         guard case .object(var object) = coverage.json else { continue }
-        object["type"] = .string(type.type)
+        object["reactor"] = .string(type.type)
         object["reactors"] = .int(Int64(count))
         types.append(.object(object))
         continue
@@ -80,16 +80,7 @@ extension CoverageRequest {
           + "(stopped by \(exploration.stopReason)), through the abstraction "
           + ExplorationRun.counted(coverage.states.count, "state") + ", "
           + ExplorationRun.counted(coverage.transitions.count, "transition"))
-      Self.write(
-        coverage,
-        outside: coverage.observedOutside.isEmpty
-          ? []
-          : [
-            "the reactors also make "
-              + ExplorationRun.counted(coverage.observedOutside.count, "transition") + " the "
-              + "exploration did not (actions sent while effects ran, changes from other "
-              + "reactors, or beyond its bounds)"
-          ], indent: "  ", to: output)
+      Self.write(coverage, indent: "  ", to: output)
     }
     if json {
       output.write(

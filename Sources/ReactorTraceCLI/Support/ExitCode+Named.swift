@@ -12,3 +12,9 @@ extension ExitCode {
   /// 4: coverage is below `--min`.
   static let belowMinimum = ExitCode(4)
 }
+
+extension ExitCode {
+  /// 5: `shrink` stopped at `--time-limit`; the script written is the best found, maybe not
+  /// 1-minimal.
+  static let timeLimit = ExitCode(5)
+}

@@ -1,5 +1,4 @@
 import ArgumentParser
-import ReactorDiagrams
 import ReactorExploration
 import ReactorScript
 import ReactorTracing
@@ -34,7 +33,7 @@ struct ExplorationInputs {
     var alphabet: [JSONValue] = []
 
     /// `TaskCellReactor`.
-    var shortName: String { SequenceDiagram.shortTypeName(type) }
+    var shortName: String { ReactorIntroduction.shortTypeName(type) }
 
     /// Openers of the lanes, with each reactor's id, for the readers of traces.
     var openers: [(reactor: Int?, open: () throws -> TraceReader)] {

@@ -40,7 +40,7 @@ enum ExplorationRun {
     {
       alphabet = entry.payloadFreeActions
       if !alphabet.isEmpty {
-        CommandFailure.printError(
+        CommandFailure.printWarning(
           "note: no --actions or --actions-from: exploring the cases of the Action without "
             + "payload (Optional payloads as nil): "
             + alphabet.map(\.serializedString).joined(separator: ", "))
@@ -215,7 +215,7 @@ enum ExplorationRun {
   ) async throws {
     guard let entry = ReactorRegistry.current.entry(named: reactor) else { return }
     let (trace, _) = try await entry.record(
-      script.script(reactor: reactor, metadata: metadata), metadata, .seconds(10))
+      script.script(reactor: reactor, metadata: metadata), metadata, .seconds(10), nil)
     try trace.write(to: path)
   }
 }

@@ -123,12 +123,15 @@ public struct ReactorRegistry: Sendable {
           make(SessionContext(clock: clock, metadata: session.header.metadata, recorder: recorder))
         }
       },
-      record: { script, metadata, settle throws(ScriptError) in
+      record: { script, metadata, settle, willRun throws(ScriptError) in
         let clock = TestClock()
         defer { ReactorTrap.clear() }
         return try await SessionScriptRunner.record(
           script, clock: clock, metadata: metadata, including: including, settle: settle,
-          willRun: { ReactorTrap.running($0) }
+          willRun: { stage in
+            ReactorTrap.running(stage)
+            willRun?(stage)
+          }
         ) { recorder in
           make(SessionContext(clock: clock, metadata: metadata, recorder: recorder))
         }
@@ -188,10 +191,12 @@ public struct ReactorRegistry: Sendable {
       @MainActor @Sendable (SessionTrace, ReplayEffects, Duration) async throws(ReplayError) ->
         SessionMutateReplay.Result
     /// Records the app driven by an app's script, with the given header metadata, waiting
-    /// at most the given virtual time after the last step for effects to end.
+    /// at most the given virtual time after the last step for effects to end, telling the
+    /// hook (after the trap report) what runs next.
     let record:
-      @MainActor @Sendable (ReactorScript, [String: String], Duration) async throws(ScriptError) ->
-        SessionTrace
+      @MainActor @Sendable (
+        ReactorScript, [String: String], Duration, (@MainActor (ScriptStage) -> Void)?
+      ) async throws(ScriptError) -> SessionTrace
   }
 
   /// Registers a reactor type under its module-qualified name, as traces record it.
@@ -270,14 +275,19 @@ public struct ReactorRegistry: Sendable {
     entries[name] = Entry(
       testFactory: testFactory,
       payloadFreeActions: ScriptCase.payloadFreeCases(of: R.Action.self),
-      record: { script, metadata, settle throws(ScriptError) in
+      brokenInvariant: Self.invariantCheck(invariants),
+      record: { script, metadata, settle, willRun throws(ScriptError) in
         let clock = TestClock()
         let (reactor, deliver) = make(ReactorContext(clock: clock, metadata: metadata))
         let screen = view?(reactor)
         defer { ReactorTrap.clear() }
         let trace = try await ScriptRunner.record(
           script, reactor: reactor, clock: clock, deliver: deliver, metadata: metadata,
-          settle: settle, willRun: { ReactorTrap.running($0) })
+          settle: settle,
+          willRun: { stage in
+            ReactorTrap.running(stage)
+            willRun?(stage)
+          })
         return (trace, screen?())
       },
       reduce: { path, metadata throws(ReplayError) in
@@ -322,6 +332,20 @@ public struct ReactorRegistry: Sendable {
         ) { clock in make(ReactorContext(clock: clock, metadata: metadata)).0 }
         return try await explorer.explore(options, willRun: willRun)
       })
+  }
+
+  /// The check of a reactor type's invariants on a recorded state, decoded as its State;
+  /// `nil` with no invariants or a State that is not Decodable.
+  private static func invariantCheck<State>(
+    _ invariants: [ExplorationInvariant<State>]
+  ) -> (@Sendable (JSONValue) -> String?)? {
+    guard !invariants.isEmpty, State.self is any Decodable.Type else { return nil }
+    return { json in
+      guard let decodable = State.self as? any Decodable.Type,
+        let state = try? JSONValueDecoder().decode(decodable, from: json) as? State
+      else { return nil }
+      return invariants.first { !$0.holds(state) }?.name
+    }
   }
 
   /// The feed of the scripted events a trace's metadata holds, decoded for the reactor's
@@ -397,9 +421,16 @@ public struct ReactorRegistry: Sendable {
     let testFactory: (@Sendable ([String: String]) -> ReactorFactory)?
     /// The `Action` cases without payload: the alphabet `explore` tries when given none.
     let payloadFreeActions: [JSONValue]
+    /// The name of a registered invariant a recorded state (JSON) breaks, or `nil`; `nil`
+    /// when none is registered or the State is not Decodable.
+    let brokenInvariant: (@Sendable (JSONValue) -> String?)?
+    /// Records the reactor driven by a script, with the given header metadata, waiting at
+    /// most the given virtual time after the last step for effects to end, telling the hook
+    /// (after the trap report) what runs next.
     let record:
-      @MainActor @Sendable (ReactorScript, [String: String], Duration) async throws(ScriptError) ->
-        (trace: Trace, screen: String?)
+      @MainActor @Sendable (
+        ReactorScript, [String: String], Duration, (@MainActor (ScriptStage) -> Void)?
+      ) async throws(ScriptError) -> (trace: Trace, screen: String?)
     let reduce: @MainActor @Sendable (String, [String: String]) throws(ReplayError) -> ReplayResult
     let mutate:
       @MainActor @Sendable (String, [String: String], ReplayEffects, ((Int, String) -> Void)?)
@@ -458,9 +489,13 @@ extension ReactorTraceCommand {
   public static func runFromCommandLine(registry: ReactorRegistry) async {
     SignalCleanup.install()
     ReactorTrap.install()
-    await ReactorRegistry.$current.withValue(registry) {
-      await ExplorationRun.$executable.withValue(Bundle.main.executablePath) {
-        await main()
+    // This binary runs `shrink`'s candidates and each session type's exploration in worker
+    // processes of its own (same registry).
+    await ShrinkRequest.$workerExecutable.withValue(Bundle.main.executablePath) {
+      await ReactorRegistry.$current.withValue(registry) {
+        await ExplorationRun.$executable.withValue(Bundle.main.executablePath) {
+          await main()
+        }
       }
     }
   }

@@ -79,6 +79,9 @@ enum ReactorTrap {
   /// at for the price of one atomic store per event.
   static func running(_ before: String, then after: String, exitCode: Int32) {
     install()
+    // The handler writes past standard output's buffer and exits without flushing it: what
+    // the command printed so far goes out now, before the report, also through a pipe.
+    fflush(nil)
     let current = published.load(ordering: .acquiring)
     let index = (current & 0xFF) == 1 ? 1 : 0
     let buffer = index == 0 ? buffers.0 : buffers.1

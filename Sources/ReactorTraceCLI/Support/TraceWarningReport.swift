@@ -2,7 +2,7 @@ import ArgumentParser
 import ReactorTracing
 
 /// What a trace's reader noticed without failing, reported the same way by every command: one
-/// line each on standard error naming the file, and a `warnings` array in JSON output.
+/// line each on standard error naming the file, and a `warnings` array in a ``Verdict``.
 struct TraceWarningReport: Sendable {
   /// The trace file.
   var path: String
@@ -25,7 +25,7 @@ struct TraceWarningReport: Sendable {
 
   /// Writes ``lines(strict:)`` to standard error.
   func print(strict: Bool) {
-    for line in lines(strict: strict) { CommandFailure.printError(line) }
+    for line in lines(strict: strict) { CommandFailure.printWarning(line) }
   }
 
   /// Writes each report's ``lines(strict:)`` to standard error and, under `--strict`, fails
@@ -37,11 +37,6 @@ struct TraceWarningReport: Sendable {
     if strict, reports.contains(where: { !$0.isEmpty }) {
       throw .strictWarnings
     }
-  }
-
-  /// The warnings for JSON output: each one's text.
-  var json: JSONValue {
-    .array(warnings.map { .string($0.description) })
   }
 
   /// The note for a verdict line of an incomplete trace: `(incomplete trace: 2 warnings)`.

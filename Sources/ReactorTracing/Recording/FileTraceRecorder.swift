@@ -42,7 +42,9 @@ public final class FileTraceRecorder<R: Reactor>: TraceRecorder {
   ///   - path: The trace file to write.
   ///   - options: Metadata, redaction, limit, snapshots, flushing and clock.
   /// - Throws: ``TraceRecordingError`` when the file cannot be created or an option is
-  ///   invalid.
+  ///   invalid; ``TraceRecordingError/holdsObjects(reactor:types:)`` when the reactor's
+  ///   action, mutation or state types can hold objects (a state that holds child reactors),
+  ///   which the writer thread cannot encode: record such a reactor with ``SessionRecorder``.
   public init(recording reactor: R, to path: String, options: TraceOptions = TraceOptions())
     throws(TraceRecordingError)
   {

@@ -47,7 +47,7 @@ extension Reactor {
     let clock = options.clock
     let isRealTime = clock is ContinuousClock || clock is SuspendingClock
     var header = TraceHeader(
-      reactor: String(reflecting: Self.self), recorder: recorderIdentifier,
+      reactor: String(reflecting: type(of: self)), recorder: recorderIdentifier,
       clock: TraceHeader.Clock(
         name: String(describing: type(of: clock)),
         origin: isRealTime ? WallClock.nowISO8601() : nil),

@@ -67,7 +67,7 @@ public struct TraceRedaction: Hashable, Sendable, ExpressibleByStringLiteral,
   }
 
   /// Which payload a rule applies to.
-  enum PayloadKind: Hashable, Sendable {
+  package enum PayloadKind: Hashable, Sendable {
     case action, mutation, state
   }
 

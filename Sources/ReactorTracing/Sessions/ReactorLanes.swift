@@ -2,8 +2,9 @@
 /// reactor's trace reads of a session, and of a trace, which is a session of one lane.
 ///
 /// A trace's one lane is the file itself, streamed from disk each time it is opened; a
-/// session's lanes are cut from the session read whole (``SessionTrace/lane(of:)``), in the
-/// order their reactors entered it.
+/// session file's lanes are split from it in one pass, as ``SessionTrace/lane(of:)`` cuts
+/// them, and kept in a temporary file past a memory limit, in the order their reactors
+/// entered it.
 ///
 /// ```swift
 /// let file = try ReactorLanes(path: "taskapp.session.jsonl")
@@ -39,11 +40,26 @@ public struct ReactorLanes: Sendable {
   /// - Parameter path: A trace of one reactor, or a session.
   /// - Throws: ``TraceReadError`` when the file cannot be read.
   public init(path: String) throws(TraceReadError) {
+    try self.init(path: path, memoryLimit: SpillStore.defaultMemoryLimit)
+  }
+
+  /// Reads the lanes of a trace or a session file, keeping at most `memoryLimit` bytes of a
+  /// session's lanes in memory.
+  package init(path: String, memoryLimit: Int) throws(TraceReadError) {
     let reader = try SessionReader(path: path, verifyingStates: false)
     guard reader.header.isTraceOfOneReactor,
       case .introduced(let introduction)? = try reader.next()?.kind
     else {
-      self.init(session: try SessionTrace(contentsOf: path), name: path)
+      let split = try SessionLanes(path: path, memoryLimit: memoryLimit)
+      self.init(
+        path: path,
+        lanes: split.reactors.map { introduction in
+          Lane(
+            reactor: introduction,
+            open: { () throws(TraceReadError) in
+              try split.reader(of: introduction.reactor, name: introduction.type)
+            })
+        })
       return
     }
     self.init(

@@ -214,7 +214,7 @@ public final class SessionRecorder: ReactorSessionObserver {
     let knownParent = parent.flatMap { log.isLive($0) ? $0 : nil }
     log.introduce(
       ReactorIntroduction(
-        reactor: id, type: String(reflecting: R.self), name: name,
+        reactor: id, type: String(reflecting: type(of: reactor)), name: name,
         schema: TraceSchema(action: R.Action.self, mutation: R.Mutation.self, state: R.State.self),
         initialState: initialState, initialStateHash: hash, parent: knownParent,
         createdDuring: knownParent.flatMap { log.lastSequence(of: $0) }),

@@ -68,20 +68,39 @@ struct LabelEscapingTests {
   }
 
   @Test func tenThousandCharacterLabelIsCutSayingItsLength() throws {
-    let label = String(repeating: #"ab\"&<>{}|"#, count: 1_000)
-    #expect(label.count == 10_000)
+    // Lines of 200 characters: each is within the line limit, the whole is not.
+    let line = String(repeating: #"ab\"&<>{}|"#, count: 20)
+    let label = Array(repeating: line, count: 50).joined(separator: "\n")
+    #expect(label.count == 10_049)
     var graph = DOTGraph()
     graph.addNode(label: .text(label))
 
     let svg = try renderSVG(graph)
 
     // What goes to Graphviz is cut, so that layout costs what a readable label costs.
-    let shown = try #require(svg.texts.first)
-    #expect(svg.texts.count == 1)
-    #expect(shown.hasSuffix("… (cut: 10000 characters in all)"))
-    let kept = shown.dropLast("… (cut: 10000 characters in all)".count)
+    #expect(svg.texts.count > 1)
+    let last = try #require(svg.texts.last)
+    #expect(last.hasSuffix("… (cut: 10049 characters in all)"))
+    let kept =
+      svg.texts.dropLast().joined(separator: "\n") + "\n"
+      + last.dropLast("… (cut: 10049 characters in all)".count)
     #expect(kept.count > 800)
     #expect(label.hasPrefix(kept))
+  }
+
+  @Test func aTenThousandCharacterLineIsCutToThreeHundredCharacters() throws {
+    let label = String(repeating: #"ab\"&<>{}|"#, count: 1_000)
+    var graph = DOTGraph()
+    graph.addNode(label: .text(label))
+
+    let svg = try renderSVG(graph)
+
+    // One line of a label is as wide as a page of 300 characters, no wider.
+    let shown = try #require(svg.texts.first)
+    #expect(svg.texts.count == 1)
+    #expect(shown.count == 300)
+    #expect(shown.hasSuffix("…"))
+    #expect(label.hasPrefix(shown.dropLast()))
   }
 
   @Test func controlCharactersBecomeControlPictures() {

@@ -19,6 +19,19 @@ struct SessionTransitionsTests {
     #expect(cells.traceCount(taking: cells.transitions.indices) == 2)
   }
 
+  @Test func aStreamElementTheListsOwnActionPublishedIsCreditedToThatAction() throws {
+    let machines = try SessionTransitions(session: SessionTrace(contentsOf: sampleSessionPath()))
+    let list = try #require(machines.machines.first?.graph)
+    let credits = Dictionary(
+      list.transitions.map { ($0.mutation, $0.action) }, uniquingKeysWith: { first, _ in first })
+    // The list's own `delete` effect published the element that removes row 3.
+    #expect(credits["remove(id: 3)"] == "delete(id: 3)")
+    // The edit screen's `save` published the new task: another reactor's, the stream's.
+    #expect(
+      credits.first { $0.key.hasPrefix("insert(") }?.value == "stream taskService",
+      "\(credits)")
+  }
+
   @Test func anUnknownTypeNamesTheSessionsTypes() throws {
     #expect(
       throws: SessionTransitionsError.unknownReactorType(

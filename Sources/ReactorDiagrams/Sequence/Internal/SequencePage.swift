@@ -132,9 +132,14 @@ struct SequencePage {
       }
       for (key, value) in slot { deepest[key.reactor] = max(deepest[key.reactor] ?? 0, value) }
       rowSlots.append(slot)
-      if case .effectEnded(let reactor, let effect, _) = row.step {
+      switch row.step {
+      case .effectEnded(let reactor, let effect, _):
         let key = EffectKey(reactor: reactor, effect: effect)
         if let taken = slot.removeValue(forKey: key) { slotsInUse[reactor]?.remove(taken) }
+      case .released(let reactor):
+        // Its release ended the effects it still ran.
+        slot = slot.filter { $0.key.reactor != reactor }
+      default: break
       }
     }
     return (rowSlots, deepest)

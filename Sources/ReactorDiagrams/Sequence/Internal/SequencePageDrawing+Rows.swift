@@ -90,10 +90,21 @@ extension SequencePageDrawing {
     }
   }
 
-  /// A cross where a reactor is released, its lifeline ending above it.
+  /// A cross where a reactor is released, its lifeline and the activation boxes of the
+  /// effects it still ran ending above it.
   private mutating func drawReleased(_ reactor: Int, at place: RowPlace) {
     guard let at = page.column[.reactor(reactor)] else { return }
     lifelineBottom[at] = place.line - 6
+    let ended = activationTop.keys.filter { $0.reactor == reactor }.sorted { $0.effect < $1.effect }
+    for key in ended {
+      let top = activationTop.removeValue(forKey: key) ?? place.line
+      lastAnchor[key] = nil
+      activations.append(
+        Activation(
+          key: key, top: top, bottom: max(place.line - 6, top), outcome: nil,
+          isOpenAbove: top < Self.rowsTop, name: effectNames[key] ?? "effect #\(key.effect)",
+          isEndedByRelease: true))
+    }
     textNode(
       ["✕"], width: 14, at: page.x[at], place.line, fontSize: 12,
       extra: [

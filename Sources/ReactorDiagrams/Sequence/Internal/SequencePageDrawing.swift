@@ -20,6 +20,8 @@ struct SequencePageDrawing {
     /// Whether it started on an earlier page.
     var isOpenAbove: Bool
     var name: String
+    /// Whether its reactor's release ended it, while it ran.
+    var isEndedByRelease = false
   }
 
   /// The top of the headers along the top, in points.
@@ -108,8 +110,10 @@ struct SequencePageDrawing {
       guard let at = page.column[.reactor(activation.key.reactor)] else { continue }
       let taken = Self.slotNumber(of: activation.key, in: page.rowSlots)
       let centerX = page.x[at] + Double(taken) * Diagram.slotOffset
-      let look = Diagram.appearance(of: activation.outcome)
-      let isRunning = activation.outcome == nil
+      // An effect its reactor's release ended is over, cancelled with the reactor.
+      let look = Diagram.appearance(
+        of: activation.isEndedByRelease ? .cancelled : activation.outcome)
+      let isRunning = activation.outcome == nil && !activation.isEndedByRelease
       graph.addNode(
         label: "",
         attributes: [
@@ -122,7 +126,9 @@ struct SequencePageDrawing {
           "fillcolor": .string(look.fill), "color": .string(look.color),
           "tooltip": .string(
             "\(activation.name) of \(describe(.reactor(activation.key.reactor))): "
-              + Diagram.outcomeText(activation.outcome)),
+              + (activation.isEndedByRelease
+                ? "still running when the reactor was released"
+                : Diagram.outcomeText(activation.outcome))),
         ])
     }
   }

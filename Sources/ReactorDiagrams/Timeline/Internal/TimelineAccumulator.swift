@@ -81,7 +81,14 @@ struct TimelineAccumulator {
       diagram.groups[0].lanes.add(
         .gap(gap), column: column, isShown: true, state: .json(.null), reading: &reading)
       readings[first.reactor] = reading
-    case .released, .end:
+    case .released(let reactor):
+      // The effects it still ran end at the last column before the release.
+      guard let index = groupIndex[reactor], var reading = readings[reactor] else { break }
+      let last = diagram.columns.count - 1
+      diagram.groups[index].lanes.release(
+        at: isShown && last >= 0 ? last : nil, reading: &reading)
+      readings[reactor] = reading
+    case .end:
       break
     }
   }
@@ -102,10 +109,11 @@ struct TimelineAccumulator {
   /// The diagram with the effects still open added, drawn as still running, or as `ending`
   /// says when it knows how one ends later.
   ///
-  /// - Parameter ending: Where and how an open effect of a reactor ends beyond the page.
+  /// - Parameter ending: Where and how an open effect of a reactor ends beyond the page: with
+  ///   an outcome, or (`nil`) by the reactor's release.
   /// - Returns: The diagram of what was added since the start (or the page's start).
   func finished(
-    ending: (_ reactor: Int, TimelineLanes.Effect) -> (end: Int, outcome: TraceEvent.Outcome)? =
+    ending: (_ reactor: Int, TimelineLanes.Effect) -> (end: Int, outcome: TraceEvent.Outcome?)? =
       { _, _ in nil }
   ) -> TimelineDiagram {
     var diagram = diagram

@@ -136,11 +136,11 @@ extension TimelineLanes {
       let lane = lanes.effectLane[effect.id]!
       let barLeft = x(start) - width(start) / 2 - 4
       let barRight = x(end) + width(end) / 2 + 4
-      let (fill, color, style, outcome) = TimelineDiagram.appearance(of: effect.outcome)
+      let (fill, color, style, outcome) = TimelineDiagram.appearance(of: effect)
       let text = TimelineDiagram.barTitle(effect, isCut: effect.start.map { $0 < start } ?? true)
       let tooltip =
         "effect #\(effect.id) \(effect.name ?? "")\nstarted by action #\(effect.action)\n"
-        + outcome
+        + (effect.isEndedByRelease ? "still running when the reactor was released" : outcome)
       graph.addNode(
         label: "",
         attributes: [

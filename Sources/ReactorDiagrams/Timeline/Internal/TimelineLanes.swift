@@ -33,6 +33,9 @@ struct TimelineLanes: Sendable, Hashable {
     /// `nil` when it had not ended by the window's end.
     var end: Int?
     var outcome: TraceEvent.Outcome?
+    /// Whether its reactor's release ended it, while it ran: at ``end``, the last column
+    /// before the release.
+    var isEndedByRelease = false
   }
 
   /// What reading a reactor's events needs to remember between them.
@@ -98,6 +101,23 @@ struct TimelineLanes: Sendable, Hashable {
     }
   }
 
+  /// Ends the effects still open at the reactor's release, which is over for them: at
+  /// `column`, the last column before the release, or, when `nil` (no column shows an event
+  /// before the release), not drawn.
+  ///
+  /// - Parameters:
+  ///   - column: The last column before the release, if any.
+  ///   - reading: What earlier events left open; emptied.
+  mutating func release(at column: Int?, reading: inout Reading) {
+    defer { reading.open = [:] }
+    guard let column else { return }
+    for var effect in reading.open.values.sorted(by: { $0.id < $1.id }) {
+      effect.end = column
+      effect.isEndedByRelease = true
+      effects.append(effect)
+    }
+  }
+
   /// Adds the effects still open at the window's (or page's) end: drawn to its right edge as
   /// still running, or as `ending` says when it knows how one ends later.
   ///
@@ -105,15 +125,17 @@ struct TimelineLanes: Sendable, Hashable {
   ///   - reading: What the reactor's events left open.
   ///   - hasColumns: Whether the window shows any event; an effect that started before an
   ///     empty window is not drawn.
-  ///   - ending: Where and how an open effect ends beyond the page, if it does.
+  ///   - ending: Where and how an open effect ends beyond the page, if it does: with an
+  ///     outcome, or (`nil`) by its reactor's release.
   mutating func finish(
     _ reading: Reading, hasColumns: Bool,
-    ending: (Effect) -> (end: Int, outcome: TraceEvent.Outcome)?
+    ending: (Effect) -> (end: Int, outcome: TraceEvent.Outcome?)?
   ) {
     for var effect in reading.open.values where effect.start != nil || hasColumns {
       if let later = ending(effect) {
         effect.end = later.end
         effect.outcome = later.outcome
+        effect.isEndedByRelease = later.outcome == nil
       }
       effects.append(effect)
     }

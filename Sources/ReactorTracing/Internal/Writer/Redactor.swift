@@ -1,14 +1,18 @@
 import ReactorJSON
 
 /// Applies the redaction rules for one payload kind to encoded values.
-struct Redactor: Sendable {
+///
+/// `package`: the MCP server's answers (ReactorQuery) redact with the recorder's own rules.
+package struct Redactor: Sendable {
   /// The paths that apply to this kind; empty when nothing is redacted.
   let paths: [[TraceRedaction.Component]]
 
   /// Whether any rule applies to this kind.
-  var isActive: Bool { !paths.isEmpty }
+  package var isActive: Bool { !paths.isEmpty }
 
-  init(rules: [TraceRedaction], kind: TraceRedaction.PayloadKind) throws(TraceRecordingError) {
+  package init(
+    rules: [TraceRedaction], kind: TraceRedaction.PayloadKind
+  ) throws(TraceRecordingError) {
     var paths: [[TraceRedaction.Component]] = []
     for rule in rules {
       let (kinds, path) = try rule.components().get()
@@ -18,7 +22,7 @@ struct Redactor: Sendable {
   }
 
   /// The value with every matching path replaced by the redaction marker.
-  func redact(_ value: JSONValue) -> JSONValue {
+  package func redact(_ value: JSONValue) -> JSONValue {
     guard isActive else { return value }
     return Self.redact(value, states: paths.map { $0[...] })
   }

@@ -1,4 +1,5 @@
 import Foundation
+import ReactorSchema
 
 /// Encodes and writes a recording on its own thread, so the reactor's actor never waits for
 /// encoding or the disk.
@@ -92,6 +93,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     path: String, header: TraceHeader, encoder: TraceEventEncoder<Action, Mutation, State>,
     initialState: State, options: TraceOptions
   ) throws(TraceRecordingError) {
+    try Self.checkPlainData(reactor: header.reactor)
     guard options.flushThreshold >= 1 else {
       throw .invalidOption("flushThreshold must be at least 1")
     }
@@ -147,6 +149,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     sink: any TraceLineSink, name: String, header: TraceHeader,
     encoder: TraceEventEncoder<Action, Mutation, State>, options: TraceOptions
   ) throws(TraceRecordingError) {
+    try Self.checkPlainData(reactor: header.reactor)
     guard options.flushThreshold >= 1 else {
       throw .invalidOption("flushThreshold must be at least 1")
     }
@@ -177,6 +180,20 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     let thread = Thread { [self] in run() }
     thread.name = "reactor-trace live writer"
     thread.start()
+  }
+
+  /// Refuses a reactor whose action, mutation or state can hold an object (a class instance
+  /// such as a child reactor, a closure, an existential), decided from the types as
+  /// ``SessionRecorder`` decides which lanes it encodes on the writer thread: encoding such a
+  /// value here could read a reactor's main-actor state from the writer thread, which traps.
+  /// - Parameter reactor: The reactor's type, for the message.
+  /// - Throws: ``TraceRecordingError/holdsObjects(reactor:types:)``.
+  static func checkPlainData(reactor: String) throws(TraceRecordingError) {
+    let types: [(String, Any.Type)] = [
+      ("Action", Action.self), ("Mutation", Mutation.self), ("State", State.self),
+    ]
+    let holding = types.filter { !ObjectFreeTypes.contains($0.1) }.map(\.0)
+    guard holding.isEmpty else { throw .holdsObjects(reactor: reactor, types: holding) }
   }
 
   /// Queues an event other than an action or a mutation, on the reactor's actor.

@@ -1,5 +1,3 @@
-import ReactorTracing
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,8 +7,8 @@ import Darwin
 #endif
 
 /// Many byte streams collected for later, held in one unnamed temporary file once together
-/// they pass a limit (``defaultMemoryLimit``), so that what a page writes at the end (every reactor's
-/// snapshots and diagram nodes) or reads again (every reactor's lane of a session) does not
+/// they pass a limit (``defaultMemoryLimit``), so that what the inspector's page writes at the
+/// end (every reactor's snapshots and diagram nodes) or a session's lanes read again does not
 /// grow memory with the trace.
 ///
 /// Each stream keeps its newest bytes in memory; when all of them together pass the limit,
@@ -19,12 +17,12 @@ import Darwin
 /// often as needed. The file is made with `tmpfile()`: it has no name, and the system removes
 /// it when it is closed or the process ends. When no temporary file can be made the bytes
 /// stay in memory.
-final class SpillStore {
+package final class SpillStore {
   /// How many bytes the streams keep in memory, together, unless told otherwise.
-  static let defaultMemoryLimit = 1 << 20
+  package static let defaultMemoryLimit = 1 << 20
 
   /// How many bytes the streams keep in memory, together, before some move to the file.
-  let memoryLimit: Int
+  package let memoryLimit: Int
 
   /// One place in the file.
   private struct Chunk {
@@ -44,11 +42,11 @@ final class SpillStore {
   private var fileSize = 0
   private var isFileUnusable = false
   /// Whether some bytes were lost on their way to the file.
-  private(set) var isBroken = false
+  package private(set) var isBroken = false
 
   /// An empty store.
   /// - Parameter memoryLimit: How many bytes the streams keep in memory, together.
-  init(memoryLimit: Int = SpillStore.defaultMemoryLimit) {
+  package init(memoryLimit: Int = SpillStore.defaultMemoryLimit) {
     self.memoryLimit = max(memoryLimit, 1)
   }
 
@@ -58,26 +56,26 @@ final class SpillStore {
 
   /// A new empty stream.
   /// - Returns: Its number, for the other methods.
-  func makeStream() -> Int {
+  package func makeStream() -> Int {
     streams.append(Stream())
     return streams.count - 1
   }
 
   /// Appends `bytes` to a stream.
-  func append(_ bytes: some Collection<UInt8>, to stream: Int) {
+  package func append(_ bytes: some Collection<UInt8>, to stream: Int) {
     streams[stream].pending.append(contentsOf: bytes)
     pendingCount += bytes.count
     if pendingCount > memoryLimit { spill() }
   }
 
   /// Appends the UTF-8 of `text` to a stream.
-  func append(_ text: String, to stream: Int) {
+  package func append(_ text: String, to stream: Int) {
     append(text.utf8, to: stream)
   }
 
   /// Gives every byte of a stream, in order and in pieces, to `output`; the stream is kept.
   /// - Returns: `false` when the temporary file could not be read back whole, or lost bytes.
-  func read(_ stream: Int, to output: ([UInt8]) -> Void) -> Bool {
+  package func read(_ stream: Int, to output: ([UInt8]) -> Void) -> Bool {
     var isWhole = !isBroken
     if let file, !streams[stream].chunks.isEmpty {
       let descriptor = fileno(file)

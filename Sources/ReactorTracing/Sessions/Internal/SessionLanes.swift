@@ -1,5 +1,3 @@
-import ReactorTracing
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -13,8 +11,13 @@ import Darwin
 ///
 /// A lane is what `SessionTrace.lane(of:)` makes of the session, line for line (its header,
 /// its events, the session's gaps while it was alive, an end line at its release or at the
-/// session's end), without the session in memory.
-final class SessionLanes {
+/// session's end), without the session in memory. What ``ReactorLanes`` reads of a session
+/// file.
+///
+/// Unchecked `Sendable`: its properties are written only while `init` splits the session,
+/// then only read (``SpillStore/read(_:to:)`` reads the file at offsets), so lanes may be
+/// opened from any thread.
+final class SessionLanes: @unchecked Sendable {
   /// The session's reactors in the order they entered it.
   private(set) var reactors: [ReactorIntroduction] = []
 

@@ -1,0 +1,53 @@
+import ReactorExploration
+public import ReactorScript
+public import ReactorTracing
+
+extension ShrinkCondition {
+  /// What a run of `script` that recorded `session` without trapping gave: met at the first
+  /// moment the state and invariant parts hold (never, with a trap part: the run did not
+  /// trap), with the steps due by then counted as run.
+  /// - Parameters:
+  ///   - script: The script that ran.
+  ///   - session: What it recorded (a trace read as a session of one reactor).
+  ///   - brokenInvariant: As for ``firstMatch(in:brokenInvariant:)``.
+  /// - Returns: The run's outcome.
+  public func outcome(
+    of script: ReactorScript, recorded session: SessionTrace,
+    brokenInvariant: (_ type: String, _ state: JSONValue) -> String? = { _, _ in nil }
+  ) -> ShrinkRun {
+    let steps = script.orderedSteps
+    guard !trap, let match = firstMatch(in: session, brokenInvariant: brokenInvariant) else {
+      return ShrinkRun(isMet: false, stepsRun: steps.count)
+    }
+    // Steps due at the moment's time may have run before it: they are kept.
+    let run = steps.count { $0.time <= match.time }
+    return ShrinkRun(
+      isMet: true, stepsRun: run, detail: match.invariant.map { "invariant '\($0)' broken" })
+  }
+
+  /// This condition with its invariant part spelled as the state that broke it.
+  ///
+  /// The state is the one in `session` at the first moment the condition holds: every field of that reactor's
+  /// state, after its address in an app. What a test can check without the invariant's code.
+  /// - Returns: `nil` when the condition has no invariant part or never holds in `session`.
+  public func spellingInvariantAsState(
+    in session: SessionTrace,
+    brokenInvariant check: (_ type: String, _ state: JSONValue) -> String?
+  ) -> ShrinkCondition? {
+    guard brokenInvariant,
+      let (_, world, breaker) = firstMoment(in: session, brokenInvariant: check),
+      let breaker, let state = world.states[breaker]
+    else { return nil }
+    let fields = StatePath.leaves(of: StatePulse.withoutCounts(state)).map {
+      "\($0.path)=\($0.value.serializedString)"
+    }
+    let address = session.header.metadata["app"] == nil ? nil : world.address(of: breaker)
+    guard !fields.isEmpty,
+      let condition = try? StateCondition(parsing: fields.joined(separator: ","))
+    else { return nil }
+    if session.header.metadata["app"] != nil, address == nil { return nil }
+    return ShrinkCondition(
+      states: states + [StateTerm(address: address, condition: condition)],
+      brokenInvariant: false, trap: trap)
+  }
+}
