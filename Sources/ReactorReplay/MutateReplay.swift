@@ -123,8 +123,8 @@ public enum MutateReplay {
       throw .windowed(firstSequence: window.firstSequence, droppedEvents: window.droppedEvents)
     }
     let evolution = try ReplayChecks.check(
-      header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
-      using: [.action, .mutation])
+      header, for: R.self, dynamicType: type(of: reactor),
+      allowingReactorMismatch: allowingReactorMismatch, using: [.action, .mutation])
     guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
     let timeline = try RecordedTimeline(reader)
 

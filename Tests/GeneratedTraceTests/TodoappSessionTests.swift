@@ -110,7 +110,7 @@ import Testing
       // 110 ms
       await clock.advance(by: .milliseconds(10))
       // edit #5's action 1, sent at 110 ms: updateTitle("Buy milk")
-      try recorder.send(TodoEditReactor.Action.updateTitle("Buy milk"), to: 5)
+      try recorder.send(TodoComposeReactor.Action.updateTitle("Buy milk"), to: 5)
       await clock.advance()
       #expect(
         field(5, "title") == #""Buy milk""#,
@@ -119,7 +119,7 @@ import Testing
       // 120 ms
       await clock.advance(by: .milliseconds(10))
       // edit #5's action 2, sent at 120 ms: submit
-      try recorder.send(TodoEditReactor.Action.submit, to: 5)
+      try recorder.send(TodoComposeReactor.Action.submit, to: 5)
       await clock.advance()
 
       // 170 ms

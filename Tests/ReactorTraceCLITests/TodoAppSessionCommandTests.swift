@@ -25,6 +25,16 @@ struct TodoAppSessionCommandTests {
       #expect(replay.exitCode == 0, "\(mode): \(replay.standardOutput)")
       #expect(replay.standardOutput.contains("match"), "\(mode): \(replay.standardOutput)")
     }
+    // Effects played back from the recording: the subclassed compose screen is recorded by its
+    // own type, and its lane replays through it.
+    let recorded = try runReactorTrace(
+      ["replay", session, "--mode", "mutate", "--effects", "recorded"])
+    #expect(recorded.exitCode == 0, "\(recorded.standardOutput)\(recorded.standardError)")
+    #expect(recorded.standardOutput.hasPrefix("match"), "\(recorded.standardOutput)")
+    // The committed session is today's recording of the committed script.
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: session))
+        == Data(contentsOf: URL(fileURLWithPath: "Traces/todoapp.session.jsonl")))
     let mutate = try runReactorTrace(["replay", session, "--mode", "mutate"])
     // The list's refresh is sent by its view as the factory builds the app: not re-sent.
     #expect(mutate.standardOutput.contains("re-sent the 8 user actions to TodoApp"))
@@ -71,7 +81,9 @@ struct TodoAppSessionCommandTests {
         "TodoListReactor (1 reactor): the reactor trapped (Swift's message is on standard "
           + "error) after 1 action: selectTask([0, 0])"), "\(lines)")
     #expect(lines.contains { $0.hasPrefix("TodoCellReactor (5 reactors): explored 2 states") })
-    #expect(lines.contains { $0.hasPrefix("TodoEditReactor (2 reactors): explored") })
+    // The subclassed compose screen is a type of its own (introduced by its dynamic type).
+    #expect(lines.contains { $0.hasPrefix("TodoComposeReactor (1 reactor): explored") })
+    #expect(lines.contains { $0.hasPrefix("TodoEditReactor (1 reactor): explored") })
     #expect(explore.standardError.contains("Fatal error: Index out of range"))
     let coverage = try runReactorTrace(["coverage", session, "--max-states", "200"])
     #expect(coverage.exitCode == 1)
@@ -107,7 +119,7 @@ struct TodoAppSessionCommandTests {
     #expect(
       unknown.standardError
         == "reactor-trace: no reactor of type 'Nope' in the session; its types: "
-        + "TodoListReactor, TodoCellReactor, TodoEditReactor\n")
+        + "TodoListReactor, TodoCellReactor, TodoComposeReactor, TodoEditReactor\n")
     let forNoType = try runReactorTrace(
       ["explore", session, "--actions", "Traces/counter.actions.jsonl"])
     #expect(forNoType.exitCode == 2)

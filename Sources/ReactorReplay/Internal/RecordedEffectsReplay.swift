@@ -81,9 +81,10 @@ enum RecordedEffectsReplay {
   ) throws(ReplayError) -> (
     player: RecordedEffectPlayer<R.Action, R.Mutation, R.State>, evolution: SchemaEvolution
   ) {
+    // A subclassed reactor is recorded by its own type (`type(of: reactor)`).
     let evolution = try ReplayChecks.check(
-      reader.header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
-      using: [.action, .mutation])
+      reader.header, for: R.self, dynamicType: type(of: reactor),
+      allowingReactorMismatch: allowingReactorMismatch, using: [.action, .mutation])
     guard CodableValues.isCodable(R.Action.self) else { throw .notCodable("Action") }
     guard CodableValues.isCodable(R.Mutation.self) else { throw .notCodable("Mutation") }
     let timeline = try RecordedTimeline(reader)

@@ -3,14 +3,17 @@ import ReactorTracing
 
 /// The checks every replay through reactor code makes before it starts.
 enum ReplayChecks {
-  /// Checks that the trace was recorded from `R` (unless allowed otherwise) with a schema
-  /// that replays through the code using `roots`, and returns how the types changed.
+  /// Checks that the trace was recorded from `R` or `dynamicType`, the subclass of `R` a
+  /// reactor is (unless allowed otherwise), with a schema that replays through the code using
+  /// `roots`, and returns how the types changed.
   static func check<R: Reactor>(
-    _ header: TraceHeader, for type: R.Type, allowingReactorMismatch: Bool,
-    using roots: Set<SchemaEvolution.Root>
+    _ header: TraceHeader, for type: R.Type, dynamicType: R.Type? = nil,
+    allowingReactorMismatch: Bool, using roots: Set<SchemaEvolution.Root>
   ) throws(ReplayError) -> SchemaEvolution {
-    let current = String(reflecting: type)
-    if !allowingReactorMismatch, header.reactor != current {
+    let current = String(reflecting: dynamicType ?? type)
+    if !allowingReactorMismatch, header.reactor != current,
+      header.reactor != String(reflecting: type)
+    {
       throw .reactorMismatch(recorded: header.reactor, current: current)
     }
     let evolution = SchemaEvolution(
