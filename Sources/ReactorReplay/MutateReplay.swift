@@ -156,6 +156,9 @@ public enum MutateReplay {
     }
     let actions = timeline.actions
     let recorder = try ReplayChecks.recorder(of: reactor, header: header, clock: clock)
+    // Started before the first event, as `record` starts it: a scripted event handed to the
+    // fakes before any action reaches the reactor.
+    _ = reactor.state
     let comparison = MutateComparison<R.Action, R.Mutation, R.State>(timeline, player: nil)
     var stopped: ReplayResult?
     _ = try await MutateReplayDriver.drive(timeline, advance: advance, player: nil) {

@@ -42,8 +42,9 @@ public enum ScriptRunner {
 
   /// Records a reactor, handing the script's events to its fakes through `deliver`.
   ///
-  /// Sends each scripted action at its time and hands each scripted event to `deliver` at
-  /// its time, in ``ScriptOrder``. After the last step the clock runs on, a millisecond at a
+  /// Starts the reactor's pipeline first, as a view binding it does, then sends each
+  /// scripted action at its time and hands each scripted event to `deliver` at its time, in
+  /// ``ScriptOrder``. After the last step the clock runs on, a millisecond at a
   /// time, until no sleep is pending or `settle` has passed, so the trace ends when the
   /// last effect does. The trace's metadata keeps the events (``ScriptedEvents``) for
   /// replay.
@@ -78,6 +79,10 @@ public enum ScriptRunner {
     let wasSerial = uncheckedUseMainSerialExecutor
     uncheckedUseMainSerialExecutor = true
     defer { uncheckedUseMainSerialExecutor = wasSerial }
+    // The pipeline starts before the first step, as when a view binds the reactor: an event
+    // handed to the fakes before any action reaches it (mutate replay and generated tests
+    // start it at the same point).
+    _ = reactor.state
     var now = Duration.zero
     for (index, (time, input)) in inputs.enumerated() {
       if let willRun {

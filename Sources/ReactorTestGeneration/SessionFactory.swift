@@ -1,3 +1,5 @@
+public import ReactorTracing
+
 /// How a test generated from a session builds the app: the registered session factory
 /// spelled as Swift source.
 ///
@@ -31,14 +33,37 @@ public struct SessionFactory: Sendable, Hashable {
   /// The modules the statements need, besides the test framework's and the recorded
   /// reactors' own modules, which a generated test imports unasked.
   public var imports: [String]
+  /// The user actions the statements send while they build the app, in order.
+  ///
+  /// Such as a screen's `viewDidLoad → refresh`. The test does not send again the recorded
+  /// ones they match, one by one from the session's first user action, as session mutate
+  /// replay does not. `reactor-trace generate-test` runs the registered factory to learn
+  /// them.
+  public var startUpActions: [StartUpAction]
 
   /// A factory from its statements.
   public init(
-    setup: [String], including: String? = nil, deliver: String? = nil, imports: [String] = []
+    setup: [String], including: String? = nil, deliver: String? = nil, imports: [String] = [],
+    startUpActions: [StartUpAction] = []
   ) {
     self.setup = setup
     self.including = including
     self.deliver = deliver
     self.imports = imports
+    self.startUpActions = startUpActions
+  }
+
+  /// A user action the factory sends: to which reactor (its session id), with which value.
+  public struct StartUpAction: Sendable, Hashable {
+    /// The reactor's id in the session.
+    public var reactor: Int
+    /// The action's recorded value.
+    public var value: JSONValue?
+
+    /// The action `value` sent to the reactor with id `reactor`.
+    public init(reactor: Int, value: JSONValue?) {
+      self.reactor = reactor
+      self.value = value
+    }
   }
 }

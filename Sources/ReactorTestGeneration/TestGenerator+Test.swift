@@ -28,6 +28,7 @@ extension TestGenerator {
       deliver = factory.deliver
       body += factory.setup
       body += [
+        "_ = reactor.state  // its pipeline starts now, as when a view binds it",
         "@MainActor func field(_ path: String) -> String? {",
         "  stateJSON(reactor.currentState, at: path)",
         "}",
@@ -59,6 +60,9 @@ extension TestGenerator {
     }
     var lines = testOpening(named: name, summary: summary.replacingNewlines)
     let finalOnly = options.expectations == .finalState
+    // The recorded user actions the factory sends itself at start-up: not sent again.
+    var startUp: ArraySlice<SessionFactory.StartUpAction> = []
+    if case .app(let factory) = factory { startUp = factory.startUpActions[...] }
     for step in plan.steps {
       switch step {
       case .advance(let duration, let time):
@@ -68,6 +72,19 @@ extension TestGenerator {
         }
         body += ["", "// \(TestPlan.text(time))", "await clock.advance(by: \(swift(duration)))"]
       case .send(let value, let reactor, let label, let id, let time):
+        if startUp.first == SessionFactory.StartUpAction(reactor: reactor, value: value) {
+          startUp = startUp.dropFirst()
+          var comment =
+            "// \(plan.reactors[reactor]?.label ?? "#\(reactor)")'s action \(id), sent at "
+            + "\(TestPlan.text(time)) by the app at start-up, not again: \(label)"
+          comment = comment.replacingNewlines
+          if 6 + comment.count > Self.lineLength {
+            comment = String(comment.prefix(Self.lineLength - 6 - 1)) + "…"
+          }
+          body.append(comment)
+          continue
+        }
+        startUp = []
         body += send(value, label: label, id: id, time: time, to: reactor, plan: plan, factory)
       case .deliver(let value, let time):
         guard let deliver else {

@@ -20,6 +20,7 @@ import Testing
       let service = FakeGitHubSearchService(
         clock: clock, latency: .milliseconds(300))
       let reactor = GitHubSearchReactor(service: service)
+      _ = reactor.state  // its pipeline starts now, as when a view binds it
       @MainActor func field(_ path: String) -> String? {
         stateJSON(reactor.currentState, at: path)
       }

@@ -18,6 +18,7 @@ import Testing
       let clock = TestClock()
       let store = ItemStore(clock: clock, latency: .milliseconds(100))
       let reactor = ItemListReactor(store: store)
+      _ = reactor.state  // its pipeline starts now, as when a view binds it
       @MainActor func field(_ path: String) -> String? {
         stateJSON(reactor.currentState, at: path)
       }

@@ -19,6 +19,7 @@ import Testing
       let clock = TestClock()
       let service = PostService(clock: clock, latency: .milliseconds(100))
       let reactor = LikeButtonReactor(post: 1, service: service)
+      _ = reactor.state  // its pipeline starts now, as when a view binds it
       @MainActor func field(_ path: String) -> String? {
         stateJSON(reactor.currentState, at: path)
       }

@@ -20,6 +20,7 @@ import Testing
       let api = FakeUserAPI(
         clock: clock, latency: .milliseconds(300), failing: [3])
       let reactor = ProfileReactor(api: api)
+      _ = reactor.state  // its pipeline starts now, as when a view binds it
       @MainActor func field(_ path: String) -> String? {
         stateJSON(reactor.currentState, at: path)
       }

@@ -17,6 +17,7 @@ import Testing
     try await withExclusiveMainSerialExecutor { () async throws in
       let clock = TestClock()
       let reactor = BrokenCounterReactor(clock: clock, limit: 2)
+      _ = reactor.state  // its pipeline starts now, as when a view binds it
       @MainActor func field(_ path: String) -> String? {
         stateJSON(reactor.currentState, at: path)
       }

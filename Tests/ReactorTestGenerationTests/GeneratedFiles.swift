@@ -85,6 +85,30 @@ enum GeneratedFiles {
           serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"],
           traits: [#".disabled("run by BrokenReduceTests, which expects it to fail")"#]),
         factory: ReactorFactory(expression: "BrokenCounterReactor(clock: clock, limit: 2)")))
+    // Events handed to the fakes before any action: the generated test starts the pipeline
+    // first, as `record` and mutate replay do, so the list receives them.
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/TasklistEventsFirstTraceTests.swift",
+        trace: "Tests/Fixtures/tasklist-events-first.trace.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "TasklistEventsFirstTraceTests",
+          serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"]),
+        factory: nil))
+    // The same run against a list built on another service than the one the events reach.
+    files.append(
+      File(
+        path: "Tests/ReactorTestGenerationTests/MiswiredTasklistTraceTests.swift",
+        trace: "Tests/Fixtures/tasklist-events-first.trace.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "MiswiredTasklistTraceTests",
+          serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"],
+          traits: [#".disabled("run by BrokenReduceTests, which expects it to fail")"#]),
+        factory: ReactorFactory(
+          setup: [
+            "let service = TaskService(clock: clock, latency: .milliseconds(100))",
+            "let reactor = TaskListReactor(service: TaskService(clock: clock))",
+          ], deliver: "service.apply", imports: ["ReactorExamples"])))
     // The task app's session: the whole app built through its registered session factory.
     files.append(
       File(

@@ -54,6 +54,34 @@ struct RecordCommandTests {
     }
   }
 
+  @Test func anEventBeforeTheFirstActionReachesAReactorWithoutAViewAndReplays() throws {
+    // The like button has no registered view: its pipeline used to start at its first
+    // action, so the like made on another screen at 0 ms was lost by `record`.
+    let scratch = try ScratchDirectory()
+    let script = scratch.file("likes.jsonl")
+    try write(
+      """
+      {"reactor": "ReactorExamples.LikeButtonReactor"}
+      {"t": 0, "event": {"likeChanged": {"post": 1, "isLiked": true}}}
+      {"t": 100, "action": "unlike"}
+
+      """, to: script)
+    let trace = scratch.file("likes.trace.jsonl")
+    let recorded = try runReactorTrace(["record", "--actions", script, "-o", trace])
+    #expect(recorded.exitCode == 0, "\(recorded.standardError)")
+    let lines = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+    #expect(lines.count > 1 && lines[1].contains(#""t":0,"kind":"mutation""#))
+    #expect(lines.count > 1 && lines[1].contains(#""label":"setLiked(true)""#))
+    let replayed = try runReactorTrace(["replay", trace, "--mode", "mutate"])
+    #expect(replayed.exitCode == 0, "\(replayed.standardOutput)\(replayed.standardError)")
+    // A list with a view, whose events before its first action `record` always kept: mutate
+    // replay, which started it at the first action, lost them.
+    let list = try runReactorTrace([
+      "replay", "Tests/Fixtures/tasklist-events-first.trace.jsonl", "--mode", "mutate",
+    ])
+    #expect(list.exitCode == 0, "\(list.standardOutput)\(list.standardError)")
+  }
+
   @Test func aBadScriptOrReactorExitsWith2NamingTheProblem() throws {
     let scratch = try ScratchDirectory()
     let cases: [(String, String)] = [

@@ -46,6 +46,29 @@ struct TodoAppSessionCommandTests {
         == Data(contentsOf: URL(fileURLWithPath: session)))
   }
 
+  @Test func theGeneratedTestLeavesTheStartUpRefreshToTheFactoryAndIsTheCommittedOne() throws {
+    // `generate-test` runs the app's factory to learn what it sends at start-up (the list's
+    // view sends `refresh`) and does not send that recorded action again; the committed
+    // `TodoappSessionTests`, compiled and run by `swift test`, is what it writes.
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("TodoappSessionTests.swift")
+    let generated = try runReactorTrace([
+      "generate-test", "Traces/todoapp.session.jsonl", "--suite-name", "TodoappSessionTests",
+      "--serial-executor", "withExclusiveMainSerialExecutor", "--import", "ReactorTestSupport",
+      "-o", output,
+    ])
+    #expect(generated.exitCode == 0, "\(generated.standardError)")
+    let source = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(
+      source.contains(
+        "// list #1's action 1, sent at 0 ms by the app at start-up, not again: refresh"))
+    #expect(!source.contains("try recorder.send(TodoListReactor.Action.refresh, to: 1)"))
+    let committed = try String(
+      contentsOfFile: repositoryRoot + "/Tests/GeneratedTraceTests/TodoappSessionTests.swift",
+      encoding: .utf8)
+    #expect(source == committed, "regenerate Tests/GeneratedTraceTests/TodoappSessionTests.swift")
+  }
+
   @Test func exploringASessionReportsOneTypesTrapForThatTypeAndGoesOn() throws {
     let scratch = try ScratchDirectory()
     let session = try recordSession(in: scratch)

@@ -133,9 +133,22 @@ struct GenerateTestRequest: CommandRequest {
     let registry = ReactorRegistry.current
     var generator = TestGenerator(options: options)
     generator.options.suiteName = try suiteName ?? defaultSuiteName()
+    // What each app's factory sends at start-up, learned by running it: the tests leave
+    // those recorded actions to it.
+    var startUpActions: [[String: String]: [SessionFactory.StartUpAction]] = [:]
+    for trace in traces where factory == nil {
+      guard let metadata = try? SessionReader(path: trace).header.metadata,
+        let app = metadata["app"], startUpActions[metadata] == nil
+      else { continue }
+      startUpActions[metadata] = registry.sessionStartUpActions(for: app, metadata: metadata)
+    }
     // A factory given builds one reactor: the generator refuses it for an app.
     let source = try generator.source(of: traces) { subject, metadata in
-      factory.map(TestFactory.reactor) ?? registry.testFactory(for: subject, metadata: metadata)
+      if let factory { return .reactor(factory) }
+      guard case .app(var session)? = registry.testFactory(for: subject, metadata: metadata)
+      else { return registry.testFactory(for: subject, metadata: metadata) }
+      session.startUpActions = startUpActions[metadata] ?? []
+      return .app(session)
     }
     guard let output else {
       // The source ends with a newline, which `write` adds back.

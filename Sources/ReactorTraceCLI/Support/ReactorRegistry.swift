@@ -89,6 +89,26 @@ public struct ReactorRegistry: Sendable {
     }
     sessionEntries[app] = SessionEntry(
       testFactory: testFactory,
+      startUpActions: { metadata in
+        // The factory alone, on a test clock: the actions it sends while it builds the app.
+        let wasSerial = uncheckedUseMainSerialExecutor
+        uncheckedUseMainSerialExecutor = true
+        defer { uncheckedUseMainSerialExecutor = wasSerial }
+        let clock = TestClock()
+        guard
+          let recorder = try? SessionRecorder.recordingEveryReactor(
+            options: TraceOptions(metadata: metadata, clock: clock), including: including)
+        else { return [] }
+        defer { recorder.stop() }
+        let app = make(SessionContext(clock: clock, metadata: metadata, recorder: recorder))
+        defer { withExtendedLifetime(app) {} }
+        return recorder.session.events.compactMap { event in
+          guard case .reactor(let reactor, .action(let action)) = event.kind, action.from == nil,
+            action.source == .sent
+          else { return nil }
+          return SessionFactory.StartUpAction(reactor: reactor, value: action.value)
+        }
+      },
       mutate: { session, effects, settle throws(ReplayError) in
         // Effects and the test clock run deterministically on the main actor, in order: for
         // `replay --mode mutate` and `rerecord` alike, whatever else loads the machine.
@@ -149,10 +169,21 @@ public struct ReactorRegistry: Sendable {
     app.flatMap { sessionEntries[$0]?.testFactory?(metadata) }
   }
 
+  /// The user actions the session factory registered for `app` sends while it builds the
+  /// app, found by running it for a session's `metadata`; none for an app not registered.
+  @MainActor
+  func sessionStartUpActions(
+    for app: String, metadata: [String: String]
+  ) -> [SessionFactory.StartUpAction] {
+    sessionEntries[app]?.startUpActions(metadata) ?? []
+  }
+
   /// How to record an app's scripts and replay its sessions through mutate.
   struct SessionEntry: Sendable {
     /// How a generated test builds the app, given a session's metadata.
     let testFactory: (@Sendable ([String: String]) -> SessionFactory)?
+    /// The user actions the factory sends while it builds the app, for a session's metadata.
+    let startUpActions: @MainActor @Sendable ([String: String]) -> [SessionFactory.StartUpAction]
     /// Replays a session through the app the factory builds, its effects run or played back
     /// from the recording, waiting at most the given virtual time after the last event for
     /// effects to end.
