@@ -117,6 +117,25 @@ struct ShrinkCommandTests {
     #expect(result.output.contains("trapped"))
   }
 
+  @Test func anAppsTrapIsContainedInAWorkerAndShrunkToTheTapThatMakesIt() throws {
+    let scratch = try Scratch()
+    var lines = [#"{"app": "TodoApp"}"#]
+    for step in 0..<20 {
+      lines.append(
+        step == 15
+          ? #"{"t": \#(step * 100), "to": "list", "action": {"selectTask": {"_0": [5, 0]}}}"#
+          : #"{"t": \#(step * 100), "to": "list", "action": "refresh"}"#)
+    }
+    let input = try scratch.write(lines.joined(separator: "\n") + "\n", to: "todo.jsonl")
+    let result = try runBinary(["shrink", input, "--until-trap", "-o", scratch.file("out.jsonl")])
+    #expect(result.status == 0, "\(result.error)")
+    let written = steps(try scratch.read("out.jsonl"))
+    #expect(written.count == 1, "\(written)")
+    #expect(written.first?.contains("selectTask") == true)
+    #expect(written.first?.contains(#""to":"list""#) == true, "\(written)")
+    #expect(result.output.contains("trapped"))
+  }
+
   @Test func theTimeLimitWritesTheBestScriptSoFarAndExitsFive() async throws {
     let scratch = try Scratch()
     let input = try scratch.write(counterWalk(), to: "walk.jsonl")
