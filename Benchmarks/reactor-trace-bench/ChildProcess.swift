@@ -37,7 +37,7 @@ enum ChildProcess {
   static func run(_ executable: String, _ arguments: [String]) throws(BenchFailure) -> Outcome {
     let command = ([executable] + arguments).joined(separator: " ")
     var pipeEnds: [Int32] = [0, 0]
-    guard pipe(&pipeEnds) == 0 else {
+    guard openPipe(&pipeEnds) else {
       throw .child(command: command, reason: "pipe failed: \(String(cString: strerror(errno)))")
     }
 
@@ -90,6 +90,16 @@ enum ChildProcess {
       exitCode: signal == 0 ? (status >> 8) & 0xff : nil, signal: signal == 0 ? nil : signal,
       output: String(decoding: output, as: UTF8.self), maximumResidentBytes: residentBytes,
       seconds: seconds)
+  }
+
+  /// Opens a pipe whose ends no other child inherits (close-on-exec): a child started
+  /// meanwhile by another thread would otherwise hold its write end open, and reading the
+  /// pipe to its end would wait for that child too.
+  /// - Returns: Whether it opened; `errno` says why not.
+  static func openPipe(_ ends: inout [Int32]) -> Bool {
+    guard pipe(&ends) == 0 else { return false }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    return true
   }
 
   /// Starts `executable` with `arguments` in this process's environment, without waiting.

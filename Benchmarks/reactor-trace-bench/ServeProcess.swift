@@ -38,7 +38,7 @@ final class ServeProcess {
     // posix_spawn with the pipe as its standard output only, as the bench's children are
     // started (Foundation's Process closes descriptors a run under valgrind must keep).
     var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else {
+    guard ChildProcess.openPipe(&ends) else {
       throw .child(command: command, reason: "pipe failed: \(String(cString: strerror(errno)))")
     }
     let pid: pid_t
