@@ -43,7 +43,7 @@ final class ServeProcess {
     }
     let pid: pid_t
     do {
-      pid = try ChildProcess.spawn(executable, arguments) { actions in
+      pid = try ChildProcess.spawn(executable, arguments, keep: ends) { actions in
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclose(&actions, ends[0])
