@@ -140,7 +140,10 @@ struct TraceQueriesTests {
       ("state_at", ["trace": .string(Self.counter), "seq": 1000]),
       ("state_at", ["trace": .string(Self.session), "seq": 3, "reactor": 99]),
       ("why", ["trace": .string(Self.counter)]),
-      ("diagram", ["trace": .string(Self.session), "kind": "transitions"]),
+      ("diagram", ["trace": .string(Self.session), "kind": "pie"]),
+      ("shrink", ["input": .string(Self.counter)]),
+      ("compare", ["before": .string(Self.counter), "before_where": "appVersion=1"]),
+      ("coverage", ["traces": [], "time_limit": 5]),
       ("nope", [:]),
       ("events", "not an object"),
     ]
