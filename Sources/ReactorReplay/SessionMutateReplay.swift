@@ -50,6 +50,9 @@ public enum SessionMutateReplay {
     /// The effects played back from the recording rather than run (with
     /// ``ReplayEffects/recorded``), each with its reactor.
     public var playedEffects: [PlayedEffect] = []
+    /// What the replay's recorder noticed in the app (``SessionRecorder/warnings``): a state
+    /// that holds a child reactor inline, each parent type once.
+    public var warnings: [SessionRecordingWarning] = []
 
     /// Whether the replay recorded the same session.
     public var isMatch: Bool { divergence == nil }
@@ -165,7 +168,8 @@ public enum SessionMutateReplay {
     let (matched, divergence) = compare(recorded.events, replayed.events)
     return Result(
       replayed: replayed, divergence: divergence, userActions: userActions,
-      matchedEvents: matched, playedEffects: playback?.playedEffects ?? [])
+      matchedEvents: matched, playedEffects: playback?.playedEffects ?? [],
+      warnings: recorder.warnings)
   }
 
   /// A user's action (sent, from no other reactor): its reactor and value.

@@ -99,6 +99,25 @@ struct ShrinkCommandTests {
     #expect(condition.firstMatch(in: session) != nil)
   }
 
+  @Test func aSessionWhoseListHoldsItsRowsInlineShrinksThroughTheRowsOwnLanes() async throws {
+    // The todo app's list encodes its rows inline: its session's toggle is addressed by a
+    // selector through the rows' lanes (before: "no address reaches reactor #3").
+    let script = try ShrinkInput.script(at: "Traces/todoapp.session.jsonl")
+    let targets = script.steps.compactMap { step in step.target.map { "\($0)" } }
+    #expect(targets.contains("list/sections.0.items[id=task-2]"), "\(targets)")
+    let scratch = try Scratch()
+    let output = scratch.file("out.jsonl")
+    let status = try await runInProcess(
+      [
+        "shrink", "Traces/todoapp.session.jsonl", "--until-state",
+        "list/sections.0.items[id=task-2]:isDone=true", "-o", output,
+      ], registry: .examples)
+    #expect(status == 0)
+    let written = steps(try scratch.read("out.jsonl"))
+    #expect(written.count == 1)
+    #expect(written.first?.contains(#""list/sections.0.items[id=task-2]""#) == true)
+  }
+
   @Test func aTrapIsContainedInAWorkerAndShrunkToTheStepsThatMakeIt() throws {
     let scratch = try Scratch()
     var lines = [#"{"reactor": "ReactorExamples.ItemListReactor"}"#]

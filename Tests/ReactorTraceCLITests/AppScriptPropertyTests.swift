@@ -118,8 +118,8 @@ struct AppScriptPropertyTests {
     var second: SessionTrace?
     do {
       try await withExclusiveMainSerialExecutor {
-        first = try await entry.record(script, script.metadata, .seconds(10), nil)
-        second = try await entry.record(script, script.metadata, .seconds(10), nil)
+        first = try await entry.record(script, script.metadata, .seconds(10), nil).session
+        second = try await entry.record(script, script.metadata, .seconds(10), nil).session
       }
     } catch let error as ScriptError {
       if case .unreachableReactor = error { return nil }

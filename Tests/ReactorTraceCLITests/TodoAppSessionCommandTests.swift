@@ -162,4 +162,44 @@ struct RecordReplayAgreementTests {
     let replay = try runReactorTrace(["replay", session, "--mode", "mutate"])
     #expect(replay.exitCode == 0, "\(replay.standardOutput)")
   }
+
+  @Test func recordAndRerecordWarnOnceThatTheListHoldsItsRowsInlineAndWriteTheSameBytes() throws {
+    let scratch = try ScratchDirectory()
+    let warning =
+      "reactor-trace: warning: TodoListReactor holds its child TodoCellReactor inline: its "
+      + "recorded state has reactor 2's state at sections.0.items.0, a copy that goes stale as "
+      + #"the child changes; hold a ReactorReference there, recorded as {"reactor": 2}, the "#
+      + "child's own lane (README.md, 'Recording a whole app')\n"
+    let session = scratch.file("todo.session.jsonl")
+    let record = try runReactorTrace(
+      ["record", "--actions", "Traces/todoapp.script.jsonl", "-o", session])
+    #expect(record.exitCode == 0)
+    #expect(record.standardError == warning)
+    // The committed session was recorded before the recorder looked for inline children.
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: session))
+        == Data(contentsOf: URL(fileURLWithPath: "Traces/todoapp.session.jsonl")))
+    let again = scratch.file("again.session.jsonl")
+    let rerecord = try runReactorTrace(["rerecord", session, "-o", again])
+    #expect(rerecord.exitCode == 0)
+    #expect(rerecord.standardError == warning)
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: again))
+        == Data(contentsOf: URL(fileURLWithPath: session)))
+    // The task app's list holds references to its rows: nothing to say.
+    let task = try runReactorTrace(
+      ["record", "--actions", "Traces/taskapp.script.jsonl", "-o", scratch.file("task.jsonl")])
+    #expect(task.exitCode == 0)
+    #expect(task.standardError.isEmpty, "\(task.standardError)")
+  }
+
+  @Test func anOutputRefusedAfterTheWarningPrintsItsErrorLineAlone() throws {
+    let scratch = try ScratchDirectory()
+    // The warning is noticed while recording; the output, a directory, is refused after.
+    let record = try runReactorTrace(
+      ["record", "--actions", "Traces/todoapp.script.jsonl", "-o", scratch.path])
+    #expect(record.exitCode == 2)
+    #expect(record.standardError.split(separator: "\n").count == 1, "\(record.standardError)")
+    #expect(!record.standardError.contains("warning"), "\(record.standardError)")
+  }
 }

@@ -13,6 +13,8 @@ struct SessionStates {
   private var names: [String: [Int]] = [:]
   private var nameOf: [Int: String] = [:]
   private var parents: [Int: Int] = [:]
+  /// The live reactors' ids.
+  private var alive: Set<Int> = []
   private var rebuilt: [Int: TraceHeader.State] = [:]
   /// The fields of each reactor's state that a selector may name.
   ///
@@ -56,7 +58,9 @@ struct SessionStates {
         nameOf[id] = name
       }
       if let parent = introduction.parent { parents[id] = parent }
+      alive.insert(id)
     case .released(let id):
+      alive.remove(id)
       rebuilt[id] = nil
       states[id] = nil
       if let name = nameOf.removeValue(forKey: id) {
@@ -81,7 +85,16 @@ struct SessionStates {
   /// The reactor `address` reaches now, or `nil`.
   func reactor(at address: ReactorAddress) -> Int? {
     try? address.reactor(
-      named: { names[$0] ?? [] }, names: { names.keys.sorted() }, state: { states[$0] })
+      named: { names[$0] ?? [] }, ofType: reactors(ofType:), names: { names.keys.sorted() },
+      state: { states[$0] }, children: { parent in alive.filter { parents[$0] == parent }.sorted() }
+    )
+  }
+
+  /// The live reactors of a type, by its qualified or short name, oldest first.
+  private func reactors(ofType type: String) -> [Int] {
+    alive.filter { id in
+      types[id].map { $0 == type || ReactorIntroduction.shortTypeName($0) == type } ?? false
+    }.sorted()
   }
 
   /// An address that reaches `reactor` now, or `nil`.
@@ -103,7 +116,60 @@ struct SessionStates {
         if self.reactor(at: address) == reactor { return address }
       }
     }
+    // Held inline by its creator (a `Codable` row in a list's sections): a selector on a
+    // stable field through the rows' own lanes, else its type and order.
+    if let parent = parents[reactor], let state = states[parent],
+      let base = address(of: parent, depth: depth + 1)
+    {
+      for step in inlineSteps(to: reactor, in: state) {
+        let address = ReactorAddress(
+          name: base.name, index: base.index, steps: base.steps + [step])
+        if self.reactor(at: address) == reactor { return address }
+      }
+    }
+    if let type = types[reactor] {
+      for name in [ReactorIntroduction.shortTypeName(type), type] {
+        guard let position = reactors(ofType: name).firstIndex(of: reactor) else { continue }
+        let address = ReactorAddress(name: name, index: position)
+        if self.reactor(at: address) == reactor { return address }
+      }
+    }
     return nil
+  }
+
+  /// Selectors that may reach `reactor` among its creator's children held inline in the
+  /// creator's `state`: one for each array there with an element whose value at one of the
+  /// reactor's stable fields is the reactor's own.
+  private func inlineSteps(to reactor: Int, in state: JSONValue) -> [ReactorAddress.Step] {
+    guard let own = states[reactor] else { return [] }
+    var steps: [ReactorAddress.Step] = []
+    for key in stableFields[reactor] ?? [] {
+      guard let value = key.value(in: own), Self.isScalar(value) else { continue }
+      for path in Self.arrays(in: state, at: [])
+      where path.elements.contains(where: { key.value(in: $0) == value }) {
+        steps.append(
+          ReactorAddress.Step(
+            path: StatePath(components: path.components),
+            selector: ReactorAddress.Selector(key: key, value: value)))
+      }
+    }
+    return steps
+  }
+
+  /// The non-empty arrays in `value`, each with its path, depth first.
+  private static func arrays(
+    in value: JSONValue, at path: [String]
+  ) -> [(components: [String], elements: [JSONValue])] {
+    switch value {
+    case .array(let elements):
+      guard !elements.isEmpty else { return [] }
+      return [(path, elements)]
+        + elements.enumerated().flatMap { arrays(in: $1, at: path + [String($0)]) }
+    case .object(let object):
+      return object.members.flatMap { arrays(in: $0.value, at: path + [$0.key]) }
+    default:
+      return []
+    }
   }
 
   /// Steps down to `reactor`, found at `path` in a holder's `state`: a selector on the first

@@ -141,7 +141,7 @@ struct RecordRequest: CommandRequest {
     }
     let entry = try ReactorRegistry.current.sessionEntry(app: app)
     let metadata = script.metadata.merging(self.metadata) { _, option in option }
-    let session = try await entry.record(script, metadata, settle, nil)
+    let (session, noticed) = try await entry.record(script, metadata, settle, nil)
     let bytes = session.serialized
     // The check a reader makes: effects still running when --settle ran out.
     let reader = try SessionReader(bytes: bytes, name: output)
@@ -149,6 +149,7 @@ struct RecordRequest: CommandRequest {
     try TraceWarningReport.print(
       [TraceWarningReport(path: output, warnings: reader.warnings, eventCount: reader.eventCount)],
       failingIfStrict: strict)
+    for warning in noticed { CommandFailure.printWarning("warning: \(warning)") }
     try OutputFiles.write(bytes, to: output, inputs: [actions])
     if output == OutputFiles.standardOutput { return .success }
     report.write(

@@ -140,6 +140,7 @@ struct RerecordRequest: CommandRequest {
         "the new recording of \(trace) does not read back as a session (\(error)); "
           + "nothing was written")
     }
+    for warning in result.warnings { CommandFailure.printWarning("warning: \(warning)") }
     try OutputFiles.write(bytes, to: output, inputs: isInPlace ? [] : [trace])
     SignalCleanup.outputIsComplete()
     if output == OutputFiles.standardOutput { return .success }

@@ -126,15 +126,18 @@ public struct ReactorRegistry: Sendable {
       record: { script, metadata, settle, willRun throws(ScriptError) in
         let clock = TestClock()
         defer { ReactorTrap.clear() }
-        return try await SessionScriptRunner.record(
+        var used: SessionRecorder?
+        let session = try await SessionScriptRunner.record(
           script, clock: clock, metadata: metadata, including: including, settle: settle,
           willRun: { stage in
             ReactorTrap.running(stage)
             willRun?(stage)
           }
         ) { recorder in
-          make(SessionContext(clock: clock, metadata: metadata, recorder: recorder))
+          used = recorder
+          return make(SessionContext(clock: clock, metadata: metadata, recorder: recorder))
         }
+        return (session, used?.warnings ?? [])
       })
   }
 
@@ -192,11 +195,12 @@ public struct ReactorRegistry: Sendable {
         SessionMutateReplay.Result
     /// Records the app driven by an app's script, with the given header metadata, waiting
     /// at most the given virtual time after the last step for effects to end, telling the
-    /// hook (after the trap report) what runs next.
+    /// hook (after the trap report) what runs next; returns the session and what its
+    /// recorder noticed (``SessionRecorder/warnings``).
     let record:
       @MainActor @Sendable (
         ReactorScript, [String: String], Duration, (@MainActor (ScriptStage) -> Void)?
-      ) async throws(ScriptError) -> SessionTrace
+      ) async throws(ScriptError) -> (session: SessionTrace, warnings: [SessionRecordingWarning])
   }
 
   /// Registers a reactor type under its module-qualified name, as traces record it.

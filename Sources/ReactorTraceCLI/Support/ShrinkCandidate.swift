@@ -32,7 +32,8 @@ enum ShrinkCandidate {
     let registry = ReactorRegistry.current
     if let app = script.app {
       return try await registry.sessionEntry(app: app).record(
-        script, script.metadata, settle, willRun)
+        script, script.metadata, settle, willRun
+      ).session
     }
     guard let name = script.reactor, let entry = registry.entry(named: name) else {
       throw CommandFailure.unusableInput(

@@ -51,13 +51,26 @@ import ReactorSchema
 /// reactors are recorded with their origin.
 @MainActor
 public final class SessionRecorder: ReactorSessionObserver {
-  private let log: SessionLog
+  let log: SessionLog
   private let options: TraceOptions
   /// Which reactors ``reactorWillStart(_:createdBy:)`` records.
   private var includes: @MainActor (AnyObject) -> Bool = { _ in true }
   /// The naming rules, in the order given: the first name one gives a reactor recorded
   /// without one is its name.
   private var namingRules: [@MainActor (AnyObject) -> String?] = []
+  /// The parent types whose recorded state was searched for a child held inline: each is
+  /// searched once (``checkInlineCopy(of:type:id:state:parent:)``).
+  var inlineCheckedTypes: Set<String> = []
+
+  /// What the recorder noticed in the app so far that the session is recorded right despite
+  /// but that misleads its readers, each once: a reactor whose state holds a child reactor
+  /// inline rather than as a `ReactorReference` (``SessionRecordingWarning``).
+  ///
+  /// ```swift
+  /// try await recorder.close()
+  /// for warning in recorder.warnings { print("warning: \(warning)") }
+  /// ```
+  public internal(set) var warnings: [SessionRecordingWarning] = []
 
   /// Starts a session recording no reactor yet.
   /// - Parameters:
@@ -212,9 +225,10 @@ public final class SessionRecorder: ReactorSessionObserver {
       lane = SessionLane(id: id, reactor: reactor, log: log, encoder: encoder)
     }
     let knownParent = parent.flatMap { log.isLive($0) ? $0 : nil }
+    let typeName = String(reflecting: type(of: reactor))
     log.introduce(
       ReactorIntroduction(
-        reactor: id, type: String(reflecting: type(of: reactor)), name: name,
+        reactor: id, type: typeName, name: name,
         schema: TraceSchema(action: R.Action.self, mutation: R.Mutation.self, state: R.State.self),
         initialState: initialState, initialStateHash: hash, parent: knownParent,
         createdDuring: knownParent.flatMap { log.lastSequence(of: $0) }),
@@ -222,6 +236,9 @@ public final class SessionRecorder: ReactorSessionObserver {
     lane.laneRecord = log.lane(id)
     reactor.runtime.monitor = lane
     reactor.runtime.sessionID = id
+    if let knownParent {
+      checkInlineCopy(of: reactor, type: typeName, id: id, state: initialState, parent: knownParent)
+    }
     return id
   }
 
