@@ -17,6 +17,7 @@ public enum LiveCommand: Sendable, Hashable {
   /// The body of the request the server takes at ``LiveProtocol/commandPath``.
   /// - Parameter stream: The stream whose app takes it; `nil` for the only one that accepts
   ///   control.
+  /// - Returns: The body, a JSON object.
   public func requestBody(stream: String?) -> JSONValue {
     var members: [(String, JSONValue)] = []
     if let stream { members.append(("stream", .string(stream))) }

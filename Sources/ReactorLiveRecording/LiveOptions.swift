@@ -33,10 +33,11 @@ public struct LiveOptions: Sendable {
   public var timeout: Duration
   /// How long `stop()` goes on trying to deliver what the server has not acknowledged.
   public var drainTimeout: Duration
-  /// Whether the app takes commands from the live page and `reactor-trace send` (dispatch an
-  /// action, jump to a recorded state, send a recorded action again): ``LiveControl/refuse``
-  /// by default. A debug-build setting: ``LiveControl/accept`` lets whoever holds the
-  /// server's token drive the app.
+  /// Whether the app takes commands from the live page and `reactor-trace send`.
+  ///
+  /// Dispatch an action, send a recorded action again: ``LiveControl/refuse`` by default. A
+  /// debug-build setting: ``LiveControl/accept`` lets whoever holds the server's token drive
+  /// the app.
   public var control: LiveControl
   /// With ``LiveControl/accept``, how often an app with nothing to send asks the server for
   /// commands at least (25 ms by default): commands arrive in the answers to its batches.

@@ -155,7 +155,8 @@ extension LiveRequestHandler {
       let reader = try SessionReader(path: path, verifyingStates: false)
       while let event = try reader.next() {
         guard event.sequence >= sequence else { continue }
-        guard event.sequence == sequence, case .reactor(let reactor, .action(let action)) = event.kind
+        guard event.sequence == sequence,
+          case .reactor(let reactor, .action(let action)) = event.kind
         else { break }
         guard let value = action.value else {
           return .failure(
@@ -172,8 +173,7 @@ extension LiveRequestHandler {
 
   /// A refusal of a command whose token was right: one log line, and the reason in the body
   /// for the page or client to show.
-  private func commandRefusal(_ request: HTTPRequest, _ status: Int, _ reason: String) -> Outcome
-  {
+  private func commandRefusal(_ request: HTTPRequest, _ status: Int, _ reason: String) -> Outcome {
     log("refused \(request.shown) from \(request.client): \(LogText.escaped(reason))")
     var response = Self.json(status, [("error", .string(reason))])
     response.closes = status == 400

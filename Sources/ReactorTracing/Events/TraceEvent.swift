@@ -56,10 +56,12 @@ public struct TraceEvent: Hashable, Sendable {
     /// and in a trace of one reactor.
     public var from: ReactorOrigin?
 
-    /// Who sent it from outside the app through a live recording's control (format 1.6 and
-    /// 2.4, issue 43): `"page"` (the live inspector) or `"client"` (`reactor-trace send`);
-    /// `nil` for an action the app sent itself. Such an action's `source` is `sent`, so that
-    /// a reader of an earlier version reads it as a sent action.
+    /// Who sent it from outside the app, if anyone.
+    ///
+    /// Through a live recording's control (issue 43): `"page"` (the live inspector) or
+    /// `"client"` (`reactor-trace send`); `nil` for an action the app sent itself. Such an
+    /// action's `source` is `sent`, so that a reader that ignores the member reads it as a
+    /// sent action.
     public var external: String?
 
     /// An action event.

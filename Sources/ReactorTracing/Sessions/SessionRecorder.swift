@@ -256,9 +256,10 @@ public final class SessionRecorder: ReactorSessionObserver {
     try control.send(action)
   }
 
-  /// Sends an action that comes from outside the app to the live reactor with session id
-  /// `reactor`, decoding it as that reactor's action: how a live recording that accepts
-  /// control performs a command. The trace records it with `external` (issue 43).
+  /// Sends an action that comes from outside the app to a live reactor.
+  ///
+  /// It decodes it as that reactor's action: how a live recording that accepts control
+  /// performs a command. The trace records it with `external` (issue 43).
   /// - Parameters:
   ///   - action: The action as JSON.
   ///   - reactor: The reactor's id in this session.
