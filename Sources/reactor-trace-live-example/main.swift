@@ -28,7 +28,7 @@ let usage = """
     reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
                                                     the benchmark's reference)
     reactor-trace-live-example --session taskapp --port 7878 --token TOKEN [--pause-ms 0]
-      [--control SECONDS | --idle SECONDS]
+      [--control SECONDS | --idle SECONDS] [--stop-file PATH]
     reactor-trace-live-example --session taskapp --file PATH
     [--hold-file PATH]   (waits until PATH exists before its last action, or after the
                           session's last tap: the browser tests hold the app there until the
@@ -46,7 +46,8 @@ let usage = """
   end it prints one line of JSON: the stream, events observed, dropped, acknowledged and \
   lost. After its taps, --control SECONDS takes commands from the page and reactor-trace \
   send (LiveOptions(control: .accept)) for SECONDS, then ends its recording; --idle SECONDS \
-  streams as long without accepting any (with --actions 0 it sends no taps of its own). \
+  streams as long without accepting any (with --actions 0 it sends no taps of its own); \
+  --stop-file PATH ends that wait as soon as PATH exists (the tests end it so). \
   Exit codes: 0 streamed (or the help printed), 2 bad arguments or options, 1 events \
   were lost.
   """
@@ -98,6 +99,18 @@ let lingering = Duration.seconds(integer("control", default: integer("idle", def
 let stateBytes = integer("state-bytes", default: 0)
 let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"], overflow: .drop)
 
+/// Goes on for `lingering` after the taps (taking commands with `--control`), or until the
+/// path of `--stop-file` exists.
+@MainActor func linger() async {
+  guard lingering > .zero else { return }
+  let clock = ContinuousClock()
+  let deadline = clock.now + lingering
+  while clock.now < deadline {
+    if let path = values["stop-file"], access(path, F_OK) == 0 { return }
+    try? await clock.sleep(for: .milliseconds(10))
+  }
+}
+
 /// Waits until the path of `--hold-file` exists, when it is given (at most 120 s): the browser
 /// tests hold the app there until the page has shown what it streamed, so that "shown while the
 /// app still runs" does not depend on how loaded the machine is.
@@ -143,7 +156,7 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
     exit(0)
   }
   guard let recorder else { fail("no recorder") }
-  if lingering > .zero { try? await clock.sleep(for: lingering) }
+  await linger()
   await recorder.waitUntilIdle()
   await recorder.stop()
   let status = recorder.status
@@ -201,7 +214,7 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
     exit(0)
   }
   guard let recorder else { fail("no recorder") }
-  if lingering > .zero { try? await ContinuousClock().sleep(for: lingering) }
+  await linger()
   await recorder.stop()
   let status = recorder.status
   print(

@@ -228,6 +228,51 @@ import Testing
       }
     }
   }
+
+  @Test func aSessionTakesAnActionAddressedToOneOfItsReactors() async throws {
+    try await withoutSerialExecutorTests {
+      let directory = try ScratchDirectory()
+      defer { directory.remove() }
+      let server = try await RunningServer.start(directory: directory.file("streams"))
+      let url = "http://127.0.0.1:\(server.endpoint.port)"
+      let token = server.endpoint.token
+      let app = Task {
+        try await runProduct(
+          "reactor-trace-live-example",
+          [
+            "--session", "taskapp", "--port", "\(server.endpoint.port)", "--token", token,
+            "--stream", "taskapp", "--control", "120", "--stop-file", directory.file("stop"),
+          ])
+      }
+      // Once the sample's taps are on the server, the app takes commands.
+      try await eventually("the sample session on the server") {
+        (try? lines(of: directory.file("streams/taskapp.trace.jsonl")).count) ?? 0 >= 57
+      }
+      let unaddressed = try await runProduct(
+        "reactor-trace",
+        ["send", "--server", url, "--token", token, "--action", #"{"toggle":{}}"#])
+      #expect(unaddressed.status == 2)
+      #expect(unaddressed.error.contains("address"))
+      let taken = try await runProduct(
+        "reactor-trace",
+        [
+          "send", "--server", url, "--token", token, "--stream", "taskapp", "--action",
+          #"{"toggle":{}}"#, "--to", "list/cells.0",
+        ])
+      #expect(taken.status == 0, "\(taken.error)")
+      _ = FileManager.default.createFile(atPath: directory.file("stop"), contents: Data())
+      let finished = try await app.value
+      #expect(finished.status == 0, "\(finished.error)")
+      await server.stop()
+      let kept = try lines(of: directory.file("streams/taskapp.trace.jsonl"))
+      let external = kept.filter { $0.contains(#""external":"client""#) }
+      #expect(external.count == 1)
+      #expect(external.first?.contains(#""label":"toggle""#) == true)
+      let replay = try await runProduct(
+        "reactor-trace", ["replay", directory.file("streams/taskapp.trace.jsonl")])
+      #expect(replay.status == 0, "\(replay.output)\(replay.error)")
+    }
+  }
 }
 
 /// Runs a product built beside the tests to its end, on a thread of its own (the app under

@@ -37,6 +37,10 @@ actor CommandDesk {
 
   /// Whether connection `number` may send one more command now (and counts it).
   func allows(connection number: Int, at now: ContinuousClock.Instant = .now) -> Bool {
+    if recent.count > 1024 {
+      // Connections that sent nothing lately: forget them, so the table stays small.
+      recent = recent.filter { _, times in times.contains { now - $0 < Self.ratePeriod } }
+    }
     var times = recent[number, default: []].filter { now - $0 < Self.ratePeriod }
     guard times.count < Self.rateLimit else {
       recent[number] = times
@@ -45,11 +49,6 @@ actor CommandDesk {
     times.append(now)
     recent[number] = times
     return true
-  }
-
-  /// Forgets connection `number`'s rate.
-  func closed(connection number: Int) {
-    recent[number] = nil
   }
 
   /// Queues `order` (without its id) for stream `id`'s app and waits for its outcome.
