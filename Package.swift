@@ -304,7 +304,8 @@ let package = Package(
 
     // Live: an app streams its recording to `reactor-trace serve` (issue 31). The recorder
     // side links no server library, no Graphviz and no FoundationNetworking: plain sockets.
-    .target(name: "ReactorLiveRecording", dependencies: ["ReactorCore", "ReactorTracing"]),
+    .target(
+      name: "ReactorLiveRecording", dependencies: ["ReactorCore", "ReactorTracing", "ReactorScript"]),
     // The server: takes apps' streams, keeps each on disk as a trace, serves the inspector in
     // live mode (and draws its diagrams, so it links Graphviz through ReactorInspector).
     .target(
@@ -407,6 +408,7 @@ let package = Package(
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorStateMachines", "ReactorDiagrams",
         "ReactorExploration", "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
         "ReactorScript", "ReactorFleet", "ReactorShrinking", "ReactorComparison",
+        "ReactorLiveRecording",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

@@ -2,6 +2,9 @@
 public enum Origin: Hashable, Sendable {
   /// An action sent with ``Reactor/send(_:)``.
   case sent
+  /// An action sent from outside the app through a live recording's control (issue 43):
+  /// the page (`"page"`) or a client (`"client"`), as ``ReactorRuntime/send(_:from:)`` says.
+  case external(String)
   /// An element of a named external stream merged in a `transform` hook.
   case stream(String)
   /// A mutation emitted synchronously by `mutate(action:)` for the action with this id.

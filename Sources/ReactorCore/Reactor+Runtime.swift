@@ -31,6 +31,22 @@ extension Reactor {
     runtime.send(action, to: self)
   }
 
+  /// Sends an action that comes from outside the app (a live inspector's page or a client,
+  /// issue 43), as ``send(_:)`` does; a monitor is told its origin is
+  /// ``Origin/external(_:)`` with `source`, so a recording says where it came from.
+  /// - Parameters:
+  ///   - action: The action.
+  ///   - source: Who sent it: `"page"` or `"client"`.
+  public func send(_ action: Action, from source: String) {
+    let runtime = self.runtime
+    if runtime.isStubEnabled {
+      recordStubbed(action)
+      return
+    }
+    runtime.buildIfNeeded(self)
+    runtime.send(action, from: source)
+  }
+
   @inlinable
   func recordStubbed(_ action: Action) {
     // The stub exists after its first use; only that first use goes through `stub`. (Not

@@ -37,6 +37,23 @@ extension ReactorRuntime {
     endUnit()
   }
 
+  /// The end of ``Reactor/send(_:from:)``: runs an action that comes from outside the app
+  /// as a unit of work, or queues it behind the unit in progress, with origin
+  /// ``Origin/external(_:)``.
+  func send(_ action: Action, from source: String) {
+    if isBusy {
+      enqueue { [unowned(unsafe) self] in send(action, from: source) }
+      return
+    }
+    isBusy = true
+    if passesActionsThrough {
+      receive(action, origin: .external(source))
+    } else {
+      for entry in actionEntries { entry(action, .external(source)) }
+    }
+    endUnit()
+  }
+
   /// ``send(_:)`` from the reactor's own `send`, which keeps the reactor alive for the call.
   ///
   /// When the action and mutation hooks pass values through and nothing is being emitted,

@@ -93,7 +93,7 @@ extension ReactorRuntime {
       // What the element's publisher ran is what this mutation's observers run for.
       from = ReactorActivity.delivered
       activity = from
-    case .sent:
+    case .sent, .external:
       from = nil
       activity = nil
     }

@@ -14,11 +14,12 @@ import ReactorTracing
 public enum LiveInspectorPage {
   /// The page's Content-Security-Policy, served as a header too.
   ///
-  /// The offline page's policy, plus connections to the page's own origin (its socket and its
-  /// diagram requests).
+  /// The offline page's policy, plus connections to the page's own origin (its socket, its
+  /// diagram requests and its commands) and the command bar's script.
   public static let contentSecurityPolicy =
     InspectorTemplate.contentSecurityPolicy.replacing(
-      "default-src 'none';", with: "default-src 'none'; connect-src 'self';")
+      "default-src 'none';", with: "default-src 'none'; connect-src 'self';"
+    ).replacing("script-src ", with: "script-src '\(LiveCommandBar.scriptHash)' ")
     + "; base-uri 'none'; form-action 'none'"
 
   /// The page.
@@ -42,8 +43,9 @@ public enum LiveInspectorPage {
     JSONValue.object(data).write(to: &bytes)
     let page = String(
       decoding: InspectorTemplate.page(title: "reactor-trace live", data: bytes), as: UTF8.self)
+    let withBar = page.replacing("</body>", with: LiveCommandBar.markup + "</body>")
     return Array(
-      page.replacing(InspectorTemplate.contentSecurityPolicy, with: contentSecurityPolicy).utf8)
+      withBar.replacing(InspectorTemplate.contentSecurityPolicy, with: contentSecurityPolicy).utf8)
   }()
 
   /// The transitions diagrams of a trace or a session as far as it is written, with the node

@@ -33,6 +33,15 @@ public struct LiveOptions: Sendable {
   public var timeout: Duration
   /// How long `stop()` goes on trying to deliver what the server has not acknowledged.
   public var drainTimeout: Duration
+  /// Whether the app takes commands from the live page and `reactor-trace send`.
+  ///
+  /// Dispatch an action, send a recorded action again: ``LiveControl/refuse`` by default. A
+  /// debug-build setting: ``LiveControl/accept`` lets whoever holds the server's token drive
+  /// the app.
+  public var control: LiveControl
+  /// With ``LiveControl/accept``, how often an app with nothing to send asks the server for
+  /// commands at least (25 ms by default): commands arrive in the answers to its batches.
+  public var commandPollInterval: Duration
 
   /// Options for the server at `host:port` with `token`, each other one defaulted.
   public init(
@@ -41,7 +50,8 @@ public struct LiveOptions: Sendable {
     ringEvents: Int = 10_000, ringBytes: Int = 8 << 20, queueBudget: Int = 2 << 20,
     sendInterval: Duration = .milliseconds(5), reconnectDelay: Duration = .milliseconds(50),
     maximumReconnectDelay: Duration = .seconds(1), timeout: Duration = .seconds(5),
-    drainTimeout: Duration = .seconds(5)
+    drainTimeout: Duration = .seconds(5), control: LiveControl = .refuse,
+    commandPollInterval: Duration = .milliseconds(25)
   ) {
     self.host = host
     self.port = port
@@ -55,6 +65,8 @@ public struct LiveOptions: Sendable {
     self.maximumReconnectDelay = maximumReconnectDelay
     self.timeout = timeout
     self.drainTimeout = drainTimeout
+    self.control = control
+    self.commandPollInterval = commandPollInterval
   }
 
   /// Checks the stream's name, the ring's bounds and the port.

@@ -9,7 +9,26 @@
 /// to the stream's trace file, and answers `200` with `{"acked":M}`: every event up to `M`
 /// is on its disk. `409` with the same body says the batch starts after a hole: the app
 /// resends from `M + 1`. `401` is a wrong token; `400` a malformed batch.
+///
+/// Control (issue 43): an app that accepts commands (``LiveOptions/control``) adds
+/// `Reactor-Control: accept` to each batch, and posts a batch of no events (the header line
+/// alone) every ``LiveOptions/commandPollInterval`` while it has nothing else to send. The
+/// answer to such a batch may carry orders, `{"acked":M,"orders":[…]}`, each
+/// `{"id":N,"from":"page"|"client","action":VALUE}` with `"to":"ADDRESS"` or `"reactor":ID`
+/// in a session. The app performs them on its reactors' actor, then posts the outcomes to
+/// ``resultsPath(_:)`` on the same connection: `[{"id":N},{"id":N,"error":"…"}]`. The page
+/// and `reactor-trace send` post a ``LiveCommand`` to ``commandPath``, answered once the app
+/// reported its outcome.
 public enum LiveProtocol {
+  /// The header with which an app's batches say that it accepts commands.
+  public static var controlHeader: String { "Reactor-Control" }
+  /// Where the page and `reactor-trace send` post a ``LiveCommand``.
+  public static var commandPath: String { "/live/v1/command" }
+  /// Where an app posts the outcomes of the orders it performed.
+  public static func resultsPath(_ id: String) -> String { resultsPathPrefix + id }
+  /// The path every results URL starts with.
+  public static var resultsPathPrefix: String { "/live/v1/results/" }
+
   /// Where an app posts the lines of stream `id`.
   public static func streamPath(_ id: String) -> String { streamPathPrefix + id }
   /// The path every stream's URL starts with.

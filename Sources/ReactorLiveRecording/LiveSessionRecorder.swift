@@ -1,4 +1,5 @@
 public import ReactorCore
+import ReactorScript
 public import ReactorTracing
 
 /// Streams a whole session (many reactors in one trace) to `reactor-trace serve` as it runs,
@@ -31,6 +32,7 @@ public final class LiveSessionRecorder {
   /// The stream's name on the server.
   public var streamID: String { stream.options.streamID }
   private let stream: LiveStream
+  private let orders = LiveOrders()
   private let recorder: SessionRecorder
   private var isStopping = false
 
@@ -52,7 +54,8 @@ public final class LiveSessionRecorder {
     options.overflow = .drop
     options.flushInterval = live.sendInterval
     options.queueBudget = live.queueBudget
-    stream = LiveStream(options: live)
+    stream = LiveStream(options: live, perform: orders.receiver)
+    orders.stream = stream
     do {
       recorder = try SessionRecorder(
         sink: stream, name: "live session \(live.streamID)", options: options)
@@ -61,6 +64,35 @@ public final class LiveSessionRecorder {
       stream.finish()
       throw error
     }
+    orders.performer = { [weak self] order in
+      guard let self else { return "the app's recording has stopped" }
+      return self.perform(order)
+    }
+  }
+
+  /// Sends an order's action to the reactor it addresses, recorded as coming from outside
+  /// the app.
+  /// - Returns: Why it failed, or `nil` once the reactor took it.
+  private func perform(_ order: LiveOrder) -> String? {
+    guard !isStopping else { return "the app's recording has stopped" }
+    let reactor: Int
+    if let id = order.reactor {
+      reactor = id
+    } else if let to = order.to {
+      do {
+        reactor = try ReactorAddress(parsing: to).reactor(in: recorder)
+      } catch {
+        return "no reactor at '\(to)': \(error)"
+      }
+    } else {
+      return "a session's action goes to a reactor's address (--to, e.g. list/cells.0)"
+    }
+    do {
+      try recorder.send(order.action, to: reactor, from: order.from)
+    } catch {
+      return error.description
+    }
+    return nil
   }
 
   /// Starts a live session that records every reactor whose pipeline starts from now on,

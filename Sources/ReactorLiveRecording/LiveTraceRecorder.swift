@@ -35,6 +35,7 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
   /// The stream's name on the server.
   public var streamID: String { stream.options.streamID }
   private let stream: LiveStream
+  private let orders = LiveOrders()
   private let writer: TraceFileWriter<R.Action, R.Mutation, R.State>
   private let monitor: RecordingMonitor<R.Action, R.Mutation, R.State>
   private weak var reactor: R?
@@ -62,13 +63,40 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
     options.queueBudget = live.queueBudget
     let (header, encoder) = try reactor.traceHeader(options: options)
     self.header = header
-    stream = LiveStream(options: live)
+    stream = LiveStream(options: live, perform: orders.receiver)
+    orders.stream = stream
     writer = try TraceFileWriter(
       sink: stream, name: "live stream \(live.streamID)", header: header, encoder: encoder,
       options: options)
     monitor = RecordingMonitor(options: options, writer: writer)
     self.reactor = reactor
     monitor.attach(to: reactor.runtime)
+    orders.performer = { [weak self] order in
+      guard let self else { return "the app's recording has stopped" }
+      return self.perform(order)
+    }
+  }
+
+  /// Sends an order's action to the reactor, recorded as coming from outside the app.
+  /// - Returns: Why it failed, or `nil` once the reactor took it.
+  private func perform(_ order: LiveOrder) -> String? {
+    guard !isStopping, let reactor else { return "the app's recording has stopped" }
+    guard order.to == nil, order.reactor == nil else {
+      return "this app records one reactor, which takes no address"
+    }
+    guard let type = R.Action.self as? any Decodable.Type else {
+      return "the reactor's Action type is not Decodable"
+    }
+    let action: R.Action
+    do {
+      guard let decoded = try JSONValueDecoder().decode(type, from: order.action) as? R.Action
+      else { return "the value is not a \(R.Action.self)" }
+      action = decoded
+    } catch {
+      return "the action does not decode: \(LiveOrder.message(error))"
+    }
+    reactor.send(action, from: order.from)
+    return nil
   }
 
   isolated deinit {

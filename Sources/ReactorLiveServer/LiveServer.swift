@@ -134,7 +134,7 @@ public final class LiveServer: Sendable {
       table: table,
       throttle: WrongTokenThrottle(
         perSecond: configuration.wrongTokensPerSecond, burst: configuration.wrongTokensPerSecond),
-      log: log)
+      desk: CommandDesk(), log: log)
     let listener = LiveListener(
       socket: socket, port: port, configuration: configuration, table: table, handler: handler,
       store: store, log: log)

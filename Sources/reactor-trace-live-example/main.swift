@@ -24,10 +24,11 @@ let usage = """
 
     reactor-trace-live-example --port 7878 --token TOKEN [--host 127.0.0.1]
       [--actions 200] [--rate 50] [--stream NAME] [--app NAME] [--pattern mixed|decrease]
-      [--state-bytes N] [--queue-mib 2]
+      [--state-bytes N] [--queue-mib 2] [--control SECONDS | --idle SECONDS]
     reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
                                                     the benchmark's reference)
     reactor-trace-live-example --session taskapp --port 7878 --token TOKEN [--pause-ms 0]
+      [--control SECONDS | --idle SECONDS] [--stop-file PATH]
     reactor-trace-live-example --session taskapp --file PATH
     [--hold-file PATH]   (waits until PATH exists before its last action, or after the
                           session's last tap: the browser tests hold the app there until the
@@ -43,7 +44,11 @@ let usage = """
   also holds about N bytes of text, each action one mutation (the latency row with a large \
   state). --queue-mib sets the queue in front of the ring (LiveOptions.queueBudget). At the \
   end it prints one line of JSON: the stream, events observed, dropped, acknowledged and \
-  lost. Exit codes: 0 streamed (or the help printed), 2 bad arguments or options, 1 events \
+  lost. After its taps, --control SECONDS takes commands from the page and reactor-trace \
+  send (LiveOptions(control: .accept)) for SECONDS, then ends its recording; --idle SECONDS \
+  streams as long without accepting any (with --actions 0 it sends no taps of its own); \
+  --stop-file PATH ends that wait as soon as PATH exists (the tests end it so). \
+  Exit codes: 0 streamed (or the help printed), 2 bad arguments or options, 1 events \
   were lost.
   """
 
@@ -86,9 +91,25 @@ let rate = max(1, integer("rate", default: 50))
 var live = LiveOptions(host: values["host"] ?? "127.0.0.1", port: port, token: token)
 if let stream = values["stream"] { live.streamID = stream }
 if values["queue-mib"] != nil { live.queueBudget = integer("queue-mib", default: 2) << 20 }
+if values["control"] != nil, values["idle"] != nil { fail("give --control or --idle, not both") }
+if values["control"] != nil { live.control = .accept }
+/// How long the app goes on after its taps: taking commands (`--control`) or not (`--idle`).
+let lingering = Duration.seconds(integer("control", default: integer("idle", default: 0)))
 
 let stateBytes = integer("state-bytes", default: 0)
 let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"], overflow: .drop)
+
+/// Goes on for `lingering` after the taps (taking commands with `--control`), or until the
+/// path of `--stop-file` exists.
+@MainActor func linger() async {
+  guard lingering > .zero else { return }
+  let clock = ContinuousClock()
+  let deadline = clock.now + lingering
+  while clock.now < deadline {
+    if let path = values["stop-file"], access(path, F_OK) == 0 { return }
+    try? await clock.sleep(for: .milliseconds(10))
+  }
+}
 
 /// Waits until the path of `--hold-file` exists, when it is given (at most 120 s): the browser
 /// tests hold the app there until the page has shown what it streamed, so that "shown while the
@@ -135,6 +156,7 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
     exit(0)
   }
   guard let recorder else { fail("no recorder") }
+  await linger()
   await recorder.waitUntilIdle()
   await recorder.stop()
   let status = recorder.status
@@ -192,6 +214,7 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
     exit(0)
   }
   guard let recorder else { fail("no recorder") }
+  await linger()
   await recorder.stop()
   let status = recorder.status
   print(

@@ -28,8 +28,9 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.ui import Select
 
-OPTIONS = {"bin": None, "screenshot": None, "session_screenshot": None}
+OPTIONS = {"bin": None, "screenshot": None, "session_screenshot": None, "control_screenshot": None}
 
 
 def poll(what, condition, limit=60.0):
@@ -310,6 +311,54 @@ class LivePageTests(unittest.TestCase):
         with open(saved, "rb") as a, open(path, "rb") as b:
             self.assertEqual(a.read(), b.read())
 
+    def test_the_command_bar_dispatches_and_sends_again_and_shows_a_refusal_inline(self):
+        # Issue 43: an app that accepts commands, driven from the page.
+        path = os.path.join(self.directory, "driven.trace.jsonl")
+        stop = os.path.join(self.scratch.name, "driven.stop")
+        app = subprocess.Popen(
+            [os.path.join(OPTIONS["bin"], "reactor-trace-live-example"), "--port",
+             str(self.server.port), "--token", self.server.token, "--stream", "driven",
+             "--actions", "0", "--control", "120", "--stop-file", stop, "--app", "browser test"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            poll("the app's stream", lambda: os.path.exists(path))
+            self.driver.get(self.server.url)
+            poll("the stream in the list", lambda: "driven" in [
+                o.get_attribute("value") for o in self.driver.find_elements(By.CSS_SELECTOR, "#streams option")])
+            Select(self.driver.find_element(By.ID, "streams")).select_by_value("driven")
+            poll("the action cases", lambda: len(self.driver.find_elements(
+                By.CSS_SELECTOR, "#command-case option")) == 2)
+            result = self.driver.find_element(By.ID, "command-result")
+            payload = self.driver.find_element(By.ID, "command-payload")
+            Select(self.driver.find_element(By.ID, "command-case")).select_by_visible_text("decrease")
+            self.assertEqual(json.loads(payload.get_attribute("value")), {"decrease": {}})
+            payload.send_keys(Keys.ENTER)
+            poll("the app took it", lambda: result.text == "the app took it")
+            poll("the action in the page", lambda: self.shown_events() >= 4)
+            # "Send again" on the action the page picked.
+            self.driver.execute_script("location.hash = location.hash.replace(/&seq=\\d+/, '') + '&seq=1'")
+            self.assertEqual(self.selected_seq(), 1)
+            self.driver.find_element(By.ID, "command-again").click()
+            poll("sent again", lambda: self.shown_events() >= 8)
+            self.assertEqual(result.text, "the app took it")
+            # An action that does not decode: the refusal, inline.
+            payload.clear()
+            payload.send_keys('{"sideways":{}}' + Keys.ENTER)
+            poll("the refusal", lambda: "does not decode" in result.text)
+            if OPTIONS["control_screenshot"]:
+                self.driver.save_screenshot(OPTIONS["control_screenshot"])
+        finally:
+            open(stop, "w").close()
+            out, err = app.communicate(timeout=120)
+        self.assertEqual(app.returncode, 0, err)
+        actions = [json.loads(line) for line in event_lines(path) if '"kind":"action"' in line]
+        self.assertEqual([(a["label"], a.get("external")) for a in actions],
+                         [("decrease", "page"), ("decrease", "page")])
+        replay = subprocess.run(
+            [os.path.join(OPTIONS["bin"], "reactor-trace"), "replay", path, "--mode", "mutate"],
+            capture_output=True, text=True)
+        self.assertEqual(replay.returncode, 0, replay.stdout + replay.stderr)
+
     def test_a_page_from_another_origin_is_refused_with_one_log_line(self):
         token = self.server.token
         port = self.server.port
@@ -400,8 +449,10 @@ if __name__ == "__main__":
     parser.add_argument("--bin", required=True, help="the directory with reactor-trace and the example app")
     parser.add_argument("--screenshot", help="save a screenshot of the live page here")
     parser.add_argument("--session-screenshot", help="save a screenshot of a live session here")
+    parser.add_argument("--control-screenshot", help="save a screenshot of the command bar here")
     arguments, rest = parser.parse_known_args()
     OPTIONS["bin"] = arguments.bin
     OPTIONS["screenshot"] = arguments.screenshot
     OPTIONS["session_screenshot"] = arguments.session_screenshot
+    OPTIONS["control_screenshot"] = arguments.control_screenshot
     unittest.main(argv=[sys.argv[0]] + rest, verbosity=2)

@@ -509,6 +509,65 @@ class HostileServerTests(unittest.TestCase):
         self.assertEqual(sorted(n for n in os.listdir(self.directory) if n.endswith(".jsonl")),
                          ["abc.trace.jsonl"])
 
+    def test_commands_reach_only_an_app_that_opted_in_and_only_with_the_token(self):
+        # Issue 43: every probe is refused (one log line each) and no probe reaches the app.
+        server = self.start()
+        authority = "127.0.0.1:%d" % server.port
+        stop = os.path.join(self.scratch, "stop-control")
+        app = subprocess.Popen(
+            [os.path.join(OPTIONS["bin"], "reactor-trace-live-example"), "--port", str(server.port),
+             "--token", server.token, "--actions", "0", "--control", "120", "--stream", "driven",
+             "--stop-file", stop],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            poll("the app's stream", lambda: os.path.exists(
+                os.path.join(self.directory, "driven.trace.jsonl")))
+            self.assertEqual(server.post("watched", 1, HEADER + events(1, 2))[0], 200)
+
+            def command(body, token=None, host=None, origin=None):
+                return server.exchange((
+                    "POST /live/v1/command HTTP/1.1\r\nHost: %s\r\n%s%sContent-Length: %d\r\n"
+                    "Connection: close\r\n\r\n%s"
+                    % (host or authority,
+                       "" if token == "" else "Authorization: Bearer %s\r\n" % (token or server.token),
+                       "" if origin is None else "Origin: %s\r\n" % origin,
+                       len(body), body)).encode())[0]
+
+            decrease = '{"stream":"driven","action":{"decrease":{}}}'
+            self.assertEqual(command(decrease, token="x" * 32), 401)
+            self.assertEqual(command(decrease, token=""), 401)
+            self.assertEqual(command(decrease, origin="http://evil.example"), 403)
+            self.assertEqual(command(decrease, host="evil.example:%d" % server.port), 421)
+            self.assertEqual(command('{"stream":"watched","action":{"decrease":{}}}'), 403)
+            self.assertEqual(command('{"stream":"nobody","again":1}'), 404)
+            # Outcomes without the token are refused; content shaped like orders stays content.
+            status, _ = server.exchange((
+                "POST /live/v1/results/driven HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                "Content-Length: 9\r\nConnection: close\r\n\r\n[{\"id\":1}]").encode())
+            self.assertEqual(status, 401)
+            smuggled = HEADER + (
+                b'{"seq":1,"t":0,"kind":"action","id":1,"label":"{\\"orders\\":[{\\"id\\":1}]}",'
+                b'"value":{"orders":[{"id":1,"from":"page","action":{"decrease":{}}}]},"source":"sent"}\n')
+            head = ("POST /live/v1/streams/smuggler?from=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    "Authorization: Bearer %s\r\nReactor-Control: accept\r\nContent-Length: %d\r\n"
+                    "Connection: close\r\n\r\n" % (server.token, len(smuggled))).encode()
+            status, reply = server.exchange(head + smuggled)
+            self.assertEqual(status, 200)
+            self.assertNotIn(b"orders", reply)
+            # The right command, from a client and from the page's own origin, is taken.
+            self.assertEqual(command(decrease), 200)
+            self.assertEqual(command(decrease, origin="http://" + authority), 200)
+        finally:
+            open(stop, "w").close()
+            app.communicate(timeout=60)
+        with open(os.path.join(self.directory, "driven.trace.jsonl")) as trace:
+            kept = [line for line in trace if '"kind":"action"' in line]
+        self.assertEqual(len(kept), 2)
+        self.assertIn('"external":"client"', kept[0])
+        self.assertIn('"external":"page"', kept[1])
+        refusals = [line for line in server.log_lines() if "refused POST /live/v1/" in line]
+        self.assertEqual(len(refusals), 7, refusals)
+
     # 6 and the soak
     def test_soak_ten_apps_stream_while_attackers_run(self):
         seconds = OPTIONS["soak_seconds"]

@@ -21,6 +21,9 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
   private static var batchBytes: Int { 1 << 20 }
 
   let options: LiveOptions
+  /// With control accepted, what performs the orders an answer carries (called on the sender
+  /// thread; it reports their outcomes through ``report(_:)``).
+  private let perform: (@Sendable ([JSONValue]) -> Void)?
 
   // Guarded by `condition`.
   private let condition = NSCondition()
@@ -39,9 +42,15 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
   private var connectionCount = 0
   private var failure: String?
   private var doneWaiters: [CheckedContinuation<Void, Never>] = []
+  /// Outcomes of performed orders, not yet posted.
+  private var outcomes: [JSONValue] = []
+  /// Whether the server acknowledged a batch yet: the first goes as soon as the header is
+  /// here, so that the stream is on the server (and commands find it) before any event.
+  private var hasOpened = false
 
-  init(options: LiveOptions) {
+  init(options: LiveOptions, perform: (@Sendable ([JSONValue]) -> Void)? = nil) {
     self.options = options
+    self.perform = options.control == .accept ? perform : nil
     let thread = Thread { [self] in run() }
     thread.name = "reactor-trace live sender"
     thread.start()
@@ -95,6 +104,16 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
     condition.unlock()
   }
 
+  // MARK: Control
+
+  /// Queues the outcomes of performed orders, for the sender to post.
+  func report(_ performed: [JSONValue]) {
+    condition.lock()
+    outcomes += performed
+    condition.broadcast()
+    condition.unlock()
+  }
+
   // MARK: Stopping
 
   /// From now on, the sender gives up after ``LiveOptions/drainTimeout`` without delivering.
@@ -134,6 +153,10 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
             break
           }
           _ = condition.wait(until: Self.date(stopDeadline))
+        } else if perform != nil {
+          // Nothing to send: ask for commands with an empty batch once the interval passed.
+          let due = ContinuousClock.now + options.commandPollInterval
+          if !condition.wait(until: Self.date(due)), !header.isEmpty { break }
         } else {
           condition.wait()
         }
@@ -144,6 +167,8 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
         return
       }
       let batch = takeBatch()
+      let performed = outcomes
+      outcomes = []
       condition.unlock()
 
       do {
@@ -155,9 +180,20 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
           connectionCount += 1
           condition.unlock()
         }
+        if !performed.isEmpty {
+          // The server waits for these; a failure to post them fails those commands.
+          _ = try connection!.exchange(
+            head: resultsHead(), body: [JSONValue.array(performed).serialized[...]])
+        }
         let response = try connection!.exchange(
           head: requestHead(from: batch.from), body: batch.body)
         try handle(response, sentThrough: batch.through)
+        if let perform, response.status == 200,
+          let orders = (try? JSONValue(parsing: response.body))?["orders"]?.arrayValue,
+          !orders.isEmpty
+        {
+          perform(orders)
+        }
         delay = options.reconnectDelay
       } catch {
         connection = nil
@@ -179,7 +215,8 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
 
   /// With the lock held: whether there is something to send (or to finish).
   private func hasWork() -> Bool {
-    !header.isEmpty && (head < lines.count || isWriterFinished)
+    !header.isEmpty
+      && (!hasOpened || head < lines.count || isWriterFinished || !outcomes.isEmpty)
   }
 
   /// With the lock held: the held lines from the first unacknowledged one, up to a batch.
@@ -200,6 +237,14 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
       + "Host: \(options.host):\(options.port)\r\n"
       + "Authorization: Bearer \(options.token)\r\n"
       + "Content-Type: application/x-ndjson\r\n"
+      + (perform == nil ? "" : "\(LiveProtocol.controlHeader): accept\r\n")
+  }
+
+  private func resultsHead() -> String {
+    "POST \(LiveProtocol.resultsPath(options.streamID)) HTTP/1.1\r\n"
+      + "Host: \(options.host):\(options.port)\r\n"
+      + "Authorization: Bearer \(options.token)\r\n"
+      + "Content-Type: application/json\r\n"
   }
 
   /// Drops what the server acknowledged; a hole the server reports is resent from its end.
@@ -221,6 +266,7 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
         return
       }
       acknowledge(through: acked)
+      hasOpened = true
       failure = nil
     case (401, _):
       throw HTTPSocket.Failure(description: "the server refused the token")
@@ -268,7 +314,7 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
     for waiter in waiters { waiter.resume() }
   }
 
-  private static func milliseconds(_ duration: Duration) -> Int {
+  static func milliseconds(_ duration: Duration) -> Int {
     let (seconds, attoseconds) = duration.components
     return Int(clamping: seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
   }

@@ -20,16 +20,18 @@ final class LiveRequestHandler: Sendable {
   /// `token.TOKEN`, so it never appears in a request line.
   static let subprotocol = "reactor-trace-live"
 
-  private let store: LiveStreamStore
-  private let policy: AccessPolicy
-  private let table: ConnectionTable
+  let store: LiveStreamStore
+  let policy: AccessPolicy
+  let table: ConnectionTable
   private let throttle: WrongTokenThrottle
-  private let log: @Sendable (String) -> Void
+  let desk: CommandDesk
+  let log: @Sendable (String) -> Void
 
   init(
     store: LiveStreamStore, policy: AccessPolicy, table: ConnectionTable,
-    throttle: WrongTokenThrottle, log: @escaping @Sendable (String) -> Void
+    throttle: WrongTokenThrottle, desk: CommandDesk, log: @escaping @Sendable (String) -> Void
   ) {
+    self.desk = desk
     self.store = store
     self.policy = policy
     self.table = table
@@ -49,9 +51,16 @@ final class LiveRequestHandler: Sendable {
     if path.hasPrefix(LiveProtocol.streamPathPrefix) {
       return await receiveBatch(request, connection: &connection, number: number)
     }
-    // Everything else is for a browser: only for a Host that is this server's address.
+    if path.hasPrefix(LiveProtocol.resultsPathPrefix) {
+      return await receiveOutcomes(request, connection: &connection, number: number)
+    }
+    // Everything else is for a browser or a client: only for a Host that is this server's
+    // address.
     if let refusal = policy.hostRefusal(request.header("host")) {
       return refuse(request, 421, refusal)
+    }
+    if path == LiveProtocol.commandPath {
+      return await command(request, connection: &connection, number: number)
     }
     guard (request.header("content-length") ?? "0") == "0",
       request.header("transfer-encoding") == nil
@@ -93,7 +102,15 @@ final class LiveRequestHandler: Sendable {
     }
     switch await store.receive(stream: id, from: from, body: body) {
     case .acknowledged(let sequence):
-      return .response(Self.acknowledgement(200, sequence))
+      guard request.header(LiveProtocol.controlHeader.lowercased()) == "accept" else {
+        if await store.hasEnded(id) == true { await desk.ended(id) }
+        return .response(Self.acknowledgement(200, sequence))
+      }
+      if await store.hasEnded(id) == true {
+        await desk.ended(id)
+        return .response(Self.acknowledgement(200, sequence))
+      }
+      return .response(Self.acknowledgement(sequence, orders: await desk.collect(for: id)))
     case .hole(let sequence):
       log(
         "stream \(id): batch from \(from) but the server holds up to \(sequence); asked to resend")
@@ -171,7 +188,7 @@ final class LiveRequestHandler: Sendable {
   }
 
   /// A refusal for a wrong token, answered no sooner than ``WrongTokenThrottle`` allows.
-  private func refuseToken(_ request: HTTPRequest, _ reason: String) async -> Outcome {
+  func refuseToken(_ request: HTTPRequest, _ reason: String) async -> Outcome {
     let delay = throttle.delay(at: .now)
     if delay > .zero { try? await Task.sleep(for: delay) }
     return refuse(request, 401, reason)
@@ -179,13 +196,22 @@ final class LiveRequestHandler: Sendable {
 
   /// One log line for a refusal, and a response that says no more than its status; the
   /// connection closes after it (an unread body may follow the head).
-  private func refuse(_ request: HTTPRequest, _ status: Int, _ reason: String) -> Outcome {
+  func refuse(_ request: HTTPRequest, _ status: Int, _ reason: String) -> Outcome {
     .response(refusal(request, status, reason))
   }
 
-  private func refusal(_ request: HTTPRequest, _ status: Int, _ reason: String) -> HTTPResponse {
+  func refusal(_ request: HTTPRequest, _ status: Int, _ reason: String) -> HTTPResponse {
     log("refused \(request.shown) from \(request.client): \(reason)")
     return .plain(status, closes: true)
+  }
+
+  /// An acknowledgement that carries the orders an app that accepts control collects.
+  private static func acknowledgement(_ sequence: Int, orders: [JSONValue]) -> HTTPResponse {
+    guard !orders.isEmpty else { return acknowledgement(200, sequence) }
+    let body = JSONValue.object(
+      JSONObject([("acked", .int(Int64(sequence))), ("orders", .array(orders))]))
+    return HTTPResponse(
+      status: 200, headers: [("Content-Type", "application/json")], body: body.serialized)
   }
 
   private static func acknowledgement(_ status: Int, _ sequence: Int) -> HTTPResponse {

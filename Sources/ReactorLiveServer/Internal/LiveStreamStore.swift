@@ -100,6 +100,9 @@ actor LiveStreamStore {
   /// The trace file the server keeps of stream `id`, or `nil` when it holds no such stream.
   func tracePath(of id: String) -> String? { streams[id.lowercased()]?.path }
 
+  /// Whether stream `id` has ended, or `nil` when the server holds no such stream.
+  func hasEnded(_ id: String) -> Bool? { streams[id.lowercased()]?.hasEnded }
+
   /// Takes a batch an app posted: a header line, then event lines from `from`.
   func receive(stream id: String, from: Int, body: [UInt8]) -> Receipt {
     var lines: [ArraySlice<UInt8>] = []

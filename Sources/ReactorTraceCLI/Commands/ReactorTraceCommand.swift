@@ -29,6 +29,7 @@ public struct ReactorTraceCommand: AsyncParsableCommand {
       Summarize.self,
       Compare.self,
       Serve.self,
+      Send.self,
       Mcp.self,
     ]
   )

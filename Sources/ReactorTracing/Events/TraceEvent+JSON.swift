@@ -32,6 +32,7 @@ extension TraceEvent {
         line.member("stream", name)
       }
       if let from = action.from { line.member("from", from.json) }
+      if let external = action.external { line.member("external", external) }
     case .effectStarted(let start):
       line.member("kind", "effectStart")
       line.member("effect", start.effect)
@@ -116,7 +117,7 @@ extension TraceEvent {
           value: fields.optionalValue("value"), source: source,
           from: try fields.optionalValue("from").map { json throws(TraceFormatError) in
             try ReactorOrigin(json: json)
-          }))
+          }, external: try fields.optionalString("external")))
     case "effectStart":
       kind = .effectStarted(
         EffectStart(

@@ -56,15 +56,32 @@ public struct TraceEvent: Hashable, Sendable {
     /// and in a trace of one reactor.
     public var from: ReactorOrigin?
 
+    /// Who sent it from outside the app, if anyone.
+    ///
+    /// Through a live recording's control (issue 43): `"page"` (the live inspector) or
+    /// `"client"` (`reactor-trace send`); `nil` for an action the app sent itself. Such an
+    /// action's `source` is `sent`, so that a reader that ignores the member reads it as a
+    /// sent action.
+    public var external: String?
+
     /// An action event.
+    /// - Parameters:
+    ///   - id: The reactor's action id.
+    ///   - label: The action's case.
+    ///   - value: Its value as JSON, if encodable.
+    ///   - source: Where it came from.
+    ///   - from: In a session, the reactor whose activity sent it.
+    ///   - external: Who sent it from outside the app, if anyone.
     public init(
-      id: Int, label: String, value: JSONValue?, source: Source, from: ReactorOrigin? = nil
+      id: Int, label: String, value: JSONValue?, source: Source, from: ReactorOrigin? = nil,
+      external: String? = nil
     ) {
       self.id = id
       self.label = label
       self.value = value
       self.source = source
       self.from = from
+      self.external = external
     }
   }
 

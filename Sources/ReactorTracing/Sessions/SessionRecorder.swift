@@ -273,6 +273,23 @@ public final class SessionRecorder: ReactorSessionObserver {
     try control.send(action)
   }
 
+  /// Sends an action that comes from outside the app to a live reactor.
+  ///
+  /// It decodes it as that reactor's action: how a live recording that accepts control
+  /// performs a command. The trace records it with `external` (issue 43).
+  /// - Parameters:
+  ///   - action: The action as JSON.
+  ///   - reactor: The reactor's id in this session.
+  ///   - external: Who sent it: `"page"` or `"client"`.
+  /// - Throws: ``SessionSendError`` when the reactor is not alive or the value does not
+  ///   decode.
+  public func send(_ action: JSONValue, to reactor: Int, from external: String)
+    throws(SessionSendError)
+  {
+    guard let control = log.control(of: reactor) else { throw .notAlive(reactor) }
+    try control.send(action, external: external)
+  }
+
   /// Sends `action` to the live reactor with session id `reactor`: how a test generated from
   /// a session (`reactor-trace generate-test`) sends the user's actions, addressing reactors
   /// by their ids as session replay does.

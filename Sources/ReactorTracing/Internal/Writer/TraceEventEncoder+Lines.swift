@@ -68,7 +68,7 @@ extension TraceEventEncoder {
   ) {
     let payload = actionPayload(action)
     switch origin {
-    case .stream: break
+    case .stream, .external: break
     case .sent, .action, .effect:
       // The common line, in one copy.
       let members = payload.members
@@ -96,6 +96,10 @@ extension TraceEventEncoder {
     case .stream(let name):
       line.raw(#","source":"stream","stream":"#)
       JSONWriter.writeString(name, to: &line.bytes)
+      line.raw("}")
+    case .external(let source):
+      line.raw(#","source":"sent","external":"#)
+      JSONWriter.writeString(source, to: &line.bytes)
       line.raw("}")
     case .sent, .action, .effect:
       line.raw(#","source":"sent"}"#)

@@ -50,10 +50,23 @@ extension TraceEventEncoder {
       let members = payload.members
       line.raw(maximumCount: 160 + integers + members.count) { out in
         Self.writeStart(sequence, time, reactor, #","kind":"action","id":"#, id, members, to: &out)
-        if case .stream = origin { return }
+        switch origin {
+        case .stream, .external: return
+        case .sent, .action, .effect: break
+        }
         out.write(#","source":"sent""#)
         if let from { Self.write(from, to: &out) }
         out.write("}\n")
+      }
+      if case .external(let source) = origin {
+        line.raw(#","source":"sent""#)
+        line.raw(maximumCount: 64 + integers) { out in
+          if let from { Self.write(from, to: &out) }
+          out.write(#","external":"#)
+        }
+        JSONWriter.writeString(source, to: &line.bytes)
+        line.raw("}\n")
+        return
       }
       guard case .stream(let name) = origin else { return }
       line.raw(#","source":"stream","stream":"#)
@@ -77,7 +90,7 @@ extension TraceEventEncoder {
           out.write(action)
           out.write(#","effect":"#)
           out.write(effect)
-        case .stream, .sent:
+        case .stream, .sent, .external:
           out.write(#""stream":"#)
         }
       }
@@ -85,6 +98,7 @@ extension TraceEventEncoder {
       case .stream(let name): JSONWriter.writeString(name, to: &line.bytes)
       // The runtime never reports a sent mutation; written as `cause(_:)` describes it.
       case .sent: JSONWriter.writeString("send", to: &line.bytes)
+      case .external(let source): JSONWriter.writeString(source, to: &line.bytes)
       case .action, .effect: break
       }
       let state: (key: StaticString, bytes: [UInt8], hash: TraceHash)

@@ -99,7 +99,8 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
       let payload = actionPayload(action)
       kind = .action(
         TraceEvent.Action(
-          id: id, label: payload.label, value: payload.json, source: Self.source(origin)))
+          id: id, label: payload.label, value: payload.json, source: Self.source(origin),
+          external: Self.external(origin)))
     case .effectStarted(let start):
       kind = .effectStarted(start)
     case .effectEnded(let effect, let outcome):
@@ -126,8 +127,12 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
   private static func source(_ origin: Origin) -> TraceEvent.Source {
     switch origin {
     case .stream(let name): .stream(name)
-    case .sent, .action, .effect: .sent
+    case .sent, .action, .effect, .external: .sent
     }
+  }
+
+  private static func external(_ origin: Origin) -> String? {
+    if case .external(let source) = origin { source } else { nil }
   }
 
   static func cause(_ origin: Origin) -> TraceEvent.Cause {
@@ -137,6 +142,7 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     case .stream(let name): .stream(name)
     // The runtime never reports a sent mutation; kept distinguishable if it ever does.
     case .sent: .stream("send")
+    case .external(let source): .stream(source)
     }
   }
 }

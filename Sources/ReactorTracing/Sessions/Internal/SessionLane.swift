@@ -97,6 +97,14 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   }
 
   func send(_ action: JSONValue) throws(SessionSendError) {
+    try send(action, external: nil)
+  }
+
+  func send(_ action: JSONValue, external: String) throws(SessionSendError) {
+    try send(action, external: Optional(external))
+  }
+
+  private func send(_ action: JSONValue, external: String?) throws(SessionSendError) {
     guard let reactor else { throw .notAlive(id) }
     guard let type = Action.self as? any Decodable.Type else {
       throw .undecodable(id, reason: "its Action type is not Decodable")
@@ -112,7 +120,11 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     } catch {
       throw .undecodable(id, reason: "\(error)")
     }
-    reactor.send(decoded)
+    if let external {
+      reactor.send(decoded, from: external)
+    } else {
+      reactor.send(decoded)
+    }
   }
 
   func send(value action: Any) throws(SessionSendError) {

@@ -334,6 +334,10 @@ protocol SessionLaneControl: AnyObject {
   /// Decodes a recorded action and sends it to the reactor.
   /// - Throws: ``SessionSendError`` when the reactor is gone or the value does not decode.
   func send(_ action: JSONValue) throws(SessionSendError)
+  /// Decodes an action sent from outside the app (`external`: `page` or `client`) and
+  /// sends it to the reactor with that origin.
+  /// - Throws: ``SessionSendError`` when the reactor is gone or the value does not decode.
+  func send(_ action: JSONValue, external: String) throws(SessionSendError)
   /// Sends an action value, which must be of the reactor's `Action` type.
   /// - Throws: ``SessionSendError`` when the reactor is gone or the value is of another type.
   func send(value action: Any) throws(SessionSendError)

@@ -1,0 +1,74 @@
+import ReactorTracing
+
+/// Where a live recording that accepts control performs the orders the server hands its
+/// stream: on the main actor, one after the other, each outcome reported back to the stream.
+///
+/// The stream is made before the recorder that performs, so the recorder installs
+/// ``performer`` once it exists; until then, and once it is gone, orders fail.
+@MainActor
+final class LiveOrders {
+  /// Performs one order; returns why it failed, or `nil` once the app took it.
+  var performer: ((LiveOrder) -> String?)?
+  weak var stream: LiveStream?
+
+  nonisolated init() {}
+
+  /// What the stream calls on its sender thread with the orders of an answer.
+  nonisolated var receiver: @Sendable ([JSONValue]) -> Void {
+    { [self] orders in Task { @MainActor in perform(orders) } }
+  }
+
+  private func perform(_ orders: [JSONValue]) {
+    var outcomes: [JSONValue] = []
+    for json in orders {
+      guard let id = json["id"]?.intValue else { continue }
+      var outcome = JSONObject([("id", .int(Int64(id)))])
+      let failure: String?
+      if let order = LiveOrder(json) {
+        failure = performer.map { $0(order) } ?? "the app's recording has stopped"
+      } else {
+        failure = "the app does not understand this order"
+      }
+      if let failure { outcome["error"] = .string(failure) }
+      outcomes.append(.object(outcome))
+    }
+    stream?.report(outcomes)
+  }
+}
+
+/// One order from the server: an action to send, from the page or a client.
+struct LiveOrder {
+  /// `page` or `client`: what the trace records as the action's `external`.
+  var from: String
+  var action: JSONValue
+  /// In a session: the address of the reactor it goes to.
+  var to: String?
+  /// In a session: the id of the reactor it goes to (an action sent again).
+  var reactor: Int?
+
+  init?(_ json: JSONValue) {
+    guard let from = json["from"]?.stringValue, from == "page" || from == "client",
+      let action = json["action"]
+    else { return nil }
+    self.from = from
+    self.action = action
+    to = json["to"]?.stringValue
+    reactor = json["reactor"]?.intValue
+  }
+
+  /// Codable's message for a value that does not decode, on one line.
+  static func message(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    let context: DecodingError.Context
+    switch error {
+    case .typeMismatch(_, let found), .valueNotFound(_, let found), .keyNotFound(_, let found),
+      .dataCorrupted(let found):
+      context = found
+    @unknown default:
+      return "\(error)"
+    }
+    let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+    let message = context.debugDescription
+    return path.isEmpty ? message : "at \(path.joined(separator: ".")): \(message)"
+  }
+}
