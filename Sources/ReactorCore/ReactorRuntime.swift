@@ -57,10 +57,11 @@ public final class ReactorRuntime<Action: Sendable, Mutation: Sendable, State: S
     didSet { updateActivityTracking() }
   }
 
+  // Read for every action and mutation of a recorded reactor, on the main actor only.
   /// The id ``ReactorActivity`` names this reactor by: its ``sessionID`` in a session;
   /// otherwise, once ``tracksOwnActivity`` is set, a number below 1 that no other runtime of
   /// the process has; 0 before.
-  public private(set) var activityID = 0
+  @exclusivity(unchecked) public private(set) var activityID = 0
 
   /// Whether ``sessionID`` is set.
   @usableFromInline @exclusivity(unchecked) var tracksActivity = false

@@ -3,15 +3,18 @@
 ///
 /// A final class over raw storage: its methods take the element type from the instance, so
 /// appending from unspecialized generic code looks up no generic type metadata (as
-/// `Array<Value>.append` would, for every event). Not thread-safe: the writer passes it from
-/// one side to the other under its lock.
+/// `Array<Value>.append` would, for every event). Not thread-safe: the writer swaps the
+/// contents of the reactor's side and its own under its lock (``swapContents(with:)``), so
+/// that both stay `let` properties, which the hot path calls without retaining them.
 final class PayloadBuffer<Value> {
-  private var storage: UnsafeMutablePointer<Value>
-  private var capacity: Int
+  // Touched by one thread at a time (the writer's lock hands the buffers over), each access
+  // instantaneous: no dynamic exclusivity checks, which would cost more than the append.
+  @exclusivity(unchecked) private var storage: UnsafeMutablePointer<Value>
+  @exclusivity(unchecked) private var capacity: Int
   /// How many values were appended since the buffer was last emptied.
-  private(set) var count = 0
+  @exclusivity(unchecked) private(set) var count = 0
   /// The values before it were discarded.
-  private var start = 0
+  @exclusivity(unchecked) private var start = 0
 
   init(capacity: Int) {
     self.capacity = max(1, capacity)
@@ -49,6 +52,14 @@ final class PayloadBuffer<Value> {
     (storage + start).deinitialize(count: count - start)
     start = 0
     count = 0
+  }
+
+  /// Exchanges the values and storage of two buffers, leaving both objects in place.
+  func swapContents(with other: PayloadBuffer<Value>) {
+    swap(&storage, &other.storage)
+    swap(&capacity, &other.capacity)
+    swap(&count, &other.count)
+    swap(&start, &other.start)
   }
 
   private func grow() {

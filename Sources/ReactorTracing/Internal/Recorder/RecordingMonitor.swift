@@ -13,6 +13,10 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   /// Where events go in memory; `nil` when a writer takes them.
   private(set) var window: EventWindow<Action, Mutation, State>?
   private let writer: TraceFileWriter<Action, Mutation, State>?
+  /// `writer`, as the hot path reads it: without a retain and release per event.
+  ///
+  /// `writer` keeps it alive as long as the monitor.
+  unowned(unsafe) private let queue: TraceFileWriter<Action, Mutation, State>?
   @exclusivity(unchecked) private(set) var isStopped = false
   /// Events the writer's full queue refused since the last gap event was queued.
   @exclusivity(unchecked) private var unreportedDrops = 0
@@ -30,6 +34,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     if case .lastEvents(let count) = options.limit { capacity = count } else { capacity = .max }
     window = EventWindow(capacity: capacity, initialState: initialState)
     writer = nil
+    queue = nil
   }
 
   init(options: TraceOptions, window: EventWindow<Action, Mutation, State>) {
@@ -37,6 +42,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     recordsEffectIDs = options.recordsEffectIDs
     self.window = window
     writer = nil
+    queue = nil
   }
 
   package init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
@@ -44,6 +50,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     recordsEffectIDs = options.recordsEffectIDs
     window = nil
     self.writer = writer
+    queue = writer
   }
 
   /// The id the reactor's runtime names it by in ``ReactorActivity``
@@ -102,10 +109,10 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 
   package func reactorDidReceive(action: Action, id: Int, origin: Origin) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
-    let event = CapturedEvent(
-      sequence: sequence, time: time, kind: .action(id: id, origin: origin))
-    if let writer {
-      if !writer.append(event, action: action) { didDrop() }
+    if let queue {
+      let event = CapturedEvent(
+        sequence: sequence, time: time, kind: .action(id: id, origin: origin))
+      if !queue.append(event, action: action) { didDrop() }
     } else {
       keep(action: action, id: id, origin: origin, sequence: sequence, time: time)
     }
@@ -195,11 +202,11 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     mutation: Mutation, id: Int, origin: Origin, state: State, publisher: TraceEvent.Publisher?
   ) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
-    let event = CapturedEvent(
-      sequence: sequence, time: time,
-      kind: .mutation(id: id, origin: origin, publisher: publisher))
-    if let writer {
-      if !writer.append(event, mutation: mutation, state: state) { didDrop() }
+    if let queue {
+      let event = CapturedEvent(
+        sequence: sequence, time: time,
+        kind: .mutation(id: id, origin: origin, publisher: publisher))
+      if !queue.append(event, mutation: mutation, state: state) { didDrop() }
     } else {
       keep(
         mutation: mutation, id: id, origin: origin, state: state, publisher: publisher,
@@ -215,8 +222,8 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   private func record(_ kind: CapturedEvent.Kind) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
     let event = CapturedEvent(sequence: sequence, time: time, kind: kind)
-    if let writer {
-      if !writer.append(event) { didDrop() }
+    if let queue {
+      if !queue.append(event) { didDrop() }
     } else {
       window?.append(StampedEvent(event))
     }

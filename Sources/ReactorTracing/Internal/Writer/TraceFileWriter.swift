@@ -44,9 +44,11 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
   // instantaneous: no dynamic exclusivity checks needed on the hot path.
   @exclusivity(unchecked) private var pending: [CapturedEvent] = []
-  @exclusivity(unchecked) private var pendingActions: PayloadBuffer<Action>
-  @exclusivity(unchecked) private var pendingMutations: PayloadBuffer<Mutation>
-  @exclusivity(unchecked) private var pendingStates: PayloadBuffer<State>
+  // `let`, their contents swapped with the writer's (a `var` would be retained at every
+  // append).
+  private let pendingActions: PayloadBuffer<Action>
+  private let pendingMutations: PayloadBuffer<Mutation>
+  private let pendingStates: PayloadBuffer<State>
   /// Bytes queued: appended and not yet written.
   @exclusivity(unchecked) private var queuedBytes = 0
   /// Bytes appended to `pending` since the writer last took it.
@@ -203,7 +205,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   ///     before it, which must be recorded.
   /// - Returns: Whether it was queued; `false` only when the queue is full and the policy
   ///   drops.
-  func append(_ event: CapturedEvent, waits: Bool = false) -> Bool {
+  func append(_ event: consuming CapturedEvent, waits: Bool = false) -> Bool {
     condition.lock()
     guard admit(eventCost, waits: waits) else { return refused() }
     pending.append(event)
@@ -212,7 +214,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   }
 
   /// Queues an action event and its action; returns whether it was queued.
-  func append(_ event: CapturedEvent, action: Action) -> Bool {
+  func append(_ event: consuming CapturedEvent, action: Action) -> Bool {
     condition.lock()
     guard admit(actionCost) else { return refused() }
     pending.append(event)
@@ -223,7 +225,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
 
   /// Queues a mutation event, its mutation and the state `reduce` returned; returns whether
   /// it was queued.
-  func append(_ event: CapturedEvent, mutation: Mutation, state: State) -> Bool {
+  func append(_ event: consuming CapturedEvent, mutation: Mutation, state: State) -> Bool {
     condition.lock()
     guard admit(mutationCost + stateBytes) else { return refused() }
     pending.append(event)
@@ -331,9 +333,9 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     }
     var batch: [CapturedEvent] = []
     batch.reserveCapacity(flushThreshold)
-    var actions = PayloadBuffer<Action>(capacity: flushThreshold)
-    var mutations = PayloadBuffer<Mutation>(capacity: flushThreshold)
-    var states = PayloadBuffer<State>(capacity: flushThreshold)
+    let actions = PayloadBuffer<Action>(capacity: flushThreshold)
+    let mutations = PayloadBuffer<Mutation>(capacity: flushThreshold)
+    let states = PayloadBuffer<State>(capacity: flushThreshold)
     while true {
       handshake.waitForBatch(interval: flushInterval) { pending.count >= flushThreshold }
       let stateCost = stateBytes
@@ -342,9 +344,9 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
       pendingBytes = 0
       let takenEvents = pending.count
       swap(&batch, &pending)
-      swap(&actions, &pendingActions)
-      swap(&mutations, &pendingMutations)
-      swap(&states, &pendingStates)
+      actions.swapContents(with: pendingActions)
+      mutations.swapContents(with: pendingMutations)
+      states.swapContents(with: pendingStates)
       let closing = handshake.isClosing
       let waiters = handshake.takeFlushWaiters()
       condition.unlock()

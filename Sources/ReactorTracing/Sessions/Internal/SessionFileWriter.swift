@@ -220,7 +220,8 @@ final class SessionFileWriter: @unchecked Sendable {
   ///   - values: Queues the values in the lane's buffers, with the lock held; returns whether
   ///     they are the lane's first since the thread last took its values.
   func queue(
-    _ event: CapturedEvent, reactor: Int, from: TraceEvent.ReactorOrigin?, cost: () -> Int,
+    _ event: consuming CapturedEvent, reactor: Int, from: TraceEvent.ReactorOrigin?,
+    cost: () -> Int,
     values: () -> Bool
   ) {
     condition.lock()

@@ -43,7 +43,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   private let writer: SessionFileWriter?
   private weak var reactor: R?
   /// What the log knows of this lane, once introduced: each event's `seq` is noted there.
-  var laneRecord: SessionLog.Lane?
+  @exclusivity(unchecked) var laneRecord: SessionLog.Lane?
   /// The working memory of the states' canonical JSON, reused from one mutation to the next.
   private let canonical = CanonicalJSONEncoder()
   /// The line being written, its capacity reused.

@@ -25,9 +25,11 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
 
   // Guarded by the writer's lock, which already keeps accesses from overlapping: no dynamic
   // exclusivity checks on the main actor's path.
-  @exclusivity(unchecked) private var pendingActions = PayloadBuffer<Action>(capacity: 16)
-  @exclusivity(unchecked) private var pendingMutations = PayloadBuffer<Mutation>(capacity: 16)
-  @exclusivity(unchecked) private var pendingStates = PayloadBuffer<State>(capacity: 16)
+  // `let`, their contents swapped with the writer's (a `var` would be retained at every
+  // append).
+  private let pendingActions = PayloadBuffer<Action>(capacity: 16)
+  private let pendingMutations = PayloadBuffer<Mutation>(capacity: 16)
+  private let pendingStates = PayloadBuffer<State>(capacity: 16)
   /// Whether values were queued since the writer last took them.
   @exclusivity(unchecked) private var isPending = false
   /// The memory a queued state is counted at: ``WriterHandshake/memoryPerStateByte`` times
@@ -40,15 +42,15 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   /// What the encoder on the main actor would hold as its last state, which
   /// ``SessionLane/recordedState`` encodes when asked. Plain data, so it keeps no reactor
   /// alive.
-  private(set) var lastState: State
+  @exclusivity(unchecked) private(set) var lastState: State
   /// Whether a mutation's state replaced the initial one in `lastState`.
-  private(set) var hasMutation = false
+  @exclusivity(unchecked) private(set) var hasMutation = false
 
   // The writer thread's alone.
   private var encoder: TraceEventEncoder<Action, Mutation, State>
-  private var actions = PayloadBuffer<Action>(capacity: 16)
-  private var mutations = PayloadBuffer<Mutation>(capacity: 16)
-  private var states = PayloadBuffer<State>(capacity: 16)
+  private let actions = PayloadBuffer<Action>(capacity: 16)
+  private let mutations = PayloadBuffer<Mutation>(capacity: 16)
+  private let states = PayloadBuffer<State>(capacity: 16)
   private var nextAction = 0
   private var nextMutation = 0
   /// The working memory of the states' canonical JSON.
@@ -85,7 +87,7 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
 
   /// Queues an action, stamped as `event`, for the writer to encode.
   func append(
-    _ action: Action, event: CapturedEvent, from: TraceEvent.ReactorOrigin?,
+    _ action: Action, event: consuming CapturedEvent, from: TraceEvent.ReactorOrigin?,
     to writer: SessionFileWriter
   ) {
     writer.queue(
@@ -98,8 +100,8 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
 
   /// Queues a mutation and the state it made, stamped as `event`, for the writer to encode.
   func append(
-    _ mutation: Mutation, state: State, event: CapturedEvent, from: TraceEvent.ReactorOrigin?,
-    to writer: SessionFileWriter
+    _ mutation: Mutation, state: State, event: consuming CapturedEvent,
+    from: TraceEvent.ReactorOrigin?, to writer: SessionFileWriter
   ) {
     writer.queue(
       event, reactor: reactor, from: from, cost: { mutationCost + stateCost },
@@ -119,9 +121,9 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   // MARK: On the writer thread
 
   func take() {
-    swap(&actions, &pendingActions)
-    swap(&mutations, &pendingMutations)
-    swap(&states, &pendingStates)
+    actions.swapContents(with: pendingActions)
+    mutations.swapContents(with: pendingMutations)
+    states.swapContents(with: pendingStates)
     nextAction = 0
     nextMutation = 0
     isPending = false

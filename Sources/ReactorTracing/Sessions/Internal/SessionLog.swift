@@ -21,7 +21,7 @@ final class SessionLog {
     /// The reactor that created it, if recorded.
     let parent: Int?
     /// The `seq` of the reactor's last event.
-    var lastSequence: Int
+    @exclusivity(unchecked) var lastSequence: Int
     /// Its effects started and not yet ended, by id.
     var running: [Int: TraceEvent.EffectStart] = [:]
 
@@ -44,17 +44,19 @@ final class SessionLog {
   /// The file's writer, when recording to a file.
   let writer: SessionFileWriter?
   /// The window, when recording as a flight recorder.
-  private(set) var window: SessionWindow?
+  @exclusivity(unchecked) private(set) var window: SessionWindow?
   /// The end line, once stopped.
   private(set) var endEvent: SessionEvent?
   /// Reused to serialize each event for the file or to count it for the window.
   private var line = LineWriter()
   private(set) var lanes: [Int: Lane] = [:]
   private(set) var lastReactorID = 0
-  private(set) var isStopped = false
-  private var stamper: EventStamper
+  // Read or written for every event, on the main actor only, each access instantaneous: no
+  // dynamic exclusivity checks.
+  @exclusivity(unchecked) private(set) var isStopped = false
+  @exclusivity(unchecked) private var stamper: EventStamper
   /// Events the writer turned down since the last gap line (a live session's full queue).
-  private var unreportedDrops = 0
+  @exclusivity(unchecked) private var unreportedDrops = 0
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// A log keeping its events where `destination` says.
@@ -187,13 +189,13 @@ final class SessionLog {
   /// A gap line for the events dropped since the last one is queued first.
   func stamp() -> (sequence: Int, time: Duration)? {
     guard !isStopped else { return nil }
-    reportDrops()
+    if unreportedDrops > 0 { reportDrops() }
     return stamper.next()
   }
 
-  /// Queues the gap line for the events dropped since the last one, if any.
+  /// Queues the gap line for the events dropped since the last one.
+  @inline(never)
   private func reportDrops() {
-    guard unreportedDrops > 0 else { return }
     let dropped = unreportedDrops
     let gap = stamper.gap(dropped: dropped)
     unreportedDrops = 0
@@ -290,7 +292,7 @@ final class SessionLog {
   /// Detaches every lane and appends the end line, listing the effects still running.
   func stop() {
     guard !isStopped else { return }
-    reportDrops()
+    if unreportedDrops > 0 { reportDrops() }
     let end = makeEnd(numbering: true)
     // Stopped first: a lane detached here may be released at once, and is then no event.
     isStopped = true
