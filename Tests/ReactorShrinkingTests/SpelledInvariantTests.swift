@@ -3,13 +3,14 @@ import ReactorTracing
 import Testing
 
 /// The condition `shrink --until-invariant --test` writes from the state that broke an
-/// invariant holds at the moment it broke, whatever the state's keys hold (issue 40, found by
-/// the shrink fuzz target): a field whose key a condition cannot write (`=`, `,`, `:`, a dot)
+/// invariant holds at the moment it broke, whatever the state's keys hold (issue 40, found
+/// writing the shrink fuzz property): a field whose key a condition cannot write (`=`, `,`, `:`, a dot)
 /// is left out rather than written as another field.
 @Suite("A broken invariant spelled as a state condition")
 struct SpelledInvariantTests {
-  /// A trace of one reactor whose state has keys holding `=`, `,`, `:` and a dot, and `x`,
-  /// which breaks the invariant when it becomes 1. Its hashes are not checked.
+  /// A trace of one reactor whose state has the given keys and `x`.
+  ///
+  /// `x` breaks the invariant when it becomes 1. The trace's hashes are not checked.
   private static func session(keys: [String]) throws -> SessionTrace {
     let state = keys.enumerated().map { "\"\($1)\":\($0 + 2)" }.joined(separator: ",")
     let text = """

@@ -6,10 +6,11 @@ import Testing
 import FoundationXML
 #endif
 
-/// Corpus replay (`replay FOLDER --jobs N --junit FILE`) of inputs whose file names are
-/// hostile (issue 40): newlines, carriage returns, escape sequences, XML markup, glob
-/// characters, option-like names, the worker's own marker. Seeded, so every run makes the
-/// same names.
+/// Corpus replay of inputs whose file names are hostile (issue 40).
+///
+/// `replay FOLDER --jobs N --junit FILE` over names holding newlines, carriage returns,
+/// escape sequences, XML markup, glob characters, option-like text and the worker's own
+/// marker. Seeded, so every run makes the same names.
 @Suite("reactor-trace replay of a corpus whose file names are hostile")
 struct CorpusReplayHostileNameTests {
   /// Pieces of names: each breaks something if it reaches a line, an argument list, a glob
