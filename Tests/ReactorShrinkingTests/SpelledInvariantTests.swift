@@ -4,8 +4,8 @@ import Testing
 
 /// The condition `shrink --until-invariant --test` writes from the state that broke an
 /// invariant holds at the moment it broke, whatever the state's keys hold (issue 40, found
-/// writing the shrink fuzz property): a field whose key a condition cannot write (`=`, `,`, `:`, a dot)
-/// is left out rather than written as another field.
+/// writing the shrink fuzz property): a field whose key a condition cannot write (`=`, `,`,
+/// `:`, a dot) is left out rather than written as another field.
 @Suite("A broken invariant spelled as a state condition")
 struct SpelledInvariantTests {
   /// A trace of one reactor whose state has the given keys and `x`.
