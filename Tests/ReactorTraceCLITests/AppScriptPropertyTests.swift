@@ -166,11 +166,17 @@ struct AppScriptPropertyTests {
     var generated = 0
     var seen: Set<String> = []
     var failures: [String] = []
-    while wantedValid.map({ valid < $0 && generated < 20 * $0 }) ?? (generated < 150) {
-      generated += 1
+    var attempts = 0
+    // At least 150 distinct scripts per app and 30 valid ones, or as many as give the valid
+    // scripts wanted.
+    while wantedValid.map({ valid < $0 }) ?? (generated < 150 || valid < 30),
+      attempts < 20 * (wantedValid ?? 150)
+    {
+      attempts += 1
       let text = app == "TaskApp" ? Self.taskAppScript(&random) : Self.todoAppScript(&random)
       // Each script once: a valid script counts only the first time it is generated.
       guard seen.insert(text).inserted else { continue }
+      generated += 1
       guard let (problems, session) = try await check(text, app: app) else { continue }
       valid += 1
       if !problems.isEmpty { failures.append(text + "\n  " + problems.joined(separator: "\n  ")) }
