@@ -38,6 +38,10 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   }
   // Sessions that lie: no changed reference that names the future is accepted.
   SessionMutator.check(bytes)
+  // `shrink` and `compare` inputs: a session's script, conditions, the shrinker; summary
+  // lines compared (see ``ShrinkFuzz`` and ``CompareFuzz``).
+  ShrinkFuzz.check(bytes)
+  CompareFuzz.check(bytes)
   checkPerfetto(bytes)
   checkPerfettoSession(bytes)
   checkSessionDiagrams(bytes)

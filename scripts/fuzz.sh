@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Fuzzes the trace reader, structural replay (with a session mutator: every one-reference
-# change of an accepted session or trace that names the future must be refused), the Perfetto writer (whole and streamed, on
+# change of an accepted session or trace that names the future must be refused), `shrink`'s
+# inputs (a session's script reads back, conditions read back, a spelled invariant holds, the
+# shrinker's result meets its condition and is 1-minimal: Fuzz/ShrinkFuzz.swift), `compare`'s
+# inputs (summary lines compared: a side with itself shows no change, swapping sides swaps
+# added and removed, JSON, report and change diagrams clean: Fuzz/CompareFuzz.swift), the Perfetto writer (whole and streamed, on
 # traces and sessions), the sequence diagram (DOT and Mermaid), session timeline and per-type
 # transitions of a session, the OTLP writer, the fleet's summary line reader, the action-script reader and the test
 # generator's value writer (string literals, enum cases, identifiers from file names) with
@@ -40,11 +44,11 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -pa
   # The system libraries' module maps (Graphviz for ReactorDiagrams, zlib for ReactorFleet).
   -I Sources/CGraphviz -I Sources/CZlib $(pkg-config --cflags-only-I libgvc zlib | sed 's/-I/-Xcc -I/g'))
 
-echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration, ReactorStateMachines, ReactorDiagrams, ReactorExploration, ReactorFleet and the fuzz target"
+echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration, ReactorStateMachines, ReactorDiagrams, ReactorExploration, ReactorFleet, ReactorShrinking, ReactorComparison and the fuzz target"
 libraries=()
 for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport \
   ReactorScript ReactorTestGeneration ReactorStateMachines ReactorDiagrams ReactorExploration \
-  ReactorFleet; do
+  ReactorFleet ReactorShrinking ReactorComparison; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name "$module" -emit-library -static \
     -emit-module -emit-module-path "$out/modules/$module.swiftmodule" \
@@ -56,10 +60,12 @@ swiftc "${flags[@]}" -module-name ReactorTraceFuzz Fuzz/*.swift \
   "${libraries[@]}" "${third_party_objects[@]}" -o "$out/reactor-trace-fuzz" 2>&1 |
   { grep -v "Cannot export local symbol" || true; }
 
-# The seed corpus: the sample traces, sessions and action scripts and the fleet model's
-# summary lines, added to what earlier runs found.
-cp Traces/*.trace.jsonl Traces/*.session.jsonl Traces/*.actions.jsonl \
-  Tests/Fixtures/*.trace.jsonl "$out/corpus/"
+# The seed corpus: the sample traces, sessions, action and app scripts, the fleet model's
+# summary lines, and Fuzz/corpus (valid sessions and scripts of generated app scripts and
+# the summary lines of two sets of them: see Fuzz/corpus/README.md), added to what earlier
+# runs found.
+cp Traces/*.trace.jsonl Traces/*.session.jsonl Traces/*.actions.jsonl Traces/*.script.jsonl \
+  Tests/Fixtures/*.trace.jsonl Fuzz/corpus/*.jsonl "$out/corpus/"
 cp fleet/model.summary.jsonl "$out/corpus/model.summary.jsonl"
 
 echo "fuzz: running for ${seconds}s"

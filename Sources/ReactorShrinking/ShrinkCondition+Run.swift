@@ -38,10 +38,19 @@ extension ShrinkCondition {
       let (_, world, breaker) = firstMoment(in: session, brokenInvariant: check),
       let breaker, let state = world.states[breaker]
     else { return nil }
-    let fields = StatePath.leaves(of: StatePulse.withoutCounts(state)).map {
-      "\($0.path)=\($0.value.serializedString)"
-    }
     let address = session.header.metadata["app"] == nil ? nil : world.address(of: breaker)
+    // A field whose key a condition cannot write (one holding `=`, `,`, `:` or a dot) would
+    // be read back as another field: it is left out, so the condition still holds then.
+    let fields = StatePath.leaves(of: StatePulse.withoutCounts(state)).compactMap {
+      leaf -> String? in
+      let field = "\(leaf.path)=\(leaf.value.serializedString)"
+      guard
+        let term = try? StateTerm(parsing: (address.map { "\($0):" } ?? "") + field),
+        term.address == address, term.condition.terms.count == 1,
+        term.condition.terms[0].key == leaf.path, term.condition.terms[0].value == leaf.value
+      else { return nil }
+      return field
+    }
     guard !fields.isEmpty,
       let condition = try? StateCondition(parsing: fields.joined(separator: ","))
     else { return nil }

@@ -11,9 +11,15 @@ import Testing
 /// The property of valid app scripts (issue 40).
 ///
 /// Generated scripts of the example apps that `record` accepts record the same bytes twice,
-/// replay structurally and through mutate (effects run, and for the task app played back)
+/// replay structurally and through mutate (effects run, and played back from the recording)
 /// without a divergence, and record again (`rerecord`) byte for byte. Scripts whose steps
 /// reach no reactor are not valid and are skipped; a failure says how many were valid.
+///
+/// `swift test` checks 150 generated scripts per app (the distinct valid ones among them).
+/// `scripts/app-scripts.sh` runs the same property over 1,000 distinct valid scripts
+/// (`REACTOR_TRACE_APP_SCRIPTS=1000`, half per app) and keeps each valid script and its
+/// session in `REACTOR_TRACE_APP_SCRIPTS_DIR`, for the checks made with the command-line
+/// tool: two recordings at once, and generated tests that compile.
 @MainActor
 @Suite("Generated valid app scripts record, replay and record again identically")
 struct AppScriptPropertyTests {
@@ -109,7 +115,7 @@ struct AppScriptPropertyTests {
   }
 
   /// What went wrong with one valid script, if anything.
-  private func check(_ text: String, app: String, playsBack: Bool) async throws -> [String]? {
+  private func check(_ text: String, app: String) async throws -> ([String], [UInt8])? {
     let registry = ReactorRegistry.examples
     let entry = try registry.sessionEntry(app: app)
     let script = try ReactorScript(parsing: text, name: "generated.jsonl")
@@ -123,16 +129,14 @@ struct AppScriptPropertyTests {
       }
     } catch let error as ScriptError {
       if case .unreachableReactor = error { return nil }
-      return ["record: \(error)"]
+      return (["record: \(error)"], [])
     }
-    guard let first, let second else { return ["record: no session"] }
+    guard let first, let second else { return (["record: no session"], []) }
     if first.serialized != second.serialized { problems.append("record gave other bytes") }
     let structural = try StructuralReplay(first)
     while try structural.next() != nil {}
     if !structural.divergences.isEmpty { problems.append("structural: \(structural.divergences)") }
-    var modes: [ReplayEffects] = [.run]
-    if playsBack { modes.append(.recorded) }
-    for effects in modes {
+    for effects in [ReplayEffects.run, .recorded] {
       var result: SessionMutateReplay.Result?
       try await withExclusiveMainSerialExecutor {
         result = try await entry.mutate(first, effects, .seconds(10))
@@ -143,25 +147,47 @@ struct AppScriptPropertyTests {
         problems.append("rerecord gave other bytes")
       }
     }
-    return problems
+    return (problems, first.serialized)
+  }
+
+  /// How many valid scripts to reach per app, and where to keep them: from the environment
+  /// (`scripts/app-scripts.sh`), else none kept and 150 scripts generated.
+  private static var wanted: (valid: Int?, directory: String?) {
+    let environment = ProcessInfo.processInfo.environment
+    let total = environment["REACTOR_TRACE_APP_SCRIPTS"].flatMap { Int($0) }.map { max(2, $0) }
+    return (total.map { ($0 + 1) / 2 }, environment["REACTOR_TRACE_APP_SCRIPTS_DIR"])
   }
 
   @Test(arguments: ["TaskApp", "TodoApp"])
   func generatedValidScriptsRecordReplayAndRecordAgainIdentically(app: String) async throws {
     var random = Generator(state: app == "TaskApp" ? 40 : 39)
+    let (wantedValid, directory) = Self.wanted
     var valid = 0
+    var generated = 0
+    var seen: Set<String> = []
     var failures: [String] = []
-    for _ in 0..<150 {
+    var attempts = 0
+    // At least 150 distinct scripts per app and 30 valid ones, or as many as give the valid
+    // scripts wanted.
+    while wantedValid.map({ valid < $0 }) ?? (generated < 150 || valid < 30),
+      attempts < 20 * (wantedValid ?? 150)
+    {
+      attempts += 1
       let text = app == "TaskApp" ? Self.taskAppScript(&random) : Self.todoAppScript(&random)
-      // Effects played back from the recording: the todo app's rows are made by decoding
-      // recorded mutations, which issue 39 item 1 (another branch) makes replay faithfully.
-      guard let problems = try await check(text, app: app, playsBack: app == "TaskApp") else {
-        continue
-      }
+      // Each script once: a valid script counts only the first time it is generated.
+      guard seen.insert(text).inserted else { continue }
+      generated += 1
+      guard let (problems, session) = try await check(text, app: app) else { continue }
       valid += 1
       if !problems.isEmpty { failures.append(text + "\n  " + problems.joined(separator: "\n  ")) }
+      if let directory {
+        let name = "\(directory)/\(app.lowercased())-\(valid)"
+        try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: name + ".script.jsonl"))
+        try Data(session).write(to: URL(fileURLWithPath: name + ".session.jsonl"))
+      }
     }
-    #expect(valid >= 30, "only \(valid) of 150 generated scripts were valid")
+    #expect(
+      valid >= (wantedValid ?? 30), "only \(valid) of \(generated) generated scripts were valid")
     #expect(
       failures.isEmpty,
       "\(failures.count) of \(valid) valid scripts:\n\(failures.joined(separator: "\n"))")

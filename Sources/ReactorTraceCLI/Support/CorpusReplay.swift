@@ -113,8 +113,11 @@ struct CorpusReplayRequest: CommandRequest {
   }
 
   /// The line of one input: `PASS path`, `FAIL path: the divergence`, or
-  /// `ERROR path: why`.
+  /// `ERROR path: why`; one line whatever the path holds (a newline in a file name is shown
+  /// as an escape, as the terminal output shows every control character, so no name can
+  /// forge another input's line).
   static func line(for path: String, _ outcome: Outcome) -> String {
+    let path = TerminalText.line(path)
     switch outcome.code {
     case 0: return "PASS \(path)"
     case 1: return "FAIL \(path): " + firstLine(outcome.output, orElse: outcome.error)

@@ -7,7 +7,8 @@ import Foundation
 /// It follows the JUnit XML schema those tools read (Apache Ant's, as `JUnit.xsd` of Windy
 /// Road publishes it): `name` and `tests` on the suite, `name`, `classname` and `time` on a
 /// case, a `type` on each failure and error; counts that add up; text that is valid XML 1.0
-/// (characters XML cannot hold replaced by U+FFFD).
+/// (characters XML cannot hold written as `\uXXXX`; a case's name reads back as its input's
+/// path whatever characters that holds, but those).
 struct JUnitReport: Sendable {
   /// One test case.
   struct Case: Sendable {
@@ -71,21 +72,24 @@ struct JUnitReport: Sendable {
         xml += "/>\n"
       case .failure(let message, let details):
         xml += ">\n      <failure message=\"\(Self.escaped(message))\" type=\"divergence\">"
-        xml += Self.escaped(details) + "</failure>\n    </testcase>\n"
+        xml += Self.escaped(details, inAttribute: false) + "</failure>\n    </testcase>\n"
       case .error(let type, let message, let details):
         xml +=
           ">\n      <error message=\"\(Self.escaped(message))\" type=\"\(Self.escaped(type))\">"
-        xml += Self.escaped(details) + "</error>\n    </testcase>\n"
+        xml += Self.escaped(details, inAttribute: false) + "</error>\n    </testcase>\n"
       }
     }
     xml += "    <system-out/>\n    <system-err/>\n  </testsuite>\n</testsuites>\n"
     return Array(xml.utf8)
   }
 
-  /// Text for an attribute or an element: markup characters as entities, characters XML 1.0
-  /// cannot hold (most control characters, lone surrogates cannot occur in a String) as
-  /// U+FFFD.
-  static func escaped(_ text: String) -> String {
+  /// Text for an attribute or an element: markup characters as entities; a tab, newline or
+  /// carriage return in an attribute as a character reference (an XML reader turns a raw one
+  /// into a space, so a file name holding one would come back as another name), a carriage
+  /// return in an element too (a raw one reads as a newline); characters XML 1.0 cannot hold
+  /// (the other control characters; lone surrogates cannot occur in a String) as `\uXXXX`, as
+  /// the report's lines show them.
+  static func escaped(_ text: String, inAttribute: Bool = true) -> String {
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -94,8 +98,12 @@ struct JUnitReport: Sendable {
       case ">": result += "&gt;"
       case "\"": result += "&quot;"
       case "'": result += "&apos;"
-      case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
-      case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}": result += "\u{FFFD}"
+      case "\r": result += "&#13;"
+      case "\t" where inAttribute, "\n" where inAttribute: result += "&#\(scalar.value);"
+      case "\t", "\n": result.unicodeScalars.append(scalar)
+      case "\u{0}"..."\u{1F}", "\u{FFFE}", "\u{FFFF}":
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
       default: result.unicodeScalars.append(scalar)
       }
     }
