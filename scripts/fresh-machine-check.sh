@@ -86,7 +86,7 @@ mount_system() { # mount_system ROOT
   bind /sys "$1/sys" ro
 }
 in_root() { # in_root ROOT COMMAND...: a login-free clean environment, as a new machine's shell has
-  chroot "$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
+  nice chroot "$1" /usr/bin/env -i HOME=/root LANG=C.UTF-8 TERM=dumb \
     PATH="$toolchain/usr/bin:/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin" \
     "${@:2}"
 }
@@ -166,7 +166,7 @@ for command in ./scripts/demo.sh "swift test"; do
   log="$logs/$(echo "$command" | tr -c 'a-z\n' '-' | sed 's/^-*//').log"
   say "running: $command (log: $log)"
   begin=$SECONDS
-  if nice in_root "$root" /bin/sh -c "cd /root/reactor-trace && $command" >"$log" 2>&1; then
+  if in_root "$root" /bin/sh -c "cd /root/reactor-trace && $command" >"$log" 2>&1; then
     say "passed: $command ($((SECONDS - begin)) s)"
   else
     say "FAILED: $command ($((SECONDS - begin)) s); its last lines:"
