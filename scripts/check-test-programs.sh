@@ -32,6 +32,7 @@ python3      deb:python3
 chromium     deb:chromium
 chromedriver deb:chromium-driver
 java         deb:openjdk-17-jre-headless
+node         deb:nodejs
 "
 
 problems=()
