@@ -5,11 +5,14 @@
 # program was started by a test and installed by neither).
 #
 # It finds the programs in the tests' sources: a path given to Process (`/usr/bin/X`), the first
-# argument of a program started through `/usr/bin/env` (`arguments = ["X"`, `run(["X"`), and
-# `/usr/bin/X` in the Python drivers. Each must have a line in PROGRAMS below saying what installs
-# it, and that must hold: a Debian package named in bootstrap.sh's or .ci/run's install lines, an
-# essential Debian package (there on every Debian machine), or the Swift toolchain or its Python
-# (the README's starting point). Exit 0 when all hold; otherwise one line per problem, exit 1.
+# argument of a program started through `/usr/bin/env` (`arguments = ["X"`, `run(["X"`), the
+# program `timeout N X` starts, and `/usr/bin/X` in the Python drivers. Each must have a line in
+# PROGRAMS below saying what installs it, and that must hold: a Debian package named in
+# bootstrap.sh's or .ci/run's install lines, an essential Debian package (there on every Debian
+# machine), or the Swift toolchain itself (a program in the directory of `swift`; the libraries
+# swift.org's Debian instructions install with it bring no python3). Exit 0 when all hold;
+# otherwise one line per problem, exit 1. scripts/fresh-machine-check.sh checks the same for
+# real, on a new Debian root with only the toolchain.
 #
 #   scripts/check-test-programs.sh
 set -euo pipefail
@@ -25,7 +28,7 @@ true         essential:coreutils
 timeout      essential:coreutils
 ldd          essential:libc-bin
 swiftc       toolchain
-python3      toolchain
+python3      deb:python3
 chromium     deb:chromium
 chromedriver deb:chromium-driver
 java         deb:openjdk-17-jre-headless
@@ -40,7 +43,8 @@ done <<<"$PROGRAMS"
 
 # The programs the tests start, with the first place each is started: a path given to Process,
 # the first argument of a process started through /usr/bin/env (its `arguments` within the next
-# lines, or a `Self.run([...])` helper that does so), and /usr/bin paths in the Python drivers.
+# lines, or a `Self.run([...])` helper that does so), what `timeout N` starts, and /usr/bin
+# paths in the Python drivers.
 found="$(
   {
     grep -rnoE '(fileURLWithPath|atPath): "/(usr/)?s?bin/[A-Za-z0-9._-]+"' Tests --include='*.swift' |
@@ -49,6 +53,7 @@ found="$(
       grep -oE '^[^:]+-[0-9]+-.*arguments = \["[A-Za-z0-9._-]+"' |
       sed -E 's#^([^:]+)-([0-9]+)-#\1:\2:#'
     grep -rnoE 'Self\.run\(\["[A-Za-z0-9._-]+"' Tests --include='*.swift'
+    grep -rnoE '"timeout", "[0-9]+", "[A-Za-z0-9._-]+"' Tests --include='*.swift'
     grep -rnoE '"/usr/bin/[A-Za-z0-9._-]+"' Tests --include='*.py'
   } | sed -E 's#^([^:]+:[0-9]+):.*["/]([A-Za-z0-9._-]+)"$#\2 \1#' | sort -u -k1,1
 )"
@@ -65,7 +70,7 @@ for program in "${!known[@]}"; do
   case "$source" in
     deb:*)
       package="${source#deb:}"
-      if ! grep -E 'apt-get install' -A3 <<<"$installers" | grep -qw -- "$package"; then
+      if ! grep -E 'apt-get install|missing\+=\(' -A3 <<<"$installers" | grep -qw -- "$package"; then
         problems+=("'$program' comes from the Debian package $package, which neither scripts/bootstrap.sh nor .ci/run installs")
       fi
       ;;
@@ -77,8 +82,9 @@ for program in "${!known[@]}"; do
       fi
       ;;
     toolchain)
-      if ! command -v "$program" >/dev/null 2>&1; then
-        problems+=("'$program' is said to come with the Swift toolchain's machine but is not on the path")
+      toolchain_bin="$(dirname "$(readlink -f "$(command -v swift)")")"
+      if ! [ -x "$toolchain_bin/$program" ]; then
+        problems+=("'$program' is said to come with the Swift toolchain but is not in $toolchain_bin")
       fi
       ;;
     *) problems+=("'$program' has an unknown source '$source' in scripts/check-test-programs.sh") ;;
