@@ -153,4 +153,14 @@ enum TraceHeaderProblem: Error {
   case unknownFormat(String)
   case unsupportedVersion(TraceFormatVersion)
   case malformed(String)
+
+  /// The reader's error for the file at `path`.
+  func readError(path: String) -> TraceReadError {
+    switch self {
+    case .notATrace(let reason): .notATrace(path: path, reason: reason)
+    case .unknownFormat(let format): .unknownFormat(path: path, format: format)
+    case .unsupportedVersion(let version): .unsupportedVersion(path: path, version: version)
+    case .malformed(let reason): .malformedHeader(path: path, reason: reason)
+    }
+  }
 }
