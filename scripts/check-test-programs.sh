@@ -29,6 +29,7 @@ python3      toolchain
 chromium     deb:chromium
 chromedriver deb:chromium-driver
 java         deb:openjdk-17-jre-headless
+node         deb:nodejs
 "
 
 problems=()

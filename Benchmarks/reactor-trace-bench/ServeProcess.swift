@@ -38,12 +38,12 @@ final class ServeProcess {
     // posix_spawn with the pipe as its standard output only, as the bench's children are
     // started (Foundation's Process closes descriptors a run under valgrind must keep).
     var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else {
+    guard ChildProcess.openPipe(&ends) else {
       throw .child(command: command, reason: "pipe failed: \(String(cString: strerror(errno)))")
     }
     let pid: pid_t
     do {
-      pid = try ChildProcess.spawn(executable, arguments) { actions in
+      pid = try ChildProcess.spawn(executable, arguments, keep: ends) { actions in
         posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addclose(&actions, ends[0])

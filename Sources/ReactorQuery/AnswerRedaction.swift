@@ -23,6 +23,9 @@ public struct AnswerRedaction: Sendable {
   /// components, is left alone by every rule (`nil` when a rule names no key, such as
   /// `state.*`: then every value is checked).
   private let names: Set<String>?
+  /// The UTF-8 lengths of ``names`` as bits (bit 63 for 63 bytes and longer): a key of
+  /// another length is no name, found without hashing it (the index asks of every key).
+  private let nameLengths: UInt64
   private let action: Redactor?
   private let mutation: Redactor?
   private let state: Redactor?
@@ -30,6 +33,7 @@ public struct AnswerRedaction: Sendable {
   private init() {
     rules = []
     names = []
+    nameLengths = 0
     action = nil
     mutation = nil
     state = nil
@@ -49,6 +53,7 @@ public struct AnswerRedaction: Sendable {
       names?.formUnion(literal.map(String.init))
     }
     self.names = names
+    nameLengths = names?.reduce(0) { $0 | Self.lengthBit($1) } ?? 0
     do throws(TraceRecordingError) {
       action = try Redactor(rules: rules, kind: .action)
       mutation = try Redactor(rules: rules, kind: .mutation)
@@ -76,11 +81,9 @@ public struct AnswerRedaction: Sendable {
     }
   }
 
-  /// An action's or a mutation's label, hidden when a rule changes its payload: the case name
-  /// stays, its payload reads `<redacted>`.
-  func label(_ label: String, value: JSONValue?, isAction: Bool) -> String {
-    guard let redactor = isAction ? action : mutation, redactor.isActive else { return label }
-    guard let value, mayName(value), redactor.redact(value) != value else { return label }
+  /// An action's or a mutation's label whose payload a rule changes: the case name stays, its
+  /// payload reads `<redacted>`.
+  func hidden(_ label: String) -> String {
     let name = label.prefix { $0 != "(" }
     return name.count < label.count ? name + "(\(TraceRedaction.marker))" : TraceRedaction.marker
   }
@@ -105,7 +108,7 @@ public struct AnswerRedaction: Sendable {
       case .remove, .truncate: .null
       }
     let pathNamesKey = operation.path.contains {
-      if case .key(let key) = $0 { names?.contains(key) ?? true } else { false }
+      if case .key(let key) = $0 { isName(key) } else { false }
     }
     if names != nil, !pathNamesKey, !mayName(written) { return false }
     // The value nested under its path, so that the rules see the path as the state has it.
@@ -128,6 +131,23 @@ public struct AnswerRedaction: Sendable {
     return true
   }
 
+  /// Whether text (a file's bytes) holds a name some rule names (always, when a rule names
+  /// no key): a file that cannot be redacted value by value is taken to hide something then.
+  func mayName(in bytes: [UInt8]) -> Bool {
+    guard let names else { return true }
+    for name in names where !name.isEmpty {
+      let needle = Array(name.utf8)
+      if bytes.count >= needle.count,
+        (0...(bytes.count - needle.count)).contains(where: { start in
+          bytes[start] == needle[0] && bytes[start..<(start + needle.count)].elementsEqual(needle)
+        })
+      {
+        return true
+      }
+    }
+    return false
+  }
+
   /// Whether a value has a key some rule names, at any depth (always, when a rule names no
   /// key): only then can a rule change it.
   private func mayName(_ value: JSONValue) -> Bool {
@@ -135,11 +155,23 @@ public struct AnswerRedaction: Sendable {
     guard !names.isEmpty else { return false }
     switch value {
     case .object(let object):
-      return object.members.contains { names.contains($0.key) || mayName($0.value) }
+      return object.members.contains { isName($0.key) || mayName($0.value) }
     case .array(let elements):
       return elements.contains { mayName($0) }
     default:
       return false
     }
+  }
+
+  /// Whether a rule names `key` (any key, when a rule names none).
+  @inline(__always)
+  private func isName(_ key: String) -> Bool {
+    guard let names else { return true }
+    return nameLengths & Self.lengthBit(key) != 0 && names.contains(key)
+  }
+
+  @inline(__always)
+  private static func lengthBit(_ key: String) -> UInt64 {
+    1 << UInt64(min(key.utf8.count, 63))
   }
 }

@@ -87,8 +87,8 @@ public struct QueryTool: Sendable, Hashable {
       name: "diagram",
       description: """
         A Mermaid diagram of the trace, to render in the chat: kind transitions (the states a \
-        reactor went through; in a session, of one reactor type) or sequence (who sent what \
-        to whom).
+        reactor went through; in a session, one machine per reactor type, or the type of \
+        `reactor`) or sequence (who sent what to whom).
         """,
       inputSchema: schema(
         [
@@ -96,6 +96,96 @@ public struct QueryTool: Sendable, Hashable {
           ("kind", property("string", "transitions or sequence")),
           ("reactor", reactorProperty),
         ], required: ["trace", "kind"])),
+    QueryTool(
+      name: "shrink",
+      description: """
+        Shrinks a run that makes something happen to the shortest script that still does \
+        (reactor-trace shrink): input is a script, trace or session; the condition is \
+        until_state (fields the state must hold, as explore --path-to takes them: value=10; \
+        for an app, after the reactor's address: edit:title=Bug), until_invariant or \
+        until_trap. Runs through the registered reactors in worker processes (a trap is \
+        contained). Gives the shrunk script; output, test and trace write new files under \
+        the root. Stops at time_limit seconds (default 120, at most 600).
+        """,
+      inputSchema: schema(
+        [
+          ("input", property("string", "The script, trace or session, relative to the root.")),
+          ("until_state", stringsProperty("Fields the state must hold (all at once).")),
+          ("until_invariant", property("boolean", "A registered invariant must break.")),
+          ("until_trap", property("boolean", "The reactor's own code must trap.")),
+          ("reactor", property("string", "The registered reactor type (default: the input's).")),
+          ("meta", stringsProperty("Header metadata as key=value.")),
+          (
+            "settle",
+            property("integer", "Virtual milliseconds effects may run after the last step.")
+          ),
+          ("strategy", property("string", "fast (default) or ddmin")),
+          ("time_limit", timeLimitProperty),
+          (
+            "output",
+            property("string", "Also write the shrunk script here (a new file under the root).")
+          ),
+          ("test", property("string", "Also write a Swift Testing test here (a new file).")),
+          ("suite_name", property("string", "With test: the suite's name.")),
+          ("trait", stringsProperty("With test: Swift Testing traits.")),
+          ("import", stringsProperty("With test: modules to import.")),
+          ("trace", property("string", "Also write the shrunk run's trace here (a new file).")),
+        ], required: ["input"])),
+    QueryTool(
+      name: "compare",
+      description: """
+        What changed in behaviour between two sets of runs, beyond chance (reactor-trace \
+        compare): before and after are traces, sessions or transition summaries (files or \
+        directories under the root), or one set as before split by before_where and \
+        after_where (metadata KEY=VALUE, all must hold). Per reactor type: transitions added \
+        and removed, shifts in how often they are taken, moves in how effects end, \
+        corrected together at alpha. diagram: true adds the union machine as Mermaid.
+        """,
+      inputSchema: schema(
+        [
+          (
+            "before",
+            stringsProperty("The before side (or the set to split): files or directories.")
+          ),
+          ("after", stringsProperty("The after side: files or directories.")),
+          ("before_where", stringsProperty("Split before: the before side's KEY=VALUE.")),
+          ("after_where", stringsProperty("Split before: the after side's KEY=VALUE.")),
+          ("alpha", property("number", "The false discovery rate (default 0.05).")),
+          ("abstraction", property("string", "Abstract traces' states as this file saves them.")),
+          ("diagram", property("boolean", "Add the union machine as Mermaid.")),
+          ("reactor", property("string", "With diagram: the reactor type to draw.")),
+          ("time_limit", timeLimitProperty),
+        ], required: ["before"])),
+    QueryTool(
+      name: "coverage",
+      description: """
+        Which reachable states and transitions of a reactor traces exercise (reactor-trace \
+        coverage): explores the registered reactor and lists every transition no trace \
+        makes, with the shortest script that makes it; sessions per reactor type. With \
+        production (merged transition summaries), what production reaches that the traces \
+        never do.
+        """,
+      inputSchema: schema(
+        [
+          ("traces", stringsProperty("Traces or sessions (files or directories).")),
+          (
+            "reactor",
+            property("string", "The registered reactor type (default: the first trace's).")
+          ),
+          ("actions", property("string", "A script whose actions join the alphabet.")),
+          ("meta", stringsProperty("Metadata for the reactor's factory as key=value.")),
+          ("key", stringsProperty("State paths that identify a state.")),
+          ("reactor_type", stringsProperty("Of sessions: the reactor types to measure.")),
+          ("max_depth", property("integer", "The most actions on a path from the initial state.")),
+          ("max_states", property("integer", "Stop exploring after this many states.")),
+          (
+            "settle", property("integer", "Virtual milliseconds effects may run after each action.")
+          ),
+          ("min", property("number", "The least share of transitions, in percent, that passes.")),
+          ("production", stringsProperty("Merged transition summaries of production runs.")),
+          ("limit", property("integer", "With production: list at most this many (0: all).")),
+          ("time_limit", timeLimitProperty),
+        ], required: ["traces"])),
   ]
 
   private static let traceProperty = property(
@@ -106,6 +196,16 @@ public struct QueryTool: Sendable, Hashable {
     "description": "In a session: the reactor's id, or its name or type.",
     "type": ["integer", "string"],
   ]
+
+  private static let timeLimitProperty = property(
+    "number", "Seconds the run may take (default 120, at most 600).")
+
+  private static func stringsProperty(_ description: String) -> JSONValue {
+    [
+      "type": ["array", "string"], "items": ["type": "string"],
+      "description": .string(description),
+    ]
+  }
 
   private static func property(_ type: String, _ description: String) -> JSONValue {
     ["type": .string(type), "description": .string(description)]

@@ -163,6 +163,13 @@ final class TraceIndex {
         recordCount: 0, sequence: -1, fileOffset: lineStarts.start(ofLine: 2), blobOffset: 0,
         blobCount: 0))
     var lanes: [Int: Lane] = [:]
+    // The lane of the last event's reactor, kept out of `lanes` while its events follow one
+    // another (all of a trace's do): no lookup per event.
+    var current: (reactor: Int, lane: Lane)?
+    func park() {
+      if let parked = current { lanes[parked.reactor] = parked.lane }
+      current = nil
+    }
     while true {
       let event: SessionEvent?
       do {
@@ -185,6 +192,7 @@ final class TraceIndex {
         if schemas[introduction.type] == nil {
           schemas[introduction.type] = introduction.schema.json
         }
+        park()
         lanes[introduction.reactor] = Lane()
         if redaction.touches(introduction.initialState) { touchesRedactedValues = true }
         try label(&record, reactors[introduction.reactor]!.title)
@@ -197,6 +205,7 @@ final class TraceIndex {
         record.kind = IndexRecord.Kind.released.rawValue
         record.reactor = Int64(reactor)
         reactors[reactor]?.releasedAt = event.sequence
+        park()
         lanes[reactor] = nil
         try label(&record, "reactor \(reactor)")
       case .gap(let gap):
@@ -209,9 +218,12 @@ final class TraceIndex {
         try label(&record, "end: \(end.observedEvents) observed, \(end.droppedEvents) dropped")
       case .reactor(let reactor, let kind):
         record.reactor = Int64(reactor)
-        var lane = lanes.removeValue(forKey: reactor) ?? Lane()
-        try describe(kind, of: reactor, number: number, in: &lane, lanes: lanes, into: &record)
-        lanes[reactor] = lane
+        if current?.reactor != reactor {
+          park()
+          current = (reactor, lanes.removeValue(forKey: reactor) ?? Lane())
+        }
+        try describe(
+          kind, of: reactor, number: number, in: &current!.lane, lanes: lanes, into: &record)
       }
       try records.append(raw: record)
       eventCount += 1
@@ -224,15 +236,13 @@ final class TraceIndex {
   }
 
   private func label(_ record: inout IndexRecord, _ text: String) throws(QueryError) {
-    let bytes = Array(text.utf8)
-    record.labelOffset = Int64(try labels.append(bytes))
-    record.labelCount = Int64(bytes.count)
+    record.labelOffset = Int64(try labels.append(text.utf8))
+    record.labelCount = Int64(text.utf8.count)
   }
 
   private func note(_ record: inout IndexRecord, _ text: String) throws(QueryError) {
-    let bytes = Array(text.utf8)
-    record.noteOffset = Int64(try labels.append(bytes))
-    record.noteCount = Int64(bytes.count)
+    record.noteOffset = Int64(try labels.append(text.utf8))
+    record.noteCount = Int64(text.utf8.count)
   }
 
   /// Fills in an event of a reactor: its label, its cause, and a mutation's changed paths.
@@ -265,8 +275,12 @@ final class TraceIndex {
       record.kind = IndexRecord.Kind.action.rawValue
       record.identifier = Int64(action.id)
       lane.actions.insert(action.id, record: number)
-      if redaction.touches(payload: action.value, isAction: true) { touchesRedactedValues = true }
-      try label(&record, redaction.label(action.label, value: action.value, isAction: true))
+      if redaction.touches(payload: action.value, isAction: true) {
+        touchesRedactedValues = true
+        try label(&record, redaction.hidden(action.label))
+      } else {
+        try label(&record, action.label)
+      }
       if let from = action.from {
         origin(from)
       } else if case .stream(let stream) = action.source {
@@ -300,8 +314,10 @@ final class TraceIndex {
       record.identifier = Int64(mutation.id)
       if redaction.touches(payload: mutation.value, isAction: false) {
         touchesRedactedValues = true
+        try label(&record, redaction.hidden(mutation.label))
+      } else {
+        try label(&record, mutation.label)
       }
-      try label(&record, redaction.label(mutation.label, value: mutation.value, isAction: false))
       switch mutation.cause {
       case .action(let action): own(.action, action: action, effect: nil)
       case .effect(let effect, let action): own(.effect, action: action, effect: effect)

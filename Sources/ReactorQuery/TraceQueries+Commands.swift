@@ -80,17 +80,20 @@ extension TraceQueries {
         reason: "\(index.name) holds values the server's redaction hides, and diagrams are "
           + "drawn from the file as it is; start the server with --no-redact to draw it")
     }
-    if kind == "transitions", index.isSession {
-      throw .invalidArgument(
-        name: "kind",
-        reason: "transitions of a session are drawn as one DOT page of clusters, which has no "
-          + "Mermaid form (reactor-trace render transitions --format svg draws it); ask for "
-          + "kind sequence, or for the transitions of a trace of one reactor")
-    }
     var command = ["render", kind, index.path, "--format", "mermaid"]
-    // A trace of one reactor draws its one reactor; a session's sequence, the reactors named.
     if kind == "sequence", let reactors {
+      // A session's sequence: the reactors named.
       for id in reactors.sorted() { command += ["--reactor", String(id)] }
+    } else if index.isSession, let reactors {
+      // A session's transitions: one machine per reactor type; the type of the reactors named.
+      let types = Set(reactors.compactMap { index.reactors[$0]?.type })
+      guard types.count == 1, let type = types.first else {
+        throw .invalidArgument(
+          name: "reactor",
+          reason: "names reactors of several types (" + types.sorted().joined(separator: ", ")
+            + "); transitions are drawn per type: name one type")
+      }
+      command += ["--reactor-type", type]
     }
     let key = CommandKey(identity: index.identity, arguments: command)
     if let answer = commandAnswers[key] { return answer }

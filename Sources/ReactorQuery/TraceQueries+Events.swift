@@ -11,7 +11,7 @@ extension TraceQueries {
         "action", "effectStart", "effectEnd", "effect", "mutation", "streamEnd", "reactor",
         "release", "gap", "end",
       ])
-    let text = try arguments.string("text", maximumLength: 1000).map { Array($0.lowercased().utf8) }
+    let text = try arguments.string("text", maximumLength: 1000).map(InspectorText.needle)
     let path = try arguments.string("path", maximumLength: 4096).map { text throws(QueryError) in
       do throws(StatePathError) {
         return try StatePath(parsing: text)
@@ -25,12 +25,10 @@ extension TraceQueries {
     if let from, let to, to < from {
       throw .invalidArgument(name: "to", reason: "must not be before 'from'")
     }
-    let titles = index.reactors.mapValues { Array(($0.title + " " + $0.type).lowercased().utf8) }
+    let titles = index.reactors.mapValues { Array(($0.title + " " + $0.type).utf8) }
     var kindNames: [Int: [UInt8]] = [:]
     for kind in 0...8 {
-      kindNames[kind] = IndexRecord.Kind(rawValue: Int64(kind)).map {
-        Array($0.name.lowercased().utf8)
-      }
+      kindNames[kind] = IndexRecord.Kind(rawValue: Int64(kind)).map { Array($0.name.utf8) }
     }
 
     func passes(_ number: Int, _ record: IndexRecord) -> Bool {
@@ -58,8 +56,8 @@ extension TraceQueries {
         }
         let kind = kindNames[Int(record.kind)] ?? []
         let title = titles[Int(record.reactor)] ?? []
-        if !Self.contains(label, text), !Self.contains(note, text),
-          !Self.contains(kind[...], text), !Self.contains(title[...], text)
+        if !InspectorText.contains(label, text), !InspectorText.contains(note, text),
+          !InspectorText.contains(kind[...], text), !InspectorText.contains(title[...], text)
         {
           return false
         }
@@ -200,29 +198,6 @@ extension TraceQueries {
       return "created by " + index.reactorTitle(Int(record.causeReactor))
         + (record.causeAction > 0 ? " during seq \(record.causeAction)" : "")
     }
-  }
-
-  /// Whether `haystack` holds `needle` (lowercased), ASCII letters in any case.
-  static func contains(_ haystack: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-    guard !needle.isEmpty else { return true }
-    guard haystack.count >= needle.count else { return false }
-    @inline(__always) func lower(_ byte: UInt8) -> UInt8 {
-      byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-    }
-    let first = needle[0]
-    var start = haystack.startIndex
-    while start <= haystack.endIndex - needle.count {
-      if lower(haystack[start]) == first {
-        var matches = true
-        for offset in 1..<needle.count where lower(haystack[start + offset]) != needle[offset] {
-          matches = false
-          break
-        }
-        if matches { return true }
-      }
-      start += 1
-    }
-    return false
   }
 
   /// Nanoseconds as seconds: `1.250 s`.

@@ -67,6 +67,9 @@ public actor TraceQueries {
       case "why": return .success(try why(arguments))
       case "history": return .success(try history(arguments))
       case "replay": return .success(try replay(arguments))
+      case "shrink": return .success(try shrink(arguments))
+      case "compare": return .success(try compare(arguments))
+      case "coverage": return .success(try coverage(arguments))
       default: return .success(try diagram(arguments))
       }
     } catch {

@@ -2,9 +2,6 @@
 public enum SessionTransitionsError: Error, Sendable, Hashable {
   /// No reactor of the session has the type asked for.
   case unknownReactorType(String, known: [String])
-
-  /// Machines drawn as a page of clusters were asked for as Mermaid, which has none.
-  case clustersInMermaid
 }
 
 extension SessionTransitionsError: CustomStringConvertible {
@@ -14,8 +11,6 @@ extension SessionTransitionsError: CustomStringConvertible {
     case .unknownReactorType(let type, let known):
       "no reactor of type '\(type)' in the session; its types are "
         + known.joined(separator: ", ")
-    case .clustersInMermaid:
-      "the state machines of a session are one DOT page of clusters; use dot, svg, png or pdf"
     }
   }
 }

@@ -22,7 +22,8 @@ struct MCPProtocolTests {
     let tools = try #require(try client.request("tools/list")?["result"]?["tools"]?.arrayValue)
     #expect(
       tools.map { $0["name"]?.stringValue } == [
-        "events", "state_at", "why", "history", "replay", "diagram",
+        "events", "state_at", "why", "history", "replay", "diagram", "shrink", "compare",
+        "coverage",
       ])
     #expect(tools[0]["inputSchema"]?["required"] == ["trace"])
 
@@ -58,6 +59,111 @@ struct MCPProtocolTests {
     #expect(client.close() == 0)
   }
 
+  @Test func aSessionsTransitionsAreOneMermaidMachinePerReactorType() throws {
+    let client = try MCPClient(arguments: ["--root", repositoryRoot, "--no-redact"])
+    _ = try client.initialize()
+    let all = try client.call("diagram", ["trace": .string(Self.session), "kind": "transitions"])
+    #expect(all?["isError"] == nil || all?["isError"] == false, "\(Self.text(all))")
+    let mermaid = try #require(all?["structuredContent"]?["mermaid"]?.stringValue)
+    #expect(mermaid.hasPrefix("stateDiagram-v2\n"))
+    #expect(
+      mermaid.split(separator: "\n").filter { $0.hasSuffix("{") } == [
+        #"    state "TaskAppListReactor · 1 reactor merged" as t1 {"#,
+        #"    state "TaskEditReactor · 1 reactor merged" as t2 {"#,
+        #"    state "TaskCellReactor · 7 reactors merged" as t3 {"#,
+      ])
+    #expect(mermaid.contains(" of 7 reactors"))
+    // One type, named by a reactor of it: that type's machine alone.
+    let cells = try client.call(
+      "diagram",
+      ["trace": .string(Self.session), "kind": "transitions", "reactor": "TaskCellReactor"])
+    let cell = try #require(cells?["structuredContent"]?["mermaid"]?.stringValue)
+    #expect(cell.contains(#"as t1 {"#) && !cell.contains("as t2"))
+    #expect(cell.contains("TaskCellReactor · 7 reactors merged"))
+    // A reactor by its name: its type's machine.
+    let list = try client.call(
+      "diagram", ["trace": .string(Self.session), "kind": "transitions", "reactor": "list"])
+    #expect(
+      list?["structuredContent"]?["mermaid"]?.stringValue?.contains(
+        "TaskAppListReactor · 1 reactor merged") == true)
+    #expect(client.close() == 0)
+  }
+
+  @Test func shrinkCompareAndCoverageRunThroughTheRegisteredReactorsAndATrapLeavesTheServerUp()
+    throws
+  {
+    let root = FileManager.default.temporaryDirectory
+      .appendingPathComponent("reactor-trace-mcp-runs-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: root.appendingPathComponent("out"), withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: root) }
+    for trace in [Self.counter, Self.session] {
+      try FileManager.default.copyItem(
+        atPath: repositoryRoot + "/" + trace,
+        toPath: root.appendingPathComponent(String(trace.split(separator: "/").last!)).path)
+    }
+    // An item list whose 26th step deletes rows that are not there: the reactor traps.
+    var lines = [#"{"reactor": "ReactorExamples.ItemListReactor"}"#]
+    for step in 0..<30 {
+      lines.append(
+        step == 25
+          ? #"{"t": \#(step * 100), "action": {"delete": {"_0": {"indexes": [1, 0]}}}}"#
+          : #"{"t": \#(step * 100), "action": "load"}"#)
+    }
+    try (lines.joined(separator: "\n") + "\n").write(
+      to: root.appendingPathComponent("list.jsonl"), atomically: true, encoding: .utf8)
+    let client = try MCPClient(arguments: ["--root", root.path])
+    _ = try client.initialize()
+
+    let shrunk = try client.call(
+      "shrink", ["input": "list.jsonl", "until_trap": true, "output": "out/shrunk.jsonl"])
+    #expect(shrunk?["structuredContent"]?["verdict"] == "shrunk", "\(Self.text(shrunk))")
+    #expect(shrunk?["structuredContent"]?["result"]?["steps"] == 1)
+    #expect(Self.text(shrunk).contains(#""delete""#))
+    #expect(
+      try String(contentsOf: root.appendingPathComponent("out/shrunk.jsonl"), encoding: .utf8)
+        .contains("delete"))
+    // The reactor trapped in the workers; the server answers on.
+    let after = try client.call("state_at", ["trace": "counter.trace.jsonl", "seq": 4])
+    #expect(after?["structuredContent"]?["states"]?.arrayValue?[0]["state"]?["value"] == 1)
+    // Outputs are new files inside the root.
+    for output in ["out/shrunk.jsonl", "../escape.jsonl", "/tmp/escape.jsonl", "out"] {
+      let refused = try client.call(
+        "shrink", ["input": "list.jsonl", "until_trap": true, "output": .string(output)])
+      #expect(refused?["isError"] == true, "\(output)")
+    }
+    let noCondition = try client.call("shrink", ["input": "list.jsonl"])
+    #expect(noCondition?["isError"] == true)
+
+    let same = try client.call(
+      "compare", ["before": "taskapp.session.jsonl", "after": ["taskapp.session.jsonl"]])
+    #expect(same?["structuredContent"]?["verdict"] == "no change", "\(Self.text(same))")
+    #expect(same?["structuredContent"]?["exitCode"] == 0)
+    let drawn = try client.call(
+      "compare",
+      [
+        "before": ["counter.trace.jsonl"], "after": ["counter.trace.jsonl"], "diagram": true,
+      ])
+    #expect(
+      drawn?["structuredContent"]?["mermaid"]?.stringValue?.hasPrefix("stateDiagram-v2") == true,
+      "\(Self.text(drawn))")
+    let outside = try client.call(
+      "compare", ["before": ["counter.trace.jsonl"], "after": ["../"]])
+    #expect(outside?["isError"] == true)
+
+    let covered = try client.call(
+      "coverage", ["traces": ["counter.trace.jsonl"], "max_depth": 4])
+    #expect(covered?["structuredContent"]?["verdict"] == "measured", "\(Self.text(covered))")
+    #expect(covered?["structuredContent"]?["result"]?["transitions"]?["reachable"] == 38)
+    let gated = try client.call(
+      "coverage", ["traces": ["counter.trace.jsonl"], "max_depth": 4, "min": 90])
+    #expect(gated?["structuredContent"]?["exitCode"] == 4)
+    let badLimit = try client.call(
+      "coverage", ["traces": ["counter.trace.jsonl"], "time_limit": 0])
+    #expect(badLimit?["isError"] == true)
+    #expect(client.close() == 0)
+  }
+
   @Test func errorsAreToolErrorsAndTheNextCallIsAnswered() throws {
     let client = try MCPClient(arguments: [])
     _ = try client.initialize()
@@ -69,6 +175,9 @@ struct MCPProtocolTests {
       ("history", ["trace": .string(Self.counter), "path": ""]),
       ("replay", ["trace": .string(Self.counter), "mode": "sideways"]),
       ("diagram", ["trace": "README.md", "kind": "sequence"]),
+      ("shrink", ["input": "../../etc/passwd", "until_trap": true]),
+      ("compare", ["before": "Traces/counter.trace.jsonl"]),
+      ("coverage", ["traces": ["/etc/passwd"]]),
       ("no_such_tool", [:]),
     ]
     for (tool, arguments) in failing {

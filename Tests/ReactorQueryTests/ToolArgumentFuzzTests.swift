@@ -62,8 +62,12 @@ struct ToolArgumentFuzzTests {
 
   static let keys = [
     "trace", "reactor", "kind", "text", "path", "from", "to", "limit", "seq", "mode", "bogus",
-    "", "trace ",
+    "", "trace ", "input", "until_state", "until_trap", "before", "after",
+    "time_limit", "max_depth", "alpha",
   ]
+
+  /// Tools that run a process each: a few calls, not thousands.
+  static let runs: Set<String> = ["replay", "diagram", "shrink", "compare", "coverage"]
 
   /// A call: a tool (sometimes none of them) and arguments, mostly close to valid.
   static func call(_ random: inout Generator) -> (String, JSONValue?) {
@@ -97,7 +101,7 @@ struct ToolArgumentFuzzTests {
     for _ in 0..<2500 {
       let (tool, arguments) = Self.call(&random)
       // Replays and diagrams run a process each: a few, not thousands.
-      if tool == "replay" || tool == "diagram", Int.random(in: 0..<10, using: &random) > 0 {
+      if Self.runs.contains(tool), Int.random(in: 0..<10, using: &random) > 0 {
         continue
       }
       switch await queries.call(tool, arguments: arguments) {
@@ -125,7 +129,7 @@ struct ToolArgumentFuzzTests {
     var random = Generator(state: 4545)
     for _ in 0..<300 {
       let (tool, arguments) = Self.call(&random)
-      if tool == "replay" || tool == "diagram" { continue }
+      if Self.runs.contains(tool) { continue }
       var parameters = JSONObject()
       parameters["name"] = .string(tool)
       if let arguments { parameters["arguments"] = arguments }

@@ -140,7 +140,10 @@ struct TraceQueriesTests {
       ("state_at", ["trace": .string(Self.counter), "seq": 1000]),
       ("state_at", ["trace": .string(Self.session), "seq": 3, "reactor": 99]),
       ("why", ["trace": .string(Self.counter)]),
-      ("diagram", ["trace": .string(Self.session), "kind": "transitions"]),
+      ("diagram", ["trace": .string(Self.session), "kind": "pie"]),
+      ("shrink", ["input": .string(Self.counter)]),
+      ("compare", ["before": .string(Self.counter), "before_where": "appVersion=1"]),
+      ("coverage", ["traces": [], "time_limit": 5]),
       ("nope", [:]),
       ("events", "not an object"),
     ]
@@ -171,9 +174,20 @@ struct TraceQueriesTests {
     let history = try await redacting.answer("history", ["trace": "s.jsonl", "path": "task.title"])
     #expect(!history.text.contains("Record a"))
     #expect(await redacting.failure("diagram", ["trace": "s.jsonl", "kind": "sequence"]) != nil)
+    // A run's report quotes the runs: withheld, the verdict kept; its diagram refused.
+    let compared = try await redacting.answer("compare", ["before": "s.jsonl", "after": "s.jsonl"])
+    #expect(compared.structured["verdict"] == "no change")
+    #expect(compared.structured["withheld"] != nil)
+    #expect(compared.structured["result"]?["changes"] == nil)
+    #expect(
+      await redacting.failure(
+        "compare", ["before": "s.jsonl", "after": "s.jsonl", "diagram": true]) != nil)
     let open = try makeQueries(redaction: AnswerRedaction.none, root: folder.path)
     let plain = try await open.answer("events", ["trace": "s.jsonl", "text": "milk"])
     #expect(plain.structured["matched"] == 3)
+    let report = try await open.answer("compare", ["before": "s.jsonl", "after": "s.jsonl"])
+    #expect(report.structured["withheld"] == nil)
+    #expect(report.structured["result"]?["changes"] == [])
   }
 
   @Test func resourcesAreEachOpenedTracesHeaderAndSchema() async throws {

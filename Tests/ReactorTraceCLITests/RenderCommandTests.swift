@@ -111,6 +111,27 @@ struct RenderCommandTests {
     #expect(String(decoding: bytes.prefix(200), as: UTF8.self).contains(signature))
   }
 
+  @Test func aSessionsTransitionsAsMermaidAreAMachinePerReactorType() throws {
+    let scratch = try ScratchDirectory()
+    let output = scratch.file("taskapp.mmd")
+    let result = try runReactorTrace([
+      "render", "transitions", "Traces/taskapp.session.jsonl", "-o", output,
+    ])
+    #expect(result.exitCode == 0, "\(result.standardError)")
+    #expect(result.standardOutput.hasPrefix("wrote \(output): TaskAppListReactor: "))
+    let mermaid = try String(contentsOfFile: output, encoding: .utf8)
+    #expect(
+      mermaid.hasPrefix(
+        "stateDiagram-v2\n    state \"TaskAppListReactor · 1 reactor merged\" as t1 {\n"))
+    let cells = try runReactorTrace([
+      "render", "transitions", "Traces/taskapp.session.jsonl", "--reactor-type", "TaskCellReactor",
+      "--format", "mermaid", "-o", "-",
+    ])
+    #expect(cells.exitCode == 0)
+    #expect(cells.standardOutput.contains(#"state "TaskCellReactor · 7 reactors merged" as t1 {"#))
+    #expect(!cells.standardOutput.contains("as t2 {"))
+  }
+
   @Test func aTimelineSplitsIntoPages() throws {
     let scratch = try ScratchDirectory()
     let result = try runReactorTrace([

@@ -32,15 +32,45 @@ extension SessionTransitions {
     return (try dotGraph(limit: limit), engine)
   }
 
-  /// A lone machine of traces as a Mermaid `stateDiagram-v2`.
+  /// The machines as a Mermaid `stateDiagram-v2`: a lone machine of traces as itself
+  /// (``TransitionGraph/mermaid(limit:)``); otherwise each machine a composite state titled as
+  /// its cluster on the DOT page (`TaskCellReactor · 7 reactors merged`), its states' ids
+  /// prefixed by the machine's (`t2_s3`), each transition ending with how many of the
+  /// reactors took it (`2 of 7 reactors`), each machine's final state styled.
   ///
-  /// - Parameter limit: The largest graph to draw.
-  /// - Returns: The diagram's text.
-  /// - Throws: ``SessionTransitionsError/clustersInMermaid`` for machines drawn as clusters,
-  ///   ``TransitionGraphError/tooLarge(states:transitions:limit:)`` beyond `limit`.
+  /// ```
+  /// stateDiagram-v2
+  ///     state "TaskCellReactor · 7 reactors merged" as t1 {
+  ///         state "isDone=false" as t1_s0
+  ///         [*] --> t1_s0
+  ///         t1_s0 --> t1_s1: setDone(true)  ← toggle, 2 of 7 reactors
+  ///     }
+  /// ```
+  ///
+  /// - Parameter limit: The largest machine to draw.
+  /// - Returns: The diagram's text, ending in a newline.
+  /// - Throws: ``TransitionGraphError/tooLarge(states:transitions:limit:)`` beyond `limit`.
   public func mermaid(limit: DiagramSizeLimit = .standard) throws -> String {
-    guard let lone else { throw SessionTransitionsError.clustersInMermaid }
-    return try lone.mermaid(limit: limit)
+    if let lone { return try lone.mermaid(limit: limit) }
+    var lines = ["stateDiagram-v2"]
+    var finals: [String] = []
+    for (index, machine) in machines.enumerated() {
+      try machine.graph.check(limit)
+      let id = "t\(index + 1)"
+      lines.append(
+        "    state \"\(TransitionGraph.mermaidEscaped(Self.plainTitle(of: machine)))\" as \(id) {")
+      lines += machine.graph.mermaidBody(
+        idPrefix: id + "_", indent: "        ", instanceNoun: machine.instanceNoun)
+      lines.append("    }")
+      if let final = machine.graph.finalState {
+        finals.append(id + "_" + machine.graph.states[final].id)
+      }
+    }
+    if !finals.isEmpty {
+      lines.append("    classDef final fill:#fff3b0,stroke:#b58900,stroke-width:2px")
+      lines.append("    class \(finals.joined(separator: ",")) final")
+    }
+    return lines.joined(separator: "\n") + "\n"
   }
 
   /// What was drawn, for a report: `5 states, 7 transitions from 12 mutations` for a lone
@@ -86,11 +116,14 @@ extension SessionTransitions {
 
   /// A machine's cluster title: its type and how many reactors it merges.
   static func title(of machine: Machine) -> String {
-    let title =
-      "\(ReactorIntroduction.shortTypeName(machine.type)) · \(machine.reactorCount) reactor"
-      + (machine.reactorCount == 1 ? "" : "s") + " merged"
     // No-break spaces keep a title that sets the cluster's width off its border: viewers'
     // fonts run a little wider than Graphviz measured.
-    return "\u{A0}\u{A0}" + title + "\u{A0}\u{A0}"
+    "\u{A0}\u{A0}" + plainTitle(of: machine) + "\u{A0}\u{A0}"
+  }
+
+  /// A machine's type and how many reactors it merges: `TaskCellReactor · 7 reactors merged`.
+  static func plainTitle(of machine: Machine) -> String {
+    "\(ReactorIntroduction.shortTypeName(machine.type)) · \(machine.reactorCount) reactor"
+      + (machine.reactorCount == 1 ? "" : "s") + " merged"
   }
 }

@@ -23,29 +23,45 @@ extension TransitionGraph {
   {
     try check(limit)
     var lines = ["stateDiagram-v2"]
+    lines += mermaidBody(idPrefix: "", indent: "    ", instanceNoun: nil)
+    if let finalState {
+      lines.append("    classDef final fill:#fff3b0,stroke:#b58900,stroke-width:2px")
+      lines.append("    class \(states[finalState].id) final")
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The graph's states and transitions as lines of a `stateDiagram-v2`, each state's id
+  /// after `idPrefix` (ids are one namespace across a diagram's composite states), each line
+  /// after `indent`; with an `instanceNoun` (`reactors`), a graph merged from several traces
+  /// ends each transition's text with how many of them took it (`2 of 7 reactors`), as
+  /// ``dotGraph(limit:instanceNoun:)`` ends its edges.
+  func mermaidBody(idPrefix: String, indent: String, instanceNoun: String?) -> [String] {
+    var lines: [String] = []
     for state in states {
       // `=` rather than `: `, which Mermaid would need as an entity code.
       let label = state.fields.prefix(Self.fieldLines)
         .map { field in field.name.map { $0 + "=" + field.shown } ?? field.shown }
         .joined(separator: ", ")
-      lines.append("    state \"\(Self.mermaidEscaped(label))\" as \(state.id)")
+      lines.append(indent + "state \"\(Self.mermaidEscaped(label))\" as \(idPrefix)\(state.id)")
     }
     for state in states where state.isInitial {
-      lines.append("    [*] --> \(state.id)")
+      lines.append(indent + "[*] --> \(idPrefix)\(state.id)")
     }
     let showsSingleCounts = traceCount > 1 && Set(transitions.map(\.count)).count > 1
-    for transition in transitions {
-      let text = Self.edgeLines([transition], showsSingleCounts).joined(separator: ", ")
+    for (index, transition) in transitions.enumerated() {
+      var text = Self.edgeLines([transition], showsSingleCounts).joined(separator: ", ")
+      if let instanceNoun, traceCount > 1 {
+        text += ", \(traceCount(taking: [index])) of \(traceCount) \(instanceNoun)"
+      }
       lines.append(
-        "    \(states[transition.source].id) --> \(states[transition.target].id): "
-          + Self.mermaidEscaped(text))
+        indent + "\(idPrefix)\(states[transition.source].id) --> "
+          + "\(idPrefix)\(states[transition.target].id): " + Self.mermaidEscaped(text))
     }
     if let finalState {
-      lines.append("    \(states[finalState].id) --> [*]")
-      lines.append("    classDef final fill:#fff3b0,stroke:#b58900,stroke-width:2px")
-      lines.append("    class \(states[finalState].id) final")
+      lines.append(indent + "\(idPrefix)\(states[finalState].id) --> [*]")
     }
-    return lines.joined(separator: "\n") + "\n"
+    return lines
   }
 
   /// Text with every character Mermaid may read as syntax written as an entity code.

@@ -63,11 +63,21 @@ final class HTTPSocket {
     var candidate: UnsafeMutablePointer<addrinfo>? = first
     while let info = candidate {
       candidate = info.pointee.ai_next
-      let socketDescriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, 0)
+      // Not inherited by the app's child processes: a child holding it would keep the
+      // connection open after the recorder closed it.
+      #if canImport(Glibc)
+      let type = info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue)
+      #else
+      let type = info.pointee.ai_socktype
+      #endif
+      let socketDescriptor = socket(info.pointee.ai_family, type, 0)
       guard socketDescriptor >= 0 else {
         lastError = String(cString: strerror(errno))
         continue
       }
+      #if !canImport(Glibc)
+      _ = fcntl(socketDescriptor, F_SETFD, FD_CLOEXEC)
+      #endif
       if Self.connect(
         socketDescriptor, to: info.pointee.ai_addr, length: info.pointee.ai_addrlen,
         timeoutMilliseconds: timeoutMilliseconds, error: &lastError)

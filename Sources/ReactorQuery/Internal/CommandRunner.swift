@@ -13,7 +13,7 @@ import Darwin
 struct CommandRunner: Sendable {
   /// The executable.
   let executable: String
-  /// How long a run may take before it is stopped.
+  /// How long a run may take before it is stopped, unless a run says otherwise.
   var timeLimit: Duration = .seconds(600)
 
   /// What a run printed and how it ended.
@@ -23,8 +23,10 @@ struct CommandRunner: Sendable {
     var errors: String
   }
 
-  /// Runs the executable with `arguments`, its output and errors kept in temporary files.
-  func run(_ arguments: [String]) throws(QueryError) -> Outcome {
+  /// Runs the executable with `arguments`, its output and errors kept in temporary files,
+  /// stopped (`SIGKILL`) after `timeLimit` (``timeLimit`` by default).
+  func run(_ arguments: [String], timeLimit: Duration? = nil) throws(QueryError) -> Outcome {
+    let timeLimit = timeLimit ?? self.timeLimit
     guard access(executable, X_OK) == 0 else {
       throw .commandFailed(
         "replays and diagrams run \(executable), which is not there: build it next to "
@@ -45,8 +47,15 @@ struct CommandRunner: Sendable {
     posix_spawn_file_actions_adddup2(&actions, fileno(errors), 2)
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
+    // A group of its own, so that a run stopped at its time limit takes its workers (shrink's)
+    // with it.
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+    posix_spawnattr_setpgroup(&attributes, 0)
     var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+    let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, environ)
     guard spawned == 0 else {
       throw .commandFailed("cannot run \(executable): \(String(cString: strerror(spawned)))")
     }
@@ -59,7 +68,7 @@ struct CommandRunner: Sendable {
       if result < 0, errno != EINTR { break }
       if ContinuousClock.now > deadline, !timedOut {
         timedOut = true
-        kill(pid, SIGKILL)
+        kill(-pid, SIGKILL)
       }
       usleep(5_000)
     }

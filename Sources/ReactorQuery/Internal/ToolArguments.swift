@@ -90,4 +90,63 @@ struct ToolArguments {
     }
     return text
   }
+
+  /// A Boolean argument; `false` when absent.
+  func flag(_ name: String) throws(QueryError) -> Bool {
+    guard let value = members[name], value != .null else { return false }
+    guard case .bool(let flag) = value else {
+      throw .invalidArgument(name: name, reason: "must be true or false, not \(value.kindName)")
+    }
+    return flag
+  }
+
+  /// A number argument within `range`; `nil` when absent.
+  func number(_ name: String, in range: ClosedRange<Double>) throws(QueryError) -> Double? {
+    guard let value = members[name], value != .null else { return nil }
+    let number: Double?
+    switch value {
+    case .int(let int): number = Double(int)
+    case .uint(let uint): number = Double(uint)
+    case .double(let double): number = double
+    case .string(let text): number = Double(text)
+    default:
+      throw .invalidArgument(name: name, reason: "must be a number, not \(value.kindName)")
+    }
+    guard let number, number.isFinite, range.contains(number) else {
+      throw .invalidArgument(
+        name: name, reason: "must be a number from \(range.lowerBound) to \(range.upperBound)")
+    }
+    return number
+  }
+
+  /// A list of strings (one string is a list of one); empty when absent.
+  func strings(_ name: String, maximumCount: Int = 100, maximumLength: Int = 4096)
+    throws(QueryError) -> [String]
+  {
+    guard let value = members[name], value != .null else { return [] }
+    let elements: [JSONValue]
+    switch value {
+    case .string: elements = [value]
+    case .array(let array): elements = array
+    default:
+      throw .invalidArgument(
+        name: name, reason: "must be a list of strings, not \(value.kindName)")
+    }
+    guard elements.count <= maximumCount else {
+      throw .invalidArgument(name: name, reason: "holds more than \(maximumCount) items")
+    }
+    var result: [String] = []
+    for element in elements {
+      guard case .string(let text) = element else {
+        throw .invalidArgument(
+          name: name, reason: "must hold strings only, not \(element.kindName)")
+      }
+      guard text.utf8.count <= maximumLength, !text.utf8.contains(0) else {
+        throw .invalidArgument(
+          name: name, reason: "holds an item longer than \(maximumLength) bytes, or a NUL")
+      }
+      result.append(text)
+    }
+    return result
+  }
 }

@@ -1,7 +1,9 @@
 import Foundation
-import ReactorDiagrams
+import ReactorStateMachines
 import ReactorTracing
 import Testing
+
+@testable import ReactorDiagrams
 
 @Suite("State machines of a session")
 struct SessionTransitionsTests {
@@ -123,5 +125,50 @@ struct SessionTransitionsTests {
     try saveForInspection(png, named: "taskapp-transitions.png")
 
     #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+  }
+
+  @Test func aSessionsMachinesAreMermaidCompositeStatesEachWithItsOwnIds() throws {
+    let machines = try SessionTransitions(session: SessionTrace(contentsOf: sampleSessionPath()))
+    let lines = try machines.mermaid().split(separator: "\n").map(String.init)
+    #expect(lines.first == "stateDiagram-v2")
+    // One composite state per type, titled as its cluster on the DOT page.
+    let opening = lines.indices.filter { lines[$0].hasSuffix(" {") }
+    #expect(
+      opening.map { lines[$0] } == [
+        #"    state "TaskAppListReactor · 1 reactor merged" as t1 {"#,
+        #"    state "TaskEditReactor · 1 reactor merged" as t2 {"#,
+        #"    state "TaskCellReactor · 7 reactors merged" as t3 {"#,
+      ])
+    // Inside each, the machine's own lines: its states declared, its edges between them, and
+    // each of the cells' edges saying how many of the 7 took it.
+    for (number, machine) in machines.machines.enumerated() {
+      let start = opening[number] + 1
+      let end = try #require(lines[start...].firstIndex(of: "    }"))
+      let body = lines[start..<end]
+      let prefix = "t\(number + 1)_"
+      #expect(
+        Array(body)
+          == machine.graph.mermaidBody(
+            idPrefix: prefix, indent: "        ", instanceNoun: machine.instanceNoun))
+      let declared = Set(machine.graph.states.map { prefix + $0.id })
+      for line in body where line.contains(" --> ") && !line.contains("[*]") {
+        let ends = line.trimmingCharacters(in: .whitespaces).split(separator: ":")[0]
+          .components(separatedBy: " --> ")
+        #expect(declared.contains(ends[0]) && declared.contains(ends[1]), "\(line)")
+      }
+      if number == 2 {
+        let edges = body.filter { $0.hasPrefix("        t3_") && $0.contains(" --> t3_") }
+        #expect(!edges.isEmpty)
+        #expect(edges.allSatisfy { $0.contains(" of 7 reactors") }, "\(edges)")
+      }
+    }
+    #expect(lines.last?.hasPrefix("    class t1_") == true)
+    #expect(!lines.contains { $0.contains("\u{A0}") })
+  }
+
+  @Test func aLoneTraceIsStillDrawnAsItsOwnMachine() throws {
+    let path = sampleSessionPath().replacing("taskapp.session.jsonl", with: "counter.trace.jsonl")
+    let machines = try SessionTransitions(files: [ReactorLanes(path: path)])
+    #expect(try machines.mermaid() == machines.lone?.mermaid())
   }
 }

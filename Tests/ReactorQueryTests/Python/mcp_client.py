@@ -52,7 +52,8 @@ async def main():
             check("server name", field(initialized, "server_info", "serverInfo").name == "reactor-trace",
                   initialized)
             tools = [tool.name for tool in (await session.list_tools()).tools]
-            check("tools", tools == ["events", "state_at", "why", "history", "replay", "diagram"],
+            check("tools", tools == ["events", "state_at", "why", "history", "replay", "diagram",
+                                      "shrink", "compare", "coverage"],
                   tools)
 
             events = await session.call_tool("events", {"trace": COUNTER, "kind": "action"})
@@ -78,6 +79,10 @@ async def main():
             diagram = await session.call_tool("diagram", {"trace": SESSION, "kind": "sequence"})
             check("diagram", text(diagram).startswith("```mermaid\nsequenceDiagram"),
                   text(diagram)[:200])
+            machines = await session.call_tool("diagram", {"trace": SESSION, "kind": "transitions"})
+            check("session transitions",
+                  text(machines).startswith("```mermaid\nstateDiagram-v2\n    state \"TaskAppListReactor"),
+                  text(machines)[:200])
 
             refused = await session.call_tool("events", {"trace": "../../../etc/passwd"})
             check("a path outside the root is a tool error", failed(refused), text(refused))
