@@ -41,11 +41,7 @@ extension TraceIndex {
     if checkpoint.recordCount == 0 {
       bytes = try readFile(from: 0, to: end)
     } else {
-      if isSession {
-        bytes = header.serializedLine
-        bytes.append(0x0A)
-      }
-      bytes += checkpointLines.read(at: checkpoint.blobOffset, count: checkpoint.blobCount)
+      bytes = checkpointLines.read(at: checkpoint.blobOffset, count: checkpoint.blobCount)
       bytes += try readFile(from: checkpoint.fileOffset, to: end)
     }
     let reader: SessionReader

@@ -376,22 +376,7 @@ final class TraceIndex {
   private func checkpoint(
     _ reader: SessionReader, after event: SessionEvent, lineStarts: LineStarts
   ) throws(QueryError) {
-    var bytes: [UInt8] = []
-    for id in reader.liveReactors.keys.sorted() {
-      guard var introduction = reader.liveReactors[id], let state = reader.currentState(of: id)
-      else { continue }
-      introduction.initialState = state
-      introduction.initialStateHash = state.hash
-      if isSession {
-        bytes +=
-          SessionEvent(
-            sequence: event.sequence, time: event.time, kind: .introduced(introduction)
-          ).serializedLine
-      } else {
-        bytes += introduction.traceHeader(in: header).serializedLine
-      }
-      bytes.append(0x0A)
-    }
+    let bytes = reader.resumptionLines(after: event)
     let offset = try checkpointLines.append(bytes)
     checkpoints.append(
       Checkpoint(

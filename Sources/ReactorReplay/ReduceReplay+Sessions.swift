@@ -21,20 +21,22 @@ extension ReduceReplay {
   ///   - session: The session.
   ///   - id: The reactor's id in the session.
   ///   - reactor: A reactor of the recorded type, whose `reduce` to run.
+  ///   - allowingReactorMismatch: Whether to replay a reactor of another type.
   /// - Returns: The number of mutations that matched and the first divergence, if any.
   /// - Throws: ``ReplayError/noSuchReactor(_:reactors:)`` when the session has no such
   ///   reactor, and what ``run(_:through:allowingReactorMismatch:willReduce:)`` throws.
   public static func run<R: Reactor>(
-    _ session: SessionTrace, reactor id: Int, through reactor: R
+    _ session: SessionTrace, reactor id: Int, through reactor: R,
+    allowingReactorMismatch: Bool = false
   ) throws(ReplayError) -> ReplayResult {
     guard let lane = session.lane(of: id) else {
       throw .noSuchReactor("reactor \(id)", reactors: session.reactors.map(\.reactor))
     }
-    return try run(lane, through: reactor)
+    return try run(lane, through: reactor, allowingReactorMismatch: allowingReactorMismatch)
   }
 
   /// Replays every reactor of `R`'s type in the session, each through a reactor `make` gives
-  /// for its introduction, as ``run(_:reactor:through:)`` replays one.
+  /// for its introduction, as ``run(_:reactor:through:allowingReactorMismatch:)`` replays one.
   /// - Parameters:
   ///   - session: The session.
   ///   - make: A reactor whose `reduce` to run, for each recorded one.

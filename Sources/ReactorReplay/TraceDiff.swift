@@ -38,8 +38,8 @@ public enum TraceDiff {
         let event = (a ?? b)!
         return TraceDivergence(
           sequence: event.sequence, reactor: namesReactors ? event.reactor : nil,
-          first: a.flatMap(traceEvent),
-          second: b.flatMap(traceEvent),
+          first: a.flatMap(\.traceEvent),
+          second: b.flatMap(\.traceEvent),
           reason: a == nil ? "the first trace ends here" : "the second trace ends here",
           stateDiff: nil)
       }
@@ -57,7 +57,7 @@ public enum TraceDiff {
         }
         return TraceDivergence(
           sequence: a.sequence, reactor: namesReactors ? reactor : nil,
-          first: traceEvent(a), second: traceEvent(b), reason: reason, stateDiff: states)
+          first: a.traceEvent, second: b.traceEvent, reason: reason, stateDiff: states)
       }
     }
   }
@@ -110,22 +110,6 @@ public enum TraceDiff {
     default:
       a == b ? nil : "  \(a) → \(b)"
     }
-  }
-
-  /// The event as a trace of one reactor holds it; `nil` for an introduction or a release.
-  private static func traceEvent(_ event: SessionEvent) -> TraceEvent? {
-    let kind: TraceEvent.Kind
-    switch event.kind {
-    case .introduced, .released: return nil
-    case .reactor(_, let reactorKind): kind = reactorKind
-    case .gap(let gap): kind = .gap(gap)
-    case .end(let end):
-      kind = .end(
-        TraceEvent.End(
-          observedEvents: end.observedEvents, droppedEvents: end.droppedEvents,
-          runningEffects: end.runningEffects.map(\.start)))
-    }
-    return TraceEvent(sequence: event.sequence, time: event.time, kind: kind)
   }
 
   private static func difference(

@@ -11,6 +11,16 @@ public import Testing
 /// }
 /// ```
 ///
+/// In a session, `reactorID` picks the reactor: its lane replays as a trace of that reactor
+/// alone (``ReactorReplay/ReduceReplay/run(_:reactor:through:allowingReactorMismatch:)``), and
+/// the issue names the session, the reactor and the divergence, whose `seq` is the session's:
+///
+/// ```swift
+/// expectReplay(
+///   "Traces/taskapp.session.jsonl", reactorID: 2,
+///   reduces: TaskEditReactor(service: TaskAppService(clock: ContinuousClock())))
+/// ```
+///
 /// The issue's comment is the whole divergence report: the trace path, how many steps
 /// matched, the step and line, the mutation and the action behind it, and a diff of the
 /// recorded (`-`) and replayed (`+`) states. When the replay cannot run (the file is
@@ -22,7 +32,9 @@ public import Testing
 /// with `strict: true` it records an error issue, which does.
 ///
 /// - Parameters:
-///   - tracePath: The trace file.
+///   - tracePath: The trace file, or a session.
+///   - reactorID: In a session, the id of the reactor to replay; `nil` for a trace of one
+///     reactor (whose id is 1).
 ///   - reactor: The reactor whose `reduce` to run; its `Mutation` and `State` must be Codable.
 ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor type.
 ///   - strict: Whether a warning about the trace fails the test.
@@ -32,14 +44,15 @@ public import Testing
 @discardableResult
 public func expectReplay<R: Reactor>(
   _ tracePath: String,
+  reactorID: Int? = nil,
   reduces reactor: R,
   allowingReactorMismatch: Bool = false,
   strict: Bool = false,
   sourceLocation: SourceLocation = #_sourceLocation
 ) -> ReplayResult? {
   let outcome = ReplayCheck.run(
-    tracePath, reduces: reactor, allowingReactorMismatch: allowingReactorMismatch,
-    strict: strict)
+    tracePath, reactorID: reactorID, reduces: reactor,
+    allowingReactorMismatch: allowingReactorMismatch, strict: strict)
   if let failure = outcome.failure {
     Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)
   }
@@ -69,7 +82,7 @@ public func expectReplay<R: Reactor>(
 ///
 /// Run it on the main serial executor so what the replay schedules runs deterministically.
 /// The issue's comment is the whole divergence report, as for
-/// ``expectReplay(_:reduces:allowingReactorMismatch:strict:sourceLocation:)``.
+/// ``expectReplay(_:reactorID:reduces:allowingReactorMismatch:strict:sourceLocation:)``.
 ///
 /// - Parameters:
 ///   - tracePath: The trace file.

@@ -14,14 +14,16 @@ internal import XCTest
 /// }
 /// ```
 ///
-/// The failure message is the report ``expectReplay(_:reduces:allowingReactorMismatch:sourceLocation:)``
+/// The failure message is the report ``expectReplay(_:reactorID:reduces:allowingReactorMismatch:strict:sourceLocation:)``
 /// records: the step, the mutation and its action, and the state diff, or why the replay
 /// could not run. With `strict: true`, a trace with warnings (cut off by a crash, without an
 /// end line, or recorded while effects were still running) fails too; otherwise its warnings
 /// are printed.
 ///
 /// - Parameters:
-///   - tracePath: The trace file.
+///   - tracePath: The trace file, or a session.
+///   - reactorID: In a session, the id of the reactor to replay; `nil` for a trace of one
+///     reactor.
 ///   - reactor: The reactor whose `reduce` to run; its `Mutation` and `State` must be Codable.
 ///   - allowingReactorMismatch: Whether to replay a trace recorded from another reactor type.
 ///   - strict: Whether a warning about the trace fails the test.
@@ -32,6 +34,7 @@ internal import XCTest
 @discardableResult
 public func XCTAssertReplay<R: Reactor>(
   _ tracePath: String,
+  reactorID: Int? = nil,
   reduces reactor: R,
   allowingReactorMismatch: Bool = false,
   strict: Bool = false,
@@ -39,8 +42,8 @@ public func XCTAssertReplay<R: Reactor>(
   line: UInt = #line
 ) -> ReplayResult? {
   let outcome = ReplayCheck.run(
-    tracePath, reduces: reactor, allowingReactorMismatch: allowingReactorMismatch,
-    strict: strict)
+    tracePath, reactorID: reactorID, reduces: reactor,
+    allowingReactorMismatch: allowingReactorMismatch, strict: strict)
   if let failure = outcome.failure {
     XCTFail(failure, file: file, line: line)
   }

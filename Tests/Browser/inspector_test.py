@@ -13,6 +13,7 @@ of the GitHubSearch trace's page there, for the README.
 import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -623,6 +624,22 @@ class EveryTraceOpensTests(unittest.TestCase):
             trace = os.path.join(scratch, "described.trace.jsonl")
             write_described_trace(trace, ["State(count: 0)", "State(count: 1)", "State(count: 2)"])
             self.check(trace, "State(count: 2)")
+
+
+class ShortTypeTests(unittest.TestCase):
+    """The page names a reactor's type as the Swift side does (ReactorIntroduction.shortTypeName):
+    the script's shortType is run over the table of the Swift test ReactorTypeNameTests."""
+
+    def test_the_script_shortens_type_names_as_the_swift_rule_does(self):
+        with open(os.path.join(ROOT, "Sources", "ReactorInspector", "Page", "inspector.js"), encoding="utf-8") as f:
+            function = re.search(r"^  function shortType\(type\) \{.*\}$", f.read(), re.M).group(0)
+        with open(os.path.join(ROOT, "Tests", "ReactorTracingTests", "Sessions", "ReactorTypeNameTests.swift"),
+                  encoding="utf-8") as f:
+            table = re.findall(r'^\s*\("([^"]*)", "([^"]*)"\),$', f.read(), re.M)
+        self.assertGreaterEqual(len(table), 6)
+        shortened = new_driver().execute_script(function + "; return arguments[0].map(shortType);",
+                                                [type for type, _ in table])
+        self.assertEqual(shortened, [short for _, short in table])
 
 
 class HostileLabelTests(unittest.TestCase):

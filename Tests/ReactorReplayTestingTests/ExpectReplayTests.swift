@@ -44,7 +44,8 @@ import Testing
       // What `expectReplay` records as a warning issue, which does not fail the test (checked
       // here without recording it, so the suite reports no warning).
       let outcome = ReplayCheck.run(
-        path, reduces: AssertionCounterReactor(), allowingReactorMismatch: false, strict: false)
+        path, reactorID: nil, reduces: AssertionCounterReactor(), allowingReactorMismatch: false,
+        strict: false)
       #expect(outcome.result?.isMatch == true)
       #expect(outcome.failure == nil)
       #expect(

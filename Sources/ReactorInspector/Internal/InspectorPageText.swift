@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-UPj2bGl0j/W7vFSRTgJIyUMZZlHPeYmGFGp29RteH/I='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-1vg31SsALzq4UP3D0XhikG2ttDbcR4SSpAxUho7o7Us='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -291,7 +291,8 @@ enum InspectorPageText {
         const base = r.name !== null ? r.name : shortType(r.type), suffix = " #" + r.id;
         return base.length + suffix.length <= 16 ? base + suffix : base.slice(0, Math.max(1, 15 - suffix.length)) + "…" + suffix;
       }
-      function shortType(type) { const dot = type.lastIndexOf("."); return dot >= 0 ? type.slice(dot + 1) : type; }
+      // As ReactorIntroduction.shortTypeName: after the last dot before any generic arguments.
+      function shortType(type) { const lt = type.indexOf("<"), dot = (lt >= 0 ? type.slice(0, lt) : type).lastIndexOf("."); return dot >= 0 && dot + 1 < type.length ? type.slice(dot + 1) : type; }
 
       // ---- States ---------------------------------------------------------------------
       function clone(value) {

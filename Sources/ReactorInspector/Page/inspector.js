@@ -81,7 +81,8 @@
     const base = r.name !== null ? r.name : shortType(r.type), suffix = " #" + r.id;
     return base.length + suffix.length <= 16 ? base + suffix : base.slice(0, Math.max(1, 15 - suffix.length)) + "…" + suffix;
   }
-  function shortType(type) { const dot = type.lastIndexOf("."); return dot >= 0 ? type.slice(dot + 1) : type; }
+  // As ReactorIntroduction.shortTypeName: after the last dot before any generic arguments.
+  function shortType(type) { const lt = type.indexOf("<"), dot = (lt >= 0 ? type.slice(0, lt) : type).lastIndexOf("."); return dot >= 0 && dot + 1 < type.length ? type.slice(dot + 1) : type; }
 
   // ---- States ---------------------------------------------------------------------
   function clone(value) {

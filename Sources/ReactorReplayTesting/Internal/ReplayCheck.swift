@@ -16,26 +16,35 @@ enum ReplayCheck {
     var warnings: [String]
   }
 
-  /// Replays the trace at `path` through `reactor`.
+  /// Replays the trace at `path`, or reactor `id` of the session there, through `reactor`.
   ///
   /// - Parameters:
-  ///   - path: The trace file.
+  ///   - path: The trace or session file.
+  ///   - id: In a session, the reactor to replay; `nil` for a trace of one reactor.
   ///   - reactor: The reactor whose `reduce` replays it.
   ///   - allowingReactorMismatch: Whether a trace of another reactor type may be replayed.
   ///   - strict: Whether a warning about the trace (torn, unfinished, no end line) fails the
   ///     check.
   /// - Returns: The verdict and what to report.
   static func run<R: Reactor>(
-    _ path: String, reduces reactor: R, allowingReactorMismatch: Bool, strict: Bool
+    _ path: String, reactorID id: Int?, reduces reactor: R, allowingReactorMismatch: Bool,
+    strict: Bool
   ) -> Outcome {
+    let what = id.map { "\(path), reactor \($0)" } ?? path
     let result: ReplayResult
-    do throws(ReplayError) {
-      result = try ReduceReplay.run(
-        path: path, through: reactor, allowingReactorMismatch: allowingReactorMismatch)
+    do {
+      if let id {
+        result = try ReduceReplay.run(
+          SessionTrace(contentsOf: path), reactor: id, through: reactor,
+          allowingReactorMismatch: allowingReactorMismatch)
+      } else {
+        result = try ReduceReplay.run(
+          path: path, through: reactor, allowingReactorMismatch: allowingReactorMismatch)
+      }
     } catch {
-      return Outcome(result: nil, failure: "\(path): replay failed: \(error)", warnings: [])
+      return Outcome(result: nil, failure: "\(what): replay failed: \(error)", warnings: [])
     }
-    return outcome(of: result, at: path, strict: strict)
+    return outcome(of: result, at: what, strict: strict)
   }
 
   /// Replays the trace at `path` through `reactor`'s `mutate`, with effects run or played
@@ -63,20 +72,6 @@ enum ReplayCheck {
       return Outcome(result: nil, failure: "\(path): replay failed: \(error)", warnings: [])
     }
     return outcome(of: result, at: path, strict: strict)
-  }
-
-  /// Replays reactor `id` of the session (or trace of one reactor) at `path` through
-  /// `reactor`'s `reduce`.
-  static func run<R: Reactor>(_ path: String, reactorID id: Int, reduces reactor: R) -> Outcome {
-    let what = "\(path), reactor \(id)"
-    let result: ReplayResult
-    do {
-      let session = try SessionTrace(contentsOf: path)
-      result = try ReduceReplay.run(session, reactor: id, through: reactor)
-    } catch {
-      return Outcome(result: nil, failure: "\(what): replay failed: \(error)", warnings: [])
-    }
-    return outcome(of: result, at: what, strict: false)
   }
 
   /// Words what a replay of the trace at `path` found.

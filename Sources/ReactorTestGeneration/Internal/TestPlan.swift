@@ -31,7 +31,7 @@ struct TestPlan {
 
     /// `edit #2`, or `TaskCellReactor #3` for a reactor without a name.
     var label: String {
-      "\(name ?? (type.split(separator: ".").last.map(String.init) ?? type)) #\(id)"
+      "\(name ?? ReactorIntroduction.shortTypeName(type)) #\(id)"
     }
 
     /// The module the type is declared in (`ReactorExamples`), which a generated test

@@ -26,21 +26,8 @@ extension ReactorTraceCommand.Render {
     @Argument(help: "A session file (or a trace of one reactor).")
     var trace: String
 
-    /// The reactors to draw.
-    @Option(name: .customLong("reactor"), help: "Draw only this reactor (its id); repeatable.")
-    var reactors: [Int] = []
-
-    /// The first event to draw.
-    @Option(help: "The first event (seq) to draw.")
-    var from: Int?
-
-    /// The last event to draw.
-    @Option(help: "The last event (seq) to draw.")
-    var to: Int?
-
-    /// Events per page, or `nil` for one page.
-    @Option(help: "Split into pages of this many events: OUTPUT-1.svg, OUTPUT-2.svg, …")
-    var pageSize: Int?
+    /// The reactors and events to draw, and the events per page.
+    @OptionGroup var window: EventWindowOptions
 
     /// The format, or `nil` to take it from the output file's extension.
     @Option(
@@ -58,21 +45,14 @@ extension ReactorTraceCommand.Render {
 
     /// Checks the arguments before anything is read.
     func validate() throws {
-      if let from, from < 1 { throw ValidationError("--from must be at least 1.") }
-      if let from, let to, to < from { throw ValidationError("--to must not be before --from.") }
-      if let pageSize, pageSize < 1 { throw ValidationError("--page-size must be at least 1.") }
-      if pageSize != nil, diagram.output == OutputFiles.standardOutput {
-        throw ValidationError("--page-size writes several files; give -o a file name, not -.")
-      }
-      if reactors.contains(where: { $0 < 1 }) {
-        throw ValidationError("--reactor takes a reactor's id, 1 or more.")
-      }
+      try window.validate(output: diagram.output)
     }
 
     /// Draws the session and writes it, one file per page.
     func run() async throws {
       try await SequenceRequest(
-        trace: trace, reactors: reactors, from: from, to: to, pageSize: pageSize,
+        trace: trace, reactors: window.reactors, from: window.from, to: window.to,
+        pageSize: window.pageSize,
         format: format, diagram: diagram
       ).exit()
     }

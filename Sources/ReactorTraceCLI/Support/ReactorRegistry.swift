@@ -411,8 +411,7 @@ public struct ReactorRegistry: Sendable {
     if entries[name] != nil { return name }
     let wanted = name.lowercased()
     let matches = entries.keys.filter { registered in
-      let typeName = (registered.split(separator: ".").last.map(String.init) ?? registered)
-        .lowercased()
+      let typeName = ReactorIntroduction.shortTypeName(registered).lowercased()
       return typeName == wanted
         || (typeName.hasSuffix("reactor") && typeName.dropLast("reactor".count) == wanted)
     }

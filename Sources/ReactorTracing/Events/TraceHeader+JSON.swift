@@ -13,6 +13,16 @@ extension TraceHeader {
     line.member("clock", clock.json)
     line.member("schema", schema.json)
     Self.write(initialState: initialState, hash: initialStateHash, to: &line)
+    Self.write(metadata: metadata, redactions: redactions, window: window, to: &line)
+    line.end()
+    return line.bytes
+  }
+
+  /// Appends the members a trace's and a session's header end with: `metadata`, then
+  /// `redactions` and `window` when there are any.
+  static func write(
+    metadata: [String: String], redactions: [String], window: Window?, to line: inout LineWriter
+  ) {
     line.member("metadata", .object(JSONObject(metadata.map { ($0.key, .string($0.value)) })))
     if !redactions.isEmpty { line.member("redactions", .array(redactions.map { .string($0) })) }
     if let window {
@@ -23,8 +33,16 @@ extension TraceHeader {
           "droppedEvents": .int(Int64(window.droppedEvents)),
         ])
     }
-    line.end()
-    return line.bytes
+  }
+
+  /// Reads a header's `window`, if it has one.
+  /// - Throws: What is malformed.
+  static func window(_ fields: JSONFields) throws(TraceFormatError) -> Window? {
+    guard let value = fields.optionalValue("window") else { return nil }
+    let windowFields = try JSONFields(value, what: "'window'")
+    return Window(
+      firstSequence: try windowFields.integer("firstSequence", minimum: 1),
+      droppedEvents: try windowFields.integer("droppedEvents", minimum: 0))
   }
 
   /// Reads a header from the parsed first line of a file, checking the format and version.
@@ -40,13 +58,7 @@ extension TraceHeader {
       let (initialState, hash) = try Self.initialState(fields)
       let metadata = try Self.metadata(fields)
       let redactions = try Self.redactions(fields)
-      var window: Window?
-      if let windowValue = fields.optionalValue("window") {
-        let windowFields = try JSONFields(windowValue, what: "'window'")
-        window = Window(
-          firstSequence: try windowFields.integer("firstSequence", minimum: 1),
-          droppedEvents: try windowFields.integer("droppedEvents", minimum: 0))
-      }
+      let window = try Self.window(fields)
       let schema: TraceSchema
       let schemaValue = try fields.value("schema")
       do {
@@ -153,4 +165,14 @@ enum TraceHeaderProblem: Error {
   case unknownFormat(String)
   case unsupportedVersion(TraceFormatVersion)
   case malformed(String)
+
+  /// The reader's error for the file at `path`.
+  func readError(path: String) -> TraceReadError {
+    switch self {
+    case .notATrace(let reason): .notATrace(path: path, reason: reason)
+    case .unknownFormat(let format): .unknownFormat(path: path, format: format)
+    case .unsupportedVersion(let version): .unsupportedVersion(path: path, version: version)
+    case .malformed(let reason): .malformedHeader(path: path, reason: reason)
+    }
+  }
 }

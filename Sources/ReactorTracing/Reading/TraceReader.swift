@@ -91,9 +91,7 @@ public final class TraceReader {
     guard let lines = LineReader(path: path, maximumLineLength: maximumLineLength) else {
       throw .cannotOpen(path: path, reason: POSIXFile.message(POSIXFile.errorCode))
     }
-    try self.init(
-      lines: lines, path: path, verifyingStates: verifyingStates,
-      maximumLineLength: maximumLineLength)
+    try self.init(lines: lines, path: path, verifyingStates: verifyingStates)
   }
 
   /// Reads a trace held in memory.
@@ -107,8 +105,7 @@ public final class TraceReader {
   ) throws(TraceReadError) {
     try self.init(
       lines: LineReader(bytes: bytes, maximumLineLength: Self.defaultMaximumLineLength),
-      path: name, verifyingStates: verifyingStates,
-      maximumLineLength: Self.defaultMaximumLineLength)
+      path: name, verifyingStates: verifyingStates)
   }
 
   /// Reads a trace from a file already open, from its current offset, for files that have
@@ -123,47 +120,20 @@ public final class TraceReader {
   ) throws(TraceReadError) {
     try self.init(
       lines: LineReader(descriptor: descriptor, maximumLineLength: Self.defaultMaximumLineLength),
-      path: name, verifyingStates: verifyingStates,
-      maximumLineLength: Self.defaultMaximumLineLength)
+      path: name, verifyingStates: verifyingStates)
   }
 
   private init(
-    lines: LineReader, path: String, verifyingStates: Bool, maximumLineLength: Int
+    lines: LineReader, path: String, verifyingStates: Bool
   ) throws(TraceReadError) {
     self.lines = lines
     self.path = path
     self.verifiesStates = verifyingStates
-    var firstLine: LineReader.Line?
-    do throws(LineReader.Failure) {
-      repeat {
-        firstLine = try lines.next()
-      } while firstLine.map { Self.isBlank(lines.buffer, $0.range) } == true
-    } catch {
-      switch error {
-      case .tooLong:
-        throw .notATrace(
-          path: path, reason: "its first line is longer than \(maximumLineLength) bytes")
-      case .readFailed(let reason):
-        throw .readFailed(path: path, reason: reason)
-      }
-    }
-    guard let first = firstLine else { throw .empty(path: path) }
-    let json: JSONValue
-    do {
-      json = try Self.parse(lines.buffer, first.range, with: &parser)
-    } catch {
-      throw .notATrace(path: path, reason: "its first line is not JSON (\(error))")
-    }
+    let json = try lines.headerLine(path: path, with: &parser)
     do throws(TraceHeaderProblem) {
       header = try TraceHeader.decode(json)
     } catch {
-      switch error {
-      case .notATrace(let reason): throw .notATrace(path: path, reason: reason)
-      case .unknownFormat(let format): throw .unknownFormat(path: path, format: format)
-      case .unsupportedVersion(let version):
-        throw .unsupportedVersion(path: path, version: version)
-      case .malformed(let reason): throw .malformedHeader(path: path, reason: reason)
-      }
+      throw error.readError(path: path)
     }
     currentState = header.initialState
     if verifyingStates {

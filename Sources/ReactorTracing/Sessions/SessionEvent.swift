@@ -20,6 +20,42 @@ public struct SessionEvent: Hashable, Sendable {
     self.kind = kind
   }
 
+  /// An event of a trace of one reactor as a session holds it: the event of reactor 1, or
+  /// the session's own gap or end.
+  /// - Parameter event: The trace's event.
+  init(_ event: TraceEvent) {
+    let kind: Kind
+    switch event.kind {
+    case .gap(let gap):
+      kind = .gap(gap)
+    case .end(let end):
+      kind = .end(
+        End(
+          observedEvents: end.observedEvents, droppedEvents: end.droppedEvents,
+          runningEffects: end.runningEffects.map { RunningEffect(reactor: 1, start: $0) }))
+    default:
+      kind = .reactor(1, event.kind)
+    }
+    self.init(sequence: event.sequence, time: event.time, kind: kind)
+  }
+
+  /// The event as a trace of one reactor holds it, its reactor left out; `nil` for an
+  /// introduction or a release.
+  package var traceEvent: TraceEvent? {
+    let kind: TraceEvent.Kind
+    switch self.kind {
+    case .introduced, .released: return nil
+    case .reactor(_, let reactorKind): kind = reactorKind
+    case .gap(let gap): kind = .gap(gap)
+    case .end(let end):
+      kind = .end(
+        TraceEvent.End(
+          observedEvents: end.observedEvents, droppedEvents: end.droppedEvents,
+          runningEffects: end.runningEffects.map(\.start)))
+    }
+    return TraceEvent(sequence: sequence, time: time, kind: kind)
+  }
+
   /// What a session event records.
   public enum Kind: Hashable, Sendable {
     /// A reactor entered the session (`kind: "reactor"`).

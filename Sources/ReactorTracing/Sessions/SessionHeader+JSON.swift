@@ -9,16 +9,7 @@ extension SessionHeader {
     line.member("version", version.description)
     if let recorder { line.member("recorder", recorder) }
     line.member("clock", clock.json)
-    line.member("metadata", .object(JSONObject(metadata.map { ($0.key, .string($0.value)) })))
-    if !redactions.isEmpty { line.member("redactions", .array(redactions.map { .string($0) })) }
-    if let window {
-      line.member(
-        "window",
-        [
-          "firstSequence": .int(Int64(window.firstSequence)),
-          "droppedEvents": .int(Int64(window.droppedEvents)),
-        ])
-    }
+    TraceHeader.write(metadata: metadata, redactions: redactions, window: window, to: &line)
     line.end()
     return line.bytes
   }
@@ -30,13 +21,7 @@ extension SessionHeader {
     _ json: JSONValue, version: TraceFormatVersion
   ) throws(TraceFormatError) -> SessionHeader {
     let fields = try JSONFields(json, what: "the header")
-    var window: TraceHeader.Window?
-    if let windowValue = fields.optionalValue("window") {
-      let windowFields = try JSONFields(windowValue, what: "'window'")
-      window = TraceHeader.Window(
-        firstSequence: try windowFields.integer("firstSequence", minimum: 1),
-        droppedEvents: try windowFields.integer("droppedEvents", minimum: 0))
-    }
+    let window = try TraceHeader.window(fields)
     return SessionHeader(
       version: version, recorder: try fields.optionalString("recorder"),
       clock: try TraceHeader.Clock(json: try fields.value("clock")),

@@ -138,39 +138,12 @@ public final class SessionReader {
   ) throws(TraceReadError) {
     self.path = path
     self.verifiesStates = verifyingStates
-    var firstLine: LineReader.Line?
-    do throws(LineReader.Failure) {
-      repeat {
-        firstLine = try lines.next()
-      } while firstLine.map { TraceReader.isBlank(lines.buffer, $0.range) } == true
-    } catch {
-      switch error {
-      case .tooLong:
-        throw .notATrace(
-          path: path,
-          reason: "its first line is longer than \(TraceReader.defaultMaximumLineLength) bytes")
-      case .readFailed(let reason):
-        throw .readFailed(path: path, reason: reason)
-      }
-    }
-    guard let first = firstLine else { throw .empty(path: path) }
-    let json: JSONValue
-    do {
-      json = try TraceReader.parse(lines.buffer, first.range, with: &parser)
-    } catch {
-      throw .notATrace(path: path, reason: "its first line is not JSON (\(error))")
-    }
+    let json = try lines.headerLine(path: path, with: &parser)
     let version: TraceFormatVersion
     do throws(TraceHeaderProblem) {
       version = try TraceHeader.formatVersion(json)
     } catch {
-      switch error {
-      case .notATrace(let reason): throw .notATrace(path: path, reason: reason)
-      case .unknownFormat(let format): throw .unknownFormat(path: path, format: format)
-      case .unsupportedVersion(let version):
-        throw .unsupportedVersion(path: path, version: version)
-      case .malformed(let reason): throw .malformedHeader(path: path, reason: reason)
-      }
+      throw error.readError(path: path)
     }
     switch version.major {
     case TraceHeader.currentVersion.major:
@@ -199,6 +172,34 @@ public final class SessionReader {
     return states[reactor]
   }
 
+  /// The lines to read on from here as this reader does.
+  ///
+  /// Followed by the file's lines after the last event read, they read as the same live
+  /// reactors in the same states: for a session, its header and an introduction of each live
+  /// reactor with its state now (at `event`'s `seq` and time); for a trace of one reactor,
+  /// its header with the state now.
+  /// - Parameter event: The event ``next()`` returned last.
+  /// - Returns: The lines, each ending in a newline.
+  package func resumptionLines(after event: SessionEvent) -> [UInt8] {
+    var bytes: [UInt8] = []
+    if case .session = source { bytes = header.serializedLine + [0x0A] }
+    for id in liveReactors.keys.sorted() {
+      guard var introduction = liveReactors[id], let state = currentState(of: id) else { continue }
+      introduction.initialState = state
+      introduction.initialStateHash = state.hash
+      switch source {
+      case .single:
+        bytes += introduction.traceHeader(in: header).serializedLine
+      case .session:
+        bytes +=
+          SessionEvent(sequence: event.sequence, time: event.time, kind: .introduced(introduction))
+          .serializedLine
+      }
+      bytes.append(0x0A)
+    }
+    return bytes
+  }
+
   /// The next event, or `nil` after the last one.
   /// - Throws: ``TraceReadError`` for a malformed line, an event of a reactor that is not
   ///   live, an unreadable file, or a state that does not match its hash.
@@ -224,19 +225,7 @@ public final class SessionReader {
     }
     guard let event = try reader.next() else { return nil }
     eventCount += 1
-    let kind: SessionEvent.Kind
-    switch event.kind {
-    case .gap(let gap):
-      kind = .gap(gap)
-    case .end(let end):
-      kind = .end(
-        SessionEvent.End(
-          observedEvents: end.observedEvents, droppedEvents: end.droppedEvents,
-          runningEffects: end.runningEffects.map { .init(reactor: 1, start: $0) }))
-    default:
-      kind = .reactor(1, event.kind)
-    }
-    return SessionEvent(sequence: event.sequence, time: event.time, kind: kind)
+    return SessionEvent(event)
   }
 
   /// The next event of a session trace.

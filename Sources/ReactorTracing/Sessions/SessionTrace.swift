@@ -25,21 +25,7 @@ public struct SessionTrace: Hashable, Sendable {
     var events = [
       SessionEvent(sequence: 0, time: .zero, kind: .introduced(ReactorIntroduction(trace.header)))
     ]
-    for event in trace.events {
-      let kind: SessionEvent.Kind
-      switch event.kind {
-      case .gap(let gap):
-        kind = .gap(gap)
-      case .end(let end):
-        kind = .end(
-          SessionEvent.End(
-            observedEvents: end.observedEvents, droppedEvents: end.droppedEvents,
-            runningEffects: end.runningEffects.map { .init(reactor: 1, start: $0) }))
-      default:
-        kind = .reactor(1, event.kind)
-      }
-      events.append(SessionEvent(sequence: event.sequence, time: event.time, kind: kind))
-    }
+    events += trace.events.map(SessionEvent.init)
     self.init(header: SessionHeader(trace.header), events: events, warnings: trace.warnings)
   }
 

@@ -33,6 +33,33 @@ extension LineReader {
     }
   }
 
+  /// The first line that is not blank, parsed: the header of a trace or a session, as both
+  /// readers take it.
+  /// - Throws: ``TraceReadError`` when the file is empty, unreadable, or its first line is too
+  ///   long or not JSON.
+  func headerLine(path: String, with parser: inout JSONParser) throws(TraceReadError) -> JSONValue {
+    var first: Line?
+    do throws(Failure) {
+      repeat {
+        first = try next()
+      } while first.map { TraceReader.isBlank(buffer, $0.range) } == true
+    } catch {
+      switch error {
+      case .tooLong:
+        throw .notATrace(
+          path: path, reason: "its first line is longer than \(maximumLineLength) bytes")
+      case .readFailed(let reason):
+        throw .readFailed(path: path, reason: reason)
+      }
+    }
+    guard let first else { throw .empty(path: path) }
+    do {
+      return try TraceReader.parse(buffer, first.range, with: &parser)
+    } catch {
+      throw .notATrace(path: path, reason: "its first line is not JSON (\(error))")
+    }
+  }
+
   /// Parses an event line: its JSON, or a torn last line; any other line that does not
   /// parse is malformed.
   /// - Throws: ``TraceReadError/malformedLine(path:line:reason:)`` naming the line.

@@ -256,7 +256,7 @@ final class SessionLog {
   func reactors(ofType type: String) -> [Int] {
     lanes.filter { _, lane in
       lane.type == type
-        || (!type.contains(".") && lane.type.split(separator: ".").last.map(String.init) == type)
+        || (!type.contains(".") && ReactorIntroduction.shortTypeName(lane.type) == type)
     }.map(\.key).sorted()
   }
 
