@@ -80,6 +80,8 @@ public struct OTLPTrace: Sendable {
     var resource: JSONValue
     var previous: TraceHeader.State
     var rootOfAction: [Int: Int] = [:]
+    /// The action of each effect given a span, ended or not: what a link to the effect needs.
+    var actionOfEffect: [Int: Int] = [:]
     var effects: [Int: (root: Int, span: Span)] = [:]
   }
 
@@ -113,11 +115,19 @@ public struct OTLPTrace: Sendable {
     }
 
     /// The link from a span to the span of another reactor's action or effect that `origin`
-    /// names; `nil` when that reactor is unknown or was handling no action.
+    /// names.
+    ///
+    /// `nil` when that reactor is unknown, was handling no action, or the export has no span
+    /// of that action. An effect the export has no span for under that action (a session that
+    /// names one it never started) links to the action's span.
     func link(to origin: TraceEvent.ReactorOrigin) -> JSONValue? {
-      guard let ids = lanes[origin.reactor]?.ids, let action = origin.action else { return nil }
+      guard let lane = lanes[origin.reactor], let action = origin.action,
+        lane.rootOfAction[action] != nil
+      else { return nil }
+      let ids = lane.ids
       let spanID =
-        origin.effect.map { ids.spanID(SpanIDs.effect, $0) } ?? ids.spanID(SpanIDs.action, action)
+        origin.effect.flatMap { lane.actionOfEffect[$0] == action ? $0 : nil }
+        .map { ids.spanID(SpanIDs.effect, $0) } ?? ids.spanID(SpanIDs.action, action)
       var list: [(String, JSONValue)] = [
         ("reactor.from.reactor", .int(Int64(origin.reactor))),
         ("reactor.from.action", .int(Int64(action))),
@@ -158,6 +168,7 @@ public struct OTLPTrace: Sendable {
           Root(traceID: lane.ids.traceID(SpanIDs.action, action.id), span: span, reactor: reactor))
       case .effectStarted(let start):
         guard let root = lane.rootOfAction[start.action] else { return }
+        lane.actionOfEffect[start.effect] = start.action
         var attributes: [(String, JSONValue)] = [("reactor.effect.id", .int(Int64(start.effect)))]
         if let name = start.name { attributes.append(("reactor.effect.name", .string(name))) }
         lane.effects[start.effect] = (
