@@ -100,6 +100,10 @@ public struct AbstractedCoverage: Sendable {
             observedOutside.append(made)
           }
           current = next
+        case .jump:
+          // Set from outside the app: a state reached, with no transition into it.
+          current = abstract(Self.json(reader.currentState))
+          if seenStates.contains(current) { exercisedStates.insert(current) }
         default:
           break
         }

@@ -54,6 +54,8 @@ public struct OTLPTrace: Sendable {
     static let action: UInt8 = 1
     static let effect: UInt8 = 2
     static let stream: UInt8 = 3
+    /// A jump's root, by the jump's `seq`.
+    static let jump: UInt8 = 4
 
     /// The ids of a reactor of `type` whose initial state hashes to `hash`, on a clock with
     /// `origin`; `reactor` is its id in a session (`nil` for a trace of one reactor).
@@ -232,6 +234,26 @@ public struct OTLPTrace: Sendable {
               traceID: lane.ids.traceID(SpanIDs.stream, mutation.id), span: span,
               reactor: reactor))
         }
+      case .jump(let jump):
+        // A root of its own: the state set from outside the app, caused by nothing recorded.
+        let current = state ?? lane.previous
+        let paths = OTLPTrace.changedPaths(jump.stateChange, from: lane.previous, to: current)
+        lane.previous = current
+        var attributes: [(String, JSONValue)] = [
+          ("reactor.jump.to", .int(Int64(jump.target))),
+          ("reactor.mutation.paths", .array(paths.map { .string($0) })),
+          ("reactor.state.hash", .string(jump.stateHash.description)),
+        ]
+        if let external = jump.external {
+          attributes.append(("reactor.external", .string(external)))
+        }
+        roots.append(
+          Root(
+            traceID: lane.ids.traceID(SpanIDs.jump, sequence),
+            span: Span(
+              spanID: lane.ids.spanID(SpanIDs.jump, sequence), name: "jump to event \(jump.target)",
+              start: time, end: time, attributes: attributes),
+            reactor: reactor))
       case .streamEnded, .gap, .end:
         break
       }

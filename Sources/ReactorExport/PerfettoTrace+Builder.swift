@@ -320,6 +320,18 @@ extension PerfettoTrace {
             "\(end.stream) ended", category: "stream",
             at: Point(time: time, process: process.pid, track: process.streams),
             arguments: arguments))
+      case .jump(let jump):
+        var arguments = Self.object([
+          "seq": seq, "to": .int(Int64(jump.target)),
+          "hash": .string(jump.stateHash.description),
+        ])
+        if let external = jump.external { arguments["external"] = .string(external) }
+        events.append(
+          Self.instant(
+            "jump to event \(jump.target)", category: "jump",
+            at: Point(time: time, process: process.pid, track: process.actions),
+            arguments: arguments))
+        if let state { count(reactor, state: state, through: jump.stateChange, at: time) }
       case .gap(let gap):
         self.gap(gap, sequence: sequence, time: time)
       case .end(let end):

@@ -178,6 +178,11 @@ public struct TraceSummarizer: Sendable {
             } else {
               lines[line].outcomes.sync += 1
             }
+          case .jump(let jump):
+            // Set from outside the app: the lane goes on from there, with no transition.
+            guard var lane = lanes[reactor] else { continue }
+            lane.current = Self.text(of: jump.state, under: lane.abstraction)
+            lanes[reactor] = lane
           case .effectStarted, .streamEnded, .gap, .end:
             break
           }

@@ -123,7 +123,8 @@ extension TraceIndex {
       var next = range.upperBound
       forEachRecord(from: start, reading: .paths) { number, record, texts, base in
         guard number < range.upperBound else { return false }
-        if record.recordKind == .mutation, filter?.contains(Int(record.reactor)) ?? true,
+        if record.recordKind == .mutation || record.recordKind == .jump,
+          filter?.contains(Int(record.reactor)) ?? true,
           writes(bytes(texts, base, record.pathsOffset, record.pathsCount), wanted),
           accept(number, record)
         {

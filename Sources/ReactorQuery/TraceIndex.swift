@@ -337,6 +337,12 @@ final class TraceIndex {
       try label(
         &record, "stream \(end.stream) " + (end.error.map { "failed: \($0)" } ?? "finished"))
       try note(&record, end.stream)
+    case .jump(let jump):
+      record.kind = IndexRecord.Kind.jump.rawValue
+      record.identifier = Int64(jump.target)
+      try label(&record, "jump to event \(jump.target)")
+      try note(&record, "external " + (jump.external ?? "command"))
+      try paths(of: jump.stateChange, into: &record)
     case .gap, .end:
       record.kind = IndexRecord.Kind.end.rawValue
     }

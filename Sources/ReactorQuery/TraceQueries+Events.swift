@@ -27,7 +27,7 @@ extension TraceQueries {
     }
     let titles = index.reactors.mapValues { Array(($0.title + " " + $0.type).utf8) }
     var kindNames: [Int: [UInt8]] = [:]
-    for kind in 0...8 {
+    for kind in 0...9 {
       kindNames[kind] = IndexRecord.Kind(rawValue: Int64(kind)).map { Array($0.name.utf8) }
     }
 

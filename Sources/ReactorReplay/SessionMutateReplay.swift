@@ -260,6 +260,9 @@ public enum SessionMutateReplay {
           + (mutation.from.map { " from \($0)" } ?? "") + ", state \(mutation.stateHash)"
       case .streamEnded(let end):
         return reactor + "streamEnd \(end.stream)"
+      case .jump(let jump):
+        return reactor + "jump to event \(jump.target) ← external"
+          + (jump.external.map { " \($0)" } ?? "") + ", state \(jump.stateHash)"
       case .gap, .end:
         return reactor + "?"
       }

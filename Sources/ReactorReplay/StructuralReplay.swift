@@ -488,6 +488,29 @@ public final class StructuralReplay {
       step.kind = "streamEnd"
       guard describing else { return }
       step.label = "stream \(end.stream) " + (end.error.map { "failed: \($0)" } ?? "finished")
+    case .jump(let jump):
+      if jump.target >= sequence {
+        broken("jumps to the state after event \(jump.target), which is not before it")
+      }
+      let before = lane.state
+      lane.state = jump.state
+      let actual = lane.state.hash
+      if actual != jump.stateHash {
+        divergences.append(
+          .stateMismatch(
+            .stateMismatch(
+              path: reader.path, line: line, sequence: sequence, expected: jump.stateHash,
+              actual: actual)))
+      }
+      step.kind = "jump"
+      guard describing else { return }
+      step.label = "jump to event \(jump.target)"
+      step.cause = jump.external.map { "external \($0)" } ?? "external"
+      if case .json(let old) = before, case .json(let new) = lane.state {
+        step.changes = StateComparison.changes(from: old, to: new).map {
+          ReplayStep.Change(path: $0.path, before: $0.before, after: $0.after)
+        }
+      }
     case .gap, .end:
       step.kind = "?"
     }

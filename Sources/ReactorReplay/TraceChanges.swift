@@ -86,6 +86,9 @@ public struct TraceChanges: Sendable, Hashable {
           details: "\(mutation.value?.serializedString ?? "") \(cause) \(mutation.stateHash)")
       case .streamEnded(let end):
         return Comparable(identity: "streamEnd \(end.stream)", details: end.error ?? "")
+      case .jump(let jump):
+        return Comparable(
+          identity: "jump to event \(jump.target)", details: "\(jump.stateHash)")
       case .gap(let gap):
         return Comparable(identity: "gap", details: "\(gap.droppedEvents)")
       case .end(let end):

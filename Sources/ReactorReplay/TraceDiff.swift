@@ -164,6 +164,9 @@ public enum TraceDiff {
       if x.stateHash != y.stateHash { return "the states after mutation \(x.label) differ" }
     case (.streamEnded(let x), .streamEnded(let y)):
       if x != y { return "stream \(x.stream) ended differently from stream \(y.stream)" }
+    case (.jump(let x), .jump(let y)):
+      if x.target != y.target { return "a jump to event \(x.target) against \(y.target)" }
+      if x.stateHash != y.stateHash { return "the states of the jump to event \(x.target) differ" }
     case (.gap(let x), .gap(let y)):
       if x != y { return "\(x.droppedEvents) against \(y.droppedEvents) dropped events" }
     case (.end(let x), .end(let y)):
@@ -195,6 +198,7 @@ public enum TraceDiff {
     case .effectEnded(let end): "effectEnd of effect \(end.effect) (\(end.outcome))"
     case .mutation(let mutation): "mutation \(mutation.label)"
     case .streamEnded(let end): "streamEnd of stream \(end.stream)"
+    case .jump(let jump): "jump to event \(jump.target)"
     case .gap(let gap): "gap of \(gap.droppedEvents) dropped events"
     case .end: "the end line"
     }

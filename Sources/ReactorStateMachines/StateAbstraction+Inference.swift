@@ -85,6 +85,10 @@ extension StateAbstraction {
       }
       do {
         while let event = try reader.next() {
+          if case .jump = event.kind {
+            noteAll(reader.currentState)
+            continue
+          }
           guard case .mutation(let mutation) = event.kind else { continue }
           guard case .diff(let operations) = mutation.state,
             case .json(.object(let object)) = reader.currentState

@@ -172,6 +172,10 @@ public struct TransitionGraph: Sendable, Hashable {
         case .gap(let gap):
           droppedEventCount += gap.droppedEvents
           isAfterGap = true
+        case .jump:
+          // Set from outside the app: the run goes on from that state, with no transition.
+          current = try node(for: reader.currentState, recent: &recent)
+          pulses = PulseCounts(fields: abstraction.eventFields, state: reader.currentState)
         case .mutation where isAfterGap:
           current = try node(for: reader.currentState, recent: &recent)
           mutationCount += 1

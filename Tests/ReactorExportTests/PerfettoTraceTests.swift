@@ -143,6 +143,7 @@ struct PerfettoTraceTests {
       case .streamEnded: expected["stream", default: 0] += 1
       case .end: expected["recording", default: 0] += 1
       case .gap: expected["gap", default: 0] += 1
+      case .jump: expected["jump", default: 0] += 1
       case .effectEnded: break
       }
     }

@@ -185,6 +185,8 @@ extension TraceEvent {
       return "mutation \(mutation.id) \(mutation.label) from \(cause)"
     case .streamEnded(let end):
       return "stream \(end.stream) ended"
+    case .jump(let jump):
+      return "jump to event \(jump.target) from \(jump.external ?? "outside")"
     case .gap(let gap):
       return "gap of \(gap.droppedEvents)"
     case .end(let end):

@@ -200,6 +200,19 @@ public struct SequenceDiagram: Sendable, Hashable {
           step = .mutation(
             reactor: reactor, id: mutation.id, label: mutation.label, cause: mutation.cause,
             from: mutation.from, publisher: publisher, changes: changes)
+        case .jump(let jump):
+          let state = reader.currentState(of: reactor) ?? jump.state
+          defer { previous[reactor] = state }
+          guard inWindow, isShown(reactor) else { break }
+          // Drawn as a message from outside the app that sets the state: the page or the
+          // client is a participant of its own, as a stream is.
+          let sender = "external " + (jump.external ?? "command")
+          noteStream(sender)
+          step = .mutation(
+            reactor: reactor, id: 0, label: "jump to event \(jump.target)",
+            cause: .stream(sender), from: nil, publisher: nil,
+            changes: StateChanges.lines(
+              from: previous[reactor] ?? state, to: state, change: jump.stateChange))
         case .streamEnded(let end):
           guard inWindow, isShown(reactor) else { break }
           noteStream(end.stream)

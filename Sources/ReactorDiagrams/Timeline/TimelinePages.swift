@@ -120,6 +120,10 @@ public struct TimelinePages {
         case .streamEnded(let end):
           guard isShown else { break }
           note(end.stream, of: reactor)
+        case .jump(let jump):
+          // Drawn on a stream's lane, named for who asked for it (see `TimelineLanes`).
+          guard isShown else { break }
+          note("external " + (jump.external ?? "command"), of: reactor)
         default:
           break
         }

@@ -190,6 +190,16 @@ struct PageDataWriter {
       }
     case .mutation(let mutation):
       addMutation(mutation, of: reactor, stateAfter: state(reactor))
+    case .jump(let jump):
+      // The page rebuilds states from mutations: a jump is shown as one from outside the
+      // app (as a stream's), which sets the whole state.
+      let label = "jump to event \(jump.target)"
+      addMutation(
+        TraceEvent.Mutation(
+          id: 0, label: label, value: nil,
+          cause: .stream("external " + (jump.external ?? "command")),
+          state: jump.stateChange, stateHash: jump.stateHash),
+        of: reactor, stateAfter: state(reactor))
     case .streamEnded(let end):
       events.append(contentsOf: "\"x\",\(reactor),".utf8)
       Self.write(string: end.stream, to: &events)

@@ -4,6 +4,9 @@ struct IndexRecord: BitwiseCopyable {
   /// The event's kind.
   enum Kind: Int64 {
     case introduced, released, action, effectStart, effectEnd, mutation, streamEnd, gap, end
+    /// A jump to a recorded state (format 1.4 and 2.2); last, so that older indexes keep
+    /// their numbers.
+    case jump
 
     /// The kind's name in answers, as `replay --json` names steps.
     var name: String {
@@ -17,6 +20,7 @@ struct IndexRecord: BitwiseCopyable {
       case .streamEnd: "streamEnd"
       case .gap: "gap"
       case .end: "end"
+      case .jump: "jump"
       }
     }
   }

@@ -73,6 +73,9 @@ struct SessionStates {
         rebuilt[id] = nil
       }
       states[id] = rebuilt[id].flatMap(Self.json)
+    case .reactor(let id, .jump(let jump)):
+      rebuilt[id] = jump.state
+      states[id] = Self.json(jump.state)
     default:
       break
     }

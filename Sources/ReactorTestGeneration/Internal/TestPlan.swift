@@ -209,6 +209,11 @@ struct TestPlan {
       case .gap(let gap):
         throw TestGenerationError.unreplayableSession(
           path: path, reason: "the recorder dropped \(gap.droppedEvents) events")
+      case .reactor(_, .jump(let jump)):
+        throw TestGenerationError.unreplayableSession(
+          path: path,
+          reason: "its state was set from outside the app at seq \(event.sequence) "
+            + "(a jump to event \(jump.target)), which a test's actions cannot do")
       default:
         break
       }

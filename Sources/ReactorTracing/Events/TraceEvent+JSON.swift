@@ -71,6 +71,15 @@ extension TraceEvent {
       line.member("kind", "streamEnd")
       line.member("stream", end.stream)
       if let error = end.error { line.member("error", error) }
+    case .jump(let jump):
+      line.member("kind", "jump")
+      line.member("to", jump.target)
+      if let external = jump.external { line.member("external", external) }
+      switch jump.state {
+      case .json(let state): line.member("snapshot", state)
+      case .description(let description): line.member("stateDescription", description)
+      }
+      line.member("hash", jump.stateHash.description)
     case .gap(let gap):
       line.member("kind", "gap")
       line.member("dropped", gap.droppedEvents)
@@ -181,6 +190,23 @@ extension TraceEvent {
     case "streamEnd":
       kind = .streamEnded(
         StreamEnd(stream: try fields.string("stream"), error: try fields.optionalString("error")))
+    case "jump":
+      let state: TraceHeader.State
+      if let snapshot = fields.optionalValue("snapshot") {
+        state = .json(snapshot)
+      } else if let description = try fields.optionalString("stateDescription") {
+        state = .description(description)
+      } else {
+        throw TraceFormatError("a jump needs 'snapshot' or 'stateDescription'")
+      }
+      let hashText = try fields.string("hash")
+      guard let hash = TraceHash(hex: hashText) else {
+        throw TraceFormatError("'hash' must be 16 hexadecimal digits, found '\(hashText)'")
+      }
+      kind = .jump(
+        Jump(
+          target: try fields.integer("to", minimum: 0),
+          external: try fields.optionalString("external"), state: state, stateHash: hash))
     case "gap":
       kind = .gap(Gap(droppedEvents: try fields.integer("dropped", minimum: 1)))
     case "end":

@@ -34,6 +34,9 @@ public struct TraceEvent: Hashable, Sendable {
     case mutation(Mutation)
     /// An external stream merged in a `transform` hook ended.
     case streamEnded(StreamEnd)
+    /// The reactor's state was set to a recorded one from outside the app (a live
+    /// recording's control, issue 43): later events run from it. Since format 1.4 and 2.2.
+    case jump(Jump)
     /// The recorder dropped events here to stay within its memory budget
     /// (``TraceOverflowPolicy/drop``): the trace is incomplete from this point on.
     case gap(Gap)
@@ -218,6 +221,45 @@ public struct TraceEvent: Hashable, Sendable {
     case diff([TraceDiffOperation])
     /// `String(describing:)` of a state whose type is not Codable.
     case description(String)
+  }
+
+  /// The reactor's state set from outside the app to the state a recording held after one of
+  /// its events (`kind: "jump"`, format 1.4 and 2.2): "jump to the state after event N".
+  ///
+  /// The state is stored whole, never as a diff, and the recorder stores the next mutation's
+  /// state whole too, so that a reader of an older version, which skips the unknown kind,
+  /// still rebuilds every state after it.
+  public struct Jump: Hashable, Sendable {
+    /// The `seq` of the event whose recorded state the reactor jumped to (in the recording
+    /// the command named, usually this one).
+    public var target: Int
+    /// Who asked for it: `"page"` (the live inspector) or `"client"` (`reactor-trace send`).
+    public var external: String?
+    /// The state the reactor now holds, whole: its JSON, or its description.
+    public var state: TraceHeader.State
+    /// The state's hash.
+    public var stateHash: TraceHash
+
+    /// A jump event.
+    /// - Parameters:
+    ///   - target: The `seq` of the event whose state it is.
+    ///   - external: Who asked for it.
+    ///   - state: The state, whole.
+    ///   - stateHash: Its hash.
+    public init(target: Int, external: String?, state: TraceHeader.State, stateHash: TraceHash) {
+      self.target = target
+      self.external = external
+      self.state = state
+      self.stateHash = stateHash
+    }
+
+    /// The state as a mutation's stored state change: a snapshot, or a description.
+    public var stateChange: StateChange {
+      switch state {
+      case .json(let json): .snapshot(json)
+      case .description(let description): .description(description)
+      }
+    }
   }
 
   /// The end of an external stream merged in a `transform` hook.

@@ -15,6 +15,9 @@ public struct TraceHeader: Hashable, Sendable {
 
   /// The format version this library writes, and the newest major version it reads.
   public static let currentVersion = TraceFormatVersion(major: 1, minor: 1)
+  /// The format version of a recording that may hold ``TraceEvent/Jump`` events: 1.4, which
+  /// includes 1.2's gaps and 1.3's effect ids.
+  public static let jumpVersion = TraceFormatVersion(major: 1, minor: 4)
 
   /// The format version the trace was written in.
   public var version: TraceFormatVersion

@@ -234,7 +234,13 @@ public final class TraceReader {
     lastEventLine = lineNumber
     switch event.kind {
     case .mutation(let mutation):
-      if verifiesStates { try rebuildState(after: mutation, sequence: event.sequence) }
+      if verifiesStates {
+        try rebuildState(mutation.state, hash: mutation.stateHash, sequence: event.sequence)
+      }
+    case .jump(let jump):
+      if verifiesStates {
+        try rebuildState(jump.stateChange, hash: jump.stateHash, sequence: event.sequence)
+      }
     case .effectStarted(let start):
       runningEffects[start.effect] = start
     case .effectEnded(let end):
@@ -261,18 +267,17 @@ public final class TraceReader {
   }
 
   private func rebuildState(
-    after mutation: TraceEvent.Mutation, sequence: Int
+    _ change: TraceEvent.StateChange, hash: TraceHash, sequence: Int
   ) throws(TraceReadError) {
     do throws(TraceFormatError) {
-      try currentState.apply(mutation.state)
+      try currentState.apply(change)
     } catch {
       throw .malformedLine(path: path, line: lineNumber, reason: error.description)
     }
     let actual = currentState.hash
-    guard actual == mutation.stateHash else {
+    guard actual == hash else {
       throw .stateMismatch(
-        path: path, line: lineNumber, sequence: sequence, expected: mutation.stateHash,
-        actual: actual)
+        path: path, line: lineNumber, sequence: sequence, expected: hash, actual: actual)
     }
   }
 

@@ -15,6 +15,9 @@ public struct SessionHeader: Hashable, Sendable {
   /// The format version of a session window that dropped the start of the run: 2.1, which
   /// adds the header's `window`.
   public static let windowVersion = TraceFormatVersion(major: 2, minor: 1)
+  /// The format version of a session that may hold ``TraceEvent/Jump`` events: 2.2, which
+  /// includes 2.1's window.
+  public static let jumpVersion = TraceFormatVersion(major: 2, minor: 2)
 
   /// The format version the trace was written in: 2.x, or 1.x for a trace of one reactor read
   /// as a session.

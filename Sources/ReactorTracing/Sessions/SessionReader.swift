@@ -326,7 +326,13 @@ public final class SessionReader {
       switch kind {
       case .mutation(let mutation):
         if verifiesStates {
-          try rebuildState(of: reactor, after: mutation, sequence: event.sequence)
+          try rebuildState(
+            of: reactor, mutation.state, hash: mutation.stateHash, sequence: event.sequence)
+        }
+      case .jump(let jump):
+        if verifiesStates {
+          try rebuildState(
+            of: reactor, jump.stateChange, hash: jump.stateHash, sequence: event.sequence)
         }
       case .effectStarted(let start):
         runningEffects[EffectKey(reactor: reactor, effect: start.effect)] = start
@@ -362,20 +368,19 @@ public final class SessionReader {
   }
 
   private func rebuildState(
-    of reactor: Int, after mutation: TraceEvent.Mutation, sequence: Int
+    of reactor: Int, _ change: TraceEvent.StateChange, hash: TraceHash, sequence: Int
   ) throws(TraceReadError) {
     guard var state = states.removeValue(forKey: reactor) else { return }
     do throws(TraceFormatError) {
-      try state.apply(mutation.state)
+      try state.apply(change)
     } catch {
       throw .malformedLine(path: path, line: sessionLine, reason: error.description)
     }
     let actual = state.hash
     states[reactor] = state
-    guard actual == mutation.stateHash else {
+    guard actual == hash else {
       throw .stateMismatch(
-        path: path, line: sessionLine, sequence: sequence, expected: mutation.stateHash,
-        actual: actual)
+        path: path, line: sessionLine, sequence: sequence, expected: hash, actual: actual)
     }
   }
 }

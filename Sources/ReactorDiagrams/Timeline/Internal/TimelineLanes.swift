@@ -89,6 +89,20 @@ struct TimelineLanes: Sendable, Hashable {
           column: column,
           mark: .mutation(id: mutation.id, label: mutation.label, cause: mutation.cause)))
       marks.append(Placed(column: column, mark: .stateChange(changes: changes)))
+    case .jump(let jump):
+      let state = state()
+      defer { reading.previous = state }
+      guard isShown else { break }
+      // Drawn as a mutation from outside the app, as a stream's is.
+      let sender = "external " + (jump.external ?? "command")
+      noteStream(sender)
+      let changes = StateChanges.lines(
+        from: reading.previous, to: state, change: jump.stateChange)
+      marks.append(
+        Placed(
+          column: column,
+          mark: .mutation(id: 0, label: "jump to event \(jump.target)", cause: .stream(sender))))
+      marks.append(Placed(column: column, mark: .stateChange(changes: changes)))
     case .streamEnded(let end):
       guard isShown else { break }
       noteStream(end.stream)
