@@ -47,6 +47,27 @@ extension Reactor {
     runtime.send(action, from: source)
   }
 
+  /// Sets the reactor's state from outside the app to a state a recording held after one of
+  /// its events (a live inspector's page or a client, issue 43): "jump to the state after
+  /// event N".
+  ///
+  /// The state becomes the one `reduce` starts from and is delivered to observers (through
+  /// `transform(state:)`), as one unit of work, queued behind the one in progress. Later
+  /// actions run from it; effects running at the jump keep running, and their mutations
+  /// reduce from it. A monitor is told with
+  /// ``ReactorMonitor/reactorDidJump(to:event:from:)``, so a recording holds the jump. With
+  /// the stub enabled it does nothing.
+  /// - Parameters:
+  ///   - state: The state, as `reduce` returned it after that event.
+  ///   - event: The `seq` of the recorded event whose state it is.
+  ///   - source: Who asked for it: `"page"` or `"client"`.
+  public func jump(to state: State, event: Int, from source: String) {
+    let runtime = self.runtime
+    guard !runtime.isStubEnabled else { return }
+    runtime.buildIfNeeded(self)
+    runtime.jump(to: state, event: event, from: source)
+  }
+
   @inlinable
   func recordStubbed(_ action: Action) {
     // The stub exists after its first use; only that first use goes through `stub`. (Not

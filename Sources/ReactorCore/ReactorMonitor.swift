@@ -90,6 +90,16 @@ public protocol ReactorMonitor<Action, Mutation, State>: AnyObject {
   ///   - from: For a stream's mutation, what ran when the element was published.
   func reactorDidReduce(
     mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?)
+
+  /// The reactor's state was set from outside the app (``Reactor/jump(to:event:from:)``):
+  /// later mutations reduce from it.
+  ///
+  /// The default does nothing.
+  /// - Parameters:
+  ///   - state: The state it now holds.
+  ///   - event: The `seq` of the recorded event whose state it is.
+  ///   - source: Who asked for it: `"page"` or `"client"`.
+  func reactorDidJump(to state: State, event: Int, from source: String)
 }
 
 extension ReactorMonitor {
@@ -106,6 +116,9 @@ extension ReactorMonitor {
   ) {
     reactorDidReduce(mutation: mutation, id: id, origin: origin, state: state)
   }
+
+  /// Does nothing.
+  public func reactorDidJump(to state: State, event: Int, from source: String) {}
 
   /// Calls ``reactorDidStartEffect(_:action:name:)``.
   public func reactorDidStartEffect(

@@ -48,6 +48,12 @@ public struct TraceOptions: Sendable {
   /// each effect's id and `cancelInFlight` with today's `mutate`, instead of inferring them
   /// from the cancellations the trace shows.
   public var recordsEffectIDs: Bool
+  /// Whether the recording may hold jumps (``TraceEvent/Jump``: the state set from outside
+  /// the app, ``ReactorCore/Reactor/jump(to:event:from:)``): a trace then declares format
+  /// 1.4 and a session 2.2. A trace's 1.4 includes 1.3, so a trace of one reactor also
+  /// records effect ids (as ``recordsEffectIDs``). Off by default, so that recordings without it stay byte for byte
+  /// what they were; a live recording that accepts control turns it on.
+  public var recordsJumps: Bool
 
   /// Options, each defaulted: no metadata, no redaction, no limit, a snapshot at least every
   /// 256 mutations, flushes every 200 ms or 4,096 events, at most 32 MiB queued, waiting when
@@ -60,6 +66,7 @@ public struct TraceOptions: Sendable {
     clock: any Clock<Duration> = ContinuousClock(), recordsEffectIDs: Bool = false
   ) {
     self.recordsEffectIDs = recordsEffectIDs
+    recordsJumps = false
     self.queueBudget = queueBudget
     self.overflow = overflow
     self.metadata = metadata

@@ -60,6 +60,9 @@ extension Reactor {
     // A recording of effect ids (`cancelID`, `cancelInFlight` on `effectStart`) is 1.3, which
     // includes 1.2's gaps.
     if options.recordsEffectIDs { header.version = TraceFormatVersion(major: 1, minor: 3) }
+    // A recording that may hold jumps is 1.4, which includes 1.2 and 1.3: its effect starts
+    // record their ids too (``RecordingMonitor``).
+    if options.recordsJumps { header.version = TraceHeader.jumpVersion }
     return (header, encoder)
   }
 }

@@ -123,6 +123,7 @@ public final class SessionRecorder: ReactorSessionObserver {
     let clock = options.clock
     let isRealTime = clock is ContinuousClock || clock is SuspendingClock
     return SessionHeader(
+      version: options.recordsJumps ? SessionHeader.jumpVersion : SessionHeader.currentVersion,
       recorder: recorderIdentifier,
       clock: TraceHeader.Clock(
         name: String(describing: type(of: clock)),
@@ -288,6 +289,25 @@ public final class SessionRecorder: ReactorSessionObserver {
   {
     guard let control = log.control(of: reactor) else { throw .notAlive(reactor) }
     try control.send(action, external: external)
+  }
+
+  /// Sets a live reactor's state from outside the app to a recorded one: "jump to the state
+  /// after event N" (``ReactorCore/Reactor/jump(to:event:from:)``).
+  ///
+  /// It decodes the state as that reactor's state: how a live recording that accepts control
+  /// performs a jump. The session records a `jump` event with `external` (issue 43).
+  /// - Parameters:
+  ///   - reactor: The reactor's id in this session.
+  ///   - state: The recorded state, as JSON.
+  ///   - event: The `seq` of the event whose state it is.
+  ///   - external: Who asked for it: `"page"` or `"client"`.
+  /// - Throws: ``SessionSendError`` when the reactor is not alive or the state does not
+  ///   decode.
+  public func jump(
+    reactor: Int, to state: JSONValue, event: Int, from external: String
+  ) throws(SessionSendError) {
+    guard let control = log.control(of: reactor) else { throw .notAlive(reactor) }
+    try control.jump(to: state, event: event, external: external)
   }
 
   /// Sends `action` to the live reactor with session id `reactor`: how a test generated from

@@ -4,6 +4,8 @@ public enum SessionSendError: Error, Hashable, Sendable {
   case notAlive(Int)
   /// The recorded value does not decode as the reactor's action.
   case undecodable(Int, reason: String)
+  /// The recorded state a jump sets does not decode as the reactor's state.
+  case undecodableState(Int, reason: String)
   /// The action sent is not of the reactor's `Action` type.
   case wrongType(Int, expected: String, found: String)
 }
@@ -16,6 +18,8 @@ extension SessionSendError: CustomStringConvertible {
       "reactor \(reactor) is not alive in this session"
     case .undecodable(let reactor, let reason):
       "the action for reactor \(reactor) does not decode: \(reason)"
+    case .undecodableState(let reactor, let reason):
+      "the state for reactor \(reactor) does not decode: \(reason)"
     case .wrongType(let reactor, let expected, let found):
       "reactor \(reactor) takes \(expected), not \(found)"
     }

@@ -57,7 +57,7 @@ public struct SessionTrace: Hashable, Sendable {
   }
 
   /// The session as JSON Lines in format 2.0 (2.1 for a session window that dropped the
-  /// start of the run): the header line, then one line per event, each ending in a newline.
+  /// start of the run, 2.2 for one that may hold jumps): the header line, then one line per event, each ending in a newline.
   ///
   /// A trace of one reactor read as a session (its introduction has `seq` 0) is numbered
   /// again from 1, so that the file's numbering is consecutive.
@@ -68,6 +68,13 @@ public struct SessionTrace: Hashable, Sendable {
     } else {
       header.version = SessionHeader.currentVersion
       header.window = nil
+    }
+    // A session that holds a jump, or was recorded to hold one, is 2.2 (which includes 2.1).
+    let holdsJumps = events.contains {
+      if case .reactor(_, .jump) = $0.kind { true } else { false }
+    }
+    if holdsJumps || self.header.version >= SessionHeader.jumpVersion {
+      header.version = SessionHeader.jumpVersion
     }
     var lines = LineWriter()
     lines.bytes = header.serializedLine

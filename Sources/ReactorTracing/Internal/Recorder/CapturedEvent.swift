@@ -20,6 +20,8 @@ struct CapturedEvent: Sendable {
     /// reactor's own action and effect that published a stream's element.
     case mutation(id: Int, origin: Origin, publisher: TraceEvent.Publisher?)
     case streamEnded(String, error: String?)
+    /// A jump to a recorded state (rare: the state travels with it, boxed, not in a buffer).
+    case jump(state: any Sendable, target: Int, external: String)
     /// Events dropped because the writer's queue was full.
     case gap(dropped: Int)
     /// The end; `running` lists the effects still running, in the order they started.

@@ -63,13 +63,18 @@ struct EventWindow<Action: Sendable, Mutation: Sendable, State: Sendable>: Senda
   }
 
   private func cost(of event: Event) -> Int {
-    if case .mutation = event.event { return mutationBytes }
-    return eventBytes
+    switch event.event {
+    case .mutation, .jump: return mutationBytes
+    default: return eventBytes
+    }
   }
 
   private mutating func evictOldest() {
     guard let oldest = storage[start] else { return }
-    if case .mutation(_, _, _, let state, _) = oldest.event { stateBeforeFirst = state }
+    switch oldest.event {
+    case .mutation(_, _, _, let state, _), .jump(let state, _, _): stateBeforeFirst = state
+    default: break
+    }
     storage[start] = nil
     start += 1
     if start == storage.count { start = 0 }

@@ -29,7 +29,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 
   init(options: TraceOptions, initialState: State) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
-    recordsEffectIDs = options.recordsEffectIDs
+    recordsEffectIDs = options.recordsEffectIDs || options.recordsJumps
     let capacity: Int
     if case .lastEvents(let count) = options.limit { capacity = count } else { capacity = .max }
     window = EventWindow(capacity: capacity, initialState: initialState)
@@ -39,7 +39,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 
   init(options: TraceOptions, window: EventWindow<Action, Mutation, State>) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
-    recordsEffectIDs = options.recordsEffectIDs
+    recordsEffectIDs = options.recordsEffectIDs || options.recordsJumps
     self.window = window
     writer = nil
     queue = nil
@@ -47,7 +47,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 
   package init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
     stamper = EventStamper(limit: options.limit, clock: options.clock)
-    recordsEffectIDs = options.recordsEffectIDs
+    recordsEffectIDs = options.recordsEffectIDs || options.recordsJumps
     window = nil
     self.writer = writer
     queue = writer
@@ -212,6 +212,10 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
         mutation: mutation, id: id, origin: origin, state: state, publisher: publisher,
         sequence: sequence, time: time)
     }
+  }
+
+  package func reactorDidJump(to state: State, event: Int, from source: String) {
+    record(.jump(state: state, target: event, external: source))
   }
 
   package func reactorStreamDidEnd(_ name: String, error: String?) {

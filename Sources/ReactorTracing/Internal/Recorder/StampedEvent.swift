@@ -15,6 +15,7 @@ struct StampedEvent<Action: Sendable, Mutation: Sendable, State: Sendable>: Send
     case mutation(
       Mutation, id: Int, origin: Origin, state: State, publisher: TraceEvent.Publisher? = nil)
     case streamEnded(String, error: String?)
+    case jump(State, target: Int, external: String)
     case gap(dropped: Int)
     case end(observed: Int, dropped: Int, running: [TraceEvent.EffectStart])
   }
@@ -28,6 +29,9 @@ extension StampedEvent {
       case .effectStarted(let start): .effectStarted(start)
       case .effectEnded(let effect, let outcome): .effectEnded(effect, outcome)
       case .streamEnded(let name, let error): .streamEnded(name, error: error)
+      case .jump(let state, let target, let external):
+        // Boxed by the monitor of this same State type.
+        .jump(state as! State, target: target, external: external)
       case .gap(let dropped): .gap(dropped: dropped)
       case .end(let observed, let dropped, let running):
         .end(observed: observed, dropped: dropped, running: running)

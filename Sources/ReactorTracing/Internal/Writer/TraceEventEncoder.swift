@@ -115,6 +115,8 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
           state: change, stateHash: hash, publisher: publisher))
     case .streamEnded(let name, let error):
       kind = .streamEnded(TraceEvent.StreamEnd(stream: name, error: error))
+    case .jump(let state, let target, let external):
+      kind = .jump(jump(to: state, target: target, external: external))
     case .gap(let dropped):
       kind = .gap(TraceEvent.Gap(droppedEvents: dropped))
     case .end(let observed, let dropped, let running):
@@ -122,6 +124,15 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
         TraceEvent.End(observedEvents: observed, droppedEvents: dropped, runningEffects: running))
     }
     return TraceEvent(sequence: stamped.sequence, time: stamped.time, kind: kind)
+  }
+
+  /// A jump's event: the state whole, from which a new diff chain starts; the next
+  /// mutation's state is stored whole too, so that a reader that skips the jump (an older
+  /// 1.x or 2.x reader, which does not know the kind) rebuilds it right.
+  mutating func jump(to state: State, target: Int, external: String) -> TraceEvent.Jump {
+    let (stored, hash) = start(from: state)
+    mutationsSinceSnapshot = snapshotInterval
+    return TraceEvent.Jump(target: target, external: external, state: stored, stateHash: hash)
   }
 
   private static func source(_ origin: Origin) -> TraceEvent.Source {

@@ -137,6 +137,25 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     reactor.send(action)
   }
 
+  func jump(to state: JSONValue, event: Int, external: String) throws(SessionSendError) {
+    guard let reactor else { throw .notAlive(id) }
+    guard let type = State.self as? any Decodable.Type else {
+      throw .undecodableState(id, reason: "its State type is not Decodable")
+    }
+    let decoded: State
+    do {
+      guard let value = try JSONValueDecoder().decode(type, from: state) as? State else {
+        throw SessionSendError.undecodableState(id, reason: "not a state of its type")
+      }
+      decoded = value
+    } catch let error as SessionSendError {
+      throw error
+    } catch {
+      throw .undecodableState(id, reason: "\(error)")
+    }
+    reactor.jump(to: decoded, event: event, from: external)
+  }
+
   var recordedState: JSONValue? {
     guard reactor != nil else { return nil }
     guard let queue else { return encoder.lastStateJSON }
@@ -297,6 +316,22 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     mutation: Mutation, id: Int, origin: Origin, state: State, from: ReactorActivity?
   ) {
     recordMutation(mutation, id: id, origin: origin, state: state, from: from)
+  }
+
+  func reactorDidJump(to state: State, event: Int, from source: String) {
+    guard log.storesLines, let queue, let writer else {
+      record(.jump(state, target: event, external: source), from: nil)
+      return
+    }
+    guard log.admitsEvent() else { return }
+    queue.keep(state)
+    guard let (sequence, time) = log.stamp() else { return }
+    queue.appendJump(
+      CapturedEvent(
+        sequence: sequence, time: time,
+        kind: .jump(state: state, target: event, external: source)),
+      to: writer)
+    laneRecord?.lastSequence = sequence
   }
 
   func reactorStreamDidEnd(_ name: String, error: String?) {

@@ -79,7 +79,8 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
 
   // MARK: On the main actor
 
-  /// Keeps `state` as the lane's last state: a mutation's, once the log admitted it.
+  /// Keeps `state` as the lane's last state: a mutation's or a jump's, once the log admitted
+  /// it.
   func keep(_ state: State) {
     lastState = state
     hasMutation = true
@@ -110,6 +111,13 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
         pendingStates.append(state)
         return markPending()
       })
+  }
+
+  /// Queues a jump, stamped as `event` (which holds the state), for the writer to encode.
+  func appendJump(_ event: consuming CapturedEvent, to writer: SessionFileWriter) {
+    writer.queue(event, reactor: reactor, from: nil, cost: { mutationCost + stateCost }) {
+      markPending()
+    }
   }
 
   /// Marks values queued; returns whether they are the first since the writer took them.
@@ -150,8 +158,15 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
       encoder.writeSessionLine(
         part, sequence: event.sequence, time: event.time, reactor: reactor, from: from,
         to: &line)
+    case .jump(let state, let target, let external):
+      // Queued by the lane of this same State type; encoded here, so that this encoder's
+      // next state is stored whole.
+      let jump = encoder.jump(to: state as! State, target: target, external: external)
+      TraceEvent(sequence: event.sequence, time: event.time, kind: .jump(jump))
+        .write(to: &line, reactor: reactor)
+      line.endLine()
     default:
-      preconditionFailure("a lane queues only its actions and mutations")
+      preconditionFailure("a lane queues only its actions, mutations and jumps")
     }
   }
 

@@ -343,6 +343,9 @@ protocol SessionLaneControl: AnyObject {
   /// Sends an action value, which must be of the reactor's `Action` type.
   /// - Throws: ``SessionSendError`` when the reactor is gone or the value is of another type.
   func send(value action: Any) throws(SessionSendError)
+  /// Decodes a recorded state and makes it the reactor's (``ReactorCore/Reactor/jump(to:event:from:)``).
+  /// - Throws: ``SessionSendError`` when the reactor is gone or the state does not decode.
+  func jump(to state: JSONValue, event: Int, external: String) throws(SessionSendError)
   /// The reactor's state now, as its lane records it (JSON, the reactors it holds as
   /// references), or `nil` when the reactor is gone or its state is stored as a description.
   var recordedState: JSONValue? { get }

@@ -70,6 +70,14 @@ struct SessionWindow {
       }
       bases[reactor] = SessionEvent(
         sequence: base.sequence, time: base.time, kind: .introduced(introduction))
+    case .reactor(let reactor, .jump(let jump)):
+      guard let base = bases[reactor], case .introduced(var introduction) = base.kind else {
+        break
+      }
+      introduction.initialState = jump.state
+      introduction.initialStateHash = jump.stateHash
+      bases[reactor] = SessionEvent(
+        sequence: base.sequence, time: base.time, kind: .introduced(introduction))
     default:
       break
     }
@@ -91,7 +99,7 @@ struct SessionWindow {
     events.reserveCapacity(events.count + count + 1)
     for index in head..<kept.count { events.append(kept[index].event) }
     if evictedCount > 0 {
-      header.version = SessionHeader.windowVersion
+      header.version = max(header.version, SessionHeader.windowVersion)
       header.window = TraceHeader.Window(
         firstSequence: head < kept.count ? kept[head].event.sequence : evictedCount + 1,
         droppedEvents: evictedCount)
