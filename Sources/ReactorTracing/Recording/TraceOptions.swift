@@ -48,9 +48,10 @@ public struct TraceOptions: Sendable {
   /// each effect's id and `cancelInFlight` with today's `mutate`, instead of inferring them
   /// from the cancellations the trace shows.
   public var recordsEffectIDs: Bool
-  /// Whether the recording may hold jumps (``TraceEvent/Jump``: the state set from outside
-  /// the app, ``ReactorCore/Reactor/jump(to:event:from:)``): a trace then declares format
-  /// 1.4 and a session 2.2. A trace's 1.4 includes 1.3, so a trace of one reactor also
+  /// Whether the recording may hold jumps: a trace then declares format 1.4 and a session 2.2.
+  ///
+  /// A jump (``TraceEvent/Jump``) is the state set from outside the app
+  /// (``ReactorCore/Reactor/jump(to:event:from:)``). A trace's 1.4 includes 1.3, so a trace of one reactor also
   /// records effect ids (as ``recordsEffectIDs``). Off by default, so that recordings without it stay byte for byte
   /// what they were; a live recording that accepts control turns it on.
   public var recordsJumps: Bool

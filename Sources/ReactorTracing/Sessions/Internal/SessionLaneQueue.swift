@@ -115,9 +115,9 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
 
   /// Queues a jump, stamped as `event` (which holds the state), for the writer to encode.
   func appendJump(_ event: consuming CapturedEvent, to writer: SessionFileWriter) {
-    writer.queue(event, reactor: reactor, from: nil, cost: { mutationCost + stateCost }) {
-      markPending()
-    }
+    writer.queue(
+      event, reactor: reactor, from: nil, cost: { mutationCost + stateCost },
+      values: { markPending() })
   }
 
   /// Marks values queued; returns whether they are the first since the writer took them.
