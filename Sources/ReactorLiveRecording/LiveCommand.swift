@@ -13,6 +13,9 @@ public enum LiveCommand: Sendable, Hashable {
   case dispatch(action: JSONValue, to: String?)
   /// Sends the action recorded at event `sequence` again, to the reactor that took it.
   case again(sequence: Int)
+  /// Sets the reactor of event `sequence` to the state the recording holds after that
+  /// event: "jump to the state after event N". Later actions run from there.
+  case jump(sequence: Int)
 
   /// The body of the request the server takes at ``LiveProtocol/commandPath``.
   /// - Parameter stream: The stream whose app takes it; `nil` for the only one that accepts
@@ -27,6 +30,8 @@ public enum LiveCommand: Sendable, Hashable {
       if let to { members.append(("to", .string(to))) }
     case .again(let sequence):
       members.append(("again", .int(Int64(sequence))))
+    case .jump(let sequence):
+      members.append(("jump", .int(Int64(sequence))))
     }
     return .object(JSONObject(members))
   }
@@ -40,8 +45,8 @@ public enum LiveCommand: Sendable, Hashable {
     guard let object = body.objectValue else {
       throw .malformed("a command is a JSON object")
     }
-    for key in object.keys where !["stream", "action", "to", "again"].contains(key) {
-      throw .malformed("a command has only 'stream', 'action', 'to' and 'again'")
+    for key in object.keys where !["stream", "action", "to", "again", "jump"].contains(key) {
+      throw .malformed("a command has only 'stream', 'action', 'to', 'again' and 'jump'")
     }
     var stream: String?
     if let value = object["stream"] {
@@ -50,8 +55,8 @@ public enum LiveCommand: Sendable, Hashable {
       }
       stream = name
     }
-    switch (object["action"], object["again"]) {
-    case (let action?, nil):
+    switch (object["action"], object["again"], object["jump"]) {
+    case (let action?, nil, nil):
       var to: String?
       if let value = object["to"] {
         guard let address = value.stringValue, !address.isEmpty, address.utf8.count <= 1024
@@ -59,7 +64,7 @@ public enum LiveCommand: Sendable, Hashable {
         to = address
       }
       return (.dispatch(action: action, to: to), stream)
-    case (nil, let again?):
+    case (nil, let again?, nil):
       guard object["to"] == nil else {
         throw .malformed("'again' goes to the reactor that took the action; 'to' is not for it")
       }
@@ -67,8 +72,16 @@ public enum LiveCommand: Sendable, Hashable {
         throw .malformed("'again' is an event's sequence number, 1 or more")
       }
       return (.again(sequence: sequence), stream)
+    case (nil, nil, let jump?):
+      guard object["to"] == nil else {
+        throw .malformed("'jump' goes to the reactor of the event; 'to' is not for it")
+      }
+      guard let sequence = jump.intValue, sequence >= 1 else {
+        throw .malformed("'jump' is an event's sequence number, 1 or more")
+      }
+      return (.jump(sequence: sequence), stream)
     default:
-      throw .malformed("a command has one of 'action' and 'again'")
+      throw .malformed("a command has one of 'action', 'again' and 'jump'")
     }
   }
 }

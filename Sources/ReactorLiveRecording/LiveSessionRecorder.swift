@@ -54,6 +54,8 @@ public final class LiveSessionRecorder {
     options.overflow = .drop
     options.flushInterval = live.sendInterval
     options.queueBudget = live.queueBudget
+    // An app that takes commands may be told to jump: format 2.2.
+    if live.control == .accept { options.recordsJumps = true }
     stream = LiveStream(options: live, perform: orders.receiver)
     orders.stream = stream
     do {
@@ -88,7 +90,12 @@ public final class LiveSessionRecorder {
       return "a session's action goes to a reactor's address (--to, e.g. list/cells.0)"
     }
     do {
-      try recorder.send(order.action, to: reactor, from: order.from)
+      switch order.kind {
+      case .action(let action):
+        try recorder.send(action, to: reactor, from: order.from)
+      case .jump(let sequence, let state):
+        try recorder.jump(reactor: reactor, to: state, event: sequence, from: order.from)
+      }
     } catch {
       return error.description
     }

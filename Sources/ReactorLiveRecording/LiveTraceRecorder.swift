@@ -61,6 +61,8 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
     options.overflow = .drop
     options.flushInterval = live.sendInterval
     options.queueBudget = live.queueBudget
+    // An app that takes commands may be told to jump: format 1.4.
+    if live.control == .accept { options.recordsJumps = true }
     let (header, encoder) = try reactor.traceHeader(options: options)
     self.header = header
     stream = LiveStream(options: live, perform: orders.receiver)
@@ -77,19 +79,38 @@ public final class LiveTraceRecorder<R: Reactor>: TraceRecorder {
     }
   }
 
-  /// Sends an order's action to the reactor, recorded as coming from outside the app.
+  /// Sends an order's action to the reactor, or makes its state the reactor's, recorded as
+  /// coming from outside the app.
   /// - Returns: Why it failed, or `nil` once the reactor took it.
   private func perform(_ order: LiveOrder) -> String? {
     guard !isStopping, let reactor else { return "the app's recording has stopped" }
     guard order.to == nil, order.reactor == nil else {
       return "this app records one reactor, which takes no address"
     }
+    let value: JSONValue
+    switch order.kind {
+    case .action(let action):
+      value = action
+    case .jump(let sequence, let state):
+      guard let type = R.State.self as? any Decodable.Type else {
+        return "the reactor's State type is not Decodable"
+      }
+      do {
+        guard let decoded = try JSONValueDecoder().decode(type, from: state) as? R.State else {
+          return "the value is not a \(R.State.self)"
+        }
+        reactor.jump(to: decoded, event: sequence, from: order.from)
+      } catch {
+        return "the state does not decode: \(LiveOrder.message(error))"
+      }
+      return nil
+    }
     guard let type = R.Action.self as? any Decodable.Type else {
       return "the reactor's Action type is not Decodable"
     }
     let action: R.Action
     do {
-      guard let decoded = try JSONValueDecoder().decode(type, from: order.action) as? R.Action
+      guard let decoded = try JSONValueDecoder().decode(type, from: value) as? R.Action
       else { return "the value is not a \(R.Action.self)" }
       action = decoded
     } catch {

@@ -161,24 +161,28 @@ public enum MutateReplay {
     _ = reactor.state
     let comparison = MutateComparison<R.Action, R.Mutation, R.State>(timeline, player: nil)
     var stopped: ReplayResult?
-    _ = try await MutateReplayDriver.drive(timeline, advance: advance, player: nil) {
-      position throws(ReplayError) in
-      let action = actions[position]
-      // Stop at the first divergence: what the replay produced so far must be what the
-      // trace recorded before this action, or the action is not sent.
-      let partial = comparison.compare(recorder.events, before: action.index)
-      if partial.divergence != nil {
-        stopped = partial
-        return false
-      }
-      willSend?(action.sequence, action.label)
-      reactor.send(
-        try ReplayChecks.decode(
-          R.Action.self, from: action.value, of: .action, evolution: evolution,
-          line: action.line, sequence: action.sequence, label: action.label
-        ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) })
-      return true
-    }
+    _ = try await MutateReplayDriver.drive(
+      timeline, advance: advance, player: nil,
+      jump: { jump, line throws(ReplayError) in
+        try ReplayChecks.perform(jump, on: reactor, line: line)
+      },
+      send: { position throws(ReplayError) in
+        let action = actions[position]
+        // Stop at the first divergence: what the replay produced so far must be what the
+        // trace recorded before this action, or the action is not sent.
+        let partial = comparison.compare(recorder.events, before: action.index)
+        if partial.divergence != nil {
+          stopped = partial
+          return false
+        }
+        willSend?(action.sequence, action.label)
+        reactor.send(
+          try ReplayChecks.decode(
+            R.Action.self, from: action.value, of: .action, evolution: evolution,
+            line: action.line, sequence: action.sequence, label: action.label
+          ) { try CodableValues.decodeOrThrow(R.Action.self, from: $0) })
+        return true
+      })
     recorder.stop()
     return finish(
       stopped ?? comparison.compare(recorder.events), reader: reader, evolution: evolution,

@@ -116,6 +116,22 @@ public enum ReduceReplay {
       case .gap(let gap):
         dropped += gap.droppedEvents
         isAfterGap = true
+      case .jump(let jump):
+        // Set from outside the app: the replay goes on from the recorded state, as the run
+        // did (issue 43).
+        guard case .json(var json) = jump.state else {
+          throw .missingValue(line: reader.lineNumber, what: "state")
+        }
+        recordedBefore = .json(json)
+        beforeIsReplayed = false
+        do {
+          if knownState != nil, let current = try CodableValues.encode(reactor.initialState) {
+            json = StateComparison.overlaying(json, on: current)
+          }
+          state = try CodableValues.decodeOrThrow(R.State.self, from: json)
+        } catch {
+          throw .undecodable(line: reader.lineNumber, reason: "jump's state: \(error)")
+        }
       case .mutation(let recorded) where isAfterGap:
         // The state before this mutation is missing: take the recorded one after it.
         let recordedState = try rebuildRecorded(after: recorded, sequence: event.sequence)

@@ -128,8 +128,26 @@ public enum SessionMutateReplay {
       return index
     }
     let (finished, elapsed) = try await MutateReplayDriver.drive(
-      events.count, time: { events[$0].time }, position: userAction, advance: advance,
+      events.count, time: { events[$0].time }, position: userAction,
+      isJump: { index in
+        if case .reactor(_, .jump) = events[index].kind { true } else { false }
+      }, advance: advance,
       play: play,
+      jump: { index throws(ReplayError) in
+        // The state set from outside the app, as the run did (issue 43).
+        guard case .reactor(let reactor, .jump(let jump)) = events[index].kind,
+          case .json(let state) = jump.state
+        else { throw .missingValue(line: index + 2, what: "state") }
+        do throws(SessionSendError) {
+          try recorder.jump(
+            reactor: reactor, to: state, event: jump.target, from: jump.external ?? "client")
+        } catch {
+          if case .undecodableState(_, let reason) = error {
+            throw .undecodable(line: index + 2, reason: "jump's state: \(reason)")
+          }
+          // The reactor is not alive in the replay: the comparison names where it went.
+        }
+      },
       send: { index throws(ReplayError) in
         if let error = playback?.error { throw error }
         guard case .reactor(let reactor, .action(let action)) = events[index].kind,

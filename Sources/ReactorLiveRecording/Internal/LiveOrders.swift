@@ -36,22 +36,37 @@ final class LiveOrders {
   }
 }
 
-/// One order from the server: an action to send, from the page or a client.
+/// One order from the server, from the page or a client: an action to send, or a recorded
+/// state to jump to.
 struct LiveOrder {
-  /// `page` or `client`: what the trace records as the action's `external`.
+  /// What an order asks for.
+  enum Kind {
+    /// Send this action.
+    case action(JSONValue)
+    /// Make this recorded state, the one after event `sequence`, the reactor's.
+    case jump(sequence: Int, state: JSONValue)
+  }
+
+  /// `page` or `client`: what the trace records as the action's or jump's `external`.
   var from: String
-  var action: JSONValue
+  var kind: Kind
   /// In a session: the address of the reactor it goes to.
   var to: String?
-  /// In a session: the id of the reactor it goes to (an action sent again).
+  /// In a session: the id of the reactor it goes to (an action sent again, a jump).
   var reactor: Int?
 
   init?(_ json: JSONValue) {
-    guard let from = json["from"]?.stringValue, from == "page" || from == "client",
-      let action = json["action"]
-    else { return nil }
+    guard let from = json["from"]?.stringValue, from == "page" || from == "client" else {
+      return nil
+    }
+    if let action = json["action"] {
+      kind = .action(action)
+    } else if let sequence = json["jump"]?.intValue, sequence >= 1, let state = json["state"] {
+      kind = .jump(sequence: sequence, state: state)
+    } else {
+      return nil
+    }
     self.from = from
-    self.action = action
     to = json["to"]?.stringValue
     reactor = json["reactor"]?.intValue
   }

@@ -69,6 +69,15 @@ extension LiveRequestHandler {
       case .failure(let refusal):
         return commandRefusal(request, refusal.status, refusal.reason)
       }
+    case .jump(let sequence):
+      switch await recordedState(after: sequence, of: id) {
+      case .success(let (state, reactor)):
+        order["jump"] = .int(Int64(sequence))
+        order["state"] = state
+        if let reactor { order["reactor"] = .int(Int64(reactor)) }
+      case .failure(let refusal):
+        return commandRefusal(request, refusal.status, refusal.reason)
+      }
     }
     if let failure = await desk.submit(order, to: id) {
       return commandRefusal(request, 422, "stream \(id): \(failure)")
@@ -169,6 +178,38 @@ extension LiveRequestHandler {
     }
     return .failure(
       Refusal(status: 404, reason: "event \(sequence) of stream '\(id)' is not an action"))
+  }
+
+  /// The state stream `id` recorded after event `sequence`, rebuilt from its snapshots and
+  /// diffs, and in a session the reactor whose event it is.
+  private func recordedState(after sequence: Int, of id: String) async -> Result<
+    (JSONValue, Int?), Refusal
+  > {
+    guard let path = await store.tracePath(of: id) else {
+      return .failure(Refusal(status: 404, reason: "no stream '\(id)'"))
+    }
+    do {
+      let reader = try SessionReader(path: path, verifyingStates: true)
+      while let event = try reader.next() {
+        guard event.sequence >= sequence, event.sequence > 0 else { continue }
+        guard event.sequence == sequence, let reactor = event.reactor,
+          let state = reader.currentState(of: reactor)
+        else { break }
+        guard case .json(let json) = state else {
+          return .failure(
+            Refusal(
+              status: 422,
+              reason: "the state after event \(sequence) is recorded only as its description"))
+        }
+        return .success((json, reader.header.isTraceOfOneReactor ? nil : reactor))
+      }
+    } catch {
+      return .failure(Refusal(status: 422, reason: "cannot read stream '\(id)': \(error)"))
+    }
+    return .failure(
+      Refusal(
+        status: 404,
+        reason: "event \(sequence) of stream '\(id)' is not an event of a live reactor"))
   }
 
   /// A refusal of a command whose token was right: one log line, and the reason in the body

@@ -40,20 +40,25 @@ enum RecordedEffectsReplay {
     _ = reactor.state
     let comparison = MutateComparison(timeline, player: player)
     var divergence: ReplayResult?
-    _ = try await MutateReplayDriver.drive(timeline, advance: advance, player: player) { position in
-      let action = timeline.actions[position]
-      // Stop at the first divergence: what came before this action must match.
-      let before = comparison.compare(recorder.events, before: action.index)
-      if before.divergence != nil {
-        divergence = before
-        return false
-      }
-      willSend?(action.sequence, action.label)
-      player.currentPosition = position
-      reactor.send(actions[position])
-      player.currentPosition = nil
-      return true
-    }
+    _ = try await MutateReplayDriver.drive(
+      timeline, advance: advance, player: player,
+      jump: { jump, line throws(ReplayError) in
+        try ReplayChecks.perform(jump, on: reactor, line: line)
+      },
+      send: { position in
+        let action = timeline.actions[position]
+        // Stop at the first divergence: what came before this action must match.
+        let before = comparison.compare(recorder.events, before: action.index)
+        if before.divergence != nil {
+          divergence = before
+          return false
+        }
+        willSend?(action.sequence, action.label)
+        player.currentPosition = position
+        reactor.send(actions[position])
+        player.currentPosition = nil
+        return true
+      })
     recorder.stop()
     player.finish()
     if let error = player.error { throw error }

@@ -93,4 +93,27 @@ enum ReplayChecks {
       throw .undecodable(line: 1, reason: "the trace's redactions: \(error)")
     }
   }
+
+  /// Makes a recorded jump's state `reactor`'s, as the run did: how mutate replays reproduce
+  /// a jump (issue 43).
+  /// - Parameters:
+  ///   - jump: The recorded jump.
+  ///   - reactor: The reactor being replayed.
+  ///   - line: The jump's line, for errors.
+  /// - Throws: ``ReplayError`` when the state is only described or does not decode.
+  @MainActor
+  static func perform<R: Reactor>(
+    _ jump: TraceEvent.Jump, on reactor: R, line: Int
+  ) throws(ReplayError) {
+    guard case .json(let json) = jump.state else {
+      throw .missingValue(line: line, what: "state")
+    }
+    let state: R.State
+    do {
+      state = try CodableValues.decodeOrThrow(R.State.self, from: json)
+    } catch {
+      throw .undecodable(line: line, reason: "jump's state: \(error)")
+    }
+    reactor.jump(to: state, event: jump.target, from: jump.external ?? "client")
+  }
 }

@@ -13,10 +13,11 @@ extension ReactorTraceCommand {
         The app must stream with LiveOptions(control: .accept). --action sends an action, as \
         the JSON its Codable Action decodes (in a session, to the reactor at --to, addressed \
         as app scripts address reactors: list/cells.0); --again sends the action recorded at \
-        event SEQ again. Each is recorded in the trace as coming from a client. Exit codes: 0 \
-        the app took it; 2 refused or unreachable, one line saying why (token, an app that \
-        did not opt in, a stream that is gone, an action that does not decode); 64 a usage \
-        error.
+        event SEQ again; --jump sets the reactor of event SEQ to the state recorded after it \
+        (later actions run from there). Each is recorded in the trace as coming from a \
+        client. Exit codes: 0 the app took it; 2 refused or unreachable, one line saying why \
+        (token, an app that did not opt in, a stream that is gone, an action or state that \
+        does not decode); 64 a usage error.
         """
     )
 
@@ -44,19 +45,26 @@ extension ReactorTraceCommand {
     @Option(help: ArgumentHelp("Send the action at this event again.", valueName: "SEQ"))
     var again: Int?
 
+    /// An event whose recorded state to jump to.
+    @Option(
+      help: ArgumentHelp("Set the state to the one recorded after this event.", valueName: "SEQ"))
+    var jump: Int?
+
     /// Checks that exactly one command is given.
     func validate() throws {
-      guard (action != nil) != (again != nil) else {
-        throw ValidationError("give one of --action JSON and --again SEQ")
+      guard [action != nil, again != nil, jump != nil].filter({ $0 }).count == 1 else {
+        throw ValidationError("give one of --action JSON, --again SEQ and --jump SEQ")
       }
       if to != nil, action == nil { throw ValidationError("--to goes with --action") }
       if let again, again < 1 { throw ValidationError("--again is an event's number, 1 or more") }
+      if let jump, jump < 1 { throw ValidationError("--jump is an event's number, 1 or more") }
     }
 
     /// Sends the command.
     func run() async throws {
       try await SendRequest(
-        server: server, token: token, stream: stream, action: action, to: to, again: again
+        server: server, token: token, stream: stream, action: action, to: to, again: again,
+        jump: jump
       ).exit()
     }
   }
@@ -70,6 +78,7 @@ struct SendRequest: CommandRequest {
   var action: String?
   var to: String?
   var again: Int?
+  var jump: Int?
 
   @MainActor
   func run(output: any TextOutput) async throws -> ExitCode {
@@ -80,6 +89,8 @@ struct SendRequest: CommandRequest {
       } catch {
         throw CommandFailure.unusableInput("--action is not JSON: \(error)")
       }
+    } else if let jump {
+      command = .jump(sequence: jump)
     } else {
       command = .again(sequence: again ?? 1)
     }
