@@ -229,6 +229,68 @@ import Testing
     }
   }
 
+  @Test func aJumpSetsTheStateRecordedAfterAnEventAndTheRunStillReplays() async throws {
+    try await controlled { server, reactor, recorder, directory in
+      let url = "http://127.0.0.1:\(server.endpoint.port)"
+      let token = server.endpoint.token
+      let client = try client(server)
+      for _ in 0..<2 {
+        let taken = try await send(.dispatch(action: ["decrease": [:]], to: nil), with: client)
+        #expect(taken == .success("controlled"))
+      }
+      #expect(reactor.currentState.value == -2)
+      await recorder.flush()
+      try await eventually("both actions on the server") {
+        recorder.status.acknowledgedSequence >= 8
+      }
+      // Events 1–4 are the first decrease: its action, then loading, value -1, loaded.
+      let jumped = try await runProduct(
+        "reactor-trace", ["send", "--server", url, "--token", token, "--jump", "4"])
+      #expect(jumped.status == 0, "\(jumped.error)")
+      #expect(jumped.output == "stream controlled: the app took it\n")
+      #expect(reactor.currentState.value == -1)
+      #expect(!reactor.currentState.isLoading)
+      let after = try await send(.dispatch(action: ["decrease": [:]], to: nil), with: client)
+      #expect(after == .success("controlled"))
+      #expect(reactor.currentState.value == -2)
+      for (arguments, reason) in [
+        (["--jump", "999"], "event 999 of stream 'controlled' is not an event of a live reactor"),
+        (["--stream", "gone", "--jump", "1"], "no stream 'gone'"),
+      ] {
+        let refused = try await runProduct(
+          "reactor-trace", ["send", "--server", url, "--token", token] + arguments)
+        #expect(refused.status == 2)
+        #expect(refused.error == "reactor-trace: refused: \(reason)\n")
+      }
+      await recorder.stop()
+      let kept = try lines(of: directory.file("streams/controlled.trace.jsonl"))
+      #expect(kept.first?.contains(#""version":"1.4""#) == true)
+      let jumps = kept.filter { $0.contains(#""kind":"jump""#) }
+      #expect(jumps.count == 1)
+      #expect(jumps.first?.contains(#""to":4,"external":"client","snapshot":{"#) == true)
+      let path = directory.file("streams/controlled.trace.jsonl")
+      for mode in ["structural", "reduce", "mutate"] {
+        let replay = try await runProduct("reactor-trace", ["replay", path, "--mode", mode])
+        #expect(replay.status == 0, "\(mode): \(replay.output)\(replay.error)")
+      }
+    }
+  }
+
+  @Test func aJumpCommandIsOneSequenceNumberForTheReactorOfThatEvent() throws {
+    let body = LiveCommand.jump(sequence: 4).requestBody(stream: "s")
+    #expect(body.serializedString == #"{"jump":4,"stream":"s"}"#)
+    #expect(try LiveCommand.parse(requestBody: body) == (.jump(sequence: 4), "s"))
+    for (text, reason) in [
+      (#"{"jump":0}"#, "'jump' is an event's sequence number, 1 or more"),
+      (#"{"jump":2,"to":"list"}"#, "'jump' goes to the reactor of the event; 'to' is not for it"),
+      (#"{"jump":2,"again":2}"#, "a command has one of 'action', 'again' and 'jump'"),
+    ] {
+      #expect(throws: LiveCommandError.malformed(reason)) {
+        _ = try LiveCommand.parse(requestBody: try JSONValue(parsing: Array(text.utf8)))
+      }
+    }
+  }
+
   @Test func aSessionTakesAnActionAddressedToOneOfItsReactors() async throws {
     try await withoutSerialExecutorTests {
       let directory = try ScratchDirectory()
