@@ -341,6 +341,12 @@ class LivePageTests(unittest.TestCase):
             self.driver.find_element(By.ID, "command-again").click()
             poll("sent again", lambda: self.shown_events() >= 8)
             self.assertEqual(result.text, "the app took it")
+            # "Jump here" on the first action's last event: the state after it (value -1) again.
+            self.driver.execute_script("location.hash = location.hash.replace(/&seq=\\d+/, '') + '&seq=4'")
+            self.assertEqual(self.selected_seq(), 4)
+            self.driver.find_element(By.ID, "command-jump").click()
+            poll("jumped", lambda: self.shown_events() >= 9)
+            poll("the jump taken", lambda: result.text == "the app took it")
             # An action that does not decode: the refusal, inline.
             payload.clear()
             payload.send_keys('{"sideways":{}}' + Keys.ENTER)
@@ -354,6 +360,8 @@ class LivePageTests(unittest.TestCase):
         actions = [json.loads(line) for line in event_lines(path) if '"kind":"action"' in line]
         self.assertEqual([(a["label"], a.get("external")) for a in actions],
                          [("decrease", "page"), ("decrease", "page")])
+        jumps = [json.loads(line) for line in event_lines(path) if '"kind":"jump"' in line]
+        self.assertEqual([(j["to"], j["external"], j["snapshot"]["value"]) for j in jumps], [(4, "page", -1)])
         replay = subprocess.run(
             [os.path.join(OPTIONS["bin"], "reactor-trace"), "replay", path, "--mode", "mutate"],
             capture_output=True, text=True)

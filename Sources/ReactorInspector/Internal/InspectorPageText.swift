@@ -11,7 +11,7 @@ enum InspectorPageText {
     <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
-    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-1vg31SsALzq4UP3D0XhikG2ttDbcR4SSpAxUho7o7Us='; style-src 'unsafe-inline'; img-src data:">
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'sha256-6eJUtQssK1+c0iOKSc2g2GY+3BLc0nQF4hggK0m4Mnk='; style-src 'unsafe-inline'; img-src data:">
     <title>reactor-trace inspector</title>
     <style>
     :root { --fg:#1d2330; --muted:#6b7280; --line:#e3e6ea; --bg:#f7f8fa; --sel:#dbeafe;
@@ -1336,6 +1336,11 @@ enum InspectorPageText {
           }
           case "streamEnd":
             e[Slot.kind] = "x"; e[Slot.streamEnd.stream] = v.stream; e[Slot.streamEnd.error] = v.error === undefined ? null : v.error;
+            break;
+          case "jump": // the state set from outside the app (issue 43): shown as a mutation that sets it whole, as page data shows it
+            e[Slot.kind] = "m"; e[Slot.mutation.id] = 0; e[Slot.mutation.label] = "jump to event " + v.to; e[Slot.mutation.shown] = null;
+            e[Slot.mutation.action] = null; e[Slot.mutation.effect] = null; e[Slot.mutation.stream] = "external " + (v.external === undefined ? "command" : v.external);
+            e[Slot.mutation.operations] = [{ p: [], v: "snapshot" in v ? v.snapshot : v.stateDescription }]; e[Slot.mutation.from] = null;
             break;
           case "end": e[Slot.kind] = "z"; e[Slot.end.observed] = v.observed; e[Slot.end.dropped] = v.dropped; break;
           case "gap": e[Slot.kind] = "o"; e[Slot.other.description] = "gap: " + v.dropped + " events dropped"; D.warnings.push("the recorder dropped " + v.dropped + " events at seq " + v.seq); break;

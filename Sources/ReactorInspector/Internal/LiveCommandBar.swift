@@ -14,6 +14,7 @@ enum LiveCommandBar {
       <input type="text" id="command-to" size="16" class="hidden" placeholder="to: list/cells.0" aria-label="reactor address">
       <button id="command-send" type="button">Dispatch</button>
       <button id="command-again" type="button" disabled>Send again</button>
+      <button id="command-jump" type="button" disabled title="Set the reactor of the picked event to the state recorded after it">Jump here</button>
       <span id="command-result" class="muted">The app takes commands only with LiveOptions(control: .accept).</span>
     </div>
     """#
@@ -25,6 +26,7 @@ enum LiveCommandBar {
       const $ = (id) => document.getElementById(id);
       const bar = $("command-bar"), choice = $("command-case"), payload = $("command-payload");
       const to = $("command-to"), result = $("command-result"), again = $("command-again");
+      const jump = $("command-jump");
       const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
       $("live-bar").after(bar);
       bar.classList.remove("hidden");
@@ -65,6 +67,7 @@ enum LiveCommandBar {
           if (found.length) payload.value = choice.value;
         }
         again.disabled = !(Number($("selected-title").dataset.seq) >= 1);
+        jump.disabled = again.disabled;
       }
       function show(text, failed) {
         result.textContent = text;
@@ -104,6 +107,10 @@ enum LiveCommandBar {
         const seq = Number($("selected-title").dataset.seq);
         if (seq >= 1) send({ again: seq });
       });
+      jump.addEventListener("click", () => {
+        const seq = Number($("selected-title").dataset.seq);
+        if (seq >= 1) send({ jump: seq });
+      });
       new MutationObserver(refresh).observe($("schema"), { childList: true, characterData: true, subtree: true });
       new MutationObserver(refresh).observe($("selected-title"), { attributes: true, childList: true, characterData: true, subtree: true });
       refresh();
@@ -111,7 +118,7 @@ enum LiveCommandBar {
     """#
 
   /// The script's SHA-256, as the policy names it (checked by the tests against the script).
-  static let scriptHash = "sha256-Dl5a5xjVdUowTZNm6jvZv3VepdWmx3xgSHmYXdYipQA="
+  static let scriptHash = "sha256-Vl2KlldMC6yMgEUqvzOmbSfgEeiussKsMzGBoNvrTi4="
 
   /// The bar's markup and script, inserted before the page's `</body>`.
   static var markup: String { html + "<script>" + script + "</script>\n" }

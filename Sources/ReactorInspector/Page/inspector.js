@@ -1127,6 +1127,11 @@
       case "streamEnd":
         e[Slot.kind] = "x"; e[Slot.streamEnd.stream] = v.stream; e[Slot.streamEnd.error] = v.error === undefined ? null : v.error;
         break;
+      case "jump": // the state set from outside the app (issue 43): shown as a mutation that sets it whole, as page data shows it
+        e[Slot.kind] = "m"; e[Slot.mutation.id] = 0; e[Slot.mutation.label] = "jump to event " + v.to; e[Slot.mutation.shown] = null;
+        e[Slot.mutation.action] = null; e[Slot.mutation.effect] = null; e[Slot.mutation.stream] = "external " + (v.external === undefined ? "command" : v.external);
+        e[Slot.mutation.operations] = [{ p: [], v: "snapshot" in v ? v.snapshot : v.stateDescription }]; e[Slot.mutation.from] = null;
+        break;
       case "end": e[Slot.kind] = "z"; e[Slot.end.observed] = v.observed; e[Slot.end.dropped] = v.dropped; break;
       case "gap": e[Slot.kind] = "o"; e[Slot.other.description] = "gap: " + v.dropped + " events dropped"; D.warnings.push("the recorder dropped " + v.dropped + " events at seq " + v.seq); break;
       default: e[Slot.kind] = "o"; e[Slot.other.description] = String(v.kind); break;
