@@ -99,6 +99,11 @@ extension TracingTests {
         return
       }
 
+      // The lines satisfy the format's JSON Schema, the jump's included.
+      let validation = try TracingTests.SchemaValidation()
+      #expect(
+        validation.validateTrace(trace.serialized, named: "jump")
+          == trace.events.count + 1)
       // This reader rebuilds and checks every state; one that skips the kind does too.
       let read = try Trace(bytes: trace.serialized)
       #expect(read.events == trace.events)
@@ -153,6 +158,9 @@ extension TracingTests {
       let nextMutation = try #require(
         lines[(jumpLine + 1)...].first { $0.contains(#""kind":"mutation""#) })
       #expect(nextMutation.contains(#""snapshot":"#))
+      #expect(
+        try TracingTests.SchemaValidation().validateTrace(bytes, named: "jump session")
+          == lines.count)
       // Every state rebuilds and verifies, with the jump read or skipped.
       let session = try SessionTrace(bytes: bytes)
       let skipped = try SessionTrace(bytes: asUnknownKind(bytes))
