@@ -322,14 +322,37 @@ import Testing
           #"{"toggle":{}}"#, "--to", "list/cells.0",
         ])
       #expect(taken.status == 0, "\(taken.error)")
+      // The cell back to its state before the toggle: its event just before it.
+      let stream = directory.file("streams/taskapp.trace.jsonl")
+      try await eventually("the toggle on the server") {
+        (try? lines(of: stream).contains { $0.contains(#""external":"client""#) }) == true
+      }
+      let events = try lines(of: stream).dropFirst().map { try JSONValue(parsing: Array($0.utf8)) }
+      let toggle = try #require(events.first { $0["external"]?.stringValue == "client" })
+      let cell = try #require(toggle["reactor"]?.intValue)
+      let toggleSeq = try #require(toggle["seq"]?.intValue)
+      let earlier = try #require(
+        events.last {
+          $0["reactor"]?.intValue == cell && ($0["seq"]?.intValue ?? .max) < toggleSeq
+        }?["seq"]?.intValue)
+      let jumped = try await runProduct(
+        "reactor-trace",
+        ["send", "--server", url, "--token", token, "--stream", "taskapp", "--jump", "\(earlier)"])
+      #expect(jumped.status == 0, "\(jumped.error)")
       _ = FileManager.default.createFile(atPath: directory.file("stop"), contents: Data())
       let finished = try await app.value
       #expect(finished.status == 0, "\(finished.error)")
       await server.stop()
       let kept = try lines(of: directory.file("streams/taskapp.trace.jsonl"))
-      let external = kept.filter { $0.contains(#""external":"client""#) }
+      let external = kept.filter {
+        $0.contains(#""external":"client""#) && $0.contains(#""kind":"action""#)
+      }
       #expect(external.count == 1)
       #expect(external.first?.contains(#""label":"toggle""#) == true)
+      #expect(kept.first?.contains(#""version":"2.2""#) == true)
+      let jumps = kept.filter { $0.contains(#""kind":"jump""#) }
+      #expect(jumps.count == 1)
+      #expect(jumps.first?.contains(#""reactor":\#(cell),"kind":"jump","to":\#(earlier),"#) == true)
       let replay = try await runProduct(
         "reactor-trace", ["replay", directory.file("streams/taskapp.trace.jsonl")])
       #expect(replay.status == 0, "\(replay.output)\(replay.error)")
