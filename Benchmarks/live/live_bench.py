@@ -211,7 +211,10 @@ def command(scratch):
                         "  setTimeout(wait, 1);"
                         "})();")
                     if took is None:
-                        raise SystemExit("a command had no outcome in the page: " + str(result))
+                        raise SystemExit("a command had no outcome in the page (%s; %s events "
+                                         "shown; %s)" % (result, driver.execute_script(
+                                             "return window.reactorTraceLive.events"),
+                                             driver.find_element("id", "status").text))
                     values.append(took)
                     time.sleep(0.02)
                 measured = time.monotonic() - started
