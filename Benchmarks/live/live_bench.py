@@ -193,8 +193,9 @@ def command(scratch):
                     " document.querySelectorAll('#command-case option').length > 0"))
                 started = time.monotonic()
                 values = []
+                lost = 0
                 # Commands only while the app's own taps still stream (with a second to spare).
-                while len(values) < COMMANDS and time.monotonic() - started < seconds - 1:
+                while len(values) + lost < COMMANDS and time.monotonic() - started < seconds - 1:
                     took, result = driver.execute_async_script(
                         "const done = arguments[arguments.length - 1];"
                         "const api = window.reactorTraceLive, before = api.commandOutcomes.length;"
@@ -207,14 +208,18 @@ def command(scratch):
                         "    return done([api.commandOutcomes[before][1] - start, null]);"
                         "  const result = document.getElementById('command-result').textContent;"
                         "  if (result.startsWith('refused') || result.startsWith('cannot')"
-                        "      || performance.now() - start > 30000) return done([null, result]);"
+                        "      || performance.now() - start > 3000) return done([null, result]);"
                         "  setTimeout(wait, 1);"
                         "})();")
+                    if took is None and result.startswith(("refused", "cannot")):
+                        raise SystemExit("a command was refused: " + str(result))
                     if took is None:
-                        raise SystemExit("a command had no outcome in the page (%s; %s events "
-                                         "shown; %s)" % (result, driver.execute_script(
-                                             "return window.reactorTraceLive.events"),
-                                             driver.find_element("id", "status").text))
+                        # No outcome within 3 s: the app's queue dropped its action or its
+                        # mutation (a gap), or they come later. Counted as never shown, and the
+                        # run ends here (an outcome shown later cannot be told from the next
+                        # command's).
+                        lost += 1
+                        break
                     values.append(took)
                     time.sleep(0.02)
                 measured = time.monotonic() - started
@@ -227,14 +232,18 @@ def command(scratch):
             # Every command is in the trace the server kept: an action sent from the page.
             with open(os.path.join(scratch, "command", stream + ".trace.jsonl")) as trace:
                 sent = sum(1 for line in trace if '"external":"page"' in line)
-            if sent != len(values):
-                raise SystemExit("%d commands timed, %d in the trace" % (len(values), sent))
+            if not len(values) <= sent <= len(values) + lost:
+                raise SystemExit("%d commands timed, %d never shown, %d in the trace, %d events "
+                                 "dropped" % (len(values), lost, sent, report["dropped"]))
+            # A command never shown counts as the slowest.
+            values += [float("inf")] * lost
             print("command round trip at %d events/s with a %d KB state (%d commands from the "
-                  "page's command bar, %d events streamed, %d dropped by the app): p50 %.1f ms, "
-                  "p95 %.1f ms, p99 %.1f ms, max %.1f ms" % (
-                      events_per_second, state_bytes // 1000, len(values), report["observed"],
-                      report["dropped"], percentile(values, 0.5), percentile(values, 0.95),
-                      percentile(values, 0.99), max(values)))
+                  "page's command bar, %d of them not shown within 3 s, counted as never; %d "
+                  "events streamed, %d dropped by the app): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, "
+                  "max %.1f ms" % (
+                      events_per_second, state_bytes // 1000, len(values), lost,
+                      report["observed"], report["dropped"], percentile(values, 0.5),
+                      percentile(values, 0.95), percentile(values, 0.99), max(values)))
             if REPORT:
                 print("RESULT seconds=%f units=%d p50=%f p95=%f p99=%f" % (
                     measured, len(values), percentile(values, 0.5), percentile(values, 0.95),
