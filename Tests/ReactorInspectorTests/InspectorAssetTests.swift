@@ -88,6 +88,7 @@ import Testing
     #expect(script.contains("mutation: Object.freeze({ id: 4, label: 5, action: 6"))
     #expect(script.contains("operations: 9, from: 10, shown: 11 })"))
     #expect(
-      script.contains("action: Object.freeze({ id: 4, label: 5, stream: 6, from: 7, shown: 8 })"))
+      script.contains(
+        "action: Object.freeze({ id: 4, label: 5, stream: 6, from: 7, shown: 8, external: 9 })"))
   }
 }
