@@ -194,11 +194,14 @@ let package = Package(
 
     // The offline inspector: one self-contained HTML page per trace, with the transitions
     // diagram embedded. Its browser tests (Tests/Browser) run from ReactorInspectorTests.
-    // Its page is made of the files in Page/, embedded as Swift by the generator in its tests.
+    // Its page is made of the files in Page/, embedded in the code as bytes (PackageResources).
     .target(
       name: "ReactorInspector",
       dependencies: ["ReactorTracing", "ReactorStateMachines", "ReactorDiagrams"],
-      exclude: ["Page"]
+      resources: [
+        .embedInCode("Page/event-slots.js"), .embedInCode("Page/inspector.css"),
+        .embedInCode("Page/inspector.html"), .embedInCode("Page/inspector.js"),
+      ]
     ),
     .testTarget(
       name: "ReactorInspectorTests",
