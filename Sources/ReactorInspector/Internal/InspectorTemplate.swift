@@ -97,10 +97,11 @@ package enum InspectorTemplate {
   private static func cut(_ page: [UInt8], at reference: String) throws(AssemblyError) -> (
     [UInt8], [UInt8]
   ) {
-    let found = page.ranges(of: Array(reference.utf8))
-    guard found.count == 1, let range = found.first else {
+    let target = Array(reference.utf8)
+    let found = page.indices.filter { page[$0] == target[0] && page[$0...].starts(with: target) }
+    guard found.count == 1, let start = found.first else {
       throw AssemblyError(reference: reference)
     }
-    return (Array(page[..<range.lowerBound]), Array(page[range.upperBound...]))
+    return (Array(page[..<start]), Array(page[(start + target.count)...]))
   }
 }
