@@ -31,13 +31,7 @@ public enum StandardError {
   public static func print(_ message: String) {
     let safe = TerminalText.line(TerminalText.cut(message, limit: messageLimit))
     let line = Array("reactor-trace: \(safe)\n".utf8)
-    line.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+    // Nothing to do when standard error is gone.
+    _ = line.withUnsafeBytes { POSIXIO.write($0, to: STDERR_FILENO) }
   }
 }
