@@ -233,8 +233,11 @@ public final class TraceReader {
     lastEventTime = event.time
     lastEventLine = lineNumber
     switch event.kind {
-    case .mutation(let mutation):
-      if verifiesStates { try rebuildState(after: mutation, sequence: event.sequence) }
+    case .mutation:
+      // Bound only when needed: binding copies the mutation.
+      if verifiesStates, case .mutation(let mutation) = event.kind {
+        try rebuildState(after: mutation, sequence: event.sequence)
+      }
     case .effectStarted(let start):
       runningEffects[start.effect] = start
     case .effectEnded(let end):
