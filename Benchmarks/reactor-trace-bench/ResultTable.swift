@@ -96,8 +96,13 @@ struct ResultTable {
         let range = Self.range(here) { Formatting.grouped($0) }
         reactorKit += "; here \(range) (calibrated)"
         if let ratios = ReactorKitCalibration.ratio(of: result.throughput, to: here) {
+          // A narrow range shows a second decimal rather than `1.3–1.3×`.
+          let digits =
+            Formatting.decimal(ratios.lowerBound, digits: 1)
+              == Formatting.decimal(ratios.upperBound, digits: 1) ? 2 : 1
           ratio =
-            Self.range(ratios) { Formatting.decimal($0, digits: 1) } + "× (calibrated); " + ratio
+            Self.range(ratios) { Formatting.decimal($0, digits: digits) } + "× (calibrated); "
+            + ratio
         }
       }
       var outcome: String

@@ -66,6 +66,12 @@ struct ReactorKitCalibrationTests {
     // counter-concat has no calibration: the fixed figure only.
     #expect(text.contains("| 64,918 actions/s (AMD 2026-11-25) | 46.2× (AMD 2026-11-25) |"))
     #expect(text.contains("counter-sync 0.96–1.39 %, state-large 2.84–2.99 %"))
+    // state-large's share is narrow: a second decimal where one would show `1.3–1.3×`.
+    let stateLarge = try Self.result(of: "state-large/untraced", in: rows, seconds: 0.1)
+    let stateLargeFile = try Self.result(of: "state-large/file", in: rows, seconds: 2.65)
+    let narrow = ResultTable(results: [stateLarge, stateLargeFile], runs: 1, isQuick: false)
+    // 200,000 actions in 2.65 s against 2 M/s × 2.84–2.99 %: 1.3× at one decimal.
+    #expect(narrow.text.contains("| 1.26–1.33× (calibrated); 0.5× (AMD 2026-11-25) |"))
     // 5× ReactorKit: 500,000 ≥ 5 × 69,500 here, though not 5 × the AMD figure (788,170).
     #expect(table.results[1].unmetTargets.isEmpty)
     #expect(text.contains("| ≥ 5× ReactorKit, ≤ 64 MiB |"))

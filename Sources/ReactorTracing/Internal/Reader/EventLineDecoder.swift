@@ -276,6 +276,7 @@ struct EventLineDecoder {
     }
 
     /// Whether `bytes` come next.
+    @inline(__always)
     func matches(_ bytes: [UInt8]) -> Bool {
       guard buffer.count - offset >= bytes.count else { return false }
       return bytes.withUnsafeBytes { bytes in
