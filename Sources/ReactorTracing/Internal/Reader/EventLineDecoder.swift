@@ -58,13 +58,18 @@ struct EventLineDecoder {
       self.reactor = reactor
     }
     guard cursor.skip(#","kind":""#) else { return nil }
-    let kind: TraceEvent.Kind
+    let stamp = Duration.traceNanoseconds(Int64(time))
+    // Each kind's event is made where it is returned: a `kind` set in branches and wrapped
+    // after them costs a copy and a destruction of the payload.
     if cursor.skip(#"action","id":"#) {
       guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
         let label = label(&cursor), cursor.skip(#"","value":"#),
-        let value = payload(&cursor, parser: &parser), cursor.skip(#","source":"sent"}"#)
+        let value = payload(&cursor, parser: &parser), cursor.skip(#","source":"sent"}"#),
+        cursor.isAtEnd
       else { return nil }
-      kind = .action(TraceEvent.Action(id: id, label: label, value: value, source: .sent))
+      return TraceEvent(
+        sequence: sequence, time: stamp,
+        kind: .action(TraceEvent.Action(id: id, label: label, value: value, source: .sent)))
     } else if cursor.skip(#"mutation","id":"#) {
       guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
         let label = label(&cursor), cursor.skip(#"","value":"#),
@@ -94,17 +99,17 @@ struct EventLineDecoder {
       } else {
         return nil
       }
-      guard cursor.skip(#","hash":""#), let hash = cursor.hash(), cursor.skip(#""}"#) else {
-        return nil
-      }
-      kind = .mutation(
-        TraceEvent.Mutation(
-          id: id, label: label, value: value, cause: cause, state: state, stateHash: hash))
+      guard cursor.skip(#","hash":""#), let hash = cursor.hash(), cursor.skip(#""}"#),
+        cursor.isAtEnd
+      else { return nil }
+      return TraceEvent(
+        sequence: sequence, time: stamp,
+        kind: .mutation(
+          TraceEvent.Mutation(
+            id: id, label: label, value: value, cause: cause, state: state, stateHash: hash)))
     } else {
       return nil
     }
-    guard cursor.isAtEnd else { return nil }
-    return TraceEvent(sequence: sequence, time: .traceNanoseconds(Int64(time)), kind: kind)
   }
 
   /// Skips a state change of the simplest shapes, reporting whether it did.
