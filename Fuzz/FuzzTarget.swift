@@ -2,6 +2,7 @@ import ReactorDiagrams
 import ReactorExport
 import ReactorFleet
 import ReactorJSON
+import ReactorLiveRecording
 import ReactorReplay
 import ReactorScript
 import ReactorTestGeneration
@@ -15,6 +16,7 @@ import ReactorTracing
 /// and session timeline builders (DOT with no hidden character; Mermaid one statement per
 /// line, never deactivating a participant that is not active) and the per-type state
 /// machines of a session, the OTLP writer on traces and sessions (JSON lines, links to spans it wrote),
+/// the live server's command bodies (``CommandFuzz``),
 /// the fleet's summary line reader (what it reads writes back the same), the action-script
 /// reader, and the test generator's value writer (string literals, enum cases and
 /// identifiers made from file names, which must stay on one line, free of control
@@ -42,6 +44,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
   // lines compared (see ``ShrinkFuzz`` and ``CompareFuzz``).
   ShrinkFuzz.check(bytes)
   CompareFuzz.check(bytes)
+  // The control channel's commands, as the server reads them (see ``CommandFuzz``).
+  CommandFuzz.check(bytes)
   checkPerfetto(bytes)
   checkPerfettoSession(bytes)
   checkSessionDiagrams(bytes)

@@ -6,7 +6,8 @@
 # inputs (summary lines compared: a side with itself shows no change, swapping sides swaps
 # added and removed, JSON, report and change diagrams clean: Fuzz/CompareFuzz.swift), the Perfetto writer (whole and streamed, on
 # traces and sessions), the sequence diagram (DOT and Mermaid), session timeline and per-type
-# transitions of a session, the OTLP writer, the fleet's summary line reader, the action-script reader and the test
+# transitions of a session, the OTLP writer, the live server's command bodies
+# (Fuzz/CommandFuzz.swift), the fleet's summary line reader, the action-script reader and the test
 # generator's value writer (string literals, enum cases, identifiers from file names) with
 # libFuzzer for SECONDS (default 60), starting from the sample traces and sessions in Traces/,
 # the action scripts beside them and the fleet model's summary lines. Exits non-zero on any
@@ -44,10 +45,10 @@ flags=(-sanitize=fuzzer,address -parse-as-library -swift-version 6 -Onone -g -pa
   # The system libraries' module maps (Graphviz for ReactorDiagrams, zlib for ReactorFleet).
   -I Sources/CGraphviz -I Sources/CZlib $(pkg-config --cflags-only-I libgvc zlib | sed 's/-I/-Xcc -I/g'))
 
-echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorTestGeneration, ReactorStateMachines, ReactorDiagrams, ReactorExploration, ReactorFleet, ReactorShrinking, ReactorComparison and the fuzz target"
+echo "fuzz: compiling ReactorCore, ReactorJSON, ReactorSchema, ReactorTracing, ReactorReplay, ReactorExport, ReactorScript, ReactorLiveRecording, ReactorTestGeneration, ReactorStateMachines, ReactorDiagrams, ReactorExploration, ReactorFleet, ReactorShrinking, ReactorComparison and the fuzz target"
 libraries=()
 for module in ReactorCore ReactorJSON ReactorSchema ReactorTracing ReactorReplay ReactorExport \
-  ReactorScript ReactorTestGeneration ReactorStateMachines ReactorDiagrams ReactorExploration \
+  ReactorScript ReactorLiveRecording ReactorTestGeneration ReactorStateMachines ReactorDiagrams ReactorExploration \
   ReactorFleet ReactorShrinking ReactorComparison; do
   mapfile -t sources < <(find "Sources/$module" -name '*.swift' | sort)
   swiftc "${flags[@]}" -module-name "$module" -emit-library -static \

@@ -79,9 +79,14 @@ public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
     hasher.combine(values)
   }
 
-  /// Splits at commas outside JSON strings, arrays and objects.
+  /// Splits at commas outside JSON strings, arrays and objects of the values.
+  ///
+  /// A term's path, before its first `=`, is read as plain text: a quote or bracket in a
+  /// field's name opens nothing, so that what ``description`` writes reads back as the same
+  /// terms (found by the shrink fuzz target, issue 40).
   private static func split(_ text: String) -> [Substring] {
     var parts: [Substring] = []
+    var inValue = false
     var depth = 0
     var inString = false
     var escaped = false
@@ -99,12 +104,14 @@ public struct StateCondition: Sendable, Hashable, CustomStringConvertible {
         continue
       }
       switch character {
-      case "\"": inString = true
-      case "[", "{": depth += 1
-      case "]", "}": depth -= 1
+      case "=" where !inValue: inValue = true
+      case "\"" where inValue: inString = true
+      case "[", "{": if inValue { depth += 1 }
+      case "]", "}": if inValue { depth -= 1 }
       case "," where depth == 0:
         parts.append(text[start..<index])
         start = text.index(after: index)
+        inValue = false
       default: break
       }
     }

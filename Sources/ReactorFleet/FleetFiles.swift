@@ -76,6 +76,9 @@ public enum FleetFiles {
     guard !isDirectory.boolValue else {
       throw .unreadable(path: path, reason: "it is a directory")
     }
+    guard isRegularFile(path) else {
+      throw .unreadable(path: path, reason: "it is not a regular file (a pipe, socket or device)")
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw .unreadable(path: path, reason: "permission denied or not a regular file")
     }
@@ -93,11 +96,11 @@ public enum FleetFiles {
     }
   }
 
-  /// Whether `path` names a regular file (following symbolic links).
+  /// Whether `path` names a regular file (following symbolic links): not a directory, a
+  /// named pipe, a socket or a device.
   public static func isRegularFile(_ path: String) -> Bool {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-      && !isDirectory.boolValue
+    var status = stat()
+    return stat(path, &status) == 0 && status.st_mode & S_IFMT == S_IFREG
   }
 
   /// A session reader over the file, inflated first when it is gzip: a trace of one reactor
@@ -146,11 +149,15 @@ public enum FleetFiles {
   }
 
   private static func isGzip(_ path: String) throws(FleetError) -> Bool {
-    let descriptor = open(path, O_RDONLY)
+    // Never waits at opening a named pipe; one with no writer reads as empty.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       throw .unreadable(path: path, reason: String(cString: strerror(errno)))
     }
     defer { close(descriptor) }
+    // Only a regular file is read here: two bytes taken from a pipe would be lost to the reader.
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return false }
     var magic: [UInt8] = [0, 0]
     let count = read(descriptor, &magic, 2)
     return count == 2 && Gzip.isCompressed(magic)
@@ -162,12 +169,8 @@ public enum FleetFiles {
     while let relative = enumerator.nextObject() as? String {
       guard extensions.contains(where: { relative.hasSuffix($0) }) else { continue }
       let path = directory.hasSuffix("/") ? directory + relative : directory + "/" + relative
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory),
-        !isDirectory.boolValue
-      {
-        found.append(path)
-      }
+      // Named pipes, sockets and devices are left out: reading one could wait for ever.
+      if isRegularFile(path) { found.append(path) }
     }
     return found.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
   }

@@ -14,8 +14,9 @@ struct CommandResult {
   var error: String
 }
 
-/// Runs the built `reactor-trace` binary (worker processes and all).
-func runBinary(_ arguments: [String]) throws -> CommandResult {
+/// Runs the built `reactor-trace` binary (worker processes and all), its standard input
+/// read from the file at `standardInput` (none when `nil`).
+func runBinary(_ arguments: [String], standardInput: String? = nil) throws -> CommandResult {
   var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   var binary: URL?
   for _ in 0..<4 {
@@ -34,6 +35,9 @@ func runBinary(_ arguments: [String]) throws -> CommandResult {
   let error = Pipe()
   process.standardOutput = output
   process.standardError = error
+  if let standardInput {
+    process.standardInput = FileHandle(forReadingAtPath: standardInput)
+  }
   try process.run()
   let outputData = output.fileHandleForReading.readDataToEndOfFile()
   let errorData = error.fileHandleForReading.readDataToEndOfFile()

@@ -99,7 +99,7 @@ extension TracingTests {
         let recorder = try SessionRecorder.recordingEveryReactor(
           options: TraceOptions(clock: TestClock()),
           including: {
-            $0 is ReferencedRows || $0 is CopiedRow || $0 is CodableRow || $0 is PlainRow
+            $0 is ReferencedRows || $0 is CopiedRow || $0 is CodableRow || $0 is TitledRowReactor
           })
         defer { recorder.stop() }
         let list = ReferencedRows()
@@ -225,32 +225,6 @@ private final class ReferencedRows: Reactor {
   }
 }
 
-/// A row that is not `Codable`.
-@MainActor
-private final class PlainRow: Reactor {
-  enum Action: Codable, Sendable {
-    case toggle
-  }
-
-  struct State: Codable, Equatable, Sendable {
-    var title: String
-    var isDone = false
-  }
-
-  let initialState: State
-  let runtime = Runtime()
-
-  init(title: String) {
-    initialState = State(title: title)
-  }
-
-  func reduce(state: State, mutation: Action) -> State {
-    var state = state
-    state.isDone.toggle()
-    return state
-  }
-}
-
 /// A screen holding a row that is not `Codable` and a copy of its state.
 @MainActor
 private final class CopiedRow: Reactor {
@@ -259,8 +233,8 @@ private final class CopiedRow: Reactor {
   }
 
   struct State: Encodable, Sendable {
-    var row: PlainRow?
-    var shown: PlainRow.State?
+    var row: TitledRowReactor?
+    var shown: TitledRowReactor.State?
 
     enum CodingKeys: String, CodingKey {
       case shown
@@ -272,7 +246,7 @@ private final class CopiedRow: Reactor {
 
   func reduce(state: State, mutation: Action) -> State {
     guard case .show(let title) = mutation else { return state }
-    let row = PlainRow(title: title)
+    let row = TitledRowReactor(title: title)
     return State(row: row, shown: row.initialState)
   }
 }

@@ -20,7 +20,7 @@ extension TracingTests {
       try await withExclusiveMainSerialExecutor {
         let recorder = try SessionRecorder.recordingEveryReactor(
           .file(path), options: TraceOptions(clock: TestClock()),
-          including: { $0 is RowsReactor || $0 is RowReactor })
+          including: { $0 is RowsReactor || $0 is TitledRowReactor })
         let list = RowsReactor()
         recorder.record(list, name: "rows")
         list.send(.add("milk"))
@@ -98,7 +98,7 @@ private final class RowsReactor: Reactor {
   }
 
   struct State: Sendable {
-    var rows: [RowReactor] = []
+    var rows: [TitledRowReactor] = []
     var count = 0
   }
 
@@ -109,37 +109,11 @@ private final class RowsReactor: Reactor {
     var state = state
     switch mutation {
     case .add(let title):
-      state.rows.append(RowReactor(title: title))
+      state.rows.append(TitledRowReactor(title: title))
       state.count += 1
     case .clear:
       state.rows = []
     }
-    return state
-  }
-}
-
-/// A row of ``RowsReactor``: not `Codable`, and never read by the list's recording.
-@MainActor
-private final class RowReactor: Reactor {
-  enum Action: Codable, Sendable {
-    case toggle
-  }
-
-  struct State: Codable, Sendable {
-    var title: String
-    var isDone = false
-  }
-
-  let initialState: State
-  let runtime = Runtime()
-
-  init(title: String) {
-    initialState = State(title: title)
-  }
-
-  func reduce(state: State, mutation: Action) -> State {
-    var state = state
-    state.isDone.toggle()
     return state
   }
 }

@@ -33,8 +33,11 @@ final class LineReader {
   @exclusivity(unchecked) private var isAtEnd = false
 
   /// Lines of the file at `path`, or `nil` with `errno` set when it cannot be opened.
+  ///
+  /// Opening never waits: a named pipe with no writer reads as an empty file (issue 40: it
+  /// hung a command given a folder holding one) and one with a writer reads as it writes.
   init?(path: String, maximumLineLength: Int) {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return nil }
     var status = stat()
     if fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR {
@@ -42,6 +45,8 @@ final class LineReader {
       errno = EISDIR
       return nil
     }
+    // Reads wait for a pipe's writer as usual.
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     self.descriptor = descriptor
     self.maximumLineLength = maximumLineLength
     buffer = [UInt8](repeating: 0, count: Self.chunkSize)
