@@ -169,7 +169,7 @@ public final class TraceReader {
       }
       if let event = fastEvent {
         skippedLastState = fastDecoder.skippedState
-        try accept(event)
+        try acceptDecoded(event)
         return event
       }
       let json: JSONValue
@@ -221,6 +221,20 @@ public final class TraceReader {
       preconditionFailure("a skipped state change did not parse")
     }
     return parsed.state
+  }
+
+  /// ``accept(_:)`` for an action or a mutation from the fast path, without switching over
+  /// (and so copying) its kind unless it verifies states.
+  private func acceptDecoded(_ event: TraceEvent) throws(TraceReadError) {
+    if hasEnded {
+      throw .malformedLine(path: path, line: lineNumber, reason: "an event follows the end line")
+    }
+    eventCount += 1
+    lastEventTime = event.time
+    lastEventLine = lineNumber
+    if verifiesStates, case .mutation(let mutation) = event.kind {
+      try rebuildState(after: mutation, sequence: event.sequence)
+    }
   }
 
   /// Checks an event read from the current line against the ones before, and rebuilds the
