@@ -194,11 +194,14 @@ let package = Package(
 
     // The offline inspector: one self-contained HTML page per trace, with the transitions
     // diagram embedded. Its browser tests (Tests/Browser) run from ReactorInspectorTests.
-    // Its page is made of the files in Page/, embedded as Swift by the generator in its tests.
+    // Its page is made of the files in Page/, embedded in the code as bytes (PackageResources).
     .target(
       name: "ReactorInspector",
       dependencies: ["ReactorTracing", "ReactorStateMachines", "ReactorDiagrams"],
-      exclude: ["Page"]
+      resources: [
+        .embedInCode("Page/event-slots.js"), .embedInCode("Page/inspector.css"),
+        .embedInCode("Page/inspector.html"), .embedInCode("Page/inspector.js"),
+      ]
     ),
     .testTarget(
       name: "ReactorInspectorTests",
@@ -316,12 +319,21 @@ let package = Package(
         .product(name: "FlyingSocks", package: "FlyingFox"),
       ]
     ),
+    // What the executables share on the command line: one-line usage errors and standard
+    // error's lines, made safe for a terminal. Only executables link it (ArgumentParser).
+    .target(
+      name: "ReactorCommandLine",
+      dependencies: [
+        "ReactorTracing", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     // `reactor-trace serve` runs it: an executable of its own, so that reactor-trace (every
     // replay) links no server library (FlyingFox brings FoundationNetworking and libcurl).
     .executableTarget(
       name: "reactor-trace-serve",
       dependencies: [
-        "ReactorLiveServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ReactorLiveServer", "ReactorCommandLine",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     // An app that streams a run of the Counter example, or the task app's session, live: the
@@ -362,7 +374,7 @@ let package = Package(
     .executableTarget(
       name: "reactor-trace-mcp",
       dependencies: [
-        "ReactorQuery", "ReactorTracing",
+        "ReactorQuery", "ReactorTracing", "ReactorCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "MCP", package: "swift-sdk"),
       ]
@@ -408,7 +420,7 @@ let package = Package(
         "ReactorCore", "ReactorTracing", "ReactorReplay", "ReactorStateMachines", "ReactorDiagrams",
         "ReactorExploration", "ReactorTestGeneration", "ReactorExport", "ReactorInspector",
         "ReactorScript", "ReactorFleet", "ReactorShrinking", "ReactorComparison",
-        "ReactorLiveRecording",
+        "ReactorLiveRecording", "ReactorCommandLine",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

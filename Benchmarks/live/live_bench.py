@@ -10,15 +10,18 @@
   outage   events lost and dropped when the server is killed for 10 s of a 1,000 events/s run
            and started again on its directory;
   memory   the server's peak resident memory with 10 apps streaming at once and a page open.
+  command  the command round trip (issue 43): from a command posted by the live page's command
+           bar (Dispatch) to the page showing the mutation the app's `reduce` made of it, p50/
+           p95/p99, while the same app streams its own taps at each rate with a 100 KB state.
 
     python3 Benchmarks/live/live_bench.py --bin .build/release \
-        [--only latency,socket,outage,memory] [--rates 100,1000] [--state-bytes 0,100000]
-        [--report]
+        [--only latency,socket,outage,memory,command] [--rates 100,1000]
+        [--state-bytes 0,100000] [--commands 100] [--report]
 
 Prints one line per row. Timings depend on the machine's load: say it with the figures.
-With --report (one latency run: one rate, one state size), it also prints the
-`RESULT seconds=… units=… p50=… p95=… p99=…` line that reactor-trace-bench's live-latency
-rows read.
+With --report (one latency run: one rate, one state size; or one command run: one rate), it
+also prints the `RESULT seconds=… units=… p50=… p95=… p99=…` line that reactor-trace-bench's
+live-latency and command-round-trip rows read.
 """
 
 import argparse
@@ -39,6 +42,7 @@ BIN = None
 RATES = (100, 1000)
 STATE_SIZES = (0, 100000)
 REPORT = False
+COMMANDS = 100
 # The app's queue in front of its ring, in MiB: the file recorder's default (32), so that a
 # 100 KB state is not dropped while the app's writer thread encodes it.
 QUEUE_MIB = 32
@@ -147,6 +151,103 @@ def latency(scratch):
                 print("RESULT seconds=%f units=%d p50=%f p95=%f p99=%f" % (
                     len(values) / events_per_second, len(values), percentile(values, 0.5),
                     percentile(values, 0.95), percentile(values, 0.99)))
+            sys.stdout.flush()
+    finally:
+        driver.quit()
+        server.stop()
+
+
+def command(scratch):
+    """Each rate: the large-state counter (100 KB) taps `decrease` for 10 s at the rate (2 events
+    an action) and takes commands (--control); the page, watching it, dispatches `COMMANDS`
+    actions from its command bar, one at a time, each timed in the page from the click to the
+    frame that shows its mutation."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
+        options.add_argument(argument)
+    driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+    driver.set_script_timeout(60)
+    server = Server(os.path.join(scratch, "command"))
+    seconds, state_bytes = 10, 100000
+    try:
+        for events_per_second in RATES:
+            stream = "command%d" % events_per_second
+            stop = os.path.join(scratch, stream + ".stop")
+            driver.get(server.url)
+            rate = max(1, events_per_second // 2)
+            running = app(server, stream, actions=rate * seconds, rate=rate,
+                          extra=("--state-bytes", str(state_bytes), "--queue-mib", str(QUEUE_MIB),
+                                 "--control", "300", "--stop-file", stop))
+            try:
+                poll("the stream in the page", lambda: driver.execute_script(
+                    "const s = document.getElementById('streams');"
+                    "if (![...s.options].some((o) => o.value === arguments[0])) return false;"
+                    "if (s.value !== arguments[0]) { s.value = arguments[0];"
+                    " s.dispatchEvent(new Event('change')); }"
+                    "return true;", stream))
+                poll("the app's taps in the page and the command bar's cases", lambda: driver.execute_script(
+                    "return window.reactorTraceLive.events > 2 &&"
+                    " document.querySelectorAll('#command-case option').length > 0"))
+                started = time.monotonic()
+                values = []
+                lost = 0
+                # Commands only while the app's own taps still stream (with a second to spare).
+                while len(values) + lost < COMMANDS and time.monotonic() - started < seconds - 1:
+                    took, result = driver.execute_async_script(
+                        "const done = arguments[arguments.length - 1];"
+                        "const api = window.reactorTraceLive, before = api.commandOutcomes.length;"
+                        "const payload = document.getElementById('command-payload');"
+                        "payload.value = '{\"decrease\":{}}';"
+                        "const start = performance.now();"
+                        "document.getElementById('command-send').click();"
+                        "(function wait() {"
+                        "  if (api.commandOutcomes.length > before)"
+                        "    return done([api.commandOutcomes[before][1] - start, null]);"
+                        "  const result = document.getElementById('command-result').textContent;"
+                        "  if (result.startsWith('refused') || result.startsWith('cannot')"
+                        "      || performance.now() - start > 3000) return done([null, result]);"
+                        "  setTimeout(wait, 1);"
+                        "})();")
+                    if took is None and result.startswith(("refused", "cannot")):
+                        raise SystemExit("a command was refused: " + str(result))
+                    if took is None:
+                        # No outcome within 3 s: the app's queue dropped its action or its
+                        # mutation (a gap), or they come later. Counted as never shown, and the
+                        # run ends here (an outcome shown later cannot be told from the next
+                        # command's).
+                        lost += 1
+                        break
+                    values.append(took)
+                    time.sleep(0.02)
+                measured = time.monotonic() - started
+            finally:
+                open(stop, "w").close()
+            out, _ = running.communicate(timeout=300)
+            report = json.loads(out)
+            if running.returncode != 0 or report["lost"]:
+                raise SystemExit("the app failed or lost events: " + out)
+            # Every command is in the trace the server kept: an action sent from the page.
+            with open(os.path.join(scratch, "command", stream + ".trace.jsonl")) as trace:
+                sent = sum(1 for line in trace if '"external":"page"' in line)
+            if not len(values) <= sent <= len(values) + lost:
+                raise SystemExit("%d commands timed, %d never shown, %d in the trace, %d events "
+                                 "dropped" % (len(values), lost, sent, report["dropped"]))
+            # A command never shown counts as the slowest.
+            values += [float("inf")] * lost
+            print("command round trip at %d events/s with a %d KB state (%d commands from the "
+                  "page's command bar, %d of them not shown within 3 s, counted as never; %d "
+                  "events streamed, %d dropped by the app): p50 %.1f ms, p95 %.1f ms, p99 %.1f ms, "
+                  "max %.1f ms" % (
+                      events_per_second, state_bytes // 1000, len(values), lost,
+                      report["observed"], report["dropped"], percentile(values, 0.5),
+                      percentile(values, 0.95), percentile(values, 0.99), max(values)))
+            if REPORT:
+                print("RESULT seconds=%f units=%d p50=%f p95=%f p99=%f" % (
+                    measured, len(values), percentile(values, 0.5), percentile(values, 0.95),
+                    percentile(values, 0.99)))
             sys.stdout.flush()
     finally:
         driver.quit()
@@ -334,6 +435,8 @@ if __name__ == "__main__":
     parser.add_argument("--rates", default="100,1000")
     parser.add_argument("--state-bytes", default="0,100000",
                         help="state sizes for the latency rows; 0 is the Counter's small state")
+    parser.add_argument("--commands", type=int, default=100,
+                        help="commands each command run dispatches from the page (at most)")
     parser.add_argument("--report", action="store_true",
                         help="also print a RESULT line for reactor-trace-bench")
     arguments = parser.parse_args()
@@ -341,6 +444,7 @@ if __name__ == "__main__":
     RATES = tuple(int(rate) for rate in arguments.rates.split(","))
     STATE_SIZES = tuple(int(size) for size in arguments.state_bytes.split(","))
     REPORT = arguments.report
+    COMMANDS = arguments.commands
     with tempfile.TemporaryDirectory() as scratch:
         for name in arguments.only.split(","):
             globals()[name](scratch)

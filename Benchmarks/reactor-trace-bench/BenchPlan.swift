@@ -20,6 +20,9 @@ struct BenchPlan: Sendable {
   /// The peak memory the structural replay of the 100,000-event session must stay under: the
   /// same as a 10,000-event one (issue 28: flat memory).
   static let sessionReadMemoryTarget = 48.0
+  /// The commands the command-round-trip row dispatches from the live page (at most: only
+  /// while the app's own taps stream, for 10 s).
+  static let commands = 100
 
   /// Where traces and diagrams go.
   let directory: String
@@ -261,6 +264,16 @@ struct BenchPlan: Sendable {
               ])))
       }
     }
+    // Commands (issue 43): from a command the live page's command bar posts to the page showing
+    // the mutation the app's `reduce` made of it, while the app streams 1,000 events/s of its
+    // own with a state of about 100 KB.
+    rows.append(
+      BenchRow(
+        scenario: "command-round-trip", mode: "1000/s-100KB", count: Self.commands,
+        unit: "commands", targets: [.latency(p95AtMostMilliseconds: 50)],
+        job: .script(
+          "live_bench.py",
+          ["--only", "command", "--rates", "1000", "--commands", "\(Self.commands)", "--report"])))
     return rows
   }
 }

@@ -108,7 +108,7 @@ public struct InspectorPage: Sendable {
     let title =
       reader.header.isTraceOfOneReactor
       ? lanes.lanes.first?.reactor.type ?? "" : reader.header.metadata["app"] ?? "session"
-    output(Array(InspectorPageText.beforeData.utf8))
+    output(InspectorTemplate.parts.beforeData)
     var writer = PageDataWriter(
       header: reader.header, diagrams: diagrams, limits: limits, output: output)
     do {
@@ -129,7 +129,7 @@ public struct InspectorPage: Sendable {
     else {
       throw .temporaryFileFailed
     }
-    output(Array(InspectorPageText.afterData.utf8))
+    output(InspectorTemplate.parts.afterData)
     if diagramData != nil { diagramData = writer.diagramData() }
     return Summary(
       eventCount: writer.eventCount,

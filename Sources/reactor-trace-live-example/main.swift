@@ -27,6 +27,8 @@ let usage = """
       [--state-bytes N] [--queue-mib 2] [--control SECONDS | --idle SECONDS]
     reactor-trace-live-example --file PATH [...]   (the same run, to a FileTraceRecorder:
                                                     the benchmark's reference)
+    reactor-trace-live-example --recorder none [...]   (the same run, not recorded)
+    [--overflow drop|wait]   (what a full queue does: drop events, the default, or wait)
     reactor-trace-live-example --session taskapp --port 7878 --token TOKEN [--pause-ms 0]
       [--control SECONDS | --idle SECONDS] [--stop-file PATH]
     reactor-trace-live-example --session taskapp --file PATH
@@ -47,7 +49,10 @@ let usage = """
   lost. After its taps, --control SECONDS takes commands from the page and reactor-trace \
   send (LiveOptions(control: .accept)) for SECONDS, then ends its recording; --idle SECONDS \
   streams as long without accepting any (with --actions 0 it sends no taps of its own); \
-  --stop-file PATH ends that wait as soon as PATH exists (the tests end it so). \
+  --stop-file PATH ends that wait as soon as PATH exists (the tests end it so). With --file \
+  or --recorder none, the line also gives the taps' wall seconds and, on Linux, the CPU \
+  seconds of the app's threads and of the recorder's (appCPU, recorderCPU): what recording \
+  costs the app, as Benchmarks/live/app_cost.py measures it. \
   Exit codes: 0 streamed (or the help printed), 2 bad arguments or options, 1 events \
   were lost.
   """
@@ -76,7 +81,16 @@ while let name = arguments.popFirst() {
   return number
 }
 let file = values["file"]
-guard let token = values["token"] ?? file.map({ _ in "" }) else {
+/// Whether the run is not recorded at all (`--recorder none`): the reference for what
+/// recording costs.
+let untraced: Bool
+switch values["recorder"] {
+case nil, "file", "live": untraced = false
+case "none": untraced = true
+case let other?: fail("--recorder is none (or left out), not '\(other)'")
+}
+if untraced, file != nil { fail("give --file or --recorder none, not both") }
+guard let token = values["token"] ?? (file != nil || untraced ? "" : nil) else {
   fail("--token is required (serve prints it)")
 }
 let port = integer("port", default: 7878)
@@ -97,7 +111,16 @@ if values["control"] != nil { live.control = .accept }
 let lingering = Duration.seconds(integer("control", default: integer("idle", default: 0)))
 
 let stateBytes = integer("state-bytes", default: 0)
-let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"], overflow: .drop)
+/// What the recorder does when its queue is full: drop (an app's choice) or wait (back-pressure:
+/// every event written, as callgrind's slowed runs of `Benchmarks/live/app_cost.py` need).
+let overflow: TraceOverflowPolicy
+switch values["overflow"] ?? "drop" {
+case "drop": overflow = .drop
+case "wait": overflow = .wait
+case let other: fail("--overflow is drop or wait, not '\(other)'")
+}
+let options = TraceOptions(
+  metadata: ["app": values["app"] ?? "counter example"], overflow: overflow)
 
 /// Goes on for `lingering` after the taps (taking commands with `--control`), or until the
 /// path of `--stop-file` exists.
@@ -129,7 +152,10 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
   let recorder: LiveTraceRecorder<R>?
   let fileRecorder: FileTraceRecorder<R>?
   do {
-    if let file {
+    if untraced {
+      recorder = nil
+      fileRecorder = nil
+    } else if let file {
       fileRecorder = try FileTraceRecorder(recording: reactor, to: file, options: options)
       recorder = nil
     } else {
@@ -141,6 +167,8 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
   }
 
   let clock = ContinuousClock()
+  let start = clock.now
+  let cpuAtStart = ThreadCPU.now()
   var next = clock.now
   let interval = Duration.seconds(1) / rate
   for index in 0..<actions {
@@ -149,10 +177,29 @@ let options = TraceOptions(metadata: ["app": values["app"] ?? "counter example"]
     next += interval
     try? await clock.sleep(until: next)
   }
+  /// The run's wall seconds and CPU seconds by thread, as JSON members.
+  func costs() -> String {
+    let wall = start.duration(to: clock.now)
+    var members =
+      #""seconds":\#(Double(wall.components.seconds) + Double(wall.components.attoseconds) / 1e18)"#
+    if let begin = cpuAtStart, let end = ThreadCPU.now() {
+      members +=
+        #","appCPU":\#(end.app - begin.app),"recorderCPU":\#(end.recorder - begin.recorder)"#
+    }
+    return members
+  }
+  if untraced {
+    print(#"{"recorder":"none","actions":\#(actions),\#(costs())}"#)
+    exit(0)
+  }
   if let fileRecorder {
     await fileRecorder.waitUntilIdle()
+    // Before stopping: the writer's thread ends with the recording.
+    let measured = costs()
     do { try await fileRecorder.stop() } catch { fail("\(error)") }
-    print(#"{"file":"\#(fileRecorder.path)","observed":\#(fileRecorder.observedEventCount)}"#)
+    print(
+      #"{"file":"\#(fileRecorder.path)","observed":\#(fileRecorder.observedEventCount),\#(measured)}"#
+    )
     exit(0)
   }
   guard let recorder else { fail("no recorder") }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReactorCommandLine
 import ReactorQuery
 import ReactorTracing
 
@@ -44,26 +45,7 @@ struct MCPCommand: AsyncParsableCommand {
 
   /// Parses the arguments and serves; `--help` prints the help, and a usage error is one
   /// line on standard error and exit code 64.
-  static func main() async {
-    let command: MCPCommand
-    do {
-      command = try parse()
-    } catch {
-      let code = Self.exitCode(for: error)
-      guard code != .success else {
-        print(Self.fullMessage(for: error))
-        Foundation.exit(0)
-      }
-      let firstLine = Self.message(for: error).split(separator: "\n").first ?? ""
-      printError(String(firstLine) + " (see reactor-trace mcp --help)")
-      Foundation.exit(code.rawValue)
-    }
-    do {
-      try await command.run()
-    } catch {
-      Self.exit(withError: error)
-    }
-  }
+  static func main() async { await mainWithOneLineUsageErrors() }
 
   /// Serves until the client closes standard input.
   func run() async throws {
@@ -81,7 +63,7 @@ struct MCPCommand: AsyncParsableCommand {
         root: try TraceRoot(path: root), redaction: redaction,
         reactorTrace: reactorTrace ?? Self.siblingPath("reactor-trace"))
     } catch {
-      Self.printError("\(error)")
+      StandardError.print("\(error)")
       throw ExitCode(2)
     }
     try await MCPAdapter(queries: queries).serve()
@@ -94,10 +76,5 @@ struct MCPCommand: AsyncParsableCommand {
       ?? CommandLine.arguments[0]
     guard let slash = executable.lastIndex(of: "/") else { return "./" + name }
     return String(executable[...slash]) + name
-  }
-
-  /// Writes `reactor-trace: message` and a newline to standard error.
-  static func printError(_ message: String) {
-    FileHandle.standardError.write(Data("reactor-trace: \(message)\n".utf8))
   }
 }

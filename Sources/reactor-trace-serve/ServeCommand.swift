@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReactorCommandLine
 import ReactorLiveServer
 
 /// `reactor-trace-serve`, which `reactor-trace serve` runs: the live server apps stream to
@@ -52,26 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
 
   /// Parses the arguments and serves; `--help` prints the help, and a usage error is one
   /// line on standard error and exit code 64.
-  static func main() async {
-    let command: ServeCommand
-    do {
-      command = try parse()
-    } catch {
-      let code = Self.exitCode(for: error)
-      guard code != .success else {
-        print(Self.fullMessage(for: error))
-        Foundation.exit(0)
-      }
-      let firstLine = Self.message(for: error).split(separator: "\n").first ?? ""
-      printError(String(firstLine) + " (see reactor-trace serve --help)")
-      Foundation.exit(code.rawValue)
-    }
-    do {
-      try await command.run()
-    } catch {
-      Self.exit(withError: error)
-    }
-  }
+  static func main() async { await mainWithOneLineUsageErrors() }
 
   /// Serves until interrupted; an unusable directory, token, address or port ends it with
   /// one line on standard error and exit code 2.
@@ -87,7 +69,7 @@ struct ServeCommand: AsyncParsableCommand {
       let server = try await LiveServer(
         configuration: LiveServerConfiguration(
           host: host, port: port, directory: directory, token: token),
-        log: { Self.printError($0) })
+        log: { StandardError.print($0) })
       let directory = self.directory
       try await server.run { endpoint in
         print("live page: \(endpoint.pageURL)")
@@ -97,13 +79,8 @@ struct ServeCommand: AsyncParsableCommand {
         fflush(nil)
       }
     } catch {
-      Self.printError("\(error)")
+      StandardError.print("\(error)")
       throw ExitCode(2)
     }
-  }
-
-  /// Writes `reactor-trace: message` and a newline to standard error.
-  static func printError(_ message: String) {
-    FileHandle.standardError.write(Data("reactor-trace: \(message)\n".utf8))
   }
 }

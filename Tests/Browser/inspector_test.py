@@ -705,6 +705,56 @@ class HostileLabelTests(unittest.TestCase):
         self.assertEqual(errors, [])
 
 
+class ExternalActionTests(unittest.TestCase):
+    """Issue 43: an action sent from outside the app (`"external"` in the trace) is marked in
+    its row and in the details, as text, whatever the trace says."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.scratch = tempfile.TemporaryDirectory()
+        trace = os.path.join(cls.scratch.name, "external.trace.jsonl")
+        with open(os.path.join(ROOT, "Traces", "counter.trace.jsonl"), encoding="utf-8") as f:
+            lines = f.read().split("\n")
+        marks = {1: "page", 7: "client", 13: HOSTILE[2]}
+        for index, line in enumerate(lines):
+            seq = json.loads(line).get("seq") if line else None
+            if seq in marks:
+                lines[index] = line.replace('"source":"sent"', '"source":"sent","external":'
+                                            + json.dumps(marks[seq]))
+        with open(trace, "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+        cls.marks = marks
+        cls.html = os.path.join(cls.scratch.name, "external.html")
+        render(trace, cls.html)
+        cls.driver = new_driver()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.scratch.cleanup()
+
+    def test_an_action_from_outside_the_app_is_marked_in_its_row_and_its_details(self):
+        page = InspectorPage(self.driver, self.html)
+        rows = page.rows()
+        marks = {seq: row.find_element(By.CLASS_NAME, "external").get_attribute("textContent")
+                 for seq, _, row in rows}
+        self.assertEqual({seq: mark for seq, mark in marks.items() if mark},
+                         {seq: "from " + mark for seq, mark in self.marks.items()})
+        self.assertEqual([seq for seq, _, _ in rows].count(0), 1)
+        page.click_row(7)
+        title = self.driver.find_element(By.ID, "selected-title")
+        self.assertEqual(title.find_element(By.CLASS_NAME, "external").text, "from client")
+        page.click_row(13)
+        self.assertEqual(title.find_element(By.CLASS_NAME, "external").get_attribute("textContent"),
+                         "from " + HOSTILE[2])
+        page.click_row(8)
+        self.assertEqual(title.find_elements(By.CLASS_NAME, "external"), [])
+        # A hostile value is text: nothing ran, no element came of it.
+        self.assertIsNone(self.driver.execute_script("return window.__pwned"))
+        self.assertEqual(self.driver.find_elements(By.CSS_SELECTOR, "img"), [])
+        errors = [entry for entry in self.driver.get_log("browser") if entry["level"] == "SEVERE"]
+        self.assertEqual(errors, [])
+
+
 class LargeTraceTests(unittest.TestCase):
     @classmethod
     def setUpClass(cls):

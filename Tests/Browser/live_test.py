@@ -359,6 +359,99 @@ class LivePageTests(unittest.TestCase):
             capture_output=True, text=True)
         self.assertEqual(replay.returncode, 0, replay.stdout + replay.stderr)
 
+    def test_actions_from_outside_the_app_are_marked_and_the_initial_state_is_listed_once(self):
+        # Issue 43: an action the page or `reactor-trace send` sent is marked "from page" or
+        # "from client" in its row and in the details; the list shows "initial state" once
+        # (it was listed again with the first batch after the page's reset).
+        path = os.path.join(self.directory, "marked.trace.jsonl")
+        stop = os.path.join(self.scratch.name, "marked.stop")
+        app = subprocess.Popen(
+            [os.path.join(OPTIONS["bin"], "reactor-trace-live-example"), "--port",
+             str(self.server.port), "--token", self.server.token, "--stream", "marked",
+             "--actions", "0", "--control", "120", "--stop-file", stop, "--app", "browser test"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            poll("the app's stream", lambda: os.path.exists(path))
+            self.driver.get(self.server.url)
+            poll("the stream in the list", lambda: "marked" in [
+                o.get_attribute("value") for o in self.driver.find_elements(By.CSS_SELECTOR, "#streams option")])
+            Select(self.driver.find_element(By.ID, "streams")).select_by_value("marked")
+            poll("the action cases", lambda: len(self.driver.find_elements(
+                By.CSS_SELECTOR, "#command-case option")) == 2)
+            sent = subprocess.run(
+                [os.path.join(OPTIONS["bin"], "reactor-trace"), "send", "--server",
+                 "http://127.0.0.1:%d" % self.server.port, "--token", self.server.token,
+                 "--stream", "marked", "--action", '{"decrease":{}}'],
+                capture_output=True, text=True)
+            self.assertEqual(sent.returncode, 0, sent.stdout + sent.stderr)
+            poll("the client's action in the page", lambda: self.shown_events() >= 4)
+            payload = self.driver.find_element(By.ID, "command-payload")
+            payload.clear()
+            payload.send_keys('{"decrease":{}}' + Keys.ENTER)
+            poll("the page's action in the page", lambda: self.shown_events() >= 8)
+        finally:
+            open(stop, "w").close()
+            out, err = app.communicate(timeout=120)
+        self.assertEqual(app.returncode, 0, err)
+        actions = [json.loads(line) for line in event_lines(path) if '"kind":"action"' in line]
+        self.assertEqual([(a["seq"], a.get("external")) for a in actions][:2],
+                         [(actions[0]["seq"], "client"), (actions[1]["seq"], "page")])
+        poll("every event in the page", lambda: self.shown_events() == len(event_lines(path)))
+        self.driver.find_element(By.ID, "events").click()
+        self.driver.find_element(By.ID, "events").send_keys(Keys.HOME)
+
+        def rows():
+            return {r.find_element(By.CLASS_NAME, "seq").get_attribute("textContent"): r
+                    for r in self.driver.find_elements(By.CSS_SELECTOR, "#events .row")
+                    if r.is_displayed()}
+        # The initial state once, then every event once.
+        seqs = [r.find_element(By.CLASS_NAME, "seq").get_attribute("textContent")
+                for r in sorted((r for r in self.driver.find_elements(By.CSS_SELECTOR, "#events .row")
+                                 if r.is_displayed()), key=lambda r: r.location["y"])]
+        self.assertEqual(seqs, [str(n) for n in range(0, len(event_lines(path)) + 1)][:len(seqs)])
+        self.assertEqual(seqs.count("0"), 1)
+        shown = rows()
+        marks = {seq: row.find_element(By.CLASS_NAME, "external").get_attribute("textContent")
+                 for seq, row in shown.items()}
+        self.assertEqual(marks[str(actions[0]["seq"])], "from client")
+        self.assertEqual(marks[str(actions[1]["seq"])], "from page")
+        self.assertEqual({marks[seq] for seq in marks
+                          if seq not in (str(actions[0]["seq"]), str(actions[1]["seq"]))}, {""})
+        # The details of the picked action say it too; a mutation's do not.
+        shown[str(actions[1]["seq"])].click()
+        title = self.driver.find_element(By.ID, "selected-title")
+        self.assertEqual(title.find_element(By.CLASS_NAME, "external").text, "from page")
+        shown[str(actions[1]["seq"] + 1)].click()
+        self.assertEqual(title.find_elements(By.CLASS_NAME, "external"), [])
+        # The transitions diagram keeps its top (its title, its legend) in view when the picked
+        # state fits under it, also after following the end scrolled it down (here in a diagram
+        # area made too short for the whole diagram).
+        poll("the transitions diagram", lambda: self.driver.find_elements(
+            By.CSS_SELECTOR, "#diagram svg g.node.current"))
+        self.driver.execute_script(
+            "const area = document.getElementById('diagram');"
+            "const height = area.querySelector('svg:not(.hidden)').getBoundingClientRect().height;"
+            "area.style.maxHeight = (height - 40) + 'px';")
+        self.driver.find_element(By.ID, "events").send_keys(Keys.END)
+        self.assertGreater(self.driver.execute_script(
+            "const area = document.getElementById('diagram');"
+            "return area.scrollHeight > area.clientHeight && area.scrollTop;"), 0)
+        self.driver.find_element(By.ID, "events").send_keys(Keys.HOME)
+        rows()["1"].click()
+        self.assertEqual(self.driver.execute_script(
+            "const area = document.getElementById('diagram');"
+            "const svg = area.querySelector('svg:not(.hidden)');"
+            "return Math.round(svg.getBoundingClientRect().top - area.getBoundingClientRect().top);"), 0)
+        self.driver.execute_script("document.getElementById('diagram').style.maxHeight = ''")
+        # The text filter finds them by it.
+        self.driver.find_element(By.ID, "text-filter").send_keys("from client" + Keys.ENTER)
+        poll("the filtered list", lambda: [
+            r.find_element(By.CLASS_NAME, "seq").get_attribute("textContent")
+            for r in self.driver.find_elements(By.CSS_SELECTOR, "#events .row") if r.is_displayed()]
+            == [str(actions[0]["seq"])])
+        self.driver.find_element(By.ID, "text-filter").clear()
+        self.driver.find_element(By.ID, "text-filter").send_keys(Keys.ENTER)
+
     def test_a_page_from_another_origin_is_refused_with_one_log_line(self):
         token = self.server.token
         port = self.server.port

@@ -4,25 +4,63 @@ import ReactorTracing
 import Testing
 
 @Suite struct InspectorAssetTests {
-  /// Set to rewrite the generated files from the page's files, on purpose.
+  /// Set to rewrite `event-slots.js` from ``PageEventSlots``, on purpose.
   private static let isRegenerating =
     ProcessInfo.processInfo.environment["REACTOR_TRACE_REGENERATE_INSPECTOR"] != nil
 
-  @Test func theEmbeddedPageIsWhatTheGeneratorMakesOfThePageFiles() throws {
-    for file in try InspectorAssets.all() {
-      let location = InspectorAssets.root + "/" + file.path
-      if Self.isRegenerating {
-        try file.text.write(toFile: location, atomically: true, encoding: .utf8)
-        continue
+  @Test func theEventSlotsScriptIsWhatTheGeneratorMakesOfTheTable() throws {
+    let path = InspectorAssets.pageFolder + "/event-slots.js"
+    let location = InspectorAssets.root + "/" + path
+    let text = InspectorAssets.eventSlotsScript()
+    if Self.isRegenerating {
+      try text.write(toFile: location, atomically: true, encoding: .utf8)
+      return
+    }
+    let committed = try String(contentsOfFile: location, encoding: .utf8)
+    #expect(
+      committed == text,
+      """
+      \(path) differs from what InspectorAssets makes of PageEventSlots now; regenerate with \
+      REACTOR_TRACE_REGENERATE_INSPECTOR=1 swift test --filter InspectorAssetTests
+      """)
+  }
+
+  @Test func theEmbeddedPageIsThePageFilesAssembled() throws {
+    let files = try InspectorTemplate.assemble(
+      html: InspectorAssets.read("inspector.html"), css: InspectorAssets.read("inspector.css"),
+      eventSlots: InspectorAssets.read("event-slots.js"),
+      script: InspectorAssets.read("inspector.js"))
+    #expect(InspectorTemplate.parts.beforeData == files.beforeData)
+    #expect(InspectorTemplate.parts.afterData == files.afterData)
+    let page = String(
+      decoding: InspectorTemplate.parts.beforeData + InspectorTemplate.parts.afterData,
+      as: UTF8.self)
+    for reference in [#"href="inspector.css""#, #"src="event-slots.js""#, #"src="inspector.js""#] {
+      #expect(!page.contains(reference))
+    }
+    let script =
+      "<script>\n" + String(decoding: try InspectorAssets.read("event-slots.js"), as: UTF8.self)
+      + String(decoding: try InspectorAssets.read("inspector.js"), as: UTF8.self) + "</script>"
+    #expect(page.contains(script))
+    #expect(
+      page.contains(
+        "<style>\n" + String(decoding: try InspectorAssets.read("inspector.css"), as: UTF8.self)
+          + "</style>"))
+    #expect(page.hasSuffix("</html>\n"))
+  }
+
+  @Test(arguments: [
+    #"<link rel="stylesheet" href="inspector.css">"#, "script-src 'unsafe-inline'",
+    #"<script type="application/json" id="trace-data"></script>"#,
+  ])
+  func aPageWithoutAReferenceOrWithItTwiceIsNotAssembled(reference: String) throws {
+    let html = try InspectorAssets.read("inspector.html")
+    let text = String(decoding: html, as: UTF8.self)
+    for changed in [text.replacing(reference, with: ""), text + reference] {
+      #expect(throws: InspectorTemplate.AssemblyError.self) {
+        try InspectorTemplate.assemble(
+          html: Array(changed.utf8), css: [], eventSlots: [], script: [])
       }
-      let committed = try String(contentsOfFile: location, encoding: .utf8)
-      #expect(
-        committed == file.text,
-        """
-        \(file.path) differs from what InspectorAssets makes of \(InspectorAssets.pageFolder) \
-        now; regenerate with REACTOR_TRACE_REGENERATE_INSPECTOR=1 swift test --filter \
-        InspectorAssetTests
-        """)
     }
   }
 
@@ -49,14 +87,6 @@ import Testing
       page.range(of: "</script>", range: opening.upperBound..<page.endIndex))
     let script = String(page[opening.upperBound..<closing.lowerBound])
     #expect(page.contains("script-src 'sha256-\(SHA256Digest.base64(Array(script.utf8)))'"))
-  }
-
-  @Test func aRawLiteralKeepsTextThatLooksLikeItsDelimiters() {
-    let text = "a \"\"\"# b \\#(c)\n\n"
-    let literal = InspectorAssets.rawLiteral(text)
-    #expect(literal.hasPrefix("##\"\"\"\n"))
-    #expect(literal.hasSuffix("\n    \"\"\"##"))
-    #expect(literal.contains("\n    a \"\"\"# b \\#(c)\n\n\n"))
   }
 
   @Test(arguments: ["counter", "github-search", "profile", "tasklist"])
@@ -88,6 +118,7 @@ import Testing
     #expect(script.contains("mutation: Object.freeze({ id: 4, label: 5, action: 6"))
     #expect(script.contains("operations: 9, from: 10, shown: 11 })"))
     #expect(
-      script.contains("action: Object.freeze({ id: 4, label: 5, stream: 6, from: 7, shown: 8 })"))
+      script.contains(
+        "action: Object.freeze({ id: 4, label: 5, stream: 6, from: 7, shown: 8, external: 9 })"))
   }
 }

@@ -154,6 +154,26 @@ struct InspectorPageTests {
     #expect(label == "</script><script>alert(1)</script><!-- \u{2028} \u{2029} & ]]>")
   }
 
+  @Test func anActionFromOutsideTheAppCarriesWhoSentItAndOthersNull() throws {
+    // Issue 43: the page marks an action the live page or `reactor-trace send` sent.
+    let path = try editedTrace(
+      "counter.trace.jsonl", replacing: #""source":"sent"}"#,
+      with: #""source":"sent","external":"</script>page"}"#)
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let (html, data) = try pageParts(InspectorPage(tracePath: path))
+    #expect(html.components(separatedBy: "</script").count == 3)
+    let kind = try #require(PageEventSlots.kinds.first { $0.letter == "a" })
+    let slot = PageEventSlots.common.count + (try #require(kind.slots.firstIndex(of: "external")))
+    let actions = try #require(data["events"]?.arrayValue).compactMap(\.arrayValue)
+      .filter { $0[2] == .string("a") }
+    #expect(actions.count == 4)
+    #expect(actions.allSatisfy { $0[slot] == .string("</script>page") })
+    let plain = try pageParts(InspectorPage(tracePath: tracesDirectory + "/counter.trace.jsonl"))
+    let plainActions = try #require(plain.data["events"]?.arrayValue).compactMap(\.arrayValue)
+      .filter { $0[2] == .string("a") }
+    #expect(!plainActions.isEmpty && plainActions.allSatisfy { $0[slot] == .null })
+  }
+
   @Test func tooLongATraceIsCutAndThePageSaysSo() throws {
     let page = try InspectorPage(
       tracePath: tracesDirectory + "/counter.trace.jsonl",

@@ -79,6 +79,22 @@ struct LiveCommandLineTests {
     }
   }
 
+  @Test func anEscapeSequenceInAServeErrorReachesTheTerminalAsText() throws {
+    let scratch = try ScratchDirectory()
+    defer { scratch.remove() }
+    let file = scratch.file("not-a-directory")
+    try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+    for arguments in [
+      ["--port", "0", "--directory", file + "/\u{1B}[2Klive"], ["--no-such-\u{1B}[2Koption"],
+    ] {
+      let result = try run("reactor-trace-serve", arguments)
+      #expect(result.status == (arguments.count == 1 ? 64 : 2), "\(result.standardError)")
+      #expect(result.isOneErrorLine, "\(result.standardError)")
+      #expect(result.standardError.contains("\\u001B[2K"), "\(result.standardError)")
+      #expect(!result.standardError.contains("\u{1B}"))
+    }
+  }
+
   @Test func serveGivesItsArgumentsToTheServerWhichRefusesAnUnusableDirectory() throws {
     let scratch = try ScratchDirectory()
     defer { scratch.remove() }

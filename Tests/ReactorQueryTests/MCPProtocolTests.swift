@@ -261,6 +261,15 @@ struct MCPCommandLineTests {
     #expect(server == output)
   }
 
+  @Test func anEscapeSequenceInAnErrorReachesTheTerminalAsText() throws {
+    let (status, output, errors) = try Self.run(
+      "reactor-trace-mcp", ["--root", "/nonexistent/\u{1B}[2Kroot\nforged"])
+    #expect(status == 2, "\(errors)")
+    #expect(errors.contains("\\u001B[2Kroot\\u000Aforged"), "\(errors)")
+    #expect(!errors.contains("\u{1B}") && errors.split(separator: "\n").count == 1)
+    #expect(output.isEmpty)
+  }
+
   @Test func aUsageErrorIsOneLineAndExitCode64() throws {
     for arguments in [["mcp", "--no-such-option"], ["mcp", "--redact", "nowhere.x"]] {
       let (status, output, errors) = try Self.run("reactor-trace", arguments)

@@ -73,4 +73,16 @@ import Testing
     process.waitUntilExit()
     return output
   }
+
+  /// The literal takes one `#` more than the longest run of them after a quote or a
+  /// backslash, found in one pass (issue 40: a 59 KB run of `#`s took the fuzz target over
+  /// its time limit).
+  @Test func aLongRunOfHashesAfterAQuoteGetsOneHashMore() {
+    let text = "a\"" + String(repeating: "#", count: 40_000) + "\\##\"#"
+    let literal = SwiftLiteral.string(text)
+    let hashes = String(repeating: "#", count: 40_001)
+    #expect(literal.hasPrefix(hashes + "\"") && !literal.hasPrefix(hashes + "#"))
+    #expect(literal.hasSuffix("\"" + hashes))
+    #expect(literal.count == text.count + 2 * (40_001 + 1))
+  }
 }

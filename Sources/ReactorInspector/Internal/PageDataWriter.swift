@@ -176,6 +176,8 @@ struct PageDataWriter {
       Self.write(origin: action.from, to: &events)
       events.append(UInt8(ascii: ","))
       Self.write(shownLabel: action.label, to: &events)
+      events.append(UInt8(ascii: ","))
+      Self.write(optional: action.external, to: &events)
     case .effectStarted(let start):
       events.append(contentsOf: "\"s\",\(reactor),\(start.effect),\(start.action),".utf8)
       Self.write(optional: start.name, to: &events)

@@ -24,9 +24,11 @@ package enum PageEventSlots {
   /// Every kind and its members.
   package static let kinds = [
     // The action's id, its label, the name of the stream that sent it or null, the
-    // reactor it came from as [reactor, action or null, effect or null] or null, and the
-    // label shown (without module prefixes) or null when it is the label.
-    Kind(letter: "a", name: "action", slots: ["id", "label", "stream", "from", "shown"]),
+    // reactor it came from as [reactor, action or null, effect or null] or null, the
+    // label shown (without module prefixes) or null when it is the label, and who sent it
+    // from outside the app ("page", "client") or null.
+    Kind(
+      letter: "a", name: "action", slots: ["id", "label", "stream", "from", "shown", "external"]),
     // The effect's id, the action that started it, the effect's name or null.
     Kind(letter: "s", name: "effectStart", slots: ["effect", "action", "name"]),
     // The effect's id, "finished", "cancelled" or "failed", the error or null.

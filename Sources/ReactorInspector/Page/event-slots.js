@@ -9,7 +9,7 @@ const Slot = Object.freeze({
   time: 1,
   kind: 2,
   reactor: 3,
-  action: Object.freeze({ id: 4, label: 5, stream: 6, from: 7, shown: 8 }),
+  action: Object.freeze({ id: 4, label: 5, stream: 6, from: 7, shown: 8, external: 9 }),
   effectStart: Object.freeze({ effect: 4, action: 5, name: 6 }),
   effectEnd: Object.freeze({ effect: 4, outcome: 5, error: 6 }),
   mutation: Object.freeze({ id: 4, label: 5, action: 6, effect: 7, stream: 8, operations: 9, from: 10, shown: 11 }),

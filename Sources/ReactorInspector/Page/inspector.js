@@ -196,6 +196,12 @@
     return e[Slot.kind] === "r" && r ? "introduced " + introductionText(r, true) : labelOf(e);
   }
   function recordedLabel(e) { return e[Slot.kind] === "a" ? e[Slot.action.label] : e[Slot.mutation.label]; }
+  // Who sent an action from outside the app (the live page, `reactor-trace send`): "from page",
+  // "from client"; "" for every other event.
+  function externalText(e) {
+    const external = e[Slot.kind] === "a" ? e[Slot.action.external] : null;
+    return typeof external === "string" ? "from " + external : "";
+  }
   function labelOf(e) {
     const r = reactorById.get(e[Slot.reactor]);
     switch (e[Slot.kind]) {
@@ -234,7 +240,7 @@
     let text = searchTexts[i];
     if (text === undefined) {
       const r = reactorOf(i);
-      text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + (isLabelled(E[i]) && shownLabel(E[i]) !== recordedLabel(E[i]) ? recordedLabel(E[i]) + " " : "") + causeOf(E[i]) + " " + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
+      text = searchTexts[i] = ((SESSION && r ? reactorName(r) + " " : "") + labelOf(E[i]) + " " + (isLabelled(E[i]) && shownLabel(E[i]) !== recordedLabel(E[i]) ? recordedLabel(E[i]) + " " : "") + causeOf(E[i]) + " " + (externalText(E[i]) ? externalText(E[i]) + " " : "") + kindNames[E[i][Slot.kind]]).replace(/[\u2068\u2069]/g, "").toLowerCase();
     }
     return text;
   }
@@ -307,12 +313,15 @@
   let selected = -1;
   const shownKind = { a: "show-a", s: "show-s", e: "show-s", m: "show-m", x: "show-x", z: "show-x", o: "show-x", r: "show-x", q: "show-x" };
   let filteredUpTo = 0; // the events `visible` was filtered from: E[0..<filteredUpTo]
-  function filtered(from) { // the indices from `from` on that the filters let through
+  // The indices from `from` on that the filters let through; with `initial`, the initial state
+  // first when no filter is set. Live events appended to the list come without it: it is in
+  // the list already, from the list's reset before the first of them.
+  function filtered(from, initial) {
     const text = $("text-filter").value.trim().toLowerCase();
     const shown = {};
     for (const kind in shownKind) shown[kind] = $(shownKind[kind]).checked;
     const list = [];
-    if (from === 0 && !text && !pathMatches && !filteredReactors) list.push(-1);
+    if (initial && !text && !pathMatches && !filteredReactors) list.push(-1);
     for (let i = from; i < N; i++) {
       const e = E[i];
       if (!shown[e[Slot.kind]]) continue;
@@ -325,7 +334,7 @@
     return list;
   }
   function refilter() {
-    visible = Int32Array.from(filtered(0));
+    visible = Int32Array.from(filtered(0, true));
     $("spacer").style.height = visible.length * ROW + "px";
     pool.forEach((row) => { row.dataset.index = ""; });
     renderRows();
@@ -362,7 +371,7 @@
     const count = Math.ceil(viewHeight / ROW) + 10;
     while (pool.length < count) {
       const row = el("div", "row");
-      row.append(el("span", "seq"), el("span", "time"), el("span", "badge"), el("span", "who"), el("span", "label"), el("span", "cause"));
+      row.append(el("span", "seq"), el("span", "time"), el("span", "badge"), el("span", "who"), el("span", "label"), el("span", "external"), el("span", "cause"));
       row.addEventListener("click", () => { const index = row.dataset.index; if (index !== "") pick(Number(index)); });
       spacer.append(row); pool.push(row);
     }
@@ -383,17 +392,17 @@
       row.classList.toggle("selected", index === selected);
       if (row.dataset.index === String(index)) continue;
       row.dataset.index = String(index);
-      const [seq, time, badge, who, label, cause] = row.children;
+      const [seq, time, badge, who, label, external, cause] = row.children;
       if (index < 0) {
         seq.textContent = "0"; time.textContent = ""; badge.textContent = "·"; badge.className = "badge k-i";
-        who.textContent = ""; label.textContent = SESSION ? "start of the session" : "initial state"; cause.textContent = "";
+        who.textContent = ""; label.textContent = SESSION ? "start of the session" : "initial state"; external.textContent = ""; cause.textContent = "";
       } else {
         const e = E[index], r = reactorOf(index);
         seq.textContent = e[Slot.seq]; time.textContent = timeText(e[Slot.time]);
         badge.textContent = { a: "A", s: "E", e: "E", m: "M", x: "S", z: "·", o: "·", r: "+", q: "−" }[e[Slot.kind]]; badge.className = "badge k-" + e[Slot.kind];
         who.textContent = SESSION && r ? reactorName(r) : "";
         who.style.color = SESSION && r ? laneColor(r) : "";
-        label.textContent = isLabelled(e) ? shownLabel(e) : labelOf(e); cause.textContent = causeOf(e);
+        label.textContent = isLabelled(e) ? shownLabel(e) : labelOf(e); external.textContent = externalText(e); cause.textContent = causeOf(e);
       }
       // The tooltip has the label as recorded, module prefixes included.
       row.title = seq.textContent + " " + (index >= 0 ? recordedText(E[index]) : label.textContent);
@@ -768,6 +777,7 @@
       const e = E[index], r = reactorOf(index);
       title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + (e[Slot.kind] === "a" ? " " + e[Slot.action.id] + " · " : e[Slot.kind] === "m" ? " " + e[Slot.mutation.id] + " · " : " · ") + labelOf(e);
     }
+    if (index >= 0 && externalText(E[index])) title.append(" ", el("span", "external", externalText(E[index])));
     title.title = index >= 0 && isLabelled(E[index]) ? recordedLabel(E[index]) : "";
     title.dataset.seq = index < 0 ? "0" : String(E[index][Slot.seq]);
     renderChain(index);
@@ -887,9 +897,13 @@
     const loaded = focus && focus.diagram >= 0 ? loadedDiagrams.get(focus.diagram) : null;
     const group = loaded ? loaded.nodeElements[currentNode()] : null;
     if (!group) return;
-    // Scroll the diagram alone, never the panels around it.
+    // Scroll the diagram alone, never the panels around it. Its top (its title and its legend)
+    // stays in view whenever the current state fits under it: a live page following the end
+    // scrolls down to the newest state, and a state picked after that must not leave the top
+    // scrolled away.
     const area = $("diagram"), box = group.getBoundingClientRect(), frame = area.getBoundingClientRect();
-    if (box.top < frame.top || box.bottom > frame.bottom) area.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
+    if (area.scrollTop + box.bottom - frame.top + 8 <= area.clientHeight) { if (area.scrollTop) area.scrollTop = 0; }
+    else if (box.top < frame.top || box.bottom > frame.bottom) area.scrollTop += box.top - frame.top - (frame.height - box.height) / 2;
     if (box.left < frame.left || box.right > frame.right) area.scrollLeft += box.left - frame.left - (frame.width - box.width) / 2;
   }
   function selectNode(stateIndex) { // the focused reactor's next mutation after the selection that leads to the state
@@ -1079,6 +1093,9 @@
   // ms from an event's time in the app (its clock's wall-clock origin plus `t`) to the frame
   // that put it on the page (live lines only, not the history a joining page reads).
   const latencies = [];
+  // For the command round-trip benchmark: [seq, performance.now()] of each mutation of an
+  // action sent from outside the app, at the frame that put it on the page (live lines only).
+  const commandOutcomes = [];
   const live = { stream: null, lines: [], partial: "", header: null, paused: false, held: [], socket: null, dirty: false, diagramAt: 0, diagramTook: 0, diagramBusy: false, diagramWanted: false, historyUpTo: 0, shownUpTo: 0, drawnAt: 0, drawTimer: 0 };
   function startLane(introduction) { // a reactor entering: id, type, name, parent, during, schema, initial state
     const described = !("initialState" in introduction);
@@ -1104,6 +1121,7 @@
         e[Slot.kind] = "a"; e[Slot.action.id] = v.id; e[Slot.action.label] = v.label;
         e[Slot.action.shown] = shown && typeof shown[v.seq] === "string" ? shown[v.seq] : null;
         e[Slot.action.stream] = v.source === "stream" ? v.stream : null; e[Slot.action.from] = origin(v.from);
+        e[Slot.action.external] = typeof v.external === "string" ? v.external : null;
         break;
       case "effectStart":
         e[Slot.kind] = "s"; e[Slot.effectStart.effect] = v.effect; e[Slot.effectStart.action] = v.action;
@@ -1210,6 +1228,14 @@
       for (let i = Math.max(live.shownUpTo, live.historyUpTo); i < N; i++) latencies.push(shown - (origin + E[i][Slot.time] / 1e6));
       if (latencies.length > 100000) latencies.splice(0, latencies.length - 100000);
     }
+    const shownAt = performance.now();
+    for (let i = Math.max(live.shownUpTo, live.historyUpTo); i < N; i++) {
+      const e = E[i], r = reactorOf(i);
+      if (e[Slot.kind] !== "m" || !r || e[Slot.mutation.action] === null) continue;
+      const at = r.actionAt.get(e[Slot.mutation.action]);
+      if (at !== undefined && E[at][Slot.action.external] !== null) commandOutcomes.push([e[Slot.seq], shownAt]);
+    }
+    if (commandOutcomes.length > 10000) commandOutcomes.splice(0, commandOutcomes.length - 10000);
     live.shownUpTo = N;
   }
   // Between two full redraws: the selection moves to the newest event in the list and its
@@ -1220,6 +1246,7 @@
     if (index >= 0) {
       const e = E[index], r = reactorOf(index);
       title.textContent = "seq " + e[Slot.seq] + " · " + timeText(e[Slot.time]) + " · " + (SESSION && r ? reactorName(r) + " · " : "") + kindNames[e[Slot.kind]] + " · " + labelOf(e);
+      if (externalText(e)) title.append(" ", el("span", "external", externalText(e)));
       title.title = isLabelled(e) ? recordedLabel(e) : "";
       title.dataset.seq = String(e[Slot.seq]);
     }
@@ -1316,6 +1343,7 @@
       select(seq) { for (let i = 0; i < N; i++) if (E[i][Slot.seq] === seq) { following = false; select(i); $("follow").disabled = false; return true; } return false; },
       get events() { return N; },
       latencies,
+      commandOutcomes,
       // Whether the overview strip drawn in three parts, as a live page draws it, is the strip
       // drawn whole (at a scale with room to spare, as a live page's).
       stripIsWhole() {

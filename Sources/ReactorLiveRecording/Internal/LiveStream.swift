@@ -51,9 +51,7 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
   init(options: LiveOptions, perform: (@Sendable ([JSONValue]) -> Void)? = nil) {
     self.options = options
     self.perform = options.control == .accept ? perform : nil
-    let thread = Thread { [self] in run() }
-    thread.name = "reactor-trace live sender"
-    thread.start()
+    RecorderThread.start(named: "trace sender") { [self] in run() }
   }
 
   /// What the stream has done so far.

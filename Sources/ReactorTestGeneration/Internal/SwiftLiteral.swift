@@ -21,19 +21,26 @@ package enum SwiftLiteral {
   /// `text` needs, which are enough for any part of it). Pieces end between characters.
   package static func pieces(_ text: String, width: Int) -> [String] {
     // Compared as bytes, as the compiler reads them: a combining mark after `"#` makes
-    // another Character, but still ends the literal.
+    // another Character, but still ends the literal. One pass: the literal needs one `#`
+    // more than the longest run of them after a quote or backslash (issue 40: asking for
+    // each longer run in turn took quadratic time on a long run of `#`s).
     let bytes = Array(text.utf8)
-    func holds(_ end: String) -> Bool {
-      let needle = Array(end.utf8)
-      guard bytes.count >= needle.count else { return false }
-      return (0...(bytes.count - needle.count)).contains {
-        bytes[$0..<($0 + needle.count)].elementsEqual(needle)
-      }
-    }
     var hashes = ""
     if bytes.contains(UInt8(ascii: "\"")) || bytes.contains(UInt8(ascii: "\\")) {
-      hashes = "#"
-      while holds("\"" + hashes) || holds("\\" + hashes) { hashes += "#" }
+      var longest = 0
+      var index = 0
+      while index < bytes.count {
+        let byte = bytes[index]
+        index += 1
+        guard byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+        var run = 0
+        while index < bytes.count, bytes[index] == UInt8(ascii: "#") {
+          run += 1
+          index += 1
+        }
+        longest = max(longest, run)
+      }
+      hashes = String(repeating: "#", count: longest + 1)
     }
     let delimiters = 2 * (hashes.count + 1)
     var pieces: [String] = []

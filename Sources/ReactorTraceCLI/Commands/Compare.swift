@@ -1,4 +1,5 @@
 import ArgumentParser
+import ReactorCommandLine
 import ReactorComparison
 import ReactorDiagrams
 import ReactorFleet
@@ -140,7 +141,7 @@ struct CompareRequest: CommandRequest {
         before.map(\.value).joined(separator: " "), after.map(\.value).joined(separator: " ")
       )
     }
-    for warning in sides.warnings { CommandFailure.printError("warning: " + warning) }
+    for warning in sides.warnings { StandardError.print("warning: " + warning) }
     let comparison = try FleetComparison(
       before: sides.before, after: sides.after, alpha: alpha, labels: labels)
     if let output, let format {
@@ -210,7 +211,7 @@ struct CompareRequest: CommandRequest {
       let title = "\(chosen.name): \(comparison.beforeLabel) → \(comparison.afterLabel)"
       let rendered = try DiagramFile.renderReportingWarnings(
         try graph.changeDotGraph(title: title, marks: marks), format: format, engine: .dot)
-      for warning in rendered.warnings { CommandFailure.printError("warning: \(path): \(warning)") }
+      for warning in rendered.warnings { StandardError.print("warning: \(path): \(warning)") }
       bytes = rendered.bytes
     }
     try OutputFiles.write(bytes, to: path, inputs: inputs)

@@ -1,13 +1,6 @@
 import ArgumentParser
+import ReactorCommandLine
 import ReactorTracing
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Why a command stopped: its exit code and the line it prints on standard error.
 ///
@@ -47,36 +40,16 @@ struct CommandFailure: Error, Sendable {
     guard let message else { return }
     // One line, even for a report that lists several schema changes.
     let lines = message.split(separator: "\n").map { $0.drop(while: { $0 == " " }) }
-    Self.printError(lines.joined(separator: lines.count > 2 ? "; " : " "))
+    StandardError.print(lines.joined(separator: lines.count > 2 ? "; " : " "))
   }
 
-  /// Writes a warning (or a note) as ``printError(_:)`` does, once the run's outcome is known
-  /// when a command runs (``DeferredWarnings``): not at all when it ends with exit code 2.
+  /// Writes a warning (or a note) as `StandardError.print(_:)` does, once the run's outcome is
+  /// known when a command runs (``DeferredWarnings``): not at all when it ends with exit code 2.
   static func printWarning(_ message: String) {
     if let warnings = DeferredWarnings.current {
       warnings.append(message)
     } else {
-      printError(message)
-    }
-  }
-
-  /// The most characters of a message ``printError(_:)`` writes; the rest is cut, saying
-  /// how long it was.
-  static let messageLimit = 2_000
-
-  /// Writes `reactor-trace: message` and a newline to standard error, as one line: control
-  /// characters in it shown as escapes by ``TerminalText/line(_:)`` and a message longer than
-  /// ``messageLimit`` cut.
-  static func printError(_ message: String) {
-    let safe = TerminalText.line(TerminalText.cut(message, limit: messageLimit))
-    let line = Array("reactor-trace: \(safe)\n".utf8)
-    line.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
+      StandardError.print(message)
     }
   }
 }

@@ -1,3 +1,4 @@
+import ReactorCommandLine
 import Synchronization
 
 /// The warning lines of one command run, held back until its outcome is known: a run that
@@ -24,7 +25,7 @@ final class DeferredWarnings: Sendable {
       lines = []
       return held
     }
-    for line in held { CommandFailure.printError(line) }
+    for line in held { StandardError.print(line) }
   }
 
   /// Forgets the lines held back: the run's error line says what matters.

@@ -133,9 +133,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     }
     sink = nil
     pending.reserveCapacity(flushThreshold)
-    let thread = Thread { [self] in run() }
-    thread.name = "reactor-trace writer"
-    thread.start()
+    RecorderThread.start(named: "trace writer") { [self] in run() }
   }
 
   /// A writer that hands its lines (the header's, then the events') to `sink` instead of a
@@ -179,9 +177,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     file = nil
     self.sink = sink
     pending.reserveCapacity(flushThreshold)
-    let thread = Thread { [self] in run() }
-    thread.name = "reactor-trace live writer"
-    thread.start()
+    RecorderThread.start(named: "trace live wr") { [self] in run() }
   }
 
   /// Refuses a reactor whose action, mutation or state can hold an object (a class instance

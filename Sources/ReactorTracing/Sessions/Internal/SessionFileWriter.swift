@@ -157,9 +157,7 @@ final class SessionFileWriter: @unchecked Sendable {
   }
 
   private func start() {
-    let thread = Thread { [self] in run() }
-    thread.name = "reactor-trace session writer"
-    thread.start()
+    RecorderThread.start(named: "trace session") { [self] in run() }
   }
 
   private static func seconds(_ duration: Duration) -> TimeInterval {

@@ -1,11 +1,11 @@
-/// SHA-256 (FIPS 180-4), for the inspector page's content security policy: the generator
+/// SHA-256 (FIPS 180-4), for the inspector page's content security policy: ``InspectorTemplate``
 /// writes the hash of the page's one script into `script-src`, so that the browser runs that
 /// script and no other, whatever an escaping mistake might let into the page.
 ///
 /// The package has no cryptography dependency and Foundation on Linux has none; this is the
 /// standard's algorithm, checked against its published test vectors in
 /// `InspectorAssetTests`.
-enum SHA256Digest {
+package enum SHA256Digest {
   private static let roundConstants: [UInt32] = [
     0x428a_2f98, 0x7137_4491, 0xb5c0_fbcf, 0xe9b5_dba5, 0x3956_c25b, 0x59f1_11f1, 0x923f_82a4,
     0xab1c_5ed5, 0xd807_aa98, 0x1283_5b01, 0x2431_85be, 0x550c_7dc3, 0x72be_5d74, 0x80de_b1fe,
@@ -20,7 +20,7 @@ enum SHA256Digest {
   ]
 
   /// The 32-byte digest of `message`.
-  static func hash(_ message: [UInt8]) -> [UInt8] {
+  package static func hash(_ message: [UInt8]) -> [UInt8] {
     var state: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab,
       0x5be0_cd19,
@@ -67,7 +67,7 @@ enum SHA256Digest {
   }
 
   /// The digest in base64, as a content security policy writes it: `'sha256-…'`.
-  static func base64(_ message: [UInt8]) -> String {
+  package static func base64(_ message: [UInt8]) -> String {
     let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
     let digest = hash(message)
     var text = ""
