@@ -17,6 +17,8 @@
 #   scripts/fuzz.sh 60          # what CI runs
 #   scripts/fuzz.sh 3600        # longer; the corpus in .build-fuzz/corpus grows across runs
 #   FUZZ_JOBS=2 scripts/fuzz.sh 3600   # several processes in parallel
+#   FUZZ_TIMEOUT=30 scripts/fuzz.sh 1800   # a longer limit for one input (default 10 s), on a
+#                                          # machine busy with other work
 #
 # Our modules are compiled with swiftc -sanitize=fuzzer,address here, outside the package's
 # build graph, so `swift build` and `swift test` never compile the fuzz target. The
@@ -28,6 +30,7 @@ cd "$(dirname "$0")/.."
 
 seconds="${1:-60}"
 jobs="${FUZZ_JOBS:-1}"
+timeout="${FUZZ_TIMEOUT:-10}"
 out=.build-fuzz
 mkdir -p "$out/modules" "$out/corpus" "$out/findings"
 
@@ -76,7 +79,7 @@ parallel=()
 # No Swift backtracer: a trap must end the process at once, as libFuzzer expects.
 root="$PWD"
 (cd "$out" && SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=1 ./reactor-trace-fuzz \
-  -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+  -max_total_time="$seconds" -max_len=65536 -timeout="$timeout" -rss_limit_mb=2048 \
   -dict="$root/Fuzz/trace.dict" "${parallel[@]}" \
   -artifact_prefix=findings/ -print_final_stats=1 corpus)
 echo "fuzz: no finding in ${seconds}s"

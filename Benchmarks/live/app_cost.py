@@ -94,8 +94,9 @@ def app_instructions(binary):
                 for part in glob.glob(out + ".*-*"):
                     text = open(part, errors="replace").read()
                     count = int(re.search(r"^(?:summary|totals): (\d+)", text, re.M).group(1))
-                    # The recorder's thread: the one running the file writer's loop.
-                    if "TraceFileWriter" in text and "run()" in text and count > 10 ** 7:
+                    # The recorder's thread: the one running the file writer's loop
+                    # (`TraceFileWriter.run()`, mangled).
+                    if "TraceFileWriterC3run" in text:
                         continue
                     app += count
                 totals[(mode, actions)] = app

@@ -38,7 +38,8 @@ struct BenchRow: Sendable {
   var showsMegabytes = false
   /// The targets; none for rows that are only measured.
   var targets: [BenchTarget] = []
-  /// ReactorKit's throughput for the same scenario on this machine, in units per second.
+  /// ReactorKit's untraced throughput for the same scenario, in units per second: the fixed
+  /// figure measured on ``ReactorKitCalibration/fixedFiguresMachine``.
   var reactorKit: Double?
   /// How a run is carried out.
   var job: Job

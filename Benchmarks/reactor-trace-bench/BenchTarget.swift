@@ -2,6 +2,10 @@
 enum BenchTarget: Equatable, Sendable {
   /// The median throughput is at least this many units per second.
   case throughput(atLeast: Double)
+  /// The median throughput is at least this many times ReactorKit's untraced one: its range
+  /// on this machine where the run calibrated it (``RowResult/calibratedReactorKit``, met
+  /// only at the range's highest), its fixed figure otherwise.
+  case timesReactorKit(atLeast: Double)
   /// The median run takes at most this many seconds.
   case seconds(atMost: Double)
   /// The largest maximum resident set size of the runs is at most this many MiB.
@@ -19,6 +23,8 @@ enum BenchTarget: Equatable, Sendable {
   var text: String {
     switch self {
     case .throughput(let minimum): "≥ \(Formatting.grouped(minimum))/s"
+    case .timesReactorKit(let multiple):
+      "≥ \(Formatting.decimal(multiple, digits: multiple.rounded() == multiple ? 0 : 1))× ReactorKit"
     case .seconds(let maximum): "≤ \(Formatting.decimal(maximum, digits: 0)) s"
     case .memory(let maximum): "≤ \(Formatting.decimal(maximum, digits: 0)) MiB"
     case .crashLoss(let events, let milliseconds):
@@ -33,6 +39,14 @@ enum BenchTarget: Equatable, Sendable {
   func isMet(by result: RowResult) -> Bool {
     switch self {
     case .throughput(let minimum): result.throughput >= minimum
+    case .timesReactorKit(let multiple):
+      if let reactorKit = result.calibratedReactorKit {
+        ReactorKitCalibration.meets(multiple, throughput: result.throughput, reactorKit: reactorKit)
+      } else if let reactorKit = result.row.reactorKit {
+        result.throughput >= multiple * reactorKit
+      } else {
+        false
+      }
     case .seconds(let maximum): result.seconds <= maximum
     case .memory(let maximum): result.maximumResidentMiB <= maximum
     case .crashLoss(let events, let milliseconds):

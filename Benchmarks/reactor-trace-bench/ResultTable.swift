@@ -1,12 +1,37 @@
 /// The benchmark's output: Markdown tables of the results, the trace sizes and the memory of
 /// streaming passes as the trace grows.
 struct ResultTable {
-  /// The measured rows, in order.
+  /// The measured rows, in order, each calibrated against ReactorKit where it can be.
   let results: [RowResult]
   /// Runs per row.
   let runs: Int
   /// Whether sizes were divided by 10.
   let isQuick: Bool
+
+  /// The table of `results`, whose rows of a calibrated scenario get ReactorKit's range on this
+  /// machine from the untraced row of the same scenario among them.
+  init(results: [RowResult], runs: Int, isQuick: Bool) {
+    self.results = Self.calibrating(results)
+    self.runs = runs
+    self.isQuick = isQuick
+  }
+
+  /// `results`, with ``RowResult/calibratedReactorKit`` set on every row compared with
+  /// ReactorKit whose scenario has a calibration and whose untraced row was run.
+  static func calibrating(_ results: [RowResult]) -> [RowResult] {
+    results.map { result in
+      guard result.row.reactorKit != nil,
+        let scenario = RuntimeScenario(rawValue: result.row.scenario),
+        let calibration = ReactorKitCalibration(scenario),
+        let untraced = results.first(where: {
+          $0.row.id == "\(scenario.rawValue)/\(TracingMode.untraced.rawValue)"
+        })
+      else { return result }
+      var calibrated = result
+      calibrated.calibratedReactorKit = calibration.reactorKit(ourUntraced: untraced.throughput)
+      return calibrated
+    }
+  }
 
   /// The state-large trace's bytes per event must be at most this share of the full state.
   static let stateSizeTarget = 0.05
@@ -18,7 +43,7 @@ struct ResultTable {
     lines.append(
       "Medians of \(runs) run\(runs == 1 ? "" : "s"), each in its own process; "
         + "max RSS is the largest of the runs.\n")
-    lines += mainTable
+    lines += mainTable + reactorKitNote
     let sizes = sizeTable
     if !sizes.isEmpty { lines += [""] + sizes }
     let memory = memoryTable
@@ -60,8 +85,26 @@ struct ResultTable {
           ", \(Formatting.grouped(Double(dropped))) of \(Formatting.grouped(Double(events))) "
           + "events dropped (\(share) %)"
       }
-      let reactorKit = row.reactorKit.map { "\(Formatting.grouped($0)) \(row.unit)/s" } ?? ""
-      let ratio = row.reactorKit.map { "\(Formatting.decimal(result.throughput / $0, digits: 1))×" }
+      var reactorKit = ""
+      var ratio = ""
+      if let fixed = row.reactorKit {
+        let machine = ReactorKitCalibration.fixedFiguresMachine
+        reactorKit = "\(Formatting.grouped(fixed)) \(row.unit)/s (\(machine))"
+        ratio = "\(Formatting.decimal(result.throughput / fixed, digits: 1))× (\(machine))"
+      }
+      if let here = result.calibratedReactorKit {
+        let range = Self.range(here) { Formatting.grouped($0) }
+        reactorKit += "; here \(range) (calibrated)"
+        if let ratios = ReactorKitCalibration.ratio(of: result.throughput, to: here) {
+          // A narrow range shows a second decimal rather than `1.3–1.3×`.
+          let digits =
+            Formatting.decimal(ratios.lowerBound, digits: 1)
+              == Formatting.decimal(ratios.upperBound, digits: 1) ? 2 : 1
+          ratio =
+            Self.range(ratios) { Formatting.decimal($0, digits: digits) } + "× (calibrated); "
+            + ratio
+        }
+      }
       var outcome: String
       if row.targets.isEmpty {
         outcome = ""
@@ -78,11 +121,42 @@ struct ResultTable {
         Formatting.seconds(result.seconds),
         (result.isMemoryUpperBound ? "≤ " : "")
           + Formatting.decimal(result.maximumResidentMiB, digits: 1),
-        row.targets.map(\.text).joined(separator: ", "), reactorKit, ratio ?? "", outcome,
+        row.targets.map(\.text).joined(separator: ", "), reactorKit, ratio, outcome,
       ]
       lines.append("| " + cells.joined(separator: " | ") + " |")
     }
     return lines
+  }
+
+  /// `low–high`, each formatted by `format`.
+  private static func range(
+    _ range: ClosedRange<Double>, _ format: (Double) -> String
+  ) -> String {
+    "\(format(range.lowerBound))–\(format(range.upperBound))"
+  }
+
+  /// What the ReactorKit and ratio columns hold, printed under the table when a row has them.
+  private var reactorKitNote: [String] {
+    guard results.contains(where: { $0.row.reactorKit != nil }) else { return [] }
+    var note =
+      "ReactorKit: its untraced throughput, measured side by side on "
+      + "\(ReactorKitCalibration.fixedFiguresMachine) (fixed figures: ratios to them hold only "
+      + "on that machine)."
+    if results.contains(where: { $0.calibratedReactorKit != nil }) {
+      note +=
+        " Calibrated: ReactorKit's range on this machine, this run's untraced row of the same "
+        + "scenario times ReactorKit's share of ours measured side by side on two machines "
+        + "(" + Self.calibratedShares + "), and the ratio to that range; a target of a multiple "
+        + "of ReactorKit is judged against the range's highest."
+    }
+    return ["", note]
+  }
+
+  /// Each calibrated scenario's share: `counter-sync 0.96–1.39 %, …`.
+  private static var calibratedShares: String {
+    RuntimeScenario.allCases.compactMap { scenario in
+      ReactorKitCalibration(scenario).map { "\(scenario.rawValue) \($0.shareText)" }
+    }.joined(separator: ", ")
   }
 
   /// The rows whose reports carry trace sizes: (name, result, whether it has a target).

@@ -20,6 +20,10 @@ struct RowResult: Sendable {
   var row: BenchRow
   /// Its runs, in order.
   var runs: [Run]
+  /// ReactorKit's untraced throughput on this machine, estimated from this run's untraced row
+  /// of the same scenario (``ReactorKitCalibration``), lowest and highest; `nil` for a
+  /// scenario without a calibration or a run without that row.
+  var calibratedReactorKit: ClosedRange<Double>?
 
   /// The median of the runs' seconds.
   var seconds: Double { Self.median(runs.map(\.seconds)) }

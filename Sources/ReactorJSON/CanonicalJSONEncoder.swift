@@ -339,6 +339,10 @@ private final class CanonicalOutput {
     let sorted = members + firstMember
     let count = memberCount - firstMember
     guard count > 1 else { return }
+    if count == 2 {
+      swapTwoMembers(sorted, objectStart: objectStart)
+      return
+    }
     // Insertion sort: stable, and fast for the few members of a typical object.
     for index in 1..<count {
       let member = sorted[index]
@@ -368,6 +372,35 @@ private final class CanonicalOutput {
       written += member.end - member.start
     }
     // Fewer bytes only where a repeated key was dropped.
+    bytes.count = written
+  }
+
+  /// Puts the two members at `pair`, the last of the object at `objectStart` and out of
+  /// order, in key order (only the second of two equal keys kept), without the scratch copy
+  /// of the general case: most small structs declare a member or two out of key order.
+  private func swapTwoMembers(_ pair: UnsafeMutablePointer<Member>, objectStart: Int) {
+    let first = pair[0]
+    let second = pair[1]
+    let contentStart = objectStart + 1
+    // `second` sorts before `first` (or has the same key): it was out of order.
+    if !Self.keyPrecedes(second, first, in: bytes.base) {
+      // Equal keys: the last one is kept.
+      let length = second.end - second.start
+      (bytes.base + contentStart).update(from: bytes.base + second.start, count: length)
+      bytes.count = contentStart + length
+      return
+    }
+    scratch.removeAll()
+    scratch.append(
+      UnsafeBufferPointer(start: bytes.base + contentStart, count: bytes.count - contentStart))
+    let moved = scratch.base - contentStart
+    var written = contentStart
+    (bytes.base + written).update(from: moved + second.start, count: second.end - second.start)
+    written += second.end - second.start
+    bytes.base[written] = UInt8(ascii: ",")
+    written += 1
+    (bytes.base + written).update(from: moved + first.start, count: first.end - first.start)
+    written += first.end - first.start
     bytes.count = written
   }
 

@@ -165,10 +165,10 @@ extension TraceIndex {
     return matches
   }
 
-  /// The name a reactor goes by in answers: `2 TaskListReactor 'list'`, or the type alone in
-  /// a trace of one reactor.
+  /// The name a reactor goes by in answers: `reactor 2 (TaskListReactor 'list')`, or the
+  /// type alone when the file holds one reactor (a trace, or a session of one).
   func reactorTitle(_ id: Int) -> String {
     guard let info = reactors[id] else { return "reactor \(id)" }
-    return isSession ? "reactor \(id) (\(info.title))" : info.title
+    return reactors.count == 1 ? info.title : "reactor \(id) (\(info.title))"
   }
 }

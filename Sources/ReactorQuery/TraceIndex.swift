@@ -30,8 +30,6 @@ final class TraceIndex {
   let identity: FileIdentity
   /// The session's header (a trace's, read as a session of one reactor).
   let header: SessionHeader
-  /// Whether the file is a session of many reactors (format 2.x).
-  var isSession: Bool { !header.isTraceOfOneReactor }
   /// The redaction applied to labels as they were indexed, and to states as they are read.
   let redaction: AnswerRedaction
   /// Whether the redaction hides some value in the trace: then diagrams and replay reports,

@@ -84,8 +84,8 @@ extension TraceQueries {
     if kind == "sequence", let reactors {
       // A session's sequence: the reactors named.
       for id in reactors.sorted() { command += ["--reactor", String(id)] }
-    } else if index.isSession, let reactors {
-      // A session's transitions: one machine per reactor type; the type of the reactors named.
+    } else if let reactors {
+      // Transitions: one machine per reactor type; the type of the reactors named.
       let types = Set(reactors.compactMap { index.reactors[$0]?.type })
       guard types.count == 1, let type = types.first else {
         throw .invalidArgument(

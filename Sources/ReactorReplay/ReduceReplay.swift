@@ -109,7 +109,22 @@ public enum ReduceReplay {
       beforeIsReplayed = false
       return after
     }
+    // The mutation of a recorded line, decoded (or taken from the cache) and named in errors.
+    func decodedMutation(
+      _ value: JSONValue, line: Int, sequence: Int, label: String
+    ) throws(ReplayError) -> R.Mutation {
+      if let index = mutations.index(of: value) { return mutations.value(at: index) }
+      let mutation = try ReplayChecks.decode(
+        R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line,
+        sequence: sequence, label: label
+      ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
+      mutations.remember(mutation, for: value)
+      return mutation
+    }
     while let event = try ReplayChecks.next(reader) {
+      // The switch is the event's last use, with one pattern per kind: a second pattern over
+      // the same kind (`where isAfterGap`), or a use after it, copies the event.
+      let sequence = event.sequence
       switch event.kind {
       case .action(let action):
         actions.insert(action.label, for: action.id)
@@ -132,32 +147,23 @@ public enum ReduceReplay {
         } catch {
           throw .undecodable(line: reader.lineNumber, reason: "jump's state: \(error)")
         }
-      case .mutation(let recorded) where isAfterGap:
-        // The state before this mutation is missing: take the recorded one after it.
-        let recordedState = try rebuildRecorded(after: recorded, sequence: event.sequence)
-        do {
-          state = try CodableValues.decodeOrThrow(R.State.self, from: recordedState)
-        } catch {
-          throw .undecodable(line: reader.lineNumber, reason: "recorded state: \(error)")
-        }
-        isAfterGap = false
       case .mutation(let recorded):
+        if isAfterGap {
+          // The state before this mutation is missing: take the recorded one after it.
+          let recordedState = try rebuildRecorded(after: recorded, sequence: sequence)
+          do {
+            state = try CodableValues.decodeOrThrow(R.State.self, from: recordedState)
+          } catch {
+            throw .undecodable(line: reader.lineNumber, reason: "recorded state: \(error)")
+          }
+          isAfterGap = false
+          continue
+        }
         let line = reader.lineNumber
         guard let value = recorded.value else { throw .missingValue(line: line, what: "mutation") }
-        let mutation: R.Mutation
-        do {
-          mutation = try mutations.value(for: value) { value throws(ReplayError) in
-            try ReplayChecks.decode(
-              R.Mutation.self, from: value, of: .mutation, evolution: evolution, line: line,
-              sequence: event.sequence, label: recorded.label
-            ) { try CodableValues.decodeOrThrow(R.Mutation.self, from: $0) }
-          }
-        } catch let error as ReplayError {
-          throw error
-        } catch {
-          throw .undecodable(line: line, reason: "mutation \(recorded.label): \(error)")
-        }
-        willReduce?(event.sequence)
+        let mutation = try decodedMutation(
+          value, line: line, sequence: sequence, label: recorded.label)
+        willReduce?(sequence)
         state = reactor.reduce(state: state, mutation: mutation)
         let replayedJSON: JSONValue
         do {
@@ -176,13 +182,13 @@ public enum ReduceReplay {
         } catch {
           throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
         }
-        let recordedState = try rebuildRecorded(after: recorded, sequence: event.sequence)
+        let recordedState = try rebuildRecorded(after: recorded, sequence: sequence)
         var compared = replayedJSON
         if let knownState { compared = StateComparison.projecting(compared, onto: knownState) }
         if isRedacted { compared = StateComparison.masking(compared, like: recordedState) }
         if compared != recordedState {
           let divergence = ReplayDivergence(
-            sequence: event.sequence, line: line, mutation: recorded.label,
+            sequence: sequence, line: line, mutation: recorded.label,
             action: recorded.cause.action.flatMap { actions[$0] },
             reason: "reduce returned a different state",
             diff: StateComparison.stateDiff(

@@ -146,6 +146,10 @@ public final class StructuralReplay {
   /// In a window, the largest reactor id a reference named that the input does not
   /// introduce (so released before the window) while no reactor was introduced in it yet.
   private var reactorClaim: SeenIDs.Claim?
+  /// In a window, each reactor id a reference named as released before it, with the first
+  /// such reference: an id the input introduces later (alive when the window starts) was not
+  /// released, and the reference named the future (issue 40, found by the session fuzz).
+  private var releasedClaims: [Int: SeenIDs.Claim] = [:]
   /// In a window, the `seq` of the last reactor introduced before it, as its base.
   private var lastBaseSequence = 0
   private var expectedSequence: Int?
@@ -612,6 +616,9 @@ public final class StructuralReplay {
   /// the claim is noted, and checked when one is.
   private func isReleasedBeforeWindow(_ reactor: Int, sequence: Int, line: Int) -> Bool {
     guard reader.header.window != nil, reactor >= 1 else { return false }
+    if reactor > lastReactor, releasedClaims[reactor] == nil {
+      releasedClaims[reactor] = SeenIDs.Claim(id: reactor, sequence: sequence, line: line)
+    }
     if let firstReactorInWindow { return reactor < firstReactorInWindow }
     if reactorClaim.map({ reactor > $0.id }) ?? true {
       reactorClaim = SeenIDs.Claim(id: reactor, sequence: sequence, line: line)
@@ -644,6 +651,13 @@ public final class StructuralReplay {
     let isBeforeWindow = window.map { sequence < $0.firstSequence } ?? false
     if id <= lastReactor {
       broken("after reactor \(lastReactor) (ids increase in the order of introduction)")
+    }
+    if let claim = releasedClaims.removeValue(forKey: id) {
+      divergences.append(
+        .brokenCause(
+          sequence: claim.sequence, line: claim.line,
+          reason: "names reactor \(id) as one released before the window, but reactor \(id) "
+            + "is introduced at event \(sequence): it names the future"))
     }
     if window != nil, !isBeforeWindow, firstReactorInWindow == nil {
       firstReactorInWindow = id

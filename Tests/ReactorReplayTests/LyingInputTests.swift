@@ -211,6 +211,22 @@ import Testing
       ])
   }
 
+  /// Found by the session fuzz (issue 40): before a window, a reactor alive at its start
+  /// names as its parent a reactor the input introduces just after it, as one released
+  /// before the window; that reactor was alive, not released.
+  @Test func aParentNamedAsReleasedBeforeTheWindowButIntroducedLaterIsTheFuture() throws {
+    var window = SessionFixture.session()
+    window.header.version = TraceFormatVersion(major: 2, minor: 1)
+    window.header.window = TraceHeader.Window(firstSequence: 4, droppedEvents: 3)
+    window.events.remove(at: 2)
+    try Self.edit(&window, at: 0) { introduction in introduction.parent = 2 }
+    #expect(
+      try Self.divergences(window) == [
+        "line 2: event 1 names reactor 2 as one released before the window, but reactor 2 is "
+          + "introduced at event 2: it names the future"
+      ])
+  }
+
   @Test func aDuringThatIsNotTheParentsLatestEventIsFound() throws {
     var session = SessionFixture.session()
     // Event 5 is the edit screen's mutation, not an event of the list.

@@ -13,8 +13,8 @@ final class DecodedValueCache<Value> {
   /// The most entries kept.
   static var capacity: Int { 16 }
 
-  // Touched only by `value(for:decode:)`, which calls out only to `decode` between accesses:
-  // no dynamic exclusivity checks.
+  // Touched only by `index(of:)`, `value(at:)` and `remember(_:for:)`, which call out to nothing
+  // between accesses: no dynamic exclusivity checks.
   // The JSON and the value of each entry, in two arrays: an array of pairs would look up the
   // pair type's generic metadata at every access.
   @exclusivity(unchecked) private var jsons: [JSONValue] = []
@@ -29,21 +29,35 @@ final class DecodedValueCache<Value> {
   /// that may hold no references in a given value.
   let isEnabled = _isPOD(Value.self) || !(Value.self is AnyClass)
 
-  /// The value decoded from `json`: a cached one, or what `decode` returns, then cached.
-  func value(for json: JSONValue, decode: (JSONValue) throws -> Value) rethrows -> Value {
-    guard isEnabled else { return try decode(json) }
+  /// Where the value decoded from `json` is cached, or `nil` when it is not: then decode it
+  /// and ``remember(_:for:)`` it.
+  ///
+  /// A lookup and an insertion rather than one call taking the decoding as a closure: a
+  /// replay's closure captures the line it names in errors, and building it at every step cost
+  /// more than the lookup. An index rather than an optional value: in unspecialized code, an
+  /// optional of `Value` looks up its generic metadata at every use.
+  func index(of json: JSONValue) -> Int? {
+    guard isEnabled else { return nil }
     // A payload the reader read before is usually the very same storage: look for that
     // first, then compare values.
     if let storage = PayloadStorage(json) {
       for index in storages.indices where storages[index] == storage {
-        return values[index]
+        return index
       }
     }
     for index in jsons.indices where Self.isIdentical(jsons[index], json) {
-      return values[index]
+      return index
     }
-    let value = try decode(json)
-    guard isPOD || Self.holdsOnlyValues(value, budget: 256) else { return value }
+    return nil
+  }
+
+  /// The value cached at `index`, which ``index(of:)`` returned.
+  func value(at index: Int) -> Value { values[index] }
+
+  /// Caches `value`, decoded from `json`, when values of its type may be cached and it holds
+  /// only values.
+  func remember(_ value: Value, for json: JSONValue) {
+    guard isEnabled, isPOD || Self.holdsOnlyValues(value, budget: 256) else { return }
     if jsons.count < Self.capacity {
       jsons.append(json)
       values.append(value)
@@ -54,7 +68,6 @@ final class DecodedValueCache<Value> {
       storages[oldest] = PayloadStorage(json) ?? PayloadStorage()
       oldest = (oldest + 1) % Self.capacity
     }
-    return value
   }
 
   /// Whether `value` holds no class instances, nor anything a custom mirror could hide,

@@ -169,7 +169,7 @@ public final class TraceReader {
       }
       if let event = fastEvent {
         skippedLastState = fastDecoder.skippedState
-        try accept(event)
+        try acceptDecoded(event)
         return event
       }
       let json: JSONValue
@@ -223,6 +223,20 @@ public final class TraceReader {
     return parsed.state
   }
 
+  /// ``accept(_:)`` for an action or a mutation from the fast path, without switching over
+  /// (and so copying) its kind unless it verifies states.
+  private func acceptDecoded(_ event: TraceEvent) throws(TraceReadError) {
+    if hasEnded {
+      throw .malformedLine(path: path, line: lineNumber, reason: "an event follows the end line")
+    }
+    eventCount += 1
+    lastEventTime = event.time
+    lastEventLine = lineNumber
+    if verifiesStates, case .mutation(let mutation) = event.kind {
+      try rebuildState(mutation.state, hash: mutation.stateHash, sequence: event.sequence)
+    }
+  }
+
   /// Checks an event read from the current line against the ones before, and rebuilds the
   /// state after it.
   private func accept(_ event: TraceEvent) throws(TraceReadError) {
@@ -233,8 +247,9 @@ public final class TraceReader {
     lastEventTime = event.time
     lastEventLine = lineNumber
     switch event.kind {
-    case .mutation(let mutation):
-      if verifiesStates {
+    case .mutation:
+      // Bound only when needed: binding copies the mutation.
+      if verifiesStates, case .mutation(let mutation) = event.kind {
         try rebuildState(mutation.state, hash: mutation.stateHash, sequence: event.sequence)
       }
     case .jump(let jump):

@@ -49,6 +49,45 @@ extension TracingTests {
       }
     }
 
+    @Test(arguments: [
+      // Hashes: uppercase, and bytes just outside the digits and letters.
+      ("hash", "ABCDEF0123456789"), ("hash", "0123456789abcdeg"), ("hash", "012345678:abcdef"),
+      ("hash", "`123456789abcdef"), ("hash", "/123456789abcdef"), ("hash", "0123456789abcde"),
+      // Times: 18 and 19 digits, past `Int64`, and a leading zero.
+      ("t", "123456789012345678"), ("t", "1234567890123456789"), ("t", "92233720368547758070"),
+      ("t", "012"),
+    ])
+    func hashesAndIntegersAtTheFastPathsEdgesReadAsTheGeneralPathReadsThem(
+      member: String, value: String
+    ) throws {
+      // The fast path reads a hash 8 digits at a time and the first 18 digits of an integer
+      // without overflow checks; what it takes or leaves must read as a line laid out
+      // otherwise, which always takes the general path.
+      var edited = lines(try sampleTrace())
+      let line = try #require(edited.firstIndex { $0.contains(#""kind":"mutation""#) })
+      let quote = member == "hash" ? "\"" : ""
+      let pattern = try Regex(#""\#(member)":"# + quote + #"[0-9a-z]+"# + quote)
+      edited[line] = edited[line].replacing(
+        pattern, with: #""\#(member)":"# + quote + value + quote, maxReplacements: 1)
+      #expect(edited[line].contains(value))
+      var spaced = edited
+      spaced[line].insert(" ", at: spaced[line].index(after: spaced[line].startIndex))
+      #expect(outcome(reading: bytes(edited)) == outcome(reading: bytes(spaced)))
+    }
+
+    /// The events read, or the error without its column (a space moves it by one).
+    private func outcome(reading bytes: [UInt8]) -> String {
+      do {
+        return "\(try readAll(bytes).events)"
+      } catch {
+        let text = error.description
+        guard let column = text.range(of: "column "),
+          let end = text[column.upperBound...].range(of: ": ")
+        else { return text }
+        return text.replacingCharacters(in: column.lowerBound..<end.upperBound, with: "")
+      }
+    }
+
     @Test func stateChangesLeftUnparsedReadLaterAsTheSameChanges() throws {
       // A replay comparing hashes has the reader only check simple state changes, and asks
       // for one where the hashes differ.

@@ -58,13 +58,18 @@ struct EventLineDecoder {
       self.reactor = reactor
     }
     guard cursor.skip(#","kind":""#) else { return nil }
-    let kind: TraceEvent.Kind
+    let stamp = Duration.traceNanoseconds(Int64(time))
+    // Each kind's event is made where it is returned: a `kind` set in branches and wrapped
+    // after them costs a copy and a destruction of the payload.
     if cursor.skip(#"action","id":"#) {
       guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
         let label = label(&cursor), cursor.skip(#"","value":"#),
-        let value = payload(&cursor, parser: &parser), cursor.skip(#","source":"sent"}"#)
+        let value = payload(&cursor, parser: &parser), cursor.skip(#","source":"sent"}"#),
+        cursor.isAtEnd
       else { return nil }
-      kind = .action(TraceEvent.Action(id: id, label: label, value: value, source: .sent))
+      return TraceEvent(
+        sequence: sequence, time: stamp,
+        kind: .action(TraceEvent.Action(id: id, label: label, value: value, source: .sent)))
     } else if cursor.skip(#"mutation","id":"#) {
       guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
         let label = label(&cursor), cursor.skip(#"","value":"#),
@@ -94,17 +99,17 @@ struct EventLineDecoder {
       } else {
         return nil
       }
-      guard cursor.skip(#","hash":""#), let hash = cursor.hash(), cursor.skip(#""}"#) else {
-        return nil
-      }
-      kind = .mutation(
-        TraceEvent.Mutation(
-          id: id, label: label, value: value, cause: cause, state: state, stateHash: hash))
+      guard cursor.skip(#","hash":""#), let hash = cursor.hash(), cursor.skip(#""}"#),
+        cursor.isAtEnd
+      else { return nil }
+      return TraceEvent(
+        sequence: sequence, time: stamp,
+        kind: .mutation(
+          TraceEvent.Mutation(
+            id: id, label: label, value: value, cause: cause, state: state, stateHash: hash)))
     } else {
       return nil
     }
-    guard cursor.isAtEnd else { return nil }
-    return TraceEvent(sequence: sequence, time: .traceNanoseconds(Int64(time)), kind: kind)
   }
 
   /// Skips a state change of the simplest shapes, reporting whether it did.
@@ -276,6 +281,7 @@ struct EventLineDecoder {
     }
 
     /// Whether `bytes` come next.
+    @inline(__always)
     func matches(_ bytes: [UInt8]) -> Bool {
       guard buffer.count - offset >= bytes.count else { return false }
       return bytes.withUnsafeBytes { bytes in
@@ -297,23 +303,39 @@ struct EventLineDecoder {
     }
 
     /// Whether `count` bytes at `a` and `b` are equal: `memcmp` inlined for the short runs of
-    /// a trace line, 8 bytes at a time.
+    /// a trace line, 8 bytes at a time, the last 8 overlapping the ones before, and a run
+    /// shorter than 8 in at most three loads.
     @inline(__always)
     private static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
-      var index = 0
-      while index + 8 <= count {
-        guard
-          a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            == b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-        else { return false }
-        index += 8
+      if count >= 8 {
+        var index = 0
+        while index + 8 < count {
+          guard
+            a.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+              == b.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+          else { return false }
+          index += 8
+        }
+        return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+          == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
       }
-      while index < count {
+      var index = 0
+      if count & 4 != 0 {
         guard
-          a.load(fromByteOffset: index, as: UInt8.self)
-            == b.load(fromByteOffset: index, as: UInt8.self)
+          a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
         else { return false }
-        index += 1
+        index = 4
+      }
+      if count & 2 != 0 {
+        guard
+          a.loadUnaligned(fromByteOffset: index, as: UInt16.self)
+            == b.loadUnaligned(fromByteOffset: index, as: UInt16.self)
+        else { return false }
+        index += 2
+      }
+      if count & 1 != 0 {
+        return a.load(fromByteOffset: index, as: UInt8.self)
+          == b.load(fromByteOffset: index, as: UInt8.self)
       }
       return true
     }
@@ -329,6 +351,14 @@ struct EventLineDecoder {
     mutating func integer() -> Int? {
       let start = offset
       var value = 0
+      // 18 digits cannot overflow: no checks for them.
+      let unchecked = min(buffer.count, offset + 18)
+      while offset < unchecked {
+        let digit = buffer[offset] &- UInt8(ascii: "0")
+        guard digit < 10 else { break }
+        value = value &* 10 &+ Int(digit)
+        offset += 1
+      }
       while let byte = byte(at: offset), byte &- UInt8(ascii: "0") < 10 {
         let (times10, overflow) = value.multipliedReportingOverflow(by: 10)
         let (sum, carry) = times10.addingReportingOverflow(Int(byte &- UInt8(ascii: "0")))
@@ -370,20 +400,36 @@ struct EventLineDecoder {
 
     /// 16 lowercase hexadecimal digits.
     mutating func hash() -> TraceHash? {
-      guard buffer.count - offset >= 16 else { return nil }
-      var value: UInt64 = 0
-      for index in offset..<offset + 16 {
-        let byte = buffer[index]
-        let digit: UInt8
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-        default: return nil
-        }
-        value = value << 4 | UInt64(digit)
-      }
+      guard buffer.count - offset >= 16,
+        let high = Self.hexDigits(buffer.baseAddress! + offset),
+        let low = Self.hexDigits(buffer.baseAddress! + offset + 8)
+      else { return nil }
       offset += 16
-      return TraceHash(value)
+      return TraceHash(high << 32 | low)
+    }
+
+    /// The value of the 8 lowercase hexadecimal digits at `digits`, or `nil` when one is not
+    /// such a digit: all 8 at once in a 64-bit word.
+    @inline(__always)
+    private static func hexDigits(_ digits: UnsafeRawPointer) -> UInt64? {
+      // Byte i of `word` is digit i, the most significant first.
+      let word = UInt64(littleEndian: digits.loadUnaligned(as: UInt64.self))
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highBits: UInt64 = 0x8080_8080_8080_8080
+      // A byte below 0x80 plus (0x80 - n) has its high bit set exactly when it is at least
+      // n, and carries into no other byte.
+      func atLeast(_ n: UInt64) -> UInt64 { (word &+ (0x80 &- n) &* ones) & highBits }
+      let isDecimal = atLeast(0x30) & ~atLeast(0x3A)
+      let isLetter = atLeast(0x61) & ~atLeast(0x67)
+      guard word & highBits == 0, isDecimal | isLetter == highBits else { return nil }
+      // '0'...'9' are 0x30...0x39 and 'a'...'f' 0x61...0x66: the low 4 bits, plus 9 where
+      // bit 6 is set.
+      var value = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ ((word >> 6) & ones) &* 9
+      // Pairs of digits into bytes, pairs of bytes into 16 bits, then into 32.
+      value = ((value << 4) | (value >> 8)) & 0x00FF_00FF_00FF_00FF
+      value = ((value << 8) | (value >> 16)) & 0x0000_FFFF_0000_FFFF
+      value = ((value << 16) | (value >> 32)) & 0x0000_0000_FFFF_FFFF
+      return value
     }
   }
 }
