@@ -38,7 +38,11 @@ extension ShrinkCondition {
       let (_, world, breaker) = firstMoment(in: session, brokenInvariant: check),
       let breaker, let state = world.states[breaker]
     else { return nil }
-    let address = session.header.metadata["app"] == nil ? nil : world.address(of: breaker)
+    // An app's run addresses its reactors; so does any run whose breaker is not the reactor
+    // a condition without an address reads (found by the shrink fuzz, issue 40: a session
+    // without `app` metadata spelled the edit screen's fields as the list's).
+    let needsAddress = session.header.metadata["app"] != nil || breaker != world.first
+    let address = needsAddress ? world.address(of: breaker) : nil
     // A field whose key a condition cannot write (one holding `=`, `,`, `:` or a dot) would
     // be read back as another field: it is left out, so the condition still holds then.
     let fields = StatePath.leaves(of: StatePulse.withoutCounts(state)).compactMap {
@@ -54,7 +58,7 @@ extension ShrinkCondition {
     guard !fields.isEmpty,
       let condition = try? StateCondition(parsing: fields.joined(separator: ","))
     else { return nil }
-    if session.header.metadata["app"] != nil, address == nil { return nil }
+    if needsAddress, address == nil { return nil }
     return ShrinkCondition(
       states: states + [StateTerm(address: address, condition: condition)],
       brokenInvariant: false, trap: trap)

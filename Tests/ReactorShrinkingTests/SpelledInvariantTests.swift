@@ -1,3 +1,4 @@
+import Foundation
 import ReactorShrinking
 import ReactorTracing
 import Testing
@@ -49,5 +50,34 @@ struct SpelledInvariantTests {
       #expect(try ShrinkCondition.StateTerm(parsing: term.description) == term)
     }
     #expect(spelled.states.contains { $0.description.hasSuffix("x=1") })
+  }
+}
+
+/// Found by the shrink fuzz (issue 40): in a session without `app` metadata, the condition
+/// spelled from a reactor other than the first names that reactor, so it holds when the
+/// invariant broke.
+@Suite("A broken invariant of a session's second reactor spelled as a state condition")
+struct SpelledInvariantOfAnotherReactorTests {
+  @Test(arguments: [true, false])
+  func theSpelledConditionNamesTheReactorThatBrokeIt(withAppMetadata: Bool) throws {
+    let root = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    var text = try String(
+      contentsOf: root.appendingPathComponent("Traces/taskapp.session.jsonl"), encoding: .utf8)
+    if !withAppMetadata {
+      text = text.replacingOccurrences(of: #""metadata":{"app":"#, with: #""metadata":{"name":"#)
+    }
+    let session = try SessionTrace(bytes: Array(text.utf8))
+    #expect((session.header.metadata["app"] != nil) == withAppMetadata)
+    let condition = ShrinkCondition(brokenInvariant: true)
+    let check: (String, JSONValue) -> String? = { type, _ in
+      type.hasSuffix("TaskEditReactor") ? "the edit screen is never shown" : nil
+    }
+    let match = try #require(condition.firstMatch(in: session, brokenInvariant: check))
+    let spelled = try #require(
+      condition.spellingInvariantAsState(in: session, brokenInvariant: check))
+    #expect(spelled.states.allSatisfy { $0.address != nil }, "\(spelled)")
+    let held = try #require(spelled.firstMatch(in: session), "\(spelled) never holds")
+    #expect(held.sequence <= match.sequence)
   }
 }
