@@ -23,7 +23,7 @@ enum SessionMutator {
   /// that structural replay accepts.
   static func check(_ bytes: [UInt8]) {
     guard let reader = try? SessionReader(bytes: bytes, name: "fuzz", verifyingStates: false),
-      accepts(bytes)
+      accepts(bytes), !skipsLines(bytes)
     else { return }
     var inputs: [Input] = []
     if reader.header.isTraceOfOneReactor {
@@ -62,6 +62,19 @@ enum SessionMutator {
         }
       }
     }
+  }
+
+  /// Whether reading `bytes` skips lines of kinds the reader does not know: their `seq`
+  /// numbers are kept by the reader but not by ``SessionTrace``, whose lines written again
+  /// would then miss them (found by CI's fuzz run).
+  private static func skipsLines(_ bytes: [UInt8]) -> Bool {
+    guard let reader = try? SessionReader(bytes: bytes, name: "fuzz", verifyingStates: false)
+    else { return true }
+    while let event = try? reader.next() {
+      if reader.skippedBeforeLastEvent > 0 { return true }
+      if case .end = event.kind { break }
+    }
+    return reader.skippedBeforeLastEvent > 0
   }
 
   /// Whether structural replay accepts `bytes`: they read, and nothing diverges.
