@@ -129,8 +129,9 @@ enum GeneratedFiles {
           suiteName: "TaskappSessionTests", serialExecutor: "withExclusiveMainSerialExecutor",
           imports: ["ReactorTestSupport"]),
         factory: nil))
-    // The same session with a jump of the edit screen from the page at its end (issue 43),
-    // performed through the recorder as a live recording performs it.
+    // The start of the same session, up to a title typed in the edit screen, then a jump of
+    // the edit screen from the page back to the state before it (issue 43), performed
+    // through the recorder as a live recording performs it.
     files.append(
       File(
         path: "Tests/GeneratedTraceTests/TaskappJumpSessionTests.swift",
