@@ -224,6 +224,7 @@ private enum Input {
     var end = start
     while end < events.count, end - start < 3, case .reactor(_, let kind) = events[end].kind {
       if case .mutation = kind { break }
+      if case .jump = kind { break }
       end += 1
     }
     let count = end - start
