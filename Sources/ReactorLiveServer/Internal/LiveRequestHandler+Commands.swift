@@ -79,10 +79,7 @@ extension LiveRequestHandler {
   /// Answers an app's request for its stream's orders as soon as one is queued, or with none
   /// once the wait it asked for passed.
   func handOrders(_ request: HTTPRequest, number: Int) async -> Outcome {
-    guard policy.accepts(token: AccessPolicy.bearer(request.header("authorization"))) else {
-      return await refuseToken(request, "app with a wrong or missing token")
-    }
-    table.presentedToken(number)
+    if let refusal = await tokenRefusal(request, number: number, "app") { return refusal }
     let id = String(request.path.dropFirst(LiveProtocol.ordersPathPrefix.count))
     guard request.method == "GET", LiveProtocol.isValidStreamID(id),
       (request.header("content-length") ?? "0") == "0",
