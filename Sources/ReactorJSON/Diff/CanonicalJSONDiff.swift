@@ -122,6 +122,13 @@ package struct CanonicalJSONDiff {
       return false
     }
     while true {
+      // Equal bytes 32 at a time, then 8, then one: the runs between changes are long.
+      while oldOffset + 32 <= oldCount && newOffset + 32 <= newCount
+        && Self.equal32(oldBase + oldOffset, newBase + newOffset)
+      {
+        oldOffset += 32
+        newOffset += 32
+      }
       while oldOffset + 8 <= oldCount && newOffset + 8 <= newCount
         && UnsafeRawPointer(oldBase + oldOffset).loadUnaligned(as: UInt64.self)
           == UnsafeRawPointer(newBase + newOffset).loadUnaligned(as: UInt64.self)
@@ -235,10 +242,11 @@ package struct CanonicalJSONDiff {
     var commas = 0
     while position + 8 <= end {
       let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      // `[` and `{`, `]` and `}` differ only in the bit 0x20: one comparison finds each pair.
+      let folded = word | 0x2020_2020_2020_2020
       let stops =
-        matches(word, UInt8(ascii: "\"")) | matches(word, UInt8(ascii: "["))
-        | matches(word, UInt8(ascii: "]"))
-        | matches(word, UInt8(ascii: "{")) | matches(word, UInt8(ascii: "}"))
+        matches(word, UInt8(ascii: "\"")) | matches(folded, UInt8(ascii: "{"))
+        | matches(folded, UInt8(ascii: "}"))
       if stops != 0 { break }
       commas += matches(word, UInt8(ascii: ",")).nonzeroBitCount
       position += 8
@@ -254,6 +262,24 @@ package struct CanonicalJSONDiff {
       position += 1
     }
     return commas
+  }
+
+  /// Whether the 32 bytes at `first` equal the 32 at `second`.
+  @inline(__always)
+  private static func equal32(_ first: UnsafePointer<UInt8>, _ second: UnsafePointer<UInt8>)
+    -> Bool
+  {
+    let a = UnsafeRawPointer(first)
+    let b = UnsafeRawPointer(second)
+    let difference =
+      (a.loadUnaligned(as: UInt64.self) ^ b.loadUnaligned(as: UInt64.self))
+      | (a.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+        ^ b.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+      | (a.loadUnaligned(fromByteOffset: 16, as: UInt64.self)
+        ^ b.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+      | (a.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
+        ^ b.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
+    return difference == 0
   }
 
   /// The high bit of each byte of `word` that equals `byte`, and no other bit.
