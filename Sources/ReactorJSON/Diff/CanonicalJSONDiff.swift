@@ -240,6 +240,21 @@ package struct CanonicalJSONDiff {
     in base: UnsafePointer<UInt8>, from position: inout Int, to end: Int
   ) -> Int {
     var commas = 0
+    // First, while every byte is one of `+,-./0123456789:;<=>?` (as in an array of integers
+    // and plain decimals), with a test that is cheaper than looking for each stop: a byte
+    // outside that range (a stop, a letter, a quote) hands over to the loop after.
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    while position + 8 <= end {
+      let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
+      // A high bit set: the byte is at least 0x40 (adding 0x40 sets it), or below 0x2B (the
+      // byte with its high bit set, less 0x2B, stays at or above 0x80 only from 0x2B on).
+      let outside =
+        ((word &+ 0x4040_4040_4040_4040) | word | ~((word | highBits) &- 0x2B2B_2B2B_2B2B_2B2B))
+        & highBits
+      if outside != 0 { break }
+      commas += matches(word, UInt8(ascii: ",")).nonzeroBitCount
+      position += 8
+    }
     while position + 8 <= end {
       let word = UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self)
       // `[` and `{`, `]` and `}` differ only in the bit 0x20: one comparison finds each pair.
