@@ -338,8 +338,16 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     let actions = PayloadBuffer<Action>(capacity: flushThreshold)
     let mutations = PayloadBuffer<Mutation>(capacity: flushThreshold)
     let states = PayloadBuffer<State>(capacity: flushThreshold)
+    // Until it has measured what a state holds of its own, the thread wakes every 5 ms (for
+    // at most 40 wakes): the states queued first count at their whole canonical JSON, which
+    // can fill the budget with a few of a large state before the first 200 ms are up.
+    var measuringWakes = 0
     while true {
-      handshake.waitForBatch(interval: flushInterval) { pending.count >= flushThreshold }
+      let isMeasuring = ownStateByteCount == nil && measuringWakes < 40
+      if isMeasuring { measuringWakes += 1 }
+      handshake.waitForBatch(interval: isMeasuring ? min(flushInterval, 0.005) : flushInterval) {
+        pending.count >= flushThreshold
+      }
       let stateCost = stateBytes
       if ownStateByteCount == nil, let measured = encoder.lastStateByteCount {
         stateBytes = Self.memoryPerByte * measured
