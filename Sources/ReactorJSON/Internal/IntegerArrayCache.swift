@@ -21,6 +21,8 @@ struct IntegerArrayCache {
   static var blockLength: Int { 64 }
   /// How many arrays are remembered per value; later ones are always formatted.
   static var capacity: Int { 4 }
+  /// The fewest elements of an array remembered: two blocks.
+  static var shortestKept: Int { 2 * blockLength }
 
   /// An array written, its JSON, and where each block starts in it.
   struct Entry {
@@ -42,7 +44,8 @@ struct IntegerArrayCache {
   mutating func write(_ values: [Int], to bytes: inout OutputBytes) {
     let index = next
     next += 1
-    guard index < Self.capacity else {
+    // A short array is formatted: keeping its bytes would cost more than formatting saves.
+    guard index < Self.capacity, values.count >= Self.shortestKept else {
       var starts: [Int] = []
       Self.format(values, blockStarts: &starts, to: &bytes)
       return
