@@ -24,6 +24,13 @@ struct EventLineDecoder {
 
   private var payloads: [Cached<JSONValue>] = []
   private var nextPayload = 0
+  /// Where to start looking for the next payload and label: after the last one found.
+  ///
+  /// An app's events come in cycles (an action, then its mutations), so the next one is usually
+  /// the one cached after the last; no two entries match the same bytes, so the order of the
+  /// search changes nothing but its length.
+  private var payloadHint = 0
+  private var labelHint = 0
   private var labels: [Cached<String>] = []
   private var nextLabel = 0
 
@@ -223,11 +230,17 @@ struct EventLineDecoder {
   /// A label: printable ASCII up to the closing quote, which is left for the caller.
   private mutating func label(_ cursor: inout Cursor) -> String? {
     let start = cursor.offset
-    for cached in labels where cursor.matches(cached.bytes) {
-      if cursor.byte(at: start + cached.bytes.count) == UInt8(ascii: "\"") {
-        cursor.offset += cached.bytes.count
-        return cached.value
+    let labelCount = labels.count
+    var index = labelHint < labelCount ? labelHint : 0
+    for _ in 0..<labelCount {
+      if cursor.matches(labels[index].bytes),
+        cursor.byte(at: start + labels[index].bytes.count) == UInt8(ascii: "\"")
+      {
+        cursor.offset += labels[index].bytes.count
+        labelHint = index &+ 1
+        return labels[index].value
       }
+      index = index &+ 1 == labelCount ? 0 : index &+ 1
     }
     while let byte = cursor.byte(at: cursor.offset), byte >= 0x20, byte < 0x7F,
       byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
@@ -284,9 +297,15 @@ struct EventLineDecoder {
   /// A payload: a JSON object, array or string (values that end where they end, so a cached
   /// one that matches the bytes at the cursor is the value there).
   private mutating func payload(_ cursor: inout Cursor, parser: inout JSONParser) -> JSONValue? {
-    for cached in payloads where cursor.matches(cached.bytes) {
-      cursor.offset += cached.bytes.count
-      return cached.value
+    let payloadCount = payloads.count
+    var index = payloadHint < payloadCount ? payloadHint : 0
+    for _ in 0..<payloadCount {
+      if cursor.matches(payloads[index].bytes) {
+        cursor.offset += payloads[index].bytes.count
+        payloadHint = index &+ 1
+        return payloads[index].value
+      }
+      index = index &+ 1 == payloadCount ? 0 : index &+ 1
     }
     let start = cursor.offset
     guard let value = parsedValue(&cursor, parser: &parser) else { return nil }
