@@ -206,7 +206,7 @@ extension TracingTests {
       ]
       for (index, trace) in traces.enumerated() {
         let expected = eventLines(trace)
-        #expect(expected.count > 2, "\(index)")
+        #expect(!expected.isEmpty, "\(index)")
         #expect(replayLines(trace, skippingStates: true) == expected, "\(index)")
         #expect(replayLines(trace, skippingStates: false) == expected, "\(index)")
       }
