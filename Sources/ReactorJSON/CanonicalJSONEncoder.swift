@@ -111,10 +111,28 @@ private final class CanonicalOutput {
   @exclusivity(unchecked) private var integerArrays = IntegerArrayCache()
   /// Set when the value did something this encoder leaves to ``JSONValueEncoder``.
   @exclusivity(unchecked) private(set) var failed = false
+  /// The keyed containers kept for reuse, one per key type (``keyedContainer(_:token:)``),
+  /// the box of each, and the token of the slot each writes to now.
+  @exclusivity(unchecked) private var containerKeys: [ObjectIdentifier] = []
+  @exclusivity(unchecked) private var containerBoxes: [AnyObject] = []
+  @exclusivity(unchecked) private(set) var containerTokens: UnsafeMutablePointer<Int>
+  /// The keys in the order the last encodings wrote them, each with its `"key":` bytes in
+  /// ``keyMemoBytes`` (``writeKey(_:)``).
+  @exclusivity(unchecked) private var keyMemo: [String] = []
+  @exclusivity(unchecked) private var keyMemoRanges: [Range<Int>] = []
+  @exclusivity(unchecked) private var keyMemoBytes = OutputBytes()
+  /// The position in ``keyMemo`` of the next key written.
+  @exclusivity(unchecked) private var keyPosition = 0
+
+  /// The most key types whose containers are kept.
+  private static var containerCapacity: Int { 64 }
+  /// The most keys remembered in order.
+  private static var keyMemoCapacity: Int { 4096 }
 
   init() {
     slots = .allocate(capacity: slotCapacity)
     members = .allocate(capacity: memberCapacity)
+    containerTokens = .allocate(capacity: Self.containerCapacity)
   }
 
   deinit {
@@ -122,6 +140,8 @@ private final class CanonicalOutput {
     members.deallocate()
     bytes.deallocate()
     scratch.deallocate()
+    keyMemoBytes.deallocate()
+    containerTokens.deallocate()
   }
 
   /// Encodes `value` into ``bytes``; returns whether it could.
@@ -129,6 +149,7 @@ private final class CanonicalOutput {
     bytes.removeAll()
     slotCount = 0
     memberCount = 0
+    keyPosition = 0
     failed = false
     integerArrays.startValue()
     if let scalar = JSONValue.scalar(value) {
@@ -277,19 +298,65 @@ private final class CanonicalOutput {
   }
 
   /// Writes `"key":` for a key that needs no escaping; returns whether it needed none.
+  ///
+  /// A value of the same type writes the same keys in the same order each time: the ASCII key
+  /// at each position is remembered with its bytes, and a key equal to the one remembered
+  /// there (the same literal, usually: equal bits) is written from them without checking its
+  /// characters again. Equal and of the same UTF-8 length as an ASCII key, a string has its
+  /// bytes: the only characters canonically equivalent to ASCII ones (K, ;, `) take more.
   @inline(__always)
   private func writeKey(_ key: String) -> Bool {
+    let position = keyPosition
+    keyPosition = position &+ 1
+    if position < keyMemo.count, keyMemo[position] == key {
+      let range = keyMemoRanges[position]
+      // The quotes and the colon.
+      if key.utf8.count == range.count &- 3 {
+        bytes.append(
+          UnsafeBufferPointer(start: keyMemoBytes.base + range.lowerBound, count: range.count))
+        return true
+      }
+    }
+    let start = bytes.count
     var key = key
-    return key.withUTF8 { utf8 in
-      for byte in utf8
-      where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-        return false
+    var isASCII = true
+    let isPlain = key.withUTF8 { utf8 in
+      for byte in utf8 {
+        if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+          return false
+        }
+        if byte >= 0x80 { isASCII = false }
       }
       bytes.append(UInt8(ascii: "\""))
       bytes.append(utf8)
       bytes.append(UInt8(ascii: "\""))
       bytes.append(UInt8(ascii: ":"))
       return true
+    }
+    if isPlain, isASCII { remember(key, at: position, bytesFrom: start) }
+    return isPlain
+  }
+
+  /// Remembers `key` as the key at `position`, written at `start` to the end of the bytes.
+  private func remember(_ key: String, at position: Int, bytesFrom start: Int) {
+    guard position <= keyMemo.count, position < Self.keyMemoCapacity else { return }
+    // Keys that change from one value to the next (a dictionary's) would grow the bytes
+    // without end: start over past a bound.
+    if keyMemoBytes.count > 64 * Self.keyMemoCapacity {
+      keyMemo.removeAll()
+      keyMemoRanges.removeAll()
+      keyMemoBytes.removeAll()
+      guard position == 0 else { return }
+    }
+    let memoStart = keyMemoBytes.count
+    keyMemoBytes.append(UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start))
+    let range = memoStart..<keyMemoBytes.count
+    if position == keyMemo.count {
+      keyMemo.append(key)
+      keyMemoRanges.append(range)
+    } else {
+      keyMemo[position] = key
+      keyMemoRanges[position] = range
     }
   }
 
@@ -417,6 +484,61 @@ private final class CanonicalOutput {
     return grown
   }
 
+  // MARK: Keyed containers
+
+  /// A keyed container writing the object of slot `token`: the one kept for `Key` when nothing
+  /// else holds it, a new one otherwise.
+  ///
+  /// Making a keyed container looks up the generic metadata of its type and of its box, and
+  /// allocates the box: more than a small struct's members cost. One per key type is kept and
+  /// handed out again while no one else holds a reference to its box, which is known exactly
+  /// (`isKnownUniquelyReferenced`): a value that kept its container past its `encode(to:)`
+  /// still holds it, and a new container is made for the next value. The kept container
+  /// finds its slot's token here.
+  func keyedContainer<Key: CodingKey>(_: Key.Type, token: Int) -> KeyedEncodingContainer<Key> {
+    let key = ObjectIdentifier(Key.self)
+    var entry = 0
+    while entry < containerKeys.count {
+      if containerKeys[entry] == key {
+        guard isKnownUniquelyReferenced(&containerBoxes[entry]) else { break }
+        containerTokens[entry] = token
+        // The container is its box (checked when it was kept).
+        return unsafeBitCast(containerBoxes[entry], to: KeyedEncodingContainer<Key>.self)
+      }
+      entry += 1
+    }
+    if entry == containerKeys.count, entry < Self.containerCapacity {
+      let container = KeyedEncodingContainer(
+        CanonicalObjectEncoder<Key>(output: self, token: 0, entry: entry))
+      if let box = Self.box(of: container) {
+        containerKeys.append(key)
+        containerBoxes.append(box)
+        containerTokens[entry] = token
+        return container
+      }
+    }
+    return KeyedEncodingContainer(CanonicalObjectEncoder<Key>(output: self, token: token))
+  }
+
+  /// The box of `container`, when the container is that reference alone; `nil` otherwise.
+  ///
+  /// `KeyedEncodingContainer` holds its box as its only stored property. That is checked here
+  /// rather than assumed: its size is a reference's, its mirror shows one child, an object, and
+  /// its bits are that object's address. A container of any other layout is not kept.
+  private static func box<Key>(of container: KeyedEncodingContainer<Key>) -> AnyObject? {
+    guard MemoryLayout<KeyedEncodingContainer<Key>>.size == MemoryLayout<AnyObject>.size,
+      MemoryLayout<KeyedEncodingContainer<Key>>.alignment == MemoryLayout<AnyObject>.alignment
+    else { return nil }
+    let children = Mirror(reflecting: container).children
+    guard children.count == 1, let child = children.first?.value,
+      type(of: child) is AnyClass
+    else { return nil }
+    let box = child as AnyObject
+    let bits = unsafeBitCast(container, to: UnsafeRawPointer.self)
+    guard bits == UnsafeRawPointer(Unmanaged.passUnretained(box).toOpaque()) else { return nil }
+    return box
+  }
+
   // MARK: Values
 
   /// Writes a scalar's canonical JSON.
@@ -425,10 +547,11 @@ private final class CanonicalOutput {
     JSONWriter.write(value, to: &bytes)
   }
 
-  /// Writes an integer, without going through a ``JSONValue``.
+  /// Writes an integer, without going through a ``JSONValue``: in place, as
+  /// `JSONWriter.writeInteger` writes it.
   @inline(__always)
   func write(integer value: Int64) {
-    JSONWriter.writeInteger(value, to: &bytes)
+    bytes.write(maximumCount: ByteCursor.maximumIntegerCount) { $0.write(Int(value)) }
   }
 
   /// Writes `true` or `false`, without going through a ``JSONValue``.
@@ -488,7 +611,7 @@ private struct CanonicalSlotEncoder: Encoder, SingleValueEncodingContainer, JSON
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     output.beginObject(token)
-    return KeyedEncodingContainer(CanonicalObjectEncoder<Key>(output: output, token: token))
+    return output.keyedContainer(Key.self, token: token)
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -514,7 +637,21 @@ private struct CanonicalSlotEncoder: Encoder, SingleValueEncodingContainer, JSON
 /// A keyed container: writes an object's members.
 private struct CanonicalObjectEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let output: CanonicalOutput
-  let token: Int
+  /// The token of the slot it writes to, unless it is a container the output keeps.
+  private let ownToken: Int
+  /// For a container the output keeps, its entry there, which holds its slot's token now;
+  /// -1 for others.
+  private let entry: Int
+
+  /// The token of the slot it writes to.
+  private var token: Int { entry < 0 ? ownToken : output.containerTokens[entry] }
+
+  /// A container writing to slot `token`, or, with an `entry`, one the output keeps.
+  init(output: CanonicalOutput, token: Int, entry: Int = -1) {
+    self.output = output
+    self.ownToken = token
+    self.entry = entry
+  }
 
   var codingPath: [any CodingKey] {
     output.fail()

@@ -95,10 +95,9 @@ public enum ReduceReplay {
     var isAfterGap = false
     // The recorded states' hashes, to check a jump's state against its target's (issue 43).
     var recordedHashes = RecordedStateHashes(startingWith: header)
-    // The recorded state after `recorded`, rebuilt from the one before it, which it replaces.
-    func rebuildRecorded(
-      after recorded: TraceEvent.Mutation, sequence: Int
-    ) throws(ReplayError) -> JSONValue {
+    // The recorded state after the mutation last read, rebuilt from the one before it, which
+    // it replaces.
+    func rebuildRecorded(sequence: Int) throws(ReplayError) -> JSONValue {
       var before = recordedBefore
       if beforeIsReplayed {
         do {
@@ -108,7 +107,8 @@ public enum ReduceReplay {
             line: reader.lineNumber, reason: "the replayed state does not encode: \(error)")
         }
       }
-      let after = try rebuild(before, after: recorded, sequence: sequence, reader: reader)
+      let after = try rebuild(
+        before, after: reader.lastMutation(), sequence: sequence, reader: reader)
       recordedBefore = .json(after)
       beforeIsReplayed = false
       return after
@@ -125,49 +125,17 @@ public enum ReduceReplay {
       mutations.remember(mutation, for: value)
       return mutation
     }
-    while let event = try ReplayChecks.next(reader) {
-      // The switch is the event's last use, with one pattern per kind: a second pattern over
-      // the same kind (`where isAfterGap`), or a use after it, copies the event.
-      let sequence = event.sequence
-      switch event.kind {
-      case .action(let action):
-        actions.insert(action.label, for: action.id)
-      case .gap(let gap):
-        dropped += gap.droppedEvents
-        isAfterGap = true
-        recordedHashes.record(nil, at: sequence)
-      case .jump(let jump):
-        // Set from outside the app: the replay goes on from the recorded state, as the run
-        // did (issue 43), once it is the state recorded after the jump's target.
-        let actual = jump.state.hash
-        if let problem = recordedHashes.problem(with: jump, at: sequence, actual: actual) {
-          return ReplayResult(
-            stepsChecked: matched,
-            divergence: ReplayDivergence(
-              sequence: sequence, line: reader.lineNumber, mutation: nil, action: nil,
-              reason: problem, diff: nil),
-            warnings: reader.warnings, schemaChanges: evolution.changes,
-            droppedEventCount: dropped)
-        }
-        recordedHashes.record(actual, at: sequence)
-        guard case .json(var json) = jump.state else {
-          throw .missingValue(line: reader.lineNumber, what: "state")
-        }
-        recordedBefore = .json(json)
-        beforeIsReplayed = false
-        do {
-          if knownState != nil, let current = try CodableValues.encode(reactor.initialState) {
-            json = StateComparison.overlaying(json, on: current)
-          }
-          state = try CodableValues.decodeOrThrow(R.State.self, from: json)
-        } catch {
-          throw .undecodable(line: reader.lineNumber, reason: "jump's state: \(error)")
-        }
+    // Lines as a replay reads them: an action's or a mutation's few fields, not its event.
+    while let line = try ReplayChecks.nextLine(reader) {
+      switch line {
+      case .action(let id, let label):
+        actions.insert(label, for: id)
       case .mutation(let recorded):
+        let sequence = recorded.sequence
         recordedHashes.record(recorded.stateHash, at: sequence)
         if isAfterGap {
           // The state before this mutation is missing: take the recorded one after it.
-          let recordedState = try rebuildRecorded(after: recorded, sequence: sequence)
+          let recordedState = try rebuildRecorded(sequence: sequence)
           do {
             state = try CodableValues.decodeOrThrow(R.State.self, from: recordedState)
           } catch {
@@ -199,14 +167,14 @@ public enum ReduceReplay {
         } catch {
           throw .undecodable(line: line, reason: "the replayed state does not encode: \(error)")
         }
-        let recordedState = try rebuildRecorded(after: recorded, sequence: sequence)
+        let recordedState = try rebuildRecorded(sequence: sequence)
         var compared = replayedJSON
         if let knownState { compared = StateComparison.projecting(compared, onto: knownState) }
         if isRedacted { compared = StateComparison.masking(compared, like: recordedState) }
         if compared != recordedState {
           let divergence = ReplayDivergence(
             sequence: sequence, line: line, mutation: recorded.label,
-            action: recorded.cause.action.flatMap { actions[$0] },
+            action: recorded.action.flatMap { actions[$0] },
             reason: "reduce returned a different state",
             diff: StateComparison.stateDiff(
               recorded: recordedState, replayed: state, replayedJSON: compared,
@@ -216,8 +184,43 @@ public enum ReduceReplay {
             schemaChanges: evolution.changes, droppedEventCount: dropped)
         }
         matched += 1
-      default:
-        break
+      case .event(let event):
+        let sequence = event.sequence
+        switch event.kind {
+        case .gap(let gap):
+          dropped += gap.droppedEvents
+          isAfterGap = true
+          recordedHashes.record(nil, at: sequence)
+        case .jump(let jump):
+          // Set from outside the app: the replay goes on from the recorded state, as the run
+          // did (issue 43), once it is the state recorded after the jump's target.
+          let actual = jump.state.hash
+          if let problem = recordedHashes.problem(with: jump, at: sequence, actual: actual) {
+            return ReplayResult(
+              stepsChecked: matched,
+              divergence: ReplayDivergence(
+                sequence: sequence, line: reader.lineNumber, mutation: nil, action: nil,
+                reason: problem, diff: nil),
+              warnings: reader.warnings, schemaChanges: evolution.changes,
+              droppedEventCount: dropped)
+          }
+          recordedHashes.record(actual, at: sequence)
+          guard case .json(var json) = jump.state else {
+            throw .missingValue(line: reader.lineNumber, what: "state")
+          }
+          recordedBefore = .json(json)
+          beforeIsReplayed = false
+          do {
+            if knownState != nil, let current = try CodableValues.encode(reactor.initialState) {
+              json = StateComparison.overlaying(json, on: current)
+            }
+            state = try CodableValues.decodeOrThrow(R.State.self, from: json)
+          } catch {
+            throw .undecodable(line: reader.lineNumber, reason: "jump's state: \(error)")
+          }
+        default:
+          break
+        }
       }
     }
     return ReplayResult(
@@ -236,8 +239,9 @@ public enum ReduceReplay {
     return reader
   }
 
-  /// The state a mutation event recorded, rebuilt from the recorded state before it, and
-  /// checked against the event's hash as a reader verifying states checks it.
+  /// The state a mutation event recorded (``TraceReader/lastMutation()``, its state change
+  /// parsed), rebuilt from the recorded state before it, and checked against the event's hash
+  /// as a reader verifying states checks it.
   private static func rebuild(
     _ before: TraceHeader.State, after mutation: TraceEvent.Mutation, sequence: Int,
     reader: TraceReader
@@ -245,7 +249,7 @@ public enum ReduceReplay {
     let line = reader.lineNumber
     var state = before
     do throws(TraceFormatError) {
-      try state.apply(reader.stateChangeOfLastEvent(mutation))
+      try state.apply(mutation.state)
     } catch {
       throw .trace(.malformedLine(path: reader.path, line: line, reason: error.description))
     }

@@ -271,4 +271,86 @@ struct CanonicalJSONEncoderTests {
       #expect(bytes == (try JSONValueEncoder().encode(state).serialized), "step \(step)")
     }
   }
+
+  /// Where a ``KeepsItsContainer`` keeps its container.
+  private final class Kept: @unchecked Sendable {
+    var container: KeyedEncodingContainer<KeepsItsContainer.CodingKeys>?
+  }
+
+  /// Keeps its container after `encode(to:)` returns, and writes to the one kept by the value
+  /// before while its own is open.
+  private struct KeepsItsContainer: Encodable {
+    enum CodingKeys: String, CodingKey { case a, b }
+    let kept: Kept
+    let value: Int
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      if var earlier = kept.container { try earlier.encode(99, forKey: .b) }
+      try container.encode(value, forKey: .a)
+      kept.container = container
+    }
+  }
+
+  @Test func aContainerKeptPastItsValueIsNeverHandedToTheNextValue() throws {
+    // The encoder hands a keyed container out again only while nothing else holds it: one
+    // kept by a value is not the next value's, and writing to it falls back.
+    for count in 1...3 {
+      let canonical = Kept()
+      let tree = Kept()
+      var bytes: [UInt8] = []
+      try encoder.encode(
+        (1...count).map { KeepsItsContainer(kept: canonical, value: $0) }, into: &bytes)
+      let expected = try JSONValueEncoder().encode(
+        (1...count).map { KeepsItsContainer(kept: tree, value: $0) })
+      #expect(String(decoding: bytes, as: UTF8.self) == expected.serializedString, "\(count)")
+    }
+  }
+
+  /// A tree: values of one type nested in each other, each encoded while its parent's
+  /// container is open.
+  private struct Node: Encodable {
+    let value: Int
+    let children: [Node]
+  }
+
+  @Test func valuesNestedInValuesOfTheirTypeEncodeDirectly() throws {
+    let tree = Node(
+      value: 1,
+      children: [
+        Node(value: 2, children: [Node(value: 3, children: [])]), Node(value: 4, children: []),
+      ])
+    for _ in 0..<3 {
+      let result = try check(tree)
+      #expect(result.isDirect)
+      #expect(result.canonical == result.tree)
+    }
+  }
+
+  /// One member, under a key given at run time.
+  private struct OneMember: Encodable {
+    struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+    let key: String
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(1, forKey: Key(stringValue: key))
+    }
+  }
+
+  @Test func aKeyEqualToTheOneBeforeAtItsPlaceIsWrittenWithItsOwnBytes() throws {
+    // Keys are remembered at their place from one value to the next; strings that Swift calls
+    // equal are not always the same bytes: the Kelvin sign equals K, the Greek question mark
+    // a semicolon, the combining ring after A equals Å.
+    let keys = ["K", "\u{212A}", "K", ";", "\u{037E}", "\u{00C5}", "A\u{030A}", "\u{212B}", "é"]
+    for key in keys {
+      let result = try check(OneMember(key: key))
+      #expect(result.canonical == result.tree, "\(key.unicodeScalars.map(\.value))")
+    }
+  }
 }

@@ -22,6 +22,8 @@ final class DecodedValueCache<Value> {
   /// The storage of each entry's JSON array or object, compared before anything else.
   @exclusivity(unchecked) private var storages: [PayloadStorage] = []
   @exclusivity(unchecked) private var oldest = 0
+  /// Where to start looking: after the entry found last (mutations recur in cycles).
+  @exclusivity(unchecked) private var hint = 0
 
   /// Whether every value of this type is cached.
   private let isPOD = _isPOD(Value.self)
@@ -41,8 +43,14 @@ final class DecodedValueCache<Value> {
     // A payload the reader read before is usually the very same storage: look for that
     // first, then compare values.
     if let storage = PayloadStorage(json) {
-      for index in storages.indices where storages[index] == storage {
-        return index
+      let count = storages.count
+      var index = hint < count ? hint : 0
+      for _ in 0..<count {
+        if storages[index] == storage {
+          hint = index &+ 1
+          return index
+        }
+        index = index &+ 1 == count ? 0 : index &+ 1
       }
     }
     for index in jsons.indices where Self.isIdentical(jsons[index], json) {

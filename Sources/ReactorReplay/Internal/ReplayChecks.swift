@@ -56,6 +56,15 @@ enum ReplayChecks {
     }
   }
 
+  /// Reads the next line as a reduce replay reads it, wrapping the reader's error.
+  static func nextLine(_ reader: TraceReader) throws(ReplayError) -> ReplayLine? {
+    do throws(TraceReadError) {
+      return try reader.nextReplayLine()
+    } catch {
+      throw .trace(error)
+    }
+  }
+
   /// Opens a trace file.
   static func open(_ path: String, verifyingStates: Bool = true) throws(ReplayError)
     -> TraceReader

@@ -64,6 +64,10 @@ public final class TraceReader {
   /// unparsed (an empty diff in its event) when it only needs checking: for a replay that
   /// compares state hashes and asks for ``stateChangeOfLastEvent()`` where they differ.
   @exclusivity(unchecked) package var skipsStateChanges = false
+  /// The mutation ``nextReplayLine()`` returned last, when it came the general way
+  /// (``lastMutationIsGeneral``; set only then, to spare the common step its copy).
+  @exclusivity(unchecked) private var lastGeneralMutation: TraceEvent.Mutation?
+  @exclusivity(unchecked) private var lastMutationIsGeneral = false
   /// The last line read, while it is still in the buffer.
   @exclusivity(unchecked) private var lastLine: Range<Int> = 0..<0
   /// Whether the last event's state change was left unparsed.
@@ -149,6 +153,78 @@ public final class TraceReader {
   /// - Throws: ``TraceReadError`` for a malformed line, an unreadable file, or a state that
   ///   does not match its hash.
   public func next() throws(TraceReadError) -> TraceEvent? {
+    switch try nextLine() {
+    case .fast: fastDecoder.line.event
+    case .event(let event): event
+    case nil: nil
+    }
+  }
+
+  /// The next line as a reduce replay reads it: the few fields it needs of an action or a
+  /// mutation of the recorder's shape, without making its event; any other event whole.
+  ///
+  /// It reads, checks and fails exactly as ``next()`` does, line for line.
+  /// - Returns: The line, or `nil` after the last one.
+  /// - Throws: What ``next()`` throws.
+  package func nextReplayLine() throws(TraceReadError) -> ReplayLine? {
+    switch try nextLine() {
+    case .fast:
+      lastMutationIsGeneral = false
+      switch fastDecoder.line.kind {
+      case .action:
+        return .action(id: fastDecoder.line.id, label: fastDecoder.line.label)
+      case .mutation:
+        return .mutation(
+          ReplayLine.Mutation(
+            sequence: fastDecoder.line.sequence, label: fastDecoder.line.label,
+            value: fastDecoder.line.value, action: fastDecoder.line.action,
+            stateHash: fastDecoder.line.stateHash))
+      }
+    case .event(let event):
+      switch event.kind {
+      case .action(let action):
+        return .action(id: action.id, label: action.label)
+      case .mutation(let mutation):
+        lastMutationIsGeneral = true
+        lastGeneralMutation = mutation
+        return .mutation(
+          ReplayLine.Mutation(
+            sequence: event.sequence, label: mutation.label, value: mutation.value,
+            action: mutation.cause.action, stateHash: mutation.stateHash))
+      default:
+        return .event(event)
+      }
+    case nil:
+      return nil
+    }
+  }
+
+  /// The mutation ``nextReplayLine()`` returned last, whole, with its state change parsed.
+  package func lastMutation() -> TraceEvent.Mutation {
+    if lastMutationIsGeneral, let lastGeneralMutation { return lastGeneralMutation }
+    if !skippedLastState, case .mutation(let mutation) = fastDecoder.line.event.kind {
+      return mutation
+    }
+    let line = lastLine
+    let isRead = lines.buffer.withUnsafeBytes { bytes in
+      fastDecoder.read(UnsafeRawBufferPointer(rebasing: bytes[line]), parser: &parser)
+    }
+    // The line was read the fast way a moment ago, and reads so again.
+    guard isRead, case .mutation(let mutation) = fastDecoder.line.event.kind else {
+      preconditionFailure("the last mutation's line no longer reads")
+    }
+    return mutation
+  }
+
+  /// A line read: of the recorder's shape (its fields in the fast decoder's line), or any
+  /// other event, boxed so that the common case moves a word.
+  private enum ReadLine {
+    case fast
+    indirect case event(TraceEvent)
+  }
+
+  /// Reads, checks and accepts the next event's line.
+  private func nextLine() throws(TraceReadError) -> ReadLine? {
     skippedBeforeLastEvent = 0
     while !isFinished {
       guard let line = try lines.nextEventLine(path: path, number: &lineNumber) else {
@@ -162,15 +238,15 @@ public final class TraceReader {
       lastLine = line.range
       skippedLastState = false
       let skippingStates = skipsStateChanges && !verifiesStates
-      let fastEvent = lines.buffer.withUnsafeBytes { bytes in
-        fastDecoder.decode(
+      let isFast = lines.buffer.withUnsafeBytes { bytes in
+        fastDecoder.read(
           UnsafeRawBufferPointer(rebasing: bytes[line.range]), parser: &parser,
           skippingStates: skippingStates)
       }
-      if let event = fastEvent {
+      if isFast {
         skippedLastState = fastDecoder.skippedState
-        try acceptDecoded(event)
-        return event
+        try acceptDecoded()
+        return .fast
       }
       let json: JSONValue
       switch try lines.parse(line, with: &parser, path: path, number: lineNumber) {
@@ -198,7 +274,7 @@ public final class TraceReader {
         continue
       case .event(let event):
         try accept(event)
-        return event
+        return .event(event)
       }
     }
     return nil
@@ -223,17 +299,18 @@ public final class TraceReader {
     return parsed.state
   }
 
-  /// ``accept(_:)`` for an action or a mutation from the fast path, without switching over
-  /// (and so copying) its kind unless it verifies states.
-  private func acceptDecoded(_ event: TraceEvent) throws(TraceReadError) {
+  /// ``accept(_:)`` for the action or mutation the fast path read last.
+  private func acceptDecoded() throws(TraceReadError) {
     if hasEnded {
       throw .malformedLine(path: path, line: lineNumber, reason: "an event follows the end line")
     }
     eventCount += 1
-    lastEventTime = event.time
+    lastEventTime = fastDecoder.line.time
     lastEventLine = lineNumber
-    if verifiesStates, case .mutation(let mutation) = event.kind {
-      try rebuildState(mutation.state, hash: mutation.stateHash, sequence: event.sequence)
+    if verifiesStates, fastDecoder.line.kind == .mutation {
+      try rebuildState(
+        fastDecoder.line.state, hash: fastDecoder.line.stateHash,
+        sequence: fastDecoder.line.sequence)
     }
   }
 

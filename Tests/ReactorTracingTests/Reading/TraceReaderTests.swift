@@ -114,6 +114,104 @@ extension TracingTests {
       #expect(skipped > 10)
     }
 
+    /// What a replay reads of `bytes`, line by line, as `nextReplayLine` gives it (every
+    /// mutation whole, from `lastMutation()`), and then the warnings or the error.
+    private func replayLines(_ bytes: [UInt8], skippingStates: Bool) -> [String] {
+      var read: [String] = []
+      do {
+        let reader = try TraceReader(bytes: bytes, verifyingStates: false)
+        reader.skipsStateChanges = skippingStates
+        while let line = try reader.nextReplayLine() {
+          switch line {
+          case .action(let id, let label):
+            read.append("action \(id) \(label)")
+          case .mutation(let mutation):
+            read.append(
+              "mutation \(mutation.sequence) \(mutation.label) \(String(describing: mutation.value)) "
+                + "\(String(describing: mutation.action)) \(mutation.stateHash) "
+                + "\(reader.lastMutation())")
+          case .event(let event):
+            read.append("\(event)")
+          }
+        }
+        read.append("\(reader.warnings) \(reader.skippedEventCount)")
+      } catch {
+        read.append("error: \(error)")
+      }
+      return read
+    }
+
+    /// The same as ``replayLines(_:skippingStates:)``, from the events `next()` returns.
+    private func eventLines(_ bytes: [UInt8]) -> [String] {
+      var read: [String] = []
+      do {
+        let reader = try TraceReader(bytes: bytes, verifyingStates: false)
+        while let event = try reader.next() {
+          switch event.kind {
+          case .action(let action):
+            read.append("action \(action.id) \(action.label)")
+          case .mutation(let mutation):
+            read.append(
+              "mutation \(event.sequence) \(mutation.label) \(String(describing: mutation.value)) "
+                + "\(String(describing: mutation.cause.action)) \(mutation.stateHash) \(mutation)")
+          default:
+            read.append("\(event)")
+          }
+        }
+        read.append("\(reader.warnings) \(reader.skippedEventCount)")
+      } catch {
+        read.append("error: \(error)")
+      }
+      return read
+    }
+
+    @Test func aReplayReadsEveryLineAsNextReadsIt() throws {
+      // A reduce replay reads lines without making their events; what it reads, and where a
+      // line fails, must be what `next()` gives, whichever path the line takes.
+      let directory = repositoryRoot + "/Traces/"
+      var traces = try FileManager.default.contentsOfDirectory(atPath: directory)
+        .filter { $0.hasSuffix(".trace.jsonl") }.sorted()
+        .map { Array(try String(contentsOfFile: directory + $0, encoding: .utf8).utf8) }
+      // The counter's lines are of the recorder's shape: the edits below reach the fast path.
+      let counter = try String(contentsOfFile: directory + "counter.trace.jsonl", encoding: .utf8)
+      let sample = lines(Array(counter.utf8))
+      let mutation = try #require(sample.firstIndex { $0.contains(#""kind":"mutation""#) })
+      let action = try #require(sample.firstIndex { $0.contains(#""kind":"action""#) })
+      func edited(_ index: Int, _ edit: (inout String) -> Void) -> [UInt8] {
+        var edited = sample
+        edit(&edited[index])
+        return bytes(edited)
+      }
+      traces += [
+        // An unknown kind, skipped as the spec says.
+        bytes(Array(sample[...1]) + [#"{"seq":9,"t":1,"kind":"later","x":1}"#] + sample[2...]),
+        // Laid out otherwise: the general path.
+        edited(mutation) { $0.insert(" ", at: $0.index(after: $0.startIndex)) },
+        edited(action) { $0.insert(" ", at: $0.index(after: $0.startIndex)) },
+        // A wrong hash, in both layouts: read as written, caught by the replay.
+        edited(mutation) {
+          $0 = $0.replacing(/"hash":"[0-9a-f]+"/, with: #""hash":"0123456789abcdef""#)
+        },
+        // Malformed: a missing comma, a bad hash, a seq that is not a number, a cut line.
+        edited(mutation) { $0 = $0.replacingOccurrences(of: #","label""#, with: #" "label""#) },
+        edited(mutation) {
+          $0 = $0.replacing(/"hash":"[0-9a-f]+"/, with: #""hash":"ABCDEF0123456789""#)
+        },
+        edited(action) { $0 = $0.replacing(/"seq":[0-9]+/, with: #""seq":"two""#) },
+        edited(mutation) { $0 = String($0.prefix($0.count - 3)) },
+        // An event after the end line.
+        bytes(sample + [sample[action]]),
+        // A torn last line.
+        Array((sample.dropLast().joined(separator: "\n") + "\n" + sample[action].prefix(20)).utf8),
+      ]
+      for (index, trace) in traces.enumerated() {
+        let expected = eventLines(trace)
+        #expect(!expected.isEmpty, "\(index)")
+        #expect(replayLines(trace, skippingStates: true) == expected, "\(index)")
+        #expect(replayLines(trace, skippingStates: false) == expected, "\(index)")
+      }
+    }
+
     @Test func aLabelWithAnEscapeReadsTheSameAsWithout() throws {
       let reactor = LargeStateReactor()
       let recorder = try InMemoryTraceRecorder(recording: reactor)

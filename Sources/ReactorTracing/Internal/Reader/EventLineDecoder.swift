@@ -24,6 +24,13 @@ struct EventLineDecoder {
 
   private var payloads: [Cached<JSONValue>] = []
   private var nextPayload = 0
+  /// Where to start looking for the next payload and label: after the last one found.
+  ///
+  /// An app's events come in cycles (an action, then its mutations), so the next one is usually
+  /// the one cached after the last; no two entries match the same bytes, so the order of the
+  /// search changes nothing but its length.
+  private var payloadHint = 0
+  private var labelHint = 0
   private var labels: [Cached<String>] = []
   private var nextLabel = 0
 
@@ -32,6 +39,55 @@ struct EventLineDecoder {
   private(set) var skippedState = false
   /// The `reactor` member of the last session line decoded.
   private(set) var reactor = 0
+
+  /// An action or mutation line of the recorder's shape, read: the fields of its event,
+  /// before it is made (a reduce replay takes only a few of them).
+  struct Line {
+    /// The two kinds of line the fast path reads.
+    enum Kind {
+      case action
+      case mutation
+    }
+
+    var kind = Kind.action
+    var sequence = 0
+    var time = Duration.zero
+    /// The action's or the mutation's id.
+    var id = 0
+    var label = ""
+    var value = JSONValue.null
+    /// The action behind a mutation.
+    var action = 0
+    /// The effect that sent a mutation, or 0 when the action's `mutate` returned it.
+    var effect = 0
+    /// A mutation's state change (an empty diff when it was only checked).
+    var state = TraceEvent.StateChange.diff([])
+    /// A mutation's state hash.
+    var stateHash = TraceHash(0)
+
+    /// The event on the line.
+    var event: TraceEvent {
+      switch kind {
+      case .action:
+        TraceEvent(
+          sequence: sequence, time: time,
+          kind: .action(TraceEvent.Action(id: id, label: label, value: value, source: .sent)))
+      case .mutation:
+        TraceEvent(
+          sequence: sequence, time: time,
+          kind: .mutation(
+            TraceEvent.Mutation(
+              id: id, label: label, value: value,
+              cause: effect == 0 ? .action(action) : .effect(effect, action: action),
+              state: state, stateHash: stateHash)))
+      }
+    }
+  }
+
+  /// The fields of the line ``read(_:parser:skippingStates:inSession:)`` took last.
+  ///
+  /// Kept here, not returned: a replay reads a few of them in place, without moving the rest.
+  private(set) var line = Line()
 
   /// Decodes a line of the recorder's shape.
   /// - Parameters:
@@ -46,70 +102,80 @@ struct EventLineDecoder {
     _ line: UnsafeRawBufferPointer, parser: inout JSONParser, skippingStates: Bool = false,
     inSession: Bool = false
   ) -> TraceEvent? {
+    guard read(line, parser: &parser, skippingStates: skippingStates, inSession: inSession)
+    else { return nil }
+    return self.line.event
+  }
+
+  /// Reads a line of the recorder's shape into ``line``, as
+  /// ``decode(_:parser:skippingStates:inSession:)`` does, without making its event.
+  /// - Returns: Whether the line is of the recorder's shape; ``line`` holds its fields.
+  mutating func read(
+    _ bytes: UnsafeRawBufferPointer, parser: inout JSONParser, skippingStates: Bool = false,
+    inSession: Bool = false
+  ) -> Bool {
     skippedState = false
-    var cursor = Cursor(bytes: line)
+    var cursor = Cursor(bytes: bytes)
     guard cursor.skip(#"{"seq":"#), let sequence = cursor.count(), sequence >= 1,
       cursor.skip(#","t":"#), let time = cursor.integer()
-    else { return nil }
+    else { return false }
     if inSession {
       guard cursor.skip(#","reactor":"#), let reactor = cursor.count(), reactor >= 1 else {
-        return nil
+        return false
       }
       self.reactor = reactor
     }
-    guard cursor.skip(#","kind":""#) else { return nil }
-    let stamp = Duration.traceNanoseconds(Int64(time))
-    // Each kind's event is made where it is returned: a `kind` set in branches and wrapped
-    // after them costs a copy and a destruction of the payload.
+    guard cursor.skip(#","kind":""#) else { return false }
     if cursor.skip(#"action","id":"#) {
       guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
         let label = label(&cursor), cursor.skip(#"","value":"#),
         let value = payload(&cursor, parser: &parser), cursor.skip(#","source":"sent"}"#),
         cursor.isAtEnd
-      else { return nil }
-      return TraceEvent(
-        sequence: sequence, time: stamp,
-        kind: .action(TraceEvent.Action(id: id, label: label, value: value, source: .sent)))
+      else { return false }
+      line.kind = .action
+      line.id = id
+      line.label = label
+      line.value = value
     } else if cursor.skip(#"mutation","id":"#) {
       guard let id = cursor.count(), id >= 1, cursor.skip(#","label":""#),
         let label = label(&cursor), cursor.skip(#"","value":"#),
         let value = payload(&cursor, parser: &parser),
         cursor.skip(#","cause":{"action":"#), let action = cursor.count(), action >= 1
-      else { return nil }
-      let cause: TraceEvent.Cause
-      if cursor.skip("}") {
-        cause = .action(action)
-      } else if cursor.skip(#","effect":"#), let effect = cursor.count(), effect >= 1,
-        cursor.skip("}")
-      {
-        cause = .effect(effect, action: action)
-      } else {
-        return nil
+      else { return false }
+      var effect = 0
+      if !cursor.skip("}") {
+        guard cursor.skip(#","effect":"#), let id = cursor.count(), id >= 1, cursor.skip("}")
+        else { return false }
+        effect = id
       }
-      let state: TraceEvent.StateChange
       if skippingStates, Self.skipSimpleStateChange(&cursor) {
-        state = .diff([])
         skippedState = true
       } else if cursor.skip(#","diff":"#) {
-        guard let operations = diff(&cursor, parser: &parser) else { return nil }
-        state = .diff(operations)
+        guard let operations = diff(&cursor, parser: &parser) else { return false }
+        line.state = .diff(operations)
       } else if cursor.skip(#","snapshot":"#), let snapshot = parsedValue(&cursor, parser: &parser)
       {
-        state = .snapshot(snapshot)
+        line.state = .snapshot(snapshot)
       } else {
-        return nil
+        return false
       }
       guard cursor.skip(#","hash":""#), let hash = cursor.hash(), cursor.skip(#""}"#),
         cursor.isAtEnd
-      else { return nil }
-      return TraceEvent(
-        sequence: sequence, time: stamp,
-        kind: .mutation(
-          TraceEvent.Mutation(
-            id: id, label: label, value: value, cause: cause, state: state, stateHash: hash)))
+      else { return false }
+      if skippedState { line.state = .diff([]) }
+      line.kind = .mutation
+      line.id = id
+      line.label = label
+      line.value = value
+      line.action = action
+      line.effect = effect
+      line.stateHash = hash
     } else {
-      return nil
+      return false
     }
+    line.sequence = sequence
+    line.time = .traceNanoseconds(Int64(time))
+    return true
   }
 
   /// Skips a state change of the simplest shapes, reporting whether it did.
@@ -164,11 +230,17 @@ struct EventLineDecoder {
   /// A label: printable ASCII up to the closing quote, which is left for the caller.
   private mutating func label(_ cursor: inout Cursor) -> String? {
     let start = cursor.offset
-    for cached in labels where cursor.matches(cached.bytes) {
-      if cursor.byte(at: start + cached.bytes.count) == UInt8(ascii: "\"") {
-        cursor.offset += cached.bytes.count
-        return cached.value
+    let labelCount = labels.count
+    var index = labelHint < labelCount ? labelHint : 0
+    for _ in 0..<labelCount {
+      if cursor.matches(labels[index].bytes),
+        cursor.byte(at: start + labels[index].bytes.count) == UInt8(ascii: "\"")
+      {
+        cursor.offset += labels[index].bytes.count
+        labelHint = index &+ 1
+        return labels[index].value
       }
+      index = index &+ 1 == labelCount ? 0 : index &+ 1
     }
     while let byte = cursor.byte(at: cursor.offset), byte >= 0x20, byte < 0x7F,
       byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\")
@@ -225,9 +297,15 @@ struct EventLineDecoder {
   /// A payload: a JSON object, array or string (values that end where they end, so a cached
   /// one that matches the bytes at the cursor is the value there).
   private mutating func payload(_ cursor: inout Cursor, parser: inout JSONParser) -> JSONValue? {
-    for cached in payloads where cursor.matches(cached.bytes) {
-      cursor.offset += cached.bytes.count
-      return cached.value
+    let payloadCount = payloads.count
+    var index = payloadHint < payloadCount ? payloadHint : 0
+    for _ in 0..<payloadCount {
+      if cursor.matches(payloads[index].bytes) {
+        cursor.offset += payloads[index].bytes.count
+        payloadHint = index &+ 1
+        return payloads[index].value
+      }
+      index = index &+ 1 == payloadCount ? 0 : index &+ 1
     }
     let start = cursor.offset
     guard let value = parsedValue(&cursor, parser: &parser) else { return nil }
