@@ -74,7 +74,10 @@ enum ChildCommand: Equatable {
       guard arguments.count == 5,
         let scenario = SessionWorkload.FileScenario(rawValue: arguments[1]),
         let reactors = Int(arguments[2]), let actions = Int(arguments[3])
-      else { throw .usage("child session-file counter-concat|state-large REACTORS ACTIONS PATH") }
+      else {
+        throw .usage(
+          "child session-file counter-concat|counter-sync|state-large REACTORS ACTIONS PATH")
+      }
       self = .sessionFile(scenario, reactors: reactors, actions: actions, path: arguments[4])
     case "crash-record":
       guard arguments.count == 4, let policy = Self.policy(arguments[1]) else {

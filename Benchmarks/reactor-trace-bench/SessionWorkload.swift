@@ -15,6 +15,8 @@ enum SessionWorkload {
   enum FileScenario: String, CaseIterable, Sendable {
     /// Counter-concat reactors: four events an action, a two-field state.
     case counterConcat = "counter-concat"
+    /// Counter-sync reactors: two events an action, a one-field state.
+    case counterSync = "counter-sync"
     /// The state-large reactor: two events an action, a state of 1,000 Ints.
     case stateLarge = "state-large"
 
@@ -22,7 +24,7 @@ enum SessionWorkload {
     var eventsPerAction: Int {
       switch self {
       case .counterConcat: 4
-      case .stateLarge: 2
+      case .counterSync, .stateLarge: 2
       }
     }
   }
@@ -50,6 +52,12 @@ enum SessionWorkload {
     switch scenario {
     case .counterConcat:
       let counters = (0..<reactors).map { _ in CounterConcatReactor() }
+      for counter in counters { recorder.record(counter) }
+      for index in 0..<actions { counters[index % reactors].send(.increase) }
+      try verification.expect(
+        "the final values", counters.map(\.currentState.value).reduce(0, +), equals: actions)
+    case .counterSync:
+      let counters = (0..<reactors).map { _ in CounterSyncReactor() }
       for counter in counters { recorder.record(counter) }
       for index in 0..<actions { counters[index % reactors].send(.increase) }
       try verification.expect(
