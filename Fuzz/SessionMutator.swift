@@ -204,7 +204,7 @@ private enum Input {
         base.append(event)
       }
       session.header.window = newWindow
-      session.header.version = TraceFormatVersion(major: 2, minor: 1)
+      session.header.version = max(session.header.version, TraceFormatVersion(major: 2, minor: 1))
       session.events = base + session.events[start...]
       return .session(session)
     }
@@ -224,6 +224,7 @@ private enum Input {
     var end = start
     while end < events.count, end - start < 3, case .reactor(_, let kind) = events[end].kind {
       if case .mutation = kind { break }
+      if case .jump = kind { break }
       end += 1
     }
     let count = end - start
@@ -239,6 +240,14 @@ private enum Input {
     }
     let gap = TraceEvent.Gap(droppedEvents: count)
     let shift = count - 1
+    // A jump names the event whose state it takes by its `seq`: numbered again with it; one
+    // that names a removed event would name what is not there.
+    func renumbered(_ kind: TraceEvent.Kind) -> TraceEvent.Kind? {
+      guard case .jump(var jump) = kind, jump.target >= removed.lowerBound else { return kind }
+      guard jump.target >= removed.upperBound else { return nil }
+      jump.target -= shift
+      return .jump(jump)
+    }
     switch self {
     case .trace(var trace):
       var kept = Array(trace.events[..<start])
@@ -246,6 +255,8 @@ private enum Input {
         TraceEvent(sequence: removed.lowerBound, time: trace.events[start].time, kind: .gap(gap)))
       for var event in trace.events[end...] {
         event.sequence -= shift
+        guard let kind = renumbered(event.kind) else { return nil }
+        event.kind = kind
         kept.append(event)
       }
       trace.events = kept
@@ -258,6 +269,10 @@ private enum Input {
           sequence: removed.lowerBound, time: session.events[start].time, kind: .gap(gap)))
       for var event in session.events[end...] {
         event.sequence -= shift
+        if case .reactor(let reactor, let kind) = event.kind {
+          guard let kind = renumbered(kind) else { return nil }
+          event.kind = .reactor(reactor, kind)
+        }
         kept.append(event)
       }
       session.events = kept

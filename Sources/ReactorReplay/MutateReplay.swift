@@ -185,7 +185,8 @@ public enum MutateReplay {
       })
     recorder.stop()
     return finish(
-      stopped ?? comparison.compare(recorder.events), reader: reader, evolution: evolution,
+      timeline.reportingWrongJump(stopped ?? comparison.compare(recorder.events)), reader: reader,
+      evolution: evolution,
       dropped: timeline.dropped)
   }
 

@@ -9,7 +9,9 @@ public import ReactorTracing
 /// the trace recorded after that mutation. Only where the hashes differ is the recorded state
 /// rebuilt from its snapshot or diff (and checked against its hash) and compared value by
 /// value, so a divergence is reported with the recorded state. Timing plays no part, nothing
-/// runs asynchronously, and the trace is streamed, so memory does not grow with its length.
+/// runs asynchronously, and the trace is streamed: memory grows by 16 bytes a mutation only
+/// (its state's hash, against which a jump's state is checked; a jump whose state is not the
+/// one recorded after its target is a divergence).
 ///
 /// Opened from a path or a ``Trace``, the reader does not rebuild every recorded state
 /// itself; ``StructuralReplay`` checks a trace's states and causality without reactor code.
@@ -91,6 +93,8 @@ public enum ReduceReplay {
     var matched = 0
     var dropped = 0
     var isAfterGap = false
+    // The recorded states' hashes, to check a jump's state against its target's (issue 43).
+    var recordedHashes = RecordedStateHashes(startingWith: header)
     // The recorded state after `recorded`, rebuilt from the one before it, which it replaces.
     func rebuildRecorded(
       after recorded: TraceEvent.Mutation, sequence: Int
@@ -131,9 +135,21 @@ public enum ReduceReplay {
       case .gap(let gap):
         dropped += gap.droppedEvents
         isAfterGap = true
+        recordedHashes.record(nil, at: sequence)
       case .jump(let jump):
         // Set from outside the app: the replay goes on from the recorded state, as the run
-        // did (issue 43).
+        // did (issue 43), once it is the state recorded after the jump's target.
+        let actual = jump.state.hash
+        if let problem = recordedHashes.problem(with: jump, at: sequence, actual: actual) {
+          return ReplayResult(
+            stepsChecked: matched,
+            divergence: ReplayDivergence(
+              sequence: sequence, line: reader.lineNumber, mutation: nil, action: nil,
+              reason: problem, diff: nil),
+            warnings: reader.warnings, schemaChanges: evolution.changes,
+            droppedEventCount: dropped)
+        }
+        recordedHashes.record(actual, at: sequence)
         guard case .json(var json) = jump.state else {
           throw .missingValue(line: reader.lineNumber, what: "state")
         }
@@ -148,6 +164,7 @@ public enum ReduceReplay {
           throw .undecodable(line: reader.lineNumber, reason: "jump's state: \(error)")
         }
       case .mutation(let recorded):
+        recordedHashes.record(recorded.stateHash, at: sequence)
         if isAfterGap {
           // The state before this mutation is missing: take the recorded one after it.
           let recordedState = try rebuildRecorded(after: recorded, sequence: sequence)

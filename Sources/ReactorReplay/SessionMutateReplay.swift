@@ -183,11 +183,52 @@ public enum SessionMutateReplay {
     }
     extendLifetime(app)
     let replayed = recorder.session
-    let (matched, divergence) = compare(recorded.events, replayed.events)
+    var (matched, divergence) = compare(recorded.events, replayed.events)
+    // The replay performs each jump as recorded, so the run cannot show a wrong one.
+    if let wrong = wrongJump(in: events), matched >= wrong.index {
+      (matched, divergence) = (wrong.index, wrong.divergence)
+    }
     return Result(
       replayed: replayed, divergence: divergence, userActions: userActions,
       matchedEvents: matched, playedEffects: playback?.playedEffects ?? [],
       warnings: recorder.warnings)
+  }
+
+  /// The first jump whose state is not the one its reactor recorded after the jump's
+  /// target, with its index among `events`, as a divergence.
+  private static func wrongJump(
+    in events: [SessionEvent]
+  ) -> (index: Int, divergence: SessionDivergence)? {
+    var hashes: [Int: RecordedStateHashes] = [:]
+    for (index, event) in events.enumerated() {
+      switch event.kind {
+      case .introduced(let introduction):
+        hashes[introduction.reactor, default: RecordedStateHashes()].record(
+          introduction.initialStateHash, at: event.sequence)
+      case .released(let reactor):
+        hashes[reactor] = nil
+      case .gap:
+        for reactor in Array(hashes.keys) { hashes[reactor]?.record(nil, at: event.sequence) }
+      case .reactor(let reactor, .mutation(let mutation)):
+        hashes[reactor]?.record(mutation.stateHash, at: event.sequence)
+      case .reactor(let reactor, .jump(let jump)):
+        let actual = jump.state.hash
+        if let problem = hashes[reactor]?.problem(
+          with: jump, at: event.sequence, actual: actual, reactor: "reactor \(reactor)")
+        {
+          return (
+            index,
+            SessionDivergence(
+              sequence: event.sequence, reactor: reactor, recorded: describe(event),
+              replayed: "[r\(reactor)] no such jump: " + problem)
+          )
+        }
+        hashes[reactor]?.record(actual, at: event.sequence)
+      default:
+        break
+      }
+    }
+    return nil
   }
 
   /// A user's action (sent, from no other reactor): its reactor and value.

@@ -29,8 +29,10 @@ public import ReactorTracing
 /// Where the input may have lost events, before a window and in a gap
 /// (``TraceEvent/Gap``, counted in ``droppedEventCount``, not a divergence), a reference may
 /// name an id the input does not hold, but never one it holds later: such a reference named
-/// the future, and is reported once the id appears. Memory grows with the reactors alive at
-/// once, plus 8 bytes per effect (which action started it), not with the rest of the input,
+/// the future, and is reported once the id appears. A jump's state must be the state of its
+/// reactor recorded after the jump's target (unless the input lost that one). Memory grows
+/// with the reactors alive at once, plus 8 bytes per effect (which action started it) and 16
+/// per state set (to check a jump against its target), not with the rest of the input,
 /// except for the divergences found.
 public final class StructuralReplay {
   /// The session's header (for a trace of one reactor, built from its header).
@@ -133,6 +135,8 @@ public final class StructuralReplay {
     var actions: LabelCache
     /// The actions whose causes do not reach a user action or a named stream.
     var unresolvedActions: Set<Int> = []
+    /// The hashes of its states, to check a jump's against its target's.
+    var states = RecordedStateHashes()
   }
 
   private let reader: SessionReader
@@ -337,6 +341,8 @@ public final class StructuralReplay {
         lane.effectIDs.openMissing()
         lane.mayHaveEnded.formUnion(lane.runningEffects)
         lane.runningEffects.removeAll()
+        // Its state after this gap is not known until its next mutation.
+        lane.states.record(nil, at: event.sequence)
         lanes[key] = lane
       }
       return described(
@@ -466,6 +472,7 @@ public final class StructuralReplay {
         throw .trace(.malformedLine(path: reader.path, line: line, reason: error.description))
       }
       let actual = lane.state.hash
+      lane.states.record(actual, at: sequence)
       if actual != mutation.stateHash {
         divergences.append(
           .stateMismatch(
@@ -499,6 +506,14 @@ public final class StructuralReplay {
       let before = lane.state
       lane.state = jump.state
       let actual = lane.state.hash
+      // The state after its target, as the live server takes it from the recording.
+      if let problem = lane.states.problem(
+        with: jump, at: sequence, actual: actual,
+        reactor: names ? "reactor \(reactor)" : "the reactor")
+      {
+        broken("is " + problem)
+      }
+      lane.states.record(actual, at: sequence)
       if actual != jump.stateHash {
         divergences.append(
           .stateMismatch(
@@ -712,9 +727,14 @@ public final class StructuralReplay {
       introduction: introduction, state: introduction.initialState, lastSequence: sequence,
       actions: LabelCache(capacity: namesReactors ? 64 : 4096))
     if isBeforeWindow || (window != nil && !namesReactors) {
-      // What it did before the window is not in the input.
+      // What it did before the window is not in the input, nor its states before the
+      // window's start.
       lane.actionIDs.openMissing()
       lane.effectIDs.openMissing()
+      lane.states.record(nil, at: sequence)
+      lane.states.record(actual, at: max(sequence, (window?.firstSequence ?? 1) - 1))
+    } else {
+      lane.states.record(actual, at: sequence)
     }
     lanes[id] = lane
   }

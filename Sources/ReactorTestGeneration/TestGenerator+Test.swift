@@ -100,6 +100,9 @@ extension TestGenerator {
           "// scripted event at \(TestPlan.text(time)): \(value.serializedString)"
             .replacingNewlines)
         body.append("\(deliver)(try decoded(\(SwiftLiteral.string(value.serializedString))))")
+      case .jump(let jump, let time):
+        startUp = []
+        body += self.jump(jump, time: time, plan: plan, factory)
       case .expect(let checks, let context):
         if !finalOnly { body += assertions(checks, context: context, plan: plan, factory) }
       }
@@ -194,6 +197,48 @@ extension TestGenerator {
       "    as: \(type).Action.self),",
       "  to: \(reactor))",
     ]
+  }
+}
+
+extension TestGenerator {
+  /// The lines of a jump, after a comment naming it, performed as the runtime performs it:
+  /// the recorded state decoded as the reactor's `State` and made its state with
+  /// `Reactor.jump(to:event:from:)`; for an app's, through the recorder
+  /// (`SessionRecorder.jump(reactor:to:event:from:)`) to the reactor with the recorded id.
+  fileprivate func jump(
+    _ jump: TestPlan.Jump, time: Duration, plan: TestPlan, _ factory: TestFactory
+  ) -> [String] {
+    let label = plan.reactors[jump.reactor]?.label ?? "#\(jump.reactor)"
+    let whose = factory.isApp ? "\(label)'s " : ""
+    var comment =
+      "// \(whose)jump to the state after event \(jump.target), sent from \(jump.external) at "
+      + TestPlan.text(time)
+    comment = comment.replacingNewlines
+    if 6 + comment.count > Self.lineLength {
+      comment = String(comment.prefix(Self.lineLength - 6 - 1)) + "…"
+    }
+    let json = jump.state.serializedString
+    let rest = "event: \(jump.target), from: \(SwiftLiteral.string(jump.external)))"
+    let call = factory.isApp ? "try recorder.jump(reactor: \(jump.reactor), " : "reactor.jump("
+    let state = factory.isApp ? "JSONValue(parsing: " : "try decoded("
+    let oneLine = call + "to: " + state + SwiftLiteral.string(json) + "), " + rest
+    // The body's lines are indented by 6 in the file; 2 columns are left spare.
+    if 6 + oneLine.count <= Self.lineLength - 2 { return [comment, oneLine] }
+    // An argument a line, the state's literal on lines of its own, cut into pieces joined by
+    // `+` when it is long, as `swift format` lays them out.
+    var lines = [comment]
+    lines +=
+      factory.isApp
+      ? ["try recorder.jump(", "  reactor: \(jump.reactor),", "  to: JSONValue("]
+      : ["reactor.jump(", "  to: try decoded("]
+    let lead = factory.isApp ? "    parsing: " : "    "
+    let width = Self.lineLength - 6 - 2 - max(lead.count, 8) - 2
+    let pieces = SwiftLiteral.pieces(json, width: width)
+    lines.append(lead + pieces[0])
+    lines += pieces.dropFirst().map { "      + " + $0 }
+    lines[lines.count - 1] += "),"
+    lines.append("  " + rest)
+    return lines
   }
 }
 

@@ -24,8 +24,9 @@ enum GeneratedFiles {
 
   /// A test per trace of `Traces/` in `Tests/GeneratedTraceTests` (and the TaskList's as
   /// XCTest too), the ItemList fixture's (an Optional payload sent as nil), the Bookmarks
-  /// fixture's (URLs), the LikeButton fixture's (mutations through its own stream), and the
-  /// Counter's test against the broken copy here.
+  /// fixture's (URLs), the LikeButton fixture's (mutations through its own stream), the
+  /// Counter's and the task app's with a jump, and the Counter's test against the broken copy
+  /// here.
   static var all: [File] {
     let traces = [
       ("counter", "Counter"), ("github-search", "GithubSearch"), ("profile", "Profile"),
@@ -76,6 +77,16 @@ enum GeneratedFiles {
           suiteName: "LikebuttonTraceTests", serialExecutor: "withExclusiveMainSerialExecutor",
           imports: ["ReactorTestSupport"]),
         factory: nil))
+    // A jump sent from outside the app to the state after event 5 (issue 43), performed as
+    // the runtime performs it, then an increase from there.
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/CounterJumpTraceTests.swift",
+        trace: "Tests/Fixtures/counter-jump.trace.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "CounterJumpTraceTests", serialExecutor: "withExclusiveMainSerialExecutor",
+          imports: ["ReactorTestSupport"]),
+        factory: nil))
     files.append(
       File(
         path: "Tests/ReactorTestGenerationTests/BrokenCounterTraceTests.swift",
@@ -117,6 +128,17 @@ enum GeneratedFiles {
         options: TestGenerationOptions(
           suiteName: "TaskappSessionTests", serialExecutor: "withExclusiveMainSerialExecutor",
           imports: ["ReactorTestSupport"]),
+        factory: nil))
+    // The start of the same session, up to a title typed in the edit screen, then a jump of
+    // the edit screen from the page back to the state before it (issue 43), performed
+    // through the recorder as a live recording performs it.
+    files.append(
+      File(
+        path: "Tests/GeneratedTraceTests/TaskappJumpSessionTests.swift",
+        trace: "Tests/Fixtures/taskapp-jump.session.jsonl",
+        options: TestGenerationOptions(
+          suiteName: "TaskappJumpSessionTests",
+          serialExecutor: "withExclusiveMainSerialExecutor", imports: ["ReactorTestSupport"]),
         factory: nil))
     // The same session against an app whose edit screen publishes the wrong id.
     files.append(

@@ -8,30 +8,11 @@ import Darwin
 #endif
 
 /// A named pipe among the inputs (issue 40): a folder holding one is read without it, and
-/// one given by name reads as empty; no command waits for a writer that never comes.
+/// one given by name reads as empty; no command waits for a writer that never comes (each
+/// runs under `timeout 120`, so that one that waits ends, with status 124, instead of holding
+/// the suite).
 @Suite("Named pipes among the inputs")
 struct NamedPipeInputTests {
-  /// Runs the binary under `timeout 120`, so that a command that waits ends (status 124)
-  /// instead of holding the suite.
-  private func run(_ arguments: [String]) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["timeout", "120", try reactorTraceBinaryPath()] + arguments
-    process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return CommandResult(
-      terminationReason: process.terminationReason, exitCode: process.terminationStatus,
-      standardOutput: String(decoding: outputData, as: UTF8.self),
-      standardError: String(decoding: errorData, as: UTF8.self))
-  }
-
   /// A folder with the counter trace and a named pipe called like a trace.
   private func folderWithAPipe(in scratch: borrowing ScratchDirectory, named name: String) throws
     -> (folder: String, pipe: String)
@@ -50,12 +31,12 @@ struct NamedPipeInputTests {
     let scratch = try ScratchDirectory()
     let before = try folderWithAPipe(in: scratch, named: "before")
     let after = try folderWithAPipe(in: scratch, named: "after")
-    let summary = try run(["summarize", before.folder])
+    let summary = try runReactorTrace(["summarize", before.folder], timeout: 120)
     #expect(summary.exitCode == 0, "\(summary.standardError)")
     #expect(summary.standardOutput.contains("ReactorExamples.CounterReactor"))
-    let comparison = try run(["compare", before.folder, after.folder])
+    let comparison = try runReactorTrace(["compare", before.folder, after.folder], timeout: 120)
     #expect(comparison.exitCode == 0, "\(comparison.standardError)")
-    let replay = try run(["replay", before.folder])
+    let replay = try runReactorTrace(["replay", before.folder], timeout: 120)
     #expect(replay.exitCode == 0, "\(replay.standardError)")
     #expect(replay.standardOutput.contains("1 input: 1 matched"))
   }
@@ -71,7 +52,7 @@ struct NamedPipeInputTests {
     if let output = arguments.firstIndex(of: "out.svg") {
       arguments[output] = scratch.file("out.svg")
     }
-    let result = try run(arguments)
+    let result = try runReactorTrace(arguments, timeout: 120)
     #expect(result.exitCode == 2, "\(arguments): \(result.standardError)")
     #expect(result.standardError.contains("is empty"), "\(result.standardError)")
     #expect(result.standardError.split(separator: "\n").count == 1)

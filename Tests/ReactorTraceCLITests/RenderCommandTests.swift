@@ -11,10 +11,21 @@ struct CommandResult {
 }
 
 /// Runs the `reactor-trace` binary built next to the test bundle.
-func runReactorTrace(_ arguments: [String]) throws -> CommandResult {
+/// - Parameters:
+///   - arguments: Its arguments.
+///   - timeout: Seconds after which `timeout` ends it (status 124), so that a command that
+///     waits ends instead of holding the suite; `nil` for no limit.
+/// - Returns: How it ended and what it wrote.
+/// - Throws: When the binary is not found or does not start.
+func runReactorTrace(_ arguments: [String], timeout: Int? = nil) throws -> CommandResult {
   let process = Process()
-  process.executableURL = try reactorTraceBinary()
-  process.arguments = arguments
+  if let timeout {
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["timeout", String(timeout), try reactorTraceBinary().path] + arguments
+  } else {
+    process.executableURL = try reactorTraceBinary()
+    process.arguments = arguments
+  }
   process.currentDirectoryURL = URL(fileURLWithPath: repositoryRoot)
   let output = Pipe()
   let error = Pipe()

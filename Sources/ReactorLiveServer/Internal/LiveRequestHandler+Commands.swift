@@ -13,10 +13,7 @@ extension LiveRequestHandler {
   func command(
     _ request: HTTPRequest, connection: inout HTTPConnection, number: Int
   ) async -> Outcome {
-    guard policy.accepts(token: AccessPolicy.bearer(request.header("authorization"))) else {
-      return await refuseToken(request, "command with a wrong or missing token")
-    }
-    table.presentedToken(number)
+    if let refusal = await tokenRefusal(request, number: number, "command") { return refusal }
     // A browser names the page that sends it: only the live page itself may.
     let origin = request.header("origin")
     if origin != nil,
@@ -35,14 +32,8 @@ extension LiveRequestHandler {
     {
       return refuse(request, 413, "a command of \(length) bytes")
     }
-    let body: [UInt8]
-    do {
-      body = try await connection.readBody(of: request)
-    } catch let failure as HTTPReadFailure {
-      return refuse(request, failure.status, failure.reason)
-    } catch {
-      return .close
-    }
+    var body: [UInt8] = []
+    if let ending = await read(&body, of: request, connection: &connection) { return ending }
     let parsed: (command: LiveCommand, stream: String?)
     do {
       parsed = try LiveCommand.parse(requestBody: try JSONValue(parsing: body))
@@ -89,22 +80,13 @@ extension LiveRequestHandler {
   func receiveOutcomes(
     _ request: HTTPRequest, connection: inout HTTPConnection, number: Int
   ) async -> Outcome {
-    guard policy.accepts(token: AccessPolicy.bearer(request.header("authorization"))) else {
-      return await refuseToken(request, "app with a wrong or missing token")
-    }
-    table.presentedToken(number)
+    if let refusal = await tokenRefusal(request, number: number, "app") { return refusal }
     let id = String(request.path.dropFirst(LiveProtocol.resultsPathPrefix.count))
     guard request.method == "POST", LiveProtocol.isValidStreamID(id) else {
       return refuse(request, 400, "malformed outcomes request \(request.shown)")
     }
-    let body: [UInt8]
-    do {
-      body = try await connection.readBody(of: request)
-    } catch let failure as HTTPReadFailure {
-      return refuse(request, failure.status, failure.reason)
-    } catch {
-      return .close
-    }
+    var body: [UInt8] = []
+    if let ending = await read(&body, of: request, connection: &connection) { return ending }
     guard let outcomes = (try? JSONValue(parsing: body))?.arrayValue else {
       var response = refusal(request, 400, "stream \(id): outcomes are a JSON array")
       response.closes = false

@@ -82,24 +82,15 @@ final class LiveRequestHandler: Sendable {
   private func receiveBatch(
     _ request: HTTPRequest, connection: inout HTTPConnection, number: Int
   ) async -> Outcome {
-    guard policy.accepts(token: AccessPolicy.bearer(request.header("authorization"))) else {
-      return await refuseToken(request, "app with a wrong or missing token")
-    }
-    table.presentedToken(number)
+    if let refusal = await tokenRefusal(request, number: number, "app") { return refusal }
     let id = String(request.path.dropFirst(LiveProtocol.streamPathPrefix.count))
     guard request.method == "POST", LiveProtocol.isValidStreamID(id),
       let fromText = request.query("from"), let from = Int(fromText), from >= 1
     else {
       return refuse(request, 400, "malformed batch request \(request.shown)")
     }
-    let body: [UInt8]
-    do {
-      body = try await connection.readBody(of: request)
-    } catch let failure as HTTPReadFailure {
-      return refuse(request, failure.status, failure.reason)
-    } catch {
-      return .close
-    }
+    var body: [UInt8] = []
+    if let ending = await read(&body, of: request, connection: &connection) { return ending }
     switch await store.receive(stream: id, from: from, body: body) {
     case .acknowledged(let sequence):
       guard request.header(LiveProtocol.controlHeader.lowercased()) == "accept" else {
@@ -161,10 +152,9 @@ final class LiveRequestHandler: Sendable {
 
   /// The diagrams of a stream and its reactors' nodes, drawn from the trace the server keeps.
   private func diagrams(_ request: HTTPRequest, number: Int) async -> Outcome {
-    guard policy.accepts(token: AccessPolicy.bearer(request.header("authorization"))) else {
-      return await refuseToken(request, "diagram request with a wrong or missing token")
+    if let refusal = await tokenRefusal(request, number: number, "diagram request") {
+      return refusal
     }
-    table.presentedToken(number)
     guard let id = request.query("stream"), LiveProtocol.isValidStreamID(id),
       let path = await store.tracePath(of: id)
     else {
@@ -185,6 +175,41 @@ final class LiveRequestHandler: Sendable {
           ("X-Content-Type-Options", "nosniff"),
         ],
         body: body))
+  }
+
+  /// Checks the token `request` carries: `nil` when it is right (noted as presented on
+  /// connection `number`), else the refusal, as ``refuseToken(_:_:)`` answers it.
+  /// - Parameters:
+  ///   - request: The request.
+  ///   - number: Its connection.
+  ///   - what: What sent it, for the log line: `app`, `command`.
+  /// - Returns: The refusal, or `nil`.
+  func tokenRefusal(_ request: HTTPRequest, number: Int, _ what: String) async -> Outcome? {
+    guard policy.accepts(token: AccessPolicy.bearer(request.header("authorization"))) else {
+      return await refuseToken(request, "\(what) with a wrong or missing token")
+    }
+    table.presentedToken(number)
+    return nil
+  }
+
+  /// Reads `request`'s body into `body`, once its token is checked.
+  /// - Parameters:
+  ///   - body: Where the body goes.
+  ///   - request: The request.
+  ///   - connection: Its connection.
+  /// - Returns: `nil` when it was read; else what ends the request: a refusal of a body over
+  ///   a limit or malformed, or closing a connection that failed.
+  func read(
+    _ body: inout [UInt8], of request: HTTPRequest, connection: inout HTTPConnection
+  ) async -> Outcome? {
+    do {
+      body = try await connection.readBody(of: request)
+      return nil
+    } catch let failure as HTTPReadFailure {
+      return refuse(request, failure.status, failure.reason)
+    } catch {
+      return .close
+    }
   }
 
   /// A refusal for a wrong token, answered no sooner than ``WrongTokenThrottle`` allows.

@@ -63,7 +63,7 @@ enum RecordedEffectsReplay {
     player.finish()
     if let error = player.error { throw error }
 
-    var result = divergence ?? comparison.compare(recorder.events)
+    var result = timeline.reportingWrongJump(divergence ?? comparison.compare(recorder.events))
     result.warnings = reader.warnings
     result.schemaChanges = evolution.changes
     result.droppedEventCount = timeline.dropped

@@ -65,6 +65,9 @@ struct RecordedTimeline {
   /// Whether the trace records each effect's `id` and `cancelInFlight` (format 1.3 and
   /// later 1.x), so that their absence means the effect had none.
   var recordsEffectIDs = false
+  /// The first jump whose state is not the one recorded after its target: its index among
+  /// ``lines`` and the problem.
+  var wrongJump: (index: Int, problem: String)?
 
   /// Reads every event of `reader`, up to its first gap.
   init(_ reader: TraceReader) throws(ReplayError) {
@@ -125,6 +128,27 @@ struct RecordedTimeline {
       }
     }
     findPrefixes()
+    wrongJump = RecordedStateHashes.firstWrongJump(
+      in: lines.lazy.map(\.event), header: reader.header)
+  }
+
+  /// `result`, or, when a jump's state is not the one recorded after its target and nothing
+  /// differed before it, that jump as the divergence: the replay performs the jump as the
+  /// trace records it, so the run cannot show it.
+  func reportingWrongJump(_ result: ReplayResult) -> ReplayResult {
+    guard let (index, problem) = wrongJump else { return result }
+    let jump = lines[index]
+    if let divergence = result.divergence, divergence.sequence <= jump.event.sequence {
+      return result
+    }
+    var result = result
+    result.divergence = ReplayDivergence(
+      sequence: jump.event.sequence, line: jump.line, mutation: nil, action: nil,
+      reason: problem, diff: nil)
+    result.stepsChecked = lines[..<index].count {
+      if case .mutation = $0.event.kind { true } else { false }
+    }
+    return result
   }
 
   /// Records an effect the trace does not start: one already running when a window starts.

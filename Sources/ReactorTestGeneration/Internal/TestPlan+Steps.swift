@@ -37,6 +37,13 @@ extension TestPlan {
         steps.append(.advance(.zero, to: time))
         expect(from: before, to: after, context: "after \(previous), at \(Self.text(time))")
         checked = after
+      case .jump(let jump, let before, let after):
+        expect(from: checked, to: before, context: "after \(previous), at \(Self.text(time))")
+        steps.append(.jump(jump, time: time))
+        previous = "the jump to event \(jump.target)"
+        steps.append(.advance(.zero, to: time))
+        expect(from: before, to: after, context: "after \(previous), at \(Self.text(time))")
+        checked = after
       case .event(let value):
         // What changed since the last check is the last action's doing; what changes next,
         // the event's.
@@ -94,6 +101,12 @@ extension TestPlan {
           steps.append(.send(value, reactor: reactor, label: label, id: id, time: time))
           previous =
             "\(reactors[reactor]?.label ?? "#\(reactor)")'s \(Self.short(label)) (action \(id))"
+        case .jump(let jump, let before, _):
+          expect(from: checked, to: before, context: "after \(previous), at \(Self.text(time))")
+          checked = before
+          steps.append(.jump(jump, time: time))
+          previous =
+            "\(reactors[jump.reactor]?.label ?? "#\(jump.reactor)")'s jump to event \(jump.target)"
         case .event(let value):
           steps.append(.deliver(value, time: time))
           previous = "the scripted event at \(Self.text(time))"

@@ -6,8 +6,9 @@ import ReactorTracing
 /// reactor to check when.
 ///
 /// Every recording is read as a session (a trace of one reactor is a session of one reactor,
-/// id 1). Its inputs are the user's actions (sent, with no origin in another reactor) and
-/// the scripted events of its `script.events` metadata, in the order `record` runs them. How
+/// id 1). Its inputs are the user's actions (sent, with no origin in another reactor), the
+/// jumps sent from outside the app, and the scripted events of its `script.events` metadata,
+/// in the order `record` runs them. How
 /// the steps check the states follows the ``TestSubject``: see ``TestPlan/planSteps()``. A
 /// reactor whose state the recording holds as its description is driven but not checked.
 struct TestPlan {
@@ -66,6 +67,19 @@ struct TestPlan {
     case send(JSONValue, reactor: Int, label: String, id: Int, time: Duration)
     /// Hand a scripted event to the fakes.
     case deliver(JSONValue, time: Duration)
+    /// Set a reactor's state from outside the app, as a recorded jump did.
+    case jump(Jump, time: Duration)
+  }
+
+  /// A recorded jump: the state set from outside the app (issue 43).
+  struct Jump {
+    /// The state, whole.
+    var state: JSONValue
+    var reactor: Int
+    /// The `seq` of the event whose state it is.
+    var target: Int
+    /// Who asked for it: `page` or `client`.
+    var external: String
   }
 
   /// Every reactor's state at one moment, by id.
@@ -78,8 +92,17 @@ struct TestPlan {
     case action(
       JSONValue, reactor: Int, label: String, id: Int, before: States, after: States)
     case event(JSONValue)
+    /// A jump, with the states right before and right after it, as for an action.
+    case jump(Jump, before: States, after: States)
 
-    var isAction: Bool { if case .action = self { true } else { false } }
+    /// Whether it is sent to a reactor (an action, or a jump), after the scripted events of
+    /// its time, not handed to the fakes.
+    var isAction: Bool {
+      switch self {
+      case .action, .jump: true
+      case .event: false
+      }
+    }
   }
 
   /// The states after one mutation.
@@ -139,7 +162,7 @@ struct TestPlan {
       throw .unreadableTrace("\(error)")
     }
     finalStates = current
-    userActions = inputs.count
+    userActions = inputs.count { if case .action = $0.input { true } else { false } }
     for event in try Self.scriptedEvents(in: metadata, path: path) {
       inputs.append((event.time, .event(event.value)))
     }
@@ -164,7 +187,9 @@ struct TestPlan {
       {
         userAction = action
       }
-      if let pending = open, userAction != nil || event.time > pending.time {
+      var isJump = false
+      if case .reactor(_, .jump) = event.kind { isJump = true }
+      if let pending = open, userAction != nil || isJump || event.time > pending.time {
         close(pending.index)
         open = nil
       }
@@ -209,11 +234,29 @@ struct TestPlan {
       case .gap(let gap):
         throw TestGenerationError.unreplayableSession(
           path: path, reason: "the recorder dropped \(gap.droppedEvents) events")
-      case .reactor(_, .jump(let jump)):
-        throw TestGenerationError.unreplayableSession(
-          path: path,
-          reason: "its state was set from outside the app at seq \(event.sequence) "
-            + "(a jump to event \(jump.target)), which a test's actions cannot do")
+      case .reactor(let id, .jump(let jump)):
+        // Performed as the app performed it (issue 43), with the state it recorded.
+        guard case .json(let state)? = reader.currentState(of: id) else {
+          throw TestGenerationError.unreplayableSession(
+            path: path,
+            reason: "the state of the jump at seq \(event.sequence) is recorded only as its "
+              + "description, which a test cannot decode")
+        }
+        let before = current
+        current[id] = state
+        changes.append(
+          StateChange(
+            time: event.time, sequence: event.sequence, isStream: false, states: current))
+        inputs.append(
+          (
+            event.time,
+            .jump(
+              Jump(
+                state: state, reactor: id, target: jump.target,
+                external: jump.external ?? "client"), before: before, after: current)
+          ))
+        open = (inputs.count - 1, event.time)
+        userActionTimes.append((event.time, event.sequence))
       default:
         break
       }
@@ -225,10 +268,14 @@ struct TestPlan {
 
   /// Sets the states right after the user action at `index` to the current ones.
   private mutating func close(_ index: Int) {
-    if case .action(let value, let reactor, let label, let id, let before, _) = inputs[index].input
-    {
+    switch inputs[index].input {
+    case .action(let value, let reactor, let label, let id, let before, _):
       inputs[index].input = .action(
         value, reactor: reactor, label: label, id: id, before: before, after: current)
+    case .jump(let jump, let before, _):
+      inputs[index].input = .jump(jump, before: before, after: current)
+    case .event:
+      break
     }
   }
 

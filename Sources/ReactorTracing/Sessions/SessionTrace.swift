@@ -60,7 +60,8 @@ public struct SessionTrace: Hashable, Sendable {
   /// start of the run, 2.2 for one that may hold jumps): the header line, then one line per event, each ending in a newline.
   ///
   /// A trace of one reactor read as a session (its introduction has `seq` 0) is numbered
-  /// again from 1, so that the file's numbering is consecutive.
+  /// again from 1, so that the file's numbering is consecutive, and the targets of its jumps
+  /// with it.
   public var serialized: [UInt8] {
     var header = self.header
     if header.version.major == SessionHeader.currentVersion.major, header.window != nil {
@@ -80,9 +81,22 @@ public struct SessionTrace: Hashable, Sendable {
     lines.bytes = header.serializedLine
     lines.endLine()
     let renumbers = events.first?.sequence == 0
+    // A jump names an earlier event by its `seq`: numbered again with it.
+    var renumbered: [Int: Int] = [:]
     for (index, event) in events.enumerated() {
       var event = event
-      if renumbers { event.sequence = index + 1 }
+      if renumbers {
+        if holdsJumps {
+          renumbered[event.sequence] = index + 1
+          if case .reactor(let reactor, .jump(var jump)) = event.kind,
+            let target = renumbered[jump.target]
+          {
+            jump.target = target
+            event.kind = .reactor(reactor, .jump(jump))
+          }
+        }
+        event.sequence = index + 1
+      }
       event.write(to: &lines)
       lines.endLine()
     }
