@@ -43,6 +43,9 @@ RATES = (100, 1000)
 STATE_SIZES = (0, 100000)
 REPORT = False
 COMMANDS = 100
+# The least time between two commands' clicks: the server takes at most 20 commands a second
+# on one connection (its rate limit), and the page's commands share one.
+COMMAND_SPACING = 0.06
 # The app's queue in front of its ring, in MiB: the file recorder's default (32), so that a
 # 100 KB state is not dropped while the app's writer thread encodes it.
 QUEUE_MIB = 32
@@ -196,6 +199,7 @@ def command(scratch):
                 lost = 0
                 # Commands only while the app's own taps still stream (with a second to spare).
                 while len(values) + lost < COMMANDS and time.monotonic() - started < seconds - 1:
+                    clicked = time.monotonic()
                     took, result = driver.execute_async_script(
                         "const done = arguments[arguments.length - 1];"
                         "const api = window.reactorTraceLive, before = api.commandOutcomes.length;"
@@ -221,7 +225,9 @@ def command(scratch):
                         lost += 1
                         break
                     values.append(took)
-                    time.sleep(0.02)
+                    # At least 20 ms between one command shown and the next click, and never
+                    # faster than the server's rate limit allows.
+                    time.sleep(max(0.02, COMMAND_SPACING - (time.monotonic() - clicked)))
                 measured = time.monotonic() - started
             finally:
                 open(stop, "w").close()

@@ -107,6 +107,8 @@ private final class CanonicalOutput {
   @exclusivity(unchecked) private var memberCount = 0
   @exclusivity(unchecked) private var scratch = OutputBytes()
   @exclusivity(unchecked) private var nextToken = 0
+  /// The arrays of Ints of the previous value, for the next one.
+  @exclusivity(unchecked) private var integerArrays = IntegerArrayCache()
   /// Set when the value did something this encoder leaves to ``JSONValueEncoder``.
   @exclusivity(unchecked) private(set) var failed = false
 
@@ -128,6 +130,7 @@ private final class CanonicalOutput {
     slotCount = 0
     memberCount = 0
     failed = false
+    integerArrays.startValue()
     if let scalar = JSONValue.scalar(value) {
       JSONWriter.write(scalar, to: &bytes)
       return true
@@ -461,22 +464,10 @@ private final class CanonicalOutput {
 }
 
 extension CanonicalOutput {
-  /// Writes `values` as a JSON array of integers.
-  ///
-  /// Through a cursor into memory reserved once for the longest integers: an append per
-  /// integer cost more than formatting it.
+  /// Writes `values` as a JSON array of integers, from the previous value's array in the
+  /// same place where their elements are equal (``IntegerArrayCache``).
   func writeIntegers(_ values: [Int]) {
-    let maximumCount = 2 + values.count * (ByteCursor.maximumIntegerCount + 1)
-    bytes.write(maximumCount: maximumCount) { out in
-      out.write("[")
-      values.withUnsafeBufferPointer { values in
-        for index in values.indices {
-          if index > 0 { out.write(",") }
-          out.write(values[index])
-        }
-      }
-      out.write("]")
-    }
+    integerArrays.write(values, to: &bytes)
   }
 }
 

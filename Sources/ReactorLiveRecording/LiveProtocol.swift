@@ -19,7 +19,23 @@
 /// ``resultsPath(_:)`` on the same connection: `[{"id":N},{"id":N,"error":"…"}]`. The page
 /// and `reactor-trace send` post a ``LiveCommand`` to ``commandPath``, answered once the app
 /// reported its outcome.
+///
+/// So that an order does not wait for the app's next batch, such an app also asks for its
+/// orders on a second connection of its own (the app connects out, as for its batches: no
+/// port on the device): `GET /live/v1/orders/ID?wait=MS` (``ordersPath(_:)``) with the same
+/// token, which the server answers `{"orders":[…]}` as soon as an order for the stream is
+/// queued, or with no orders once `MS` milliseconds passed (at most ``longestOrdersWait``);
+/// `404` before the stream's first batch, `410` once it ended. Orders an answer to a batch
+/// carries are the same orders: each goes out once, in whichever answer comes first.
 public enum LiveProtocol {
+  /// Where an app asks for the orders of stream `id`, the server holding the answer until
+  /// one is queued.
+  public static func ordersPath(_ id: String) -> String { ordersPathPrefix + id }
+  /// The path every orders URL starts with.
+  public static var ordersPathPrefix: String { "/live/v1/orders/" }
+  /// The longest the server holds an orders request with no order for it.
+  public static var longestOrdersWait: Duration { .seconds(10) }
+
   /// The header with which an app's batches say that it accepts commands.
   public static var controlHeader: String { "Reactor-Control" }
   /// Where the page and `reactor-trace send` post a ``LiveCommand``.

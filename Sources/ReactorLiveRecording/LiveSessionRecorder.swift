@@ -66,6 +66,12 @@ public final class LiveSessionRecorder {
       stream.finish()
       throw error
     }
+    // What a command made (its action, the mutations `reduce` made of it) goes to the server
+    // now, not at the next send interval: the page shows it sooner.
+    orders.didPerform = { [weak self] in
+      guard let self else { return }
+      Task { await self.flush() }
+    }
     orders.performer = { [weak self] order in
       guard let self else { return "the app's recording has stopped" }
       return self.perform(order)

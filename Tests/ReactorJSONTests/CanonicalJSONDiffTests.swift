@@ -95,6 +95,25 @@ struct CanonicalJSONDiffTests {
     }
   }
 
+  @Test func elementsAfterRunsOfNumbersAndOtherScalarsAreFoundAtTheirIndex() {
+    // Runs of integers and decimals (which the walk skips eight bytes at a time), broken by
+    // an exponent, literals, strings holding digits and commas, and nested containers.
+    let run: [JSONValue] = (0..<40).map { .int(Int64($0 * 37 % 1_000) - 500) }
+    let breaks: [JSONValue] = [
+      .double(1.5e-7), .double(-0.25), .bool(true), nil, "1,2,3", .array([1, 2]), ["k": 1],
+    ]
+    var values: [JSONValue] = []
+    for item in breaks { values += run + [item] }
+    values += run
+    for index in stride(from: 0, to: values.count, by: 13) {
+      var changed = values
+      changed[index] = .int(987_654)
+      let result = both(
+        ["counter": 1, "values": .array(values)], ["counter": 2, "values": .array(changed)])
+      #expect(result.bytes == result.tree, "index \(index)")
+    }
+  }
+
   @Test func randomValuesDiffAsTheTreesDo() {
     var generator = RandomJSON(seed: 7)
     var compared = 0

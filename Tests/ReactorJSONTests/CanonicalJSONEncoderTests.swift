@@ -227,4 +227,48 @@ struct CanonicalJSONEncoderTests {
     try encoder.encode(Fixtures.Point(x: 1, y: 2, z: 3), into: &bytes)
     #expect(String(decoding: bytes, as: UTF8.self) == #"{"x":1,"y":2,"z":3}"#)
   }
+
+  /// A large state's shape: arrays of Ints, more of them than the encoder remembers.
+  private struct ManyArrays: Encodable {
+    var counter = 0
+    var values: [Int]
+    var more: [[Int]]
+  }
+
+  @Test func arraysOfIntsChangedValueAfterValueEncodeToTheTreeEncodersBytes() throws {
+    // Each value differs from the one before in a few elements (at the ends of blocks, a
+    // number growing a digit or turning negative), in its length, or not at all (the same
+    // storage): what the encoder copies from the previous value's bytes must still be right.
+    // Spread indices, the same every run.
+    func index(_ step: Int, _ salt: Int, below count: Int) -> Int {
+      (step * 7_919 + salt * 104_729) % count
+    }
+    var state = ManyArrays(
+      values: Array(0..<1_000), more: (0..<5).map { Array(repeating: $0, count: 130) })
+    var bytes: [UInt8] = []
+    for step in 0..<400 {
+      state.counter = step
+      switch step % 5 {
+      case 0:
+        let position = [0, 63, 64, 127, 999, index(step, 0, below: 1_000)][step % 6]
+        state.values[position] = [Int.min, -7, 123_456_789, 5][step % 4]
+      case 1:
+        for salt in 1...3 { state.values[index(step, salt, below: 1_000)] += 1 }
+        state.more[step % 5][129] -= 1
+      case 2:
+        if state.values.count > 1_000 {
+          state.values.removeLast()
+        } else {
+          state.values.append(step)
+        }
+      case 3:
+        break  // The same arrays, the same storage.
+      default:
+        state.more[4][index(step, 4, below: 130)] = step * 1_000
+        state.values = state.values.map { $0 &+ 1 }
+      }
+      try encoder.encode(state, into: &bytes)
+      #expect(bytes == (try JSONValueEncoder().encode(state).serialized), "step \(step)")
+    }
+  }
 }

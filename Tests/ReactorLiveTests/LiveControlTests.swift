@@ -10,9 +10,11 @@ import Testing
 /// the page's own origin or a client, by an app that opted in; recorded as external.
 @MainActor
 @Suite(.serialized) struct LiveControlTests {
-  /// A server, and a Counter streaming to it as `stream` with `control`.
+  /// A server, and a Counter streaming to it as `stream` with `control`, polling for commands
+  /// every `poll` while it has nothing to send, and sending what it recorded every `interval`.
   private func controlled(
     _ control: LiveControl = .accept, stream: String = "controlled",
+    poll: Duration = .milliseconds(5), interval: Duration = .milliseconds(5),
     _ body: (RunningServer, CounterReactor, LiveTraceRecorder<CounterReactor>, ScratchDirectory)
       async throws -> Void
   ) async throws {
@@ -25,7 +27,7 @@ import Testing
         recording: reactor,
         live: LiveOptions(
           port: server.endpoint.port, token: server.endpoint.token, streamID: stream,
-          control: control, commandPollInterval: .milliseconds(5)),
+          sendInterval: interval, control: control, commandPollInterval: poll),
         options: TraceOptions(metadata: ["app": "tests"], overflow: .drop))
       // The stream is on the server before any event: its first batch is its header.
       try await eventually("the stream's first acknowledgement") {
@@ -83,6 +85,45 @@ import Testing
         if case .reactor(_, .action(let action)) = event.kind { externals.append(action.external) }
       }
       #expect(externals == ["client", "client"])
+    }
+  }
+
+  @Test func aCommandReachesAnIdleAppWithoutWaitingForItsNextPoll() async throws {
+    // An hour between polls and between sends, and no events of its own: only the request for
+    // orders the server holds can bring the command before it times out, and only the flush
+    // after a command can send what it made.
+    try await controlled(poll: .seconds(3600), interval: .seconds(3600)) {
+      server, reactor, recorder, directory in
+      let taken = try await send(
+        .dispatch(action: ["decrease": [:]], to: nil), with: client(server))
+      #expect(taken == .success("controlled"))
+      #expect(reactor.currentState.value == -1)
+      // What it made reaches the server too, without a flush asked for.
+      try await eventually("the action and its mutation on the server") {
+        recorder.status.acknowledgedSequence >= 2
+      }
+      let kept = try lines(of: directory.file("streams/controlled.trace.jsonl"))
+      #expect(kept.contains { $0.hasSuffix(#""source":"sent","external":"client"}"#) })
+    }
+  }
+
+  @Test func anOrdersRequestNeedsTheTokenAndAStreamThatIsThere() async throws {
+    try await controlled { server, _, _, _ in
+      let port = server.endpoint.port
+      func get(_ stream: String, token: String) -> [UInt8] {
+        Array(
+          ("GET /live/v1/orders/\(stream)?wait=10 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+            + "Authorization: Bearer \(token)\r\nConnection: close\r\n\r\n").utf8)
+      }
+      let wrong = try await rawExchange(
+        port: port, get("controlled", token: String(repeating: "x", count: 32)))
+      #expect(wrong.status == 401)
+      #expect(server.log.contains { $0.hasPrefix("refused GET /live/v1/orders/controlled") })
+      let unknown = try await rawExchange(port: port, get("nobody", token: server.endpoint.token))
+      #expect(unknown.status == 404)
+      let none = try await rawExchange(port: port, get("controlled", token: server.endpoint.token))
+      #expect(none.status == 200)
+      #expect(none.text.hasSuffix(#"{"orders":[]}"#))
     }
   }
 

@@ -155,6 +155,28 @@ final class LargeStateReactor: Reactor {
   }
 }
 
+/// A counter whose state also holds about 20 KB of text its actions never change: every state
+/// `reduce` returns shares the text's storage with the one before (copy-on-write).
+final class SharedTextReactor: Reactor {
+  enum Action: Codable, Sendable {
+    case increase
+  }
+
+  struct State: Codable, Sendable {
+    var value = 0
+    var notes = (0..<200).map { String($0) + String(repeating: "x", count: 96) }
+  }
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func reduce(state: State, mutation: Action) -> State {
+    var state = state
+    state.value += 1
+    return state
+  }
+}
+
 /// An error with a fixed description.
 struct FixtureFailure: Error, CustomStringConvertible {
   var description: String

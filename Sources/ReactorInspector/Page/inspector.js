@@ -1205,10 +1205,18 @@
   // the new events filtered) and, when following, the last one selected. What costs with the
   // number of events or the size of a state (the overview strip, the summary, the selected
   // event's state tree, changes and causes) is redrawn at most five times a second, and once
-  // more after the last arrival, so that a fast stream never queues frames behind it.
+  // more after the last arrival, so that a fast stream never queues frames behind it; never
+  // in a frame that puts new events on the page, but right after it, so that they are painted
+  // without waiting for it.
   const LIVE_DRAW_INTERVAL = 200;
   let refreshPending = false;
   function scheduleRefresh() { if (!refreshPending) { refreshPending = true; requestAnimationFrame(refreshLive); } }
+  function drawLive() {
+    clearTimeout(live.drawTimer); live.drawTimer = 0; live.drawnAt = Date.now();
+    renderSummary(); renderTimelineCaption();
+    const last = visible.length ? visible[visible.length - 1] : N - 1;
+    if (following && N) select(last); else { renderRows(); drawTimeline(); }
+  }
   function refreshLive() {
     refreshPending = false;
     $("count").textContent = String(N);
@@ -1217,13 +1225,10 @@
     const now = Date.now();
     const draws = now - live.drawnAt >= LIVE_DRAW_INTERVAL;
     const last = visible.length ? visible[visible.length - 1] : N - 1;
-    if (draws) {
-      clearTimeout(live.drawTimer); live.drawTimer = 0; live.drawnAt = now;
-      renderSummary(); renderTimelineCaption();
-      if (following && N) select(last); else { renderRows(); drawTimeline(); }
-    } else {
+    if (draws && !(following && N > live.shownUpTo)) drawLive();
+    else {
       if (following && N) selectRow(last); else renderRows();
-      if (!live.drawTimer) live.drawTimer = setTimeout(() => { live.drawTimer = 0; live.drawnAt = 0; scheduleRefresh(); }, live.drawnAt + LIVE_DRAW_INTERVAL - now);
+      if (!live.drawTimer) live.drawTimer = setTimeout(drawLive, Math.max(0, live.drawnAt + LIVE_DRAW_INTERVAL - now));
     }
     $("follow").disabled = following;
     if (live.diagramWanted) requestDiagrams();
@@ -1275,8 +1280,12 @@
       .finally(() => { live.diagramBusy = false; live.diagramTook = Date.now() - live.diagramAt; if (live.diagramWanted) requestDiagrams(); });
   }
   function takeDiagrams(data) {
+    // A diagram the server drew as it was (the same picture, the same states) stays as it is
+    // on the page: parsing its picture again and laying it out would hold up the stream.
+    const same = (a, b) => a && b && a.svg === b.svg && a.nodeNames.length === b.nodeNames.length && a.nodeNames.every((name, i) => name === b.nodeNames[i]);
+    const unchanged = data.diagrams.length === D.diagrams.length && data.diagrams.every((d, i) => same(d, D.diagrams[i]));
     D.diagrams = data.diagrams;
-    loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren();
+    if (!unchanged) { loadedDiagrams.clear(); shownDiagram = -1; $("diagram").replaceChildren(); }
     for (const lane of data.reactors) {
       const r = reactorById.get(lane.id);
       if (r) { r.diagram = lane.diagram; r.nodes = lane.nodes; }

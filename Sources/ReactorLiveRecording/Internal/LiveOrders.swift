@@ -9,6 +9,9 @@ import ReactorTracing
 final class LiveOrders {
   /// Performs one order; returns why it failed, or `nil` once the app took it.
   var performer: ((LiveOrder) -> String?)?
+  /// Called once the orders of an answer are performed: the recorder hands what they
+  /// recorded to the stream at once, rather than at its next send interval.
+  var didPerform: (() -> Void)?
   weak var stream: LiveStream?
 
   nonisolated init() {}
@@ -32,6 +35,7 @@ final class LiveOrders {
       if let failure { outcome["error"] = .string(failure) }
       outcomes.append(.object(outcome))
     }
+    didPerform?()
     stream?.report(outcomes)
   }
 }

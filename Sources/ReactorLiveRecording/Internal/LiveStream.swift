@@ -9,6 +9,11 @@ import ReactorTracing
 /// batch at a time, and on any failure connects again after a growing delay, resuming from
 /// the last acknowledged number: nothing is lost while the outage fits the ring.
 ///
+/// With control accepted, an orders thread asks the server for the stream's orders on a
+/// connection of its own, which the server answers as soon as a command is queued: a command
+/// reaches the app without waiting for the sender's next batch or poll (the answers to those
+/// still carry any order the orders thread has not collected).
+///
 /// When the ring is full (``LiveOptions/ringEvents`` or ``LiveOptions/ringBytes``), the
 /// writer thread waits here for room; the queue in front of it then fills and the recording's
 /// drop policy drops events on the reactor's actor and records a gap, as a file recording
@@ -52,6 +57,9 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
     self.options = options
     self.perform = options.control == .accept ? perform : nil
     RecorderThread.start(named: "trace sender") { [self] in run() }
+    if let perform = self.perform {
+      RecorderThread.start(named: "trace orders") { [self] in takeOrders(perform) }
+    }
   }
 
   /// What the stream has done so far.
@@ -209,6 +217,64 @@ final class LiveStream: TraceLineSink, @unchecked Sendable {
         delay = min(delay * 2, options.maximumReconnectDelay)
       }
     }
+  }
+
+  // MARK: The orders thread
+
+  /// How long the server may hold an orders request: a second, well within the socket's
+  /// timeout.
+  private var ordersWaitMilliseconds: Int {
+    max(0, min(1000, Self.milliseconds(options.timeout) / 2))
+  }
+
+  /// Asks for the stream's orders, one held request after the other, until the stream is done.
+  ///
+  /// It performs each answer's orders. It starts once the stream is on the server (its
+  /// first batch acknowledged), and on any failure connects again after a growing delay.
+  private func takeOrders(_ perform: @Sendable ([JSONValue]) -> Void) {
+    var connection: HTTPSocket?
+    var delay = options.reconnectDelay
+    while true {
+      condition.lock()
+      while !isDone && !hasOpened { condition.wait() }
+      let done = isDone
+      condition.unlock()
+      if done { return }
+      do {
+        if connection == nil {
+          connection = try HTTPSocket(
+            host: options.host, port: options.port,
+            timeoutMilliseconds: Self.milliseconds(options.timeout))
+        }
+        let response = try connection!.exchange(head: ordersHead(), body: [])
+        // The stream ended on the server: no order will come.
+        if response.status == 410 { return }
+        guard response.status == 200 else {
+          throw HTTPSocket.Failure(description: "the server answered \(response.status)")
+        }
+        if let orders = (try? JSONValue(parsing: response.body))?["orders"]?.arrayValue,
+          !orders.isEmpty
+        {
+          perform(orders)
+        }
+        delay = options.reconnectDelay
+      } catch {
+        connection = nil
+        condition.lock()
+        let deadline = ContinuousClock.now + delay
+        while !isDone, ContinuousClock.now < deadline {
+          _ = condition.wait(until: Self.date(deadline))
+        }
+        condition.unlock()
+        delay = min(delay * 2, options.maximumReconnectDelay)
+      }
+    }
+  }
+
+  private func ordersHead() -> String {
+    "GET \(LiveProtocol.ordersPath(options.streamID))?wait=\(ordersWaitMilliseconds) HTTP/1.1\r\n"
+      + "Host: \(options.host):\(options.port)\r\n"
+      + "Authorization: Bearer \(options.token)\r\n"
   }
 
   /// With the lock held: whether there is something to send (or to finish).

@@ -5,8 +5,10 @@ import ReactorTracing
 /// orders each has not collected yet, and who waits for each order's outcome.
 ///
 /// An app that accepts control says so in each batch (``LiveProtocol/controlHeader``) and
-/// collects its stream's orders in the answer; it posts their outcomes later on. A command
-/// whose app reports nothing within ``timeout`` fails.
+/// collects its stream's orders in the answer, or asks for them on a connection of its own
+/// (``LiveProtocol/ordersPath(_:)``), where the request waits here until an order comes; it
+/// posts their outcomes later on. A command whose app reports nothing within ``timeout``
+/// fails.
 actor CommandDesk {
   /// How long a command waits for its app's outcome.
   static let timeout = Duration.seconds(5)
@@ -21,6 +23,10 @@ actor CommandDesk {
     [:]
   private var nextOrder = 1
   private var recent: [Int: [ContinuousClock.Instant]] = [:]
+  /// Apps' orders requests waiting for an order, by number.
+  private var pollers:
+    [Int: (stream: String, continuation: CheckedContinuation<[JSONValue], Never>)] = [:]
+  private var nextPoller = 1
 
   /// Whether stream `id`'s app said it accepts control.
   func accepts(_ id: String) -> Bool { controllable.contains(id.lowercased()) }
@@ -33,6 +39,35 @@ actor CommandDesk {
     let key = id.lowercased()
     controllable.insert(key)
     return queued.removeValue(forKey: key) ?? []
+  }
+
+  /// Records that stream `id`'s app accepts control; returns the orders it has not collected,
+  /// or, when there are none, waits at most `wait` for one: an order queued meanwhile is
+  /// handed over at once.
+  func awaitOrders(for id: String, wait: Duration) async -> [JSONValue] {
+    let orders = collect(for: id)
+    guard orders.isEmpty, wait > .zero else { return orders }
+    let number = nextPoller
+    nextPoller += 1
+    return await withCheckedContinuation { continuation in
+      pollers[number] = (id.lowercased(), continuation)
+      Task {
+        try? await Task.sleep(for: wait)
+        self.endPoll(number)
+      }
+    }
+  }
+
+  private func endPoll(_ number: Int) {
+    pollers.removeValue(forKey: number)?.continuation.resume(returning: [])
+  }
+
+  /// Hands stream `key`'s queued orders to an orders request waiting for them, if any.
+  private func handOver(to key: String) {
+    guard let number = pollers.first(where: { $0.value.stream == key })?.key,
+      let poller = pollers.removeValue(forKey: number)
+    else { return }
+    poller.continuation.resume(returning: queued.removeValue(forKey: key) ?? [])
   }
 
   /// Whether connection `number` may send one more command now (and counts it).
@@ -62,6 +97,7 @@ actor CommandDesk {
     queued[key, default: []].append(.object(order))
     return await withCheckedContinuation { continuation in
       waiting[number] = (key, continuation)
+      handOver(to: key)
       Task {
         try? await Task.sleep(for: Self.timeout)
         self.expire(number)
@@ -95,6 +131,10 @@ actor CommandDesk {
     let key = id.lowercased()
     controllable.remove(key)
     queued[key] = nil
+    for (number, poller) in pollers where poller.stream == key {
+      pollers[number] = nil
+      poller.continuation.resume(returning: [])
+    }
     for (number, entry) in waiting where entry.stream == key {
       waiting[number] = nil
       entry.continuation.resume(returning: "the stream '\(key)' has ended")

@@ -76,6 +76,31 @@ extension LiveRequestHandler {
     return .response(Self.json(200, [("stream", .string(id))]))
   }
 
+  /// Answers an app's request for its stream's orders as soon as one is queued, or with none
+  /// once the wait it asked for passed.
+  func handOrders(_ request: HTTPRequest, number: Int) async -> Outcome {
+    if let refusal = await tokenRefusal(request, number: number, "app") { return refusal }
+    let id = String(request.path.dropFirst(LiveProtocol.ordersPathPrefix.count))
+    guard request.method == "GET", LiveProtocol.isValidStreamID(id),
+      (request.header("content-length") ?? "0") == "0",
+      request.header("transfer-encoding") == nil
+    else {
+      return refuse(request, 400, "malformed orders request \(request.shown)")
+    }
+    // Range-checked before it becomes a duration: at most the longest wait.
+    let asked = request.query("wait").flatMap(Int.init) ?? 0
+    let wait = min(
+      Duration.milliseconds(min(max(0, asked), 1 << 30)), LiveProtocol.longestOrdersWait)
+    guard let ended = await store.hasEnded(id) else {
+      return .response(Self.json(404, [("error", .string("no stream '\(id)'"))]))
+    }
+    guard !ended else {
+      return .response(Self.json(410, [("error", .string("the stream '\(id)' has ended"))]))
+    }
+    let orders = await desk.awaitOrders(for: id, wait: wait)
+    return .response(Self.json(200, [("orders", .array(orders))]))
+  }
+
   /// Takes the outcomes an app posts for the orders it performed.
   func receiveOutcomes(
     _ request: HTTPRequest, connection: inout HTTPConnection, number: Int

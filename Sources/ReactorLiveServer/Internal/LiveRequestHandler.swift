@@ -54,6 +54,9 @@ final class LiveRequestHandler: Sendable {
     if path.hasPrefix(LiveProtocol.resultsPathPrefix) {
       return await receiveOutcomes(request, connection: &connection, number: number)
     }
+    if path.hasPrefix(LiveProtocol.ordersPathPrefix) {
+      return await handOrders(request, number: number)
+    }
     // Everything else is for a browser or a client: only for a Host that is this server's
     // address.
     if let refusal = policy.hostRefusal(request.header("host")) {

@@ -25,7 +25,10 @@ public struct TraceOptions: Sendable {
   /// The bytes are estimated as events are queued: twice each event's fixed size (its
   /// buffers grow by doubling and are double-buffered), plus, for a mutation, six times the
   /// length of the last state's canonical JSON the writer measured (a queued array of small
-  /// integers takes about that much memory, most other states less). A session recorder
+  /// integers takes about that much memory, most other states less), less the stored
+  /// properties whose storage that state shared with the state before it: copy-on-write
+  /// shares an array, dictionary, set or string `reduce` did not change, so a state whose
+  /// 100 KB text is unchanged counts at the few bytes that changed. A session recorder
   /// counts a line it queues at twice its length, and an action or mutation of a reactor whose
   /// values it queues for the writer to encode as above, with its reactor's last state. An
   /// event is always queued when the queue is empty, so one state larger than the budget still

@@ -126,6 +126,64 @@ extension TracingTests {
       }
     }
 
+    @Test func aQueuedStateCountsSixTimesItsOwnCanonicalJSONLessTheStorageItShares() throws {
+      var state = SharedTextReactor.State()
+      let previous = state
+      state.value = 12
+      let json = try JSONValueEncoder().encode(state).serialized
+      let notes = try JSONValueEncoder().encode(state.notes).serialized
+      let own = json.withUnsafeBufferPointer {
+        QueuedStateMemory.ownBytes(of: state, after: previous, json: $0)
+      }
+      // `{"notes":[…],"value":12}`: the notes are the previous state's storage.
+      #expect(own == json.count - notes.count)
+      #expect(own == #"{"notes":,"value":12}"#.utf8.count)
+      // A copy that changed the notes holds its own.
+      state.notes[0] = "changed"
+      let copied = json.withUnsafeBufferPointer {
+        QueuedStateMemory.ownBytes(of: state, after: previous, json: $0)
+      }
+      #expect(copied == json.count)
+      // So does an array `reduce` copied to change one element.
+      var large = LargeStateReactor.State()
+      let before = large
+      large.values[3] = 1
+      let largeJSON = try JSONValueEncoder().encode(large).serialized
+      #expect(
+        largeJSON.withUnsafeBufferPointer {
+          QueuedStateMemory.ownBytes(of: large, after: before, json: $0)
+        } == largeJSON.count)
+    }
+
+    @Test func mutationsOfAStateSharingItsStorageFitTheBudgetAtWhatTheyHold() async throws {
+      // A budget that holds 8 of these states counted at six times their whole canonical
+      // JSON (about 20 KB each), as every queued state was before; 1,000 mutations queued
+      // while the writer is held back, with the drop policy.
+      let json = try JSONValueEncoder().encode(SharedTextReactor.State()).serialized
+      let budget = 8 * 6 * json.count
+      let directory = try TemporaryDirectory()
+      let path = directory.file("shared.trace.jsonl")
+      let reactor = SharedTextReactor()
+      let recorder = try FileTraceRecorder(
+        recording: reactor, to: path,
+        options: TraceOptions(queueBudget: budget, overflow: .drop, clock: TestClock()))
+      // Two mutations taken by the writer: it measures what the second holds of its own.
+      reactor.send(.increase)
+      reactor.send(.increase)
+      await recorder.flush()
+      recorder.writer.hold()
+      for _ in 0..<1_000 { reactor.send(.increase) }
+      #expect(recorder.droppedEventCount == 0)
+      #expect(recorder.peakQueuedBytes <= budget)
+      recorder.writer.release()
+      try await recorder.stop()
+
+      #expect(recorder.droppedEventCount == 0)
+      let trace = try Trace(contentsOf: path)
+      #expect(trace.warnings.isEmpty)
+      #expect(trace.events.count == 2 * 1_002 + 1)
+    }
+
     @Test func aBudgetBelowOneByteIsRefused() throws {
       let directory = try TemporaryDirectory()
       #expect(throws: TraceRecordingError.self) {

@@ -61,9 +61,10 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   private var peakBytes = 0
   /// The estimated memory of a queued state.
   ///
-  /// Six times the length of the last one's canonical JSON. Changed only when the writer
-  /// takes pending events, so that every state of a batch it takes was counted with the
-  /// same estimate.
+  /// Six times the length of the canonical JSON of the last state the writer took, less
+  /// what that state shared with the one before it (``QueuedStateMemory``): set when the
+  /// writer has measured a batch it took. A batch's states leave the queue at the estimate
+  /// in force when it was taken; whatever they were counted at leaves with the batch's end.
   @exclusivity(unchecked) private var stateBytes: Int
   /// Whether the reactor's actor waits for room.
   private var isSenderWaiting = false
@@ -90,6 +91,11 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   private let sink: (any TraceLineSink)?
   private var line = LineWriter()
   private var hasFailed = false
+  /// The last state the thread took, which the next batch's first state is measured against.
+  private var lastTakenState: State?
+  /// What the last state taken holds of its own, in bytes of its canonical JSON
+  /// (``QueuedStateMemory``); `nil` when not measured.
+  private var ownStateByteCount: Int?
 
   init(
     path: String, header: TraceHeader, encoder: TraceEventEncoder<Action, Mutation, State>,
@@ -332,10 +338,20 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     let actions = PayloadBuffer<Action>(capacity: flushThreshold)
     let mutations = PayloadBuffer<Mutation>(capacity: flushThreshold)
     let states = PayloadBuffer<State>(capacity: flushThreshold)
+    // Until it has measured what a state holds of its own, the thread wakes every 5 ms (for
+    // at most 40 wakes): the states queued first count at their whole canonical JSON, which
+    // can fill the budget with a few of a large state before the first 200 ms are up.
+    var measuringWakes = 0
     while true {
-      handshake.waitForBatch(interval: flushInterval) { pending.count >= flushThreshold }
+      let isMeasuring = ownStateByteCount == nil && measuringWakes < 40
+      if isMeasuring { measuringWakes += 1 }
+      handshake.waitForBatch(interval: isMeasuring ? min(flushInterval, 0.005) : flushInterval) {
+        pending.count >= flushThreshold
+      }
       let stateCost = stateBytes
-      if let measured = encoder.lastStateByteCount { stateBytes = Self.memoryPerByte * measured }
+      if ownStateByteCount == nil, let measured = encoder.lastStateByteCount {
+        stateBytes = Self.memoryPerByte * measured
+      }
       let takenBytes = pendingBytes
       pendingBytes = 0
       let takenEvents = pending.count
@@ -352,6 +368,12 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
       var written = TraceEventEncoder<Action, Mutation, State>.WrittenCount(
         events: 0, actions: 0, mutations: 0)
       var dequeuedBytes = 0
+      if measureOwnStateBytes(states) {
+        // The states queued from now on count at what the last one holds of its own.
+        condition.lock()
+        stateBytes = Self.memoryPerByte * ownStateByteCount!
+        condition.unlock()
+      }
       if !batch.isEmpty {
         process(batch, actions: actions, mutations: mutations, states: states) { now in
           actions.discard(upTo: now.actions)
@@ -373,6 +395,25 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
       if closing { break }
     }
     finish()
+  }
+
+  /// Measures what the last state of a batch holds of its own (``QueuedStateMemory``),
+  /// against the state queued before it, for the estimate of the states queued next;
+  /// returns whether it could.
+  private func measureOwnStateBytes(_ states: PayloadBuffer<State>) -> Bool {
+    guard states.count > 0 else { return false }
+    let last = states[states.count - 1]
+    defer { lastTakenState = last }
+    guard let previous = states.count > 1 ? states[states.count - 2] : lastTakenState,
+      let json = encoder.previousBytes
+    else {
+      ownStateByteCount = nil
+      return false
+    }
+    ownStateByteCount = json.withUnsafeBufferPointer {
+      QueuedStateMemory.ownBytes(of: last, after: previous, json: $0)
+    }
+    return true
   }
 
   /// Takes written events out of the queue, and wakes the reactor's actor if it waits for
