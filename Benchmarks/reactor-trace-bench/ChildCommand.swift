@@ -24,9 +24,12 @@ enum ChildCommand: Equatable {
   case sessionWrite(reactors: Int, actions: Int, path: String)
   /// `session-read PATH EVENTS`: a session file replayed structurally.
   case sessionRead(path: String, events: Int)
-  /// `session-file SCENARIO REACTORS ACTIONS PATH`: reactors of a runtime scenario recorded
-  /// into one session written to a file as it runs.
-  case sessionFile(SessionWorkload.FileScenario, reactors: Int, actions: Int, path: String)
+  /// `session-file SCENARIO REACTORS ACTIONS PATH [observed]`: reactors of a runtime scenario
+  /// recorded into one session written to a file as it runs; `observed`, with the state
+  /// observers of the scenario's `runtime` run, so that callgrind compares a session lane
+  /// with the same work untraced.
+  case sessionFile(
+    SessionWorkload.FileScenario, reactors: Int, actions: Int, path: String, observed: Bool)
 
   /// Parses the arguments after `child`.
   /// - Throws: ``BenchFailure/usage(_:)`` for anything else.
@@ -71,11 +74,17 @@ enum ChildCommand: Equatable {
       }
       self = .sessionRead(path: arguments[1], events: events)
     case "session-file":
-      guard arguments.count == 5,
+      guard arguments.count == 5 || arguments.count == 6 && arguments[5] == "observed",
         let scenario = SessionWorkload.FileScenario(rawValue: arguments[1]),
         let reactors = Int(arguments[2]), let actions = Int(arguments[3])
-      else { throw .usage("child session-file counter-concat|state-large REACTORS ACTIONS PATH") }
-      self = .sessionFile(scenario, reactors: reactors, actions: actions, path: arguments[4])
+      else {
+        throw .usage(
+          "child session-file counter-concat|counter-sync|state-large REACTORS ACTIONS PATH"
+            + " [observed]")
+      }
+      self = .sessionFile(
+        scenario, reactors: reactors, actions: actions, path: arguments[4],
+        observed: arguments.count == 6)
     case "crash-record":
       guard arguments.count == 4, let policy = Self.policy(arguments[1]) else {
         throw .usage("child crash-record wait|drop PATH COUNTER_PATH")
@@ -113,9 +122,9 @@ enum ChildCommand: Equatable {
       try SessionWorkload.write(reactors: reactors, actions: actions, to: path)
     case .sessionRead(let path, let events):
       try SessionWorkload.read(path: path, events: events)
-    case .sessionFile(let scenario, let reactors, let actions, let path):
+    case .sessionFile(let scenario, let reactors, let actions, let path, let observed):
       try await SessionWorkload.recordToFile(
-        scenario, reactors: reactors, actions: actions, path: path)
+        scenario, reactors: reactors, actions: actions, path: path, observed: observed)
     case .crashRecord(let policy, let path, let counterPath):
       try CrashLoss.record(policy: policy, path: path, counterPath: counterPath)
     case .crashLoss(let policy, let kills, let directory):

@@ -15,6 +15,8 @@ enum SessionWorkload {
   enum FileScenario: String, CaseIterable, Sendable {
     /// Counter-concat reactors: four events an action, a two-field state.
     case counterConcat = "counter-concat"
+    /// Counter-sync reactors: two events an action, a one-field state.
+    case counterSync = "counter-sync"
     /// The state-large reactor: two events an action, a state of 1,000 Ints.
     case stateLarge = "state-large"
 
@@ -22,7 +24,7 @@ enum SessionWorkload {
     var eventsPerAction: Int {
       switch self {
       case .counterConcat: 4
-      case .stateLarge: 2
+      case .counterSync, .stateLarge: 2
       }
     }
   }
@@ -30,10 +32,13 @@ enum SessionWorkload {
   /// Records `reactors` reactors of `scenario` into one session written to `path` (the
   /// default options: the writer waits, never drops), sends `actions` actions round robin,
   /// closes the recorder, and checks that the file holds every event.
+  ///
+  /// `observed` subscribes each counter the state observers of its `runtime` run (the
+  /// subtrahend of the callgrind comparison: the same work, untraced).
   /// - Returns: The seconds from the first action to the file closed, and the events.
   /// - Throws: ``BenchFailure`` when the file misses an event or does not read back.
   static func recordToFile(
-    _ scenario: FileScenario, reactors: Int, actions: Int, path: String
+    _ scenario: FileScenario, reactors: Int, actions: Int, path: String, observed: Bool = false
   ) async throws(BenchFailure) -> ChildReport {
     let verification = Verification(scenario: "session-file/\(scenario.rawValue)")
     guard reactors >= 1, actions >= 0 else {
@@ -50,10 +55,45 @@ enum SessionWorkload {
     switch scenario {
     case .counterConcat:
       let counters = (0..<reactors).map { _ in CounterConcatReactor() }
+      // As the runtime run observes it: the value and the loading flag.
+      let tally = StateTally()
+      let loading = StateTally()
+      let subscriptions =
+        observed
+        ? counters.flatMap { counter in
+          [
+            counter.state.map(\.value).removeDuplicates().observe { value in
+              tally.count += 1
+              tally.checksum &+= value
+            },
+            counter.state.map(\.isLoading).removeDuplicates().observe { isLoading in
+              loading.count += 1
+              if isLoading { loading.flagged += 1 }
+            },
+          ]
+        } : []
       for counter in counters { recorder.record(counter) }
       for index in 0..<actions { counters[index % reactors].send(.increase) }
       try verification.expect(
         "the final values", counters.map(\.currentState.value).reduce(0, +), equals: actions)
+      withExtendedLifetime(subscriptions) {}
+    case .counterSync:
+      let counters = (0..<reactors).map { _ in CounterSyncReactor() }
+      // As the runtime run observes it: the value.
+      let tally = StateTally()
+      let subscriptions =
+        observed
+        ? counters.map { counter in
+          counter.state.map(\.value).removeDuplicates().observe { value in
+            tally.count += 1
+            tally.checksum &+= value
+          }
+        } : []
+      for counter in counters { recorder.record(counter) }
+      for index in 0..<actions { counters[index % reactors].send(.increase) }
+      try verification.expect(
+        "the final values", counters.map(\.currentState.value).reduce(0, +), equals: actions)
+      withExtendedLifetime(subscriptions) {}
     case .stateLarge:
       let large = (0..<reactors).map { _ in LargeStateReactor() }
       for reactor in large { recorder.record(reactor) }

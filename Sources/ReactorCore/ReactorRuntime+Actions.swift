@@ -63,10 +63,13 @@ extension ReactorRuntime {
   @inlinable
   func send<R: Reactor>(_ action: Action, to reactor: R)
   where R.Action == Action, R.Mutation == Mutation, R.State == State {
-    guard passesActionsThrough, passesMutationsThrough, isBuilt, !isBusy, !isStubEnabled,
-      !tracksActivity
+    guard passesActionsThrough, passesMutationsThrough, isBuilt, !isBusy, !isStubEnabled
     else {
       send(action)
+      return
+    }
+    if tracksActivity {
+      sendRecordingOrigin(action, to: reactor)
       return
     }
     isBusy = true
@@ -95,6 +98,45 @@ extension ReactorRuntime {
     }
     isHandlingAction = false
     endUnit()
+  }
+
+  /// ``send(_:to:)`` in a recorded session: the steps of ``sendRecordingOrigin(_:)`` (the
+  /// action delivered as what runs now, its origin to the monitor, `mutate` and its effect
+  /// run as this reactor's activity), with `mutate` and `reduce` called on the reactor
+  /// directly, as the fast path outside a session does.
+  ///
+  /// Inlinable and never inlined, as ``receiveRecordingOrigin(_:id:origin:mutate:)`` is.
+  @inlinable @inline(never)
+  func sendRecordingOrigin<R: Reactor>(_ action: Action, to reactor: R)
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
+    let origin = ReactorActivity.current
+    ReactorActivity.delivering(origin) {
+      isBusy = true
+      lastActionID += 1
+      let id = lastActionID
+      isHandlingAction = true
+      monitor?.reactorDidReceive(action: action, id: id, origin: .sent, from: origin)
+      let activity = activityID
+      ReactorActivity.whileRunning(ReactorActivity(reactor: activity, action: id), in: activity) {
+        let effect = reactor.mutate(action: action)
+        switch effect.operation {
+        case .just(let mutation):
+          applyRecordingOrigin(mutation, origin: .action(id)) {
+            reactor.reduce(state: $0, mutation: $1)
+          }
+        case .sequence(let mutations):
+          for mutation in mutations {
+            applyRecordingOrigin(mutation, origin: .action(id)) {
+              reactor.reduce(state: $0, mutation: $1)
+            }
+          }
+        default:
+          start(effect, action: id)
+        }
+      }
+      isHandlingAction = false
+      endUnit()
+    }
   }
 
   /// End of the action flow: runs `mutate(action:)` and starts its effect.

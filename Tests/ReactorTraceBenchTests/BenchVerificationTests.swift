@@ -42,13 +42,22 @@ struct BenchVerificationTests {
   {
     let directory = try Self.temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let report = try await SessionWorkload.recordToFile(
-      scenario, reactors: 3, actions: 20, path: directory + "/file.session.jsonl")
-    #expect(report.units == scenario.eventsPerAction * 20)
-    #expect(report.events == 2 * 3 + scenario.eventsPerAction * 20 + 1)
+    for observed in [false, true] {
+      let report = try await SessionWorkload.recordToFile(
+        scenario, reactors: 3, actions: 20, path: directory + "/file.session.jsonl",
+        observed: observed)
+      #expect(report.units == scenario.eventsPerAction * 20)
+      #expect(report.events == 2 * 3 + scenario.eventsPerAction * 20 + 1)
+    }
     #expect(
       try ChildCommand(arguments: ["session-file", scenario.rawValue, "3", "20", "p"])
-        == .sessionFile(scenario, reactors: 3, actions: 20, path: "p"))
+        == .sessionFile(scenario, reactors: 3, actions: 20, path: "p", observed: false))
+    #expect(
+      try ChildCommand(arguments: ["session-file", scenario.rawValue, "3", "20", "p", "observed"])
+        == .sessionFile(scenario, reactors: 3, actions: 20, path: "p", observed: true))
+    #expect(throws: BenchFailure.self) {
+      try ChildCommand(arguments: ["session-file", scenario.rawValue, "3", "20", "p", "other"])
+    }
   }
 
   @Test func aTraceFileThatLostAnEventFailsTheCheck() async throws {

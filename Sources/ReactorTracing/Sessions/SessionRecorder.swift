@@ -233,7 +233,7 @@ public final class SessionRecorder: ReactorSessionObserver {
         schema: TraceSchema(action: R.Action.self, mutation: R.Mutation.self, state: R.State.self),
         initialState: initialState, initialStateHash: hash, parent: knownParent,
         createdDuring: knownParent.flatMap { log.lastSequence(of: $0) }),
-      control: lane)
+      control: lane.link)
     lane.laneRecord = log.lane(id)
     reactor.runtime.monitor = lane
     reactor.runtime.sessionID = id

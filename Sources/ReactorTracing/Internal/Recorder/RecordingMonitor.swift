@@ -12,11 +12,10 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   @exclusivity(unchecked) private var stamper: EventStamper
   /// Where events go in memory; `nil` when a writer takes them.
   private(set) var window: EventWindow<Action, Mutation, State>?
+  /// Where events go to a file or stream, read on the hot path as a `let` of the monitor,
+  /// which needs no retain for the call (an `unowned(unsafe)` copy of it was retained when
+  /// unwrapped, at every event).
   private let writer: TraceFileWriter<Action, Mutation, State>?
-  /// `writer`, as the hot path reads it: without a retain and release per event.
-  ///
-  /// `writer` keeps it alive as long as the monitor.
-  unowned(unsafe) private let queue: TraceFileWriter<Action, Mutation, State>?
   @exclusivity(unchecked) private(set) var isStopped = false
   /// Events the writer's full queue refused since the last gap event was queued.
   @exclusivity(unchecked) private var unreportedDrops = 0
@@ -34,7 +33,6 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     if case .lastEvents(let count) = options.limit { capacity = count } else { capacity = .max }
     window = EventWindow(capacity: capacity, initialState: initialState)
     writer = nil
-    queue = nil
   }
 
   init(options: TraceOptions, window: EventWindow<Action, Mutation, State>) {
@@ -42,7 +40,6 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     recordsEffectIDs = options.recordsEffectIDs || options.recordsJumps
     self.window = window
     writer = nil
-    queue = nil
   }
 
   package init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
@@ -50,7 +47,6 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     recordsEffectIDs = options.recordsEffectIDs || options.recordsJumps
     window = nil
     self.writer = writer
-    queue = writer
   }
 
   /// The id the reactor's runtime names it by in ``ReactorActivity``
@@ -109,10 +105,14 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 
   package func reactorDidReceive(action: Action, id: Int, origin: Origin) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
-    if let queue {
-      let event = CapturedEvent(
-        sequence: sequence, time: time, kind: .action(id: id, origin: origin))
-      if !queue.append(event, action: action) { didDrop() }
+    if let writer {
+      // Made in the argument, so that it is moved into the queue, never copied.
+      if !writer.append(
+        CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
+        action: action)
+      {
+        didDrop()
+      }
     } else {
       keep(action: action, id: id, origin: origin, sequence: sequence, time: time)
     }
@@ -202,11 +202,15 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     mutation: Mutation, id: Int, origin: Origin, state: State, publisher: TraceEvent.Publisher?
   ) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
-    if let queue {
-      let event = CapturedEvent(
-        sequence: sequence, time: time,
-        kind: .mutation(id: id, origin: origin, publisher: publisher))
-      if !queue.append(event, mutation: mutation, state: state) { didDrop() }
+    if let writer {
+      if !writer.append(
+        CapturedEvent(
+          sequence: sequence, time: time,
+          kind: .mutation(id: id, origin: origin, publisher: publisher)),
+        mutation: mutation, state: state)
+      {
+        didDrop()
+      }
     } else {
       keep(
         mutation: mutation, id: id, origin: origin, state: state, publisher: publisher,
@@ -215,7 +219,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   }
 
   package func reactorDidJump(to state: State, event: Int, from source: String) {
-    record(.jump(state: state, target: event, external: source))
+    record(.jump(state: JumpedState(state), target: event, external: source))
   }
 
   package func reactorStreamDidEnd(_ name: String, error: String?) {
@@ -226,8 +230,8 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   private func record(_ kind: CapturedEvent.Kind) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
     let event = CapturedEvent(sequence: sequence, time: time, kind: kind)
-    if let queue {
-      if !queue.append(event) { didDrop() }
+    if let writer {
+      if !writer.append(event) { didDrop() }
     } else {
       window?.append(StampedEvent(event))
     }

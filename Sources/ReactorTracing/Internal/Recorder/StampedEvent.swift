@@ -31,7 +31,7 @@ extension StampedEvent {
       case .streamEnded(let name, let error): .streamEnded(name, error: error)
       case .jump(let state, let target, let external):
         // Boxed by the monitor of this same State type.
-        .jump(state as! State, target: target, external: external)
+        .jump(state.value as! State, target: target, external: external)
       case .gap(let dropped): .gap(dropped: dropped)
       case .end(let observed, let dropped, let running):
         .end(observed: observed, dropped: dropped, running: running)

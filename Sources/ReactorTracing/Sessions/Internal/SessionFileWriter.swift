@@ -9,8 +9,8 @@ import Foundation
 /// effects, the end line, and every event of a lane whose types may hold reactors (a state
 /// that holds reactors is never touched off the main actor, and never kept). A lane whose
 /// action, mutation and state types are plain data (``ReactorSchema/ObjectFreeTypes``)
-/// instead queues each action and mutation as its values (``queue(_:reactor:from:cost:values:)``,
-/// through its ``SessionLaneQueue``), stamped on the main actor with its `seq`, time and
+/// instead queues each action and mutation as its values
+/// (``queueValues(_:reactor:from:cost:isLanesFirst:)``, through its ``SessionLaneQueue``), stamped on the main actor with its `seq`, time and
 /// cause, with the place its line takes among the pending lines; the thread encodes them
 /// there, with the lane's encoder, into the very bytes the main actor would have written.
 ///
@@ -206,26 +206,40 @@ final class SessionFileWriter: @unchecked Sendable {
     condition.unlock()
   }
 
-  /// Queues an action or mutation of a plain-data lane as its values, for the thread to encode
-  /// in its place among the lines; on the main actor, from the lane's ``SessionLaneQueue``.
-  ///
-  /// It waits for room as ``append(_:)`` does, with the lock held throughout.
+  /// Locks the queue and waits until `cost` more bytes and a line fit, as ``append(_:)``
+  /// does, for a plain-data lane to queue an action or mutation as its values; on the main
+  /// actor, from the lane's ``SessionLaneQueue``, which then puts the values in its buffers
+  /// and calls ``queueValues(_:reactor:from:cost:isLanesFirst:)``, the lock held throughout.
+  @inline(__always)
+  func lockForValues(cost: Int) {
+    condition.lock()
+    waitForRoom(cost)
+  }
+
+  /// ``lockForValues(cost:)`` with a cost read with the lock held; returns it.
+  @inline(__always)
+  func lockForValues(cost: () -> Int) -> Int {
+    condition.lock()
+    let cost = cost()
+    waitForRoom(cost)
+    return cost
+  }
+
+  /// With the lock that ``lockForValues(cost:)`` took: queues the values a lane just put in
+  /// its buffers, for the thread to encode in their place among the lines, and unlocks.
   /// - Parameters:
   ///   - event: The event, stamped.
   ///   - reactor: The lane's reactor.
   ///   - from: Its origin in another reactor, as its line records it.
-  ///   - cost: What the values are counted at against the budget; asked with the lock held.
-  ///   - values: Queues the values in the lane's buffers, with the lock held; returns whether
-  ///     they are the lane's first since the thread last took its values.
-  func queue(
-    _ event: consuming CapturedEvent, reactor: Int, from: TraceEvent.ReactorOrigin?,
-    cost: () -> Int,
-    values: () -> Bool
+  ///   - cost: What the values are counted at against the budget.
+  ///   - isLanesFirst: Whether they are the lane's first since the thread last took its
+  ///     values.
+  @inline(__always)
+  func queueValues(
+    _ event: consuming CapturedEvent, reactor: Int, from: TraceEvent.ReactorOrigin?, cost: Int,
+    isLanesFirst: Bool
   ) {
-    condition.lock()
-    let cost = cost()
-    waitForRoom(cost)
-    if values() { pendingLanes.append(reactor) }
+    if isLanesFirst { pendingLanes.append(reactor) }
     pendingEntries.append(
       Entry(offset: pending.count, reactor: reactor, event: event, from: from, cost: cost))
     didQueue(cost)

@@ -20,8 +20,12 @@ import ReactorJSON
 ///
 /// When the reactor is released, its runtime releases this monitor, whose deinit ends the
 /// reactor's lane.
+///
+/// The log refers to the lane through its ``link`` (weakly), not to the monitor itself: an
+/// object that anything refers to weakly takes the slow path at every retain and release, and
+/// the runtime retains its monitor for every call.
 @MainActor
-final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
+final class SessionLane<R: Reactor>: ReactorMonitor {
   typealias Action = R.Action
   typealias Mutation = R.Mutation
   typealias State = R.State
@@ -41,7 +45,8 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
   private let queue: SessionLaneQueue<Action, Mutation, State>?
   /// The writer that encodes what `queue` holds.
   private let writer: SessionFileWriter?
-  private weak var reactor: R?
+  /// What the log and the recorder control the lane through (send, jump, detach, its state).
+  let link: SessionLaneLink<R>
   /// What the log knows of this lane, once introduced: each event's `seq` is noted there.
   @exclusivity(unchecked) var laneRecord: SessionLog.Lane?
   /// The working memory of the states' canonical JSON, reused from one mutation to the next.
@@ -55,9 +60,11 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     self.id = id
     self.log = log
     self.encoder = encoder
-    self.reactor = reactor
     queue = nil
     writer = nil
+    link = SessionLaneLink(id: id, reactor: reactor, encoder: encoder, queue: nil)
+    link.monitor = ObjectIdentifier(self)
+    link.encodingLane = self
   }
 
   /// A plain-data lane queuing its actions and mutations for `writer` to encode, with a copy
@@ -70,7 +77,6 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     self.id = id
     self.log = log
     self.encoder = encoder
-    self.reactor = reactor
     var writerEncoder = encoder
     // Never called for an `Encodable` state, and reflection belongs on the main actor.
     writerEncoder.reflectsState = nil
@@ -80,98 +86,27 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     writer.register(lane)
     queue = lane
     self.writer = writer
+    link = SessionLaneLink(id: id, reactor: reactor, encoder: encoder, queue: lane)
+    link.monitor = ObjectIdentifier(self)
   }
+
+  /// The state the encoder on the main actor last encoded, as JSON: the lane's recorded state
+  /// when it encodes its events itself.
+  var lastStateJSON: JSONValue? { encoder.lastStateJSON }
 
   isolated deinit {
     log.release(id)
     writer?.retire(id)
   }
 
-  /// Whether the writer thread encodes this lane's actions and mutations.
-  var isQueuingValues: Bool { queue != nil }
-
-  func detach() {
-    guard let reactor, reactor.runtime.monitor === self else { return }
-    reactor.runtime.monitor = nil
-    reactor.runtime.sessionID = nil
-  }
-
-  func send(_ action: JSONValue) throws(SessionSendError) {
-    try send(action, external: nil)
-  }
-
-  func send(_ action: JSONValue, external: String) throws(SessionSendError) {
-    try send(action, external: Optional(external))
-  }
-
-  private func send(_ action: JSONValue, external: String?) throws(SessionSendError) {
-    guard let reactor else { throw .notAlive(id) }
-    guard let type = Action.self as? any Decodable.Type else {
-      throw .undecodable(id, reason: "its Action type is not Decodable")
-    }
-    let decoded: Action
-    do {
-      guard let value = try JSONValueDecoder().decode(type, from: action) as? Action else {
-        throw SessionSendError.undecodable(id, reason: "not an action of its type")
-      }
-      decoded = value
-    } catch let error as SessionSendError {
-      throw error
-    } catch {
-      throw .undecodable(id, reason: "\(error)")
-    }
-    if let external {
-      reactor.send(decoded, from: external)
-    } else {
-      reactor.send(decoded)
-    }
-  }
-
-  func send(value action: Any) throws(SessionSendError) {
-    guard let reactor else { throw .notAlive(id) }
-    guard let action = action as? Action else {
-      throw .wrongType(
-        id, expected: String(reflecting: Action.self),
-        found: String(reflecting: type(of: action)))
-    }
-    reactor.send(action)
-  }
-
-  func jump(to state: JSONValue, event: Int, external: String) throws(SessionSendError) {
-    guard let reactor else { throw .notAlive(id) }
-    guard let type = State.self as? any Decodable.Type else {
-      throw .undecodableState(id, reason: "its State type is not Decodable")
-    }
-    let decoded: State
-    do {
-      guard let value = try JSONValueDecoder().decode(type, from: state) as? State else {
-        throw SessionSendError.undecodableState(id, reason: "not a state of its type")
-      }
-      decoded = value
-    } catch let error as SessionSendError {
-      throw error
-    } catch {
-      throw .undecodableState(id, reason: "\(error)")
-    }
-    reactor.jump(to: decoded, event: event, from: external)
-  }
-
-  var recordedState: JSONValue? {
-    guard reactor != nil else { return nil }
-    guard let queue else { return encoder.lastStateJSON }
-    return encoder.recordedJSON(of: queue.lastState, isInitial: !queue.hasMutation)
-  }
-
-  var actionType: (any Decodable.Type)? {
-    Action.self as? any Decodable.Type
-  }
-
   /// An origin in another live reactor of this session, as a trace records it.
+  ///
+  /// Asked of the log, whose code is not generic, and only when there is an activity: in the
+  /// lane's unspecialized code, the call alone cost more than the answer.
+  @inline(__always)
   private func origin(_ activity: ReactorActivity?) -> TraceEvent.ReactorOrigin? {
-    guard let activity, log.isLive(activity.reactor) else { return nil }
-    return TraceEvent.ReactorOrigin(
-      reactor: activity.reactor, action: activity.action,
-      effect: activity.action == nil ? nil : activity.effect)
+    guard let activity else { return nil }
+    return log.origin(activity)
   }
 
   /// Records an action or mutation straight as its line, when the log keeps lines: the
@@ -329,7 +264,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor, SessionLaneControl {
     queue.appendJump(
       CapturedEvent(
         sequence: sequence, time: time,
-        kind: .jump(state: state, target: event, external: source)),
+        kind: .jump(state: JumpedState(state), target: event, external: source)),
       to: writer)
     laneRecord?.lastSequence = sequence
   }

@@ -14,7 +14,8 @@ import ReactorJSON
 /// where its last reference goes), and encoding them reaches into no reactor.
 ///
 /// `@unchecked Sendable`: `pending…`, `isPending` and `stateCost` are touched only with the
-/// writer's lock held (``SessionFileWriter/queue(_:reactor:from:cost:values:)`` and
+/// writer's lock held (from ``SessionFileWriter/lockForValues(cost:)`` to
+/// ``SessionFileWriter/queueValues(_:reactor:from:cost:isLanesFirst:)``, and in
 /// ``SessionFileWriter``'s batch taking); the encoder, the taken buffers and their cursors
 /// only on the writer thread; `lastState` and `hasMutation` only on the main actor (by the
 /// lane); `reactor` never changes.
@@ -37,12 +38,6 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   @exclusivity(unchecked) private var stateCost: Int
 
   // The main actor's alone.
-  /// The last state handed to the lane, the initial state until a mutation.
-  ///
-  /// What the encoder on the main actor would hold as its last state, which
-  /// ``SessionLane/recordedState`` encodes when asked. Plain data, so it keeps no reactor
-  /// alive.
-  @exclusivity(unchecked) private(set) var lastState: State
   /// Whether a mutation's state replaced the initial one in `lastState`.
   @exclusivity(unchecked) private(set) var hasMutation = false
 
@@ -64,6 +59,16 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     2
     * (MemoryLayout<SessionFileWriter.Entry>.stride + MemoryLayout<Mutation>.stride
       + MemoryLayout<State>.stride)
+
+  // Last: its offset depends on `State`, and every property after it would be found through
+  // the type's metadata at every access.
+  /// The last state handed to the lane, the initial state until a mutation; the main
+  /// actor's alone.
+  ///
+  /// What the encoder on the main actor would hold as its last state, which
+  /// ``SessionLane/recordedState`` encodes when asked. Plain data, so it keeps no reactor
+  /// alive.
+  @exclusivity(unchecked) private(set) var lastState: State
 
   /// The writer's side of lane `reactor`, encoding with `encoder`, which has encoded
   /// `initialState` (`initialStateLength` bytes).
@@ -91,12 +96,12 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     _ action: Action, event: consuming CapturedEvent, from: TraceEvent.ReactorOrigin?,
     to writer: SessionFileWriter
   ) {
-    writer.queue(
-      event, reactor: reactor, from: from, cost: { actionCost },
-      values: {
-        pendingActions.append(action)
-        return markPending()
-      })
+    // Written out rather than through closures, which unspecialized code pays for at every
+    // event: the writer's lock is held from `lockForValues` to `queueValues`.
+    writer.lockForValues(cost: actionCost)
+    pendingActions.append(action)
+    writer.queueValues(
+      event, reactor: reactor, from: from, cost: actionCost, isLanesFirst: markPending())
   }
 
   /// Queues a mutation and the state it made, stamped as `event`, for the writer to encode.
@@ -104,20 +109,18 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     _ mutation: Mutation, state: State, event: consuming CapturedEvent,
     from: TraceEvent.ReactorOrigin?, to writer: SessionFileWriter
   ) {
-    writer.queue(
-      event, reactor: reactor, from: from, cost: { mutationCost + stateCost },
-      values: {
-        pendingMutations.append(mutation)
-        pendingStates.append(state)
-        return markPending()
-      })
+    // `stateCost` is the writer thread's to change, with the lock held.
+    let cost = writer.lockForValues { mutationCost + stateCost }
+    pendingMutations.append(mutation)
+    pendingStates.append(state)
+    writer.queueValues(
+      event, reactor: reactor, from: from, cost: cost, isLanesFirst: markPending())
   }
 
   /// Queues a jump, stamped as `event` (which holds the state), for the writer to encode.
   func appendJump(_ event: consuming CapturedEvent, to writer: SessionFileWriter) {
-    writer.queue(
-      event, reactor: reactor, from: nil, cost: { mutationCost + stateCost },
-      values: { markPending() })
+    let cost = writer.lockForValues { mutationCost + stateCost }
+    writer.queueValues(event, reactor: reactor, from: nil, cost: cost, isLanesFirst: markPending())
   }
 
   /// Marks values queued; returns whether they are the first since the writer took them.
@@ -161,7 +164,7 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     case .jump(let state, let target, let external):
       // Queued by the lane of this same State type; encoded here, so that this encoder's
       // next state is stored whole.
-      let jump = encoder.jump(to: state as! State, target: target, external: external)
+      let jump = encoder.jump(to: state.value as! State, target: target, external: external)
       TraceEvent(sequence: event.sequence, time: event.time, kind: .jump(jump))
         .write(to: &line, reactor: reactor)
       line.endLine()

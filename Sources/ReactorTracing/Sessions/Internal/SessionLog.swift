@@ -175,9 +175,17 @@ final class SessionLog {
   /// it counts as dropped, and the next event kept is preceded by a gap line saying how many
   /// were. Asked before encoding the event, so that a dropped mutation leaves the encoder's
   /// last state the last one recorded.
+  @inline(__always)
   func admitsEvent() -> Bool {
     guard !isStopped else { return false }
-    guard let writer, !writer.admitsEvent() else { return true }
+    guard let writer, writer.drops else { return true }
+    return writerAdmitsEvent(writer)
+  }
+
+  /// ``admitsEvent()`` of a running log whose writer drops: asks it.
+  @inline(never)
+  private func writerAdmitsEvent(_ writer: SessionFileWriter) -> Bool {
+    guard !writer.admitsEvent() else { return true }
     stamper.skip()
     unreportedDrops += 1
     return false
@@ -187,6 +195,7 @@ final class SessionLog {
   /// stopped or a limit drops it.
   ///
   /// A gap line for the events dropped since the last one is queued first.
+  @inline(__always)
   func stamp() -> (sequence: Int, time: Duration)? {
     guard !isStopped else { return nil }
     if unreportedDrops > 0 { reportDrops() }
@@ -268,6 +277,15 @@ final class SessionLog {
   /// The names of the live reactors recorded with one, sorted, each once.
   var names: [String] {
     Set(lanes.values.compactMap(\.name)).sorted()
+  }
+
+  /// `activity` as the origin of an event, when it names a live reactor of this session:
+  /// only such origins are recorded.
+  func origin(_ activity: ReactorActivity) -> TraceEvent.ReactorOrigin? {
+    guard isLive(activity.reactor) else { return nil }
+    return TraceEvent.ReactorOrigin(
+      reactor: activity.reactor, action: activity.action,
+      effect: activity.action == nil ? nil : activity.effect)
   }
 
   /// Whether `origin` names a live reactor of this session: only such origins are recorded.
