@@ -18,7 +18,9 @@
 /// let hash = try encoder.hash(state)
 /// ```
 package struct CanonicalJSONEncoder {
-  private let output = CanonicalOutput()
+  private let owner = CanonicalOutputOwner()
+  /// The working memory, which the owner lets go with the last copy of this encoder.
+  private var output: CanonicalOutput { owner.output }
 
   /// An encoder; keep it to reuse its working memory across values.
   package init() {}
@@ -55,6 +57,14 @@ package struct CanonicalJSONEncoder {
   package func encodesDirectly<T: Encodable>(_ value: T) -> Bool {
     output.encodeDirectly(value)
   }
+}
+
+/// Holds a ``CanonicalJSONEncoder``'s output for its copies, and lets go of the containers the
+/// output keeps when the last copy goes: each holds the output, so they would keep each other.
+private final class CanonicalOutputOwner {
+  let output = CanonicalOutput()
+
+  deinit { output.releaseKeptContainers() }
 }
 
 /// The bytes being written and the stack of values being encoded, shared by the encoders and
@@ -485,6 +495,12 @@ private final class CanonicalOutput {
   }
 
   // MARK: Keyed containers
+
+  /// Lets go of the kept containers, which hold this output: its owner calls it as it goes.
+  func releaseKeptContainers() {
+    containerKeys.removeAll()
+    containerBoxes.removeAll()
+  }
 
   /// A keyed container writing the object of slot `token`: the one kept for `Key` when nothing
   /// else holds it, a new one otherwise.

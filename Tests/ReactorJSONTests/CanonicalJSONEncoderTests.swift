@@ -307,6 +307,38 @@ struct CanonicalJSONEncoderTests {
     }
   }
 
+  /// Where a ``NotesItsContainer`` notes its container's box, weakly.
+  private final class WeakBox: @unchecked Sendable {
+    weak var box: AnyObject?
+  }
+
+  /// Notes, weakly, the box of the keyed container it writes to.
+  private struct NotesItsContainer: Encodable {
+    enum CodingKeys: String, CodingKey { case a }
+    let note: WeakBox
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(1, forKey: .a)
+      note.box = Mirror(reflecting: container).children.first.map { $0.value as AnyObject }
+    }
+  }
+
+  @Test func anEncoderLetsGoOfTheContainersItKeptWhenItGoes() throws {
+    // A kept container holds the encoder's working memory, which holds the container: without
+    // the owner letting go, every encoder made and dropped (a live recorder's per batch) leaked
+    // its memory, a large state's bytes included.
+    let note = WeakBox()
+    do {
+      let encoder = CanonicalJSONEncoder()
+      var bytes: [UInt8] = []
+      try encoder.encode(NotesItsContainer(note: note), into: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == #"{"a":1}"#)
+      #expect(note.box != nil)
+    }
+    #expect(note.box == nil)
+  }
+
   /// A tree: values of one type nested in each other, each encoded while its parent's
   /// container is open.
   private struct Node: Encodable {
