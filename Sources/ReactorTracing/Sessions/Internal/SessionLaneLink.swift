@@ -58,19 +58,8 @@ final class SessionLaneLink<R: Reactor>: SessionLaneControl {
 
   private func send(_ action: JSONValue, external: String?) throws(SessionSendError) {
     guard let reactor else { throw .notAlive(id) }
-    guard let type = Action.self as? any Decodable.Type else {
-      throw .undecodable(id, reason: "its Action type is not Decodable")
-    }
-    let decoded: Action
-    do {
-      guard let value = try JSONValueDecoder().decode(type, from: action) as? Action else {
-        throw SessionSendError.undecodable(id, reason: "not an action of its type")
-      }
-      decoded = value
-    } catch let error as SessionSendError {
-      throw error
-    } catch {
-      throw .undecodable(id, reason: "\(error)")
+    let decoded = try decoded(action, as: Action.self, typeName: "Action", one: "an action") {
+      .undecodable(id, reason: $0)
     }
     if let external {
       reactor.send(decoded, from: external)
@@ -91,21 +80,36 @@ final class SessionLaneLink<R: Reactor>: SessionLaneControl {
 
   func jump(to state: JSONValue, event: Int, external: String) throws(SessionSendError) {
     guard let reactor else { throw .notAlive(id) }
-    guard let type = State.self as? any Decodable.Type else {
-      throw .undecodableState(id, reason: "its State type is not Decodable")
-    }
-    let decoded: State
-    do {
-      guard let value = try JSONValueDecoder().decode(type, from: state) as? State else {
-        throw SessionSendError.undecodableState(id, reason: "not a state of its type")
-      }
-      decoded = value
-    } catch let error as SessionSendError {
-      throw error
-    } catch {
-      throw .undecodableState(id, reason: "\(error)")
+    let decoded = try decoded(state, as: State.self, typeName: "State", one: "a state") {
+      .undecodableState(id, reason: $0)
     }
     reactor.jump(to: decoded, event: event, from: external)
+  }
+
+  /// `json` decoded as a `T` with the reactor's `Codable` conformance.
+  /// - Parameters:
+  ///   - json: The value sent.
+  ///   - type: The reactor's `Action` or `State`.
+  ///   - typeName: How the reasons name the type: `Action`.
+  ///   - one: How they name a value of it: `an action`.
+  ///   - failure: The error for a reason it does not decode.
+  /// - Returns: The decoded value.
+  /// - Throws: `failure`'s error when the type is not `Decodable` or `json` does not decode.
+  private func decoded<T>(
+    _ json: JSONValue, as type: T.Type, typeName: String, one: String,
+    _ failure: (_ reason: String) -> SessionSendError
+  ) throws(SessionSendError) -> T {
+    guard let decodable = type as? any Decodable.Type else {
+      throw failure("its \(typeName) type is not Decodable")
+    }
+    let value: Any
+    do {
+      value = try JSONValueDecoder().decode(decodable, from: json)
+    } catch {
+      throw failure("\(error)")
+    }
+    guard let typed = value as? T else { throw failure("not \(one) of its type") }
+    return typed
   }
 
   var recordedState: JSONValue? {
