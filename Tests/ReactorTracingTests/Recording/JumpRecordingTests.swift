@@ -121,6 +121,39 @@ extension TracingTests {
       #expect(recorder.trace.header.version == TraceFormatVersion(major: 1, minor: 1))
     }
 
+    @Test func aSessionsActionOrJumpThatDoesNotDecodeIsRefusedWithCodablesReason() throws {
+      var options = TraceOptions(clock: TestClock())
+      options.recordsJumps = true
+      let recorder = try SessionRecorder(options: options)
+      let reactor = NotebookReactor()
+      let id = try #require(recorder.record(reactor))
+      reactor.send(.set(1))
+      // Codable's own words, not a reason of ours.
+      do {
+        try recorder.jump(reactor: id, to: ["value": "one"], event: 1, from: "page")
+        Issue.record("the state decoded")
+      } catch {
+        guard case .undecodableState(id, let reason) = error else {
+          Issue.record("\(error)")
+          return
+        }
+        #expect(!reason.isEmpty && !reason.contains("of its type"), "\(reason)")
+      }
+      do {
+        try recorder.send(["nope": 1], to: id, from: "client")
+        Issue.record("the action decoded")
+      } catch {
+        guard case .undecodable(id, let reason) = error else {
+          Issue.record("\(error)")
+          return
+        }
+        #expect(!reason.isEmpty && !reason.contains("of its type"), "\(reason)")
+      }
+      #expect(reactor.currentState.value == 1)
+      withExtendedLifetime(reactor) {}
+      recorder.stop()
+    }
+
     @Test func aSessionLanesJumpIsRecordedTheSameOnTheMainActorAndOnTheWriterThread()
       async throws
     {
