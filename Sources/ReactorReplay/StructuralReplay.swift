@@ -385,6 +385,26 @@ public final class StructuralReplay {
     func actionText(_ id: Int) -> String {
       lane.actions[id].map { "action \(id) (\($0))" } ?? "action \(id)"
     }
+    // The lane's state, whose hash is `actual`, is the one after this event: noted, and a
+    // divergence when the line recorded another.
+    func settle(_ actual: TraceHash, expected: TraceHash) {
+      lane.states.record(actual, at: sequence)
+      if actual != expected {
+        divergences.append(
+          .stateMismatch(
+            .stateMismatch(
+              path: reader.path, line: line, sequence: sequence, expected: expected,
+              actual: actual)))
+      }
+    }
+    // What changed from `before` to the lane's state, for the step's description.
+    func describeChanges(from before: TraceHeader.State) {
+      if case .json(let old) = before, case .json(let new) = lane.state {
+        step.changes = StateComparison.changes(from: old, to: new).map {
+          ReplayStep.Change(path: $0.path, before: $0.before, after: $0.after)
+        }
+      }
+    }
     switch kind {
     case .action(let action):
       // Its origin came before it: checked before its id is known.
@@ -471,15 +491,7 @@ public final class StructuralReplay {
       } catch {
         throw .trace(.malformedLine(path: reader.path, line: line, reason: error.description))
       }
-      let actual = lane.state.hash
-      lane.states.record(actual, at: sequence)
-      if actual != mutation.stateHash {
-        divergences.append(
-          .stateMismatch(
-            .stateMismatch(
-              path: reader.path, line: line, sequence: sequence, expected: mutation.stateHash,
-              actual: actual)))
-      }
+      settle(lane.state.hash, expected: mutation.stateHash)
       step.kind = "mutation"
       guard describing else { return }
       step.label = mutation.label
@@ -490,11 +502,7 @@ public final class StructuralReplay {
         case .stream(let name):
           "stream \(name)" + (mutation.from.map { " from \(describe($0))" } ?? "")
         }
-      if case .json(let old) = before, case .json(let new) = lane.state {
-        step.changes = StateComparison.changes(from: old, to: new).map {
-          ReplayStep.Change(path: $0.path, before: $0.before, after: $0.after)
-        }
-      }
+      describeChanges(from: before)
     case .streamEnded(let end):
       step.kind = "streamEnd"
       guard describing else { return }
@@ -513,23 +521,12 @@ public final class StructuralReplay {
       {
         broken("is " + problem)
       }
-      lane.states.record(actual, at: sequence)
-      if actual != jump.stateHash {
-        divergences.append(
-          .stateMismatch(
-            .stateMismatch(
-              path: reader.path, line: line, sequence: sequence, expected: jump.stateHash,
-              actual: actual)))
-      }
+      settle(actual, expected: jump.stateHash)
       step.kind = "jump"
       guard describing else { return }
       step.label = "jump to event \(jump.target)"
       step.cause = jump.external.map { "external \($0)" } ?? "external"
-      if case .json(let old) = before, case .json(let new) = lane.state {
-        step.changes = StateComparison.changes(from: old, to: new).map {
-          ReplayStep.Change(path: $0.path, before: $0.before, after: $0.after)
-        }
-      }
+      describeChanges(from: before)
     case .gap, .end:
       step.kind = "?"
     }
