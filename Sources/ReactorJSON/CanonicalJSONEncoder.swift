@@ -48,8 +48,35 @@ package struct CanonicalJSONEncoder {
   /// Leaves `value`'s canonical JSON in the output's bytes.
   private func write<T: Encodable>(_ value: T) throws {
     if output.encodeDirectly(value) { return }
+    output.forgetArrays()
     output.bytes.removeAll()
     JSONWriter.write(try JSONValueEncoder().encode(value), to: &output.bytes)
+  }
+
+  /// Names a value an encoder wrote: the encoder, and which of its values it was.
+  package struct ValueMark: Equatable, Sendable {
+    let encoder: UInt64
+    let number: Int
+  }
+
+  /// The last value this encoder wrote (by ``encode(_:into:)`` or ``hash(_:)``), when it
+  /// wrote it in one pass; `nil` before the first value or after one it left to
+  /// ``JSONValueEncoder``.
+  package var lastValue: ValueMark? {
+    output.isLastValueDirect
+      ? ValueMark(encoder: output.identifier, number: output.valueNumber) : nil
+  }
+
+  /// The arrays of Ints of the last value written in the same place in `previous`.
+  ///
+  /// Each one had as many elements in both values; the change says where it is in the bytes
+  /// of both, and which of its blocks of elements did not change (``IntegerArrayChange``).
+  /// Empty when `previous` is not the value this encoder wrote just before the last one.
+  package func integerArrayChanges(since previous: ValueMark?) -> [IntegerArrayChange] {
+    guard let previous, let last = lastValue, previous.encoder == last.encoder,
+      previous.number == last.number &- 1
+    else { return [] }
+    return output.integerArrayChanges()
   }
 
   /// Whether `value` encodes in one pass, without falling back to ``JSONValueEncoder``: for
@@ -121,6 +148,10 @@ private final class CanonicalOutput {
   @exclusivity(unchecked) private var integerArrays = IntegerArrayCache()
   /// Set when the value did something this encoder leaves to ``JSONValueEncoder``.
   @exclusivity(unchecked) private(set) var failed = false
+  /// Tells this output's values from other outputs' (``CanonicalJSONEncoder/ValueMark``).
+  let identifier = UInt64.random(in: .min ... .max)
+  /// Whether the last value was written in one pass.
+  @exclusivity(unchecked) private(set) var isLastValueDirect = false
   /// The keyed containers kept for reuse, one per key type (``keyedContainer(_:token:)``),
   /// the box of each, and the token of the slot each writes to now.
   @exclusivity(unchecked) private var containerKeys: [ObjectIdentifier] = []
@@ -162,8 +193,10 @@ private final class CanonicalOutput {
     keyPosition = 0
     failed = false
     integerArrays.startValue()
+    isLastValueDirect = false
     if let scalar = JSONValue.scalar(value) {
       JSONWriter.write(scalar, to: &bytes)
+      isLastValueDirect = true
       return true
     }
     let token = openSlot()
@@ -174,8 +207,21 @@ private final class CanonicalOutput {
     }
     guard !failed, settle(token), slots[0].content != .empty else { return false }
     closeSlot()
+    isLastValueDirect = !failed
     return !failed
   }
+
+  /// The number of the value being written or written last.
+  var valueNumber: Int { integerArrays.valueNumber }
+
+  /// Forgets where the last value's arrays are: its bytes were written another way.
+  func forgetArrays() {
+    isLastValueDirect = false
+    integerArrays.forgetOffsets()
+  }
+
+  /// What ``IntegerArrayCache/changes()`` says of the last value.
+  func integerArrayChanges() -> [IntegerArrayChange] { integerArrays.changes() }
 
   /// Gives up on the direct encoding.
   func fail() { failed = true }
@@ -440,6 +486,7 @@ private final class CanonicalOutput {
       UnsafeBufferPointer(start: bytes.base + contentStart, count: bytes.count - contentStart))
     let moved = scratch.base - contentStart
     var written = contentStart
+    integerArrays.beginMoving(contentStart..<bytes.count)
     for index in 0..<count {
       let member = sorted[index]
       // Of equal keys, now adjacent in the order they came, the last one is kept.
@@ -449,8 +496,10 @@ private final class CanonicalOutput {
         written += 1
       }
       (bytes.base + written).update(from: moved + member.start, count: member.end - member.start)
+      integerArrays.moved(from: member.start, count: member.end - member.start, to: written)
       written += member.end - member.start
     }
+    integerArrays.endMoving()
     // Fewer bytes only where a repeated key was dropped.
     bytes.count = written
   }
@@ -463,10 +512,13 @@ private final class CanonicalOutput {
     let second = pair[1]
     let contentStart = objectStart + 1
     // `second` sorts before `first` (or has the same key): it was out of order.
+    integerArrays.beginMoving(contentStart..<bytes.count)
+    defer { integerArrays.endMoving() }
     if !Self.keyPrecedes(second, first, in: bytes.base) {
       // Equal keys: the last one is kept.
       let length = second.end - second.start
       (bytes.base + contentStart).update(from: bytes.base + second.start, count: length)
+      integerArrays.moved(from: second.start, count: length, to: contentStart)
       bytes.count = contentStart + length
       return
     }
@@ -476,10 +528,12 @@ private final class CanonicalOutput {
     let moved = scratch.base - contentStart
     var written = contentStart
     (bytes.base + written).update(from: moved + second.start, count: second.end - second.start)
+    integerArrays.moved(from: second.start, count: second.end - second.start, to: written)
     written += second.end - second.start
     bytes.base[written] = UInt8(ascii: ",")
     written += 1
     (bytes.base + written).update(from: moved + first.start, count: first.end - first.start)
+    integerArrays.moved(from: first.start, count: first.end - first.start, to: written)
     written += first.end - first.start
     bytes.count = written
   }

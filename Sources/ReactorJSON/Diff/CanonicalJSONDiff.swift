@@ -41,11 +41,25 @@ package struct CanonicalJSONDiff {
   /// The start and end of the elements of the arrays being compared, a stack.
   private var ranges: [Int] = []
   private var failed = false
+  /// The arrays of Ints whose unchanged blocks are known, in the order they come in `old`.
+  private let arrays: [IntegerArrayChange]
 
-  private init(old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, bytes: [UInt8]) {
+  private init(
+    old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, bytes: [UInt8],
+    arrays: [IntegerArrayChange]
+  ) {
     self.old = old
     self.new = new
     self.bytes = bytes
+    var known = arrays.filter { $0.fits(old, new) }
+    if known.count > 1 { known.sort { $0.oldOffset < $1.oldOffset } }
+    // Arrays of Ints never nest; overlapping ones would not be what the encoder wrote.
+    if zip(known, known.dropFirst()).contains(where: {
+      $0.oldOffset + $0.oldBlockStarts.last! >= $1.oldOffset
+    }) {
+      known = []
+    }
+    self.arrays = known
   }
 
   /// Appends the operations that turn `old` into `new`, serialized and separated by commas,
@@ -54,14 +68,17 @@ package struct CanonicalJSONDiff {
   ///   - old: The canonical JSON of the state before.
   ///   - new: The canonical JSON of the state after.
   ///   - bytes: Where the operations go.
+  ///   - arrays: What the encoder of `old` and `new` knows of the arrays of Ints in both
+  ///     (``CanonicalJSONEncoder/integerArrayChanges(since:)``): the blocks of elements that
+  ///     did not change are skipped rather than compared. The operations are the same.
   /// - Returns: The bytes the operations take, without the commas; `nil`, with `bytes` as it
   ///   was, when a key holds an escape.
   package static func write(
     from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
-    into bytes: inout [UInt8]
+    into bytes: inout [UInt8], arrays: [IntegerArrayChange] = []
   ) -> Int? {
     let originalCount = bytes.count
-    var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes)
+    var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes, arrays: arrays)
     bytes = []  // Lets `diff` change the bytes in place.
     if !diff.writeScalarChanges(0..<old.count, 0..<new.count) {
       diff.diff(0..<old.count, 0..<new.count)
@@ -121,27 +138,40 @@ package struct CanonicalJSONDiff {
       rewind(to: start)
       return false
     }
+    // The known array the equal runs are in or before, and the one the walk is in.
+    var runArrays = KnownArrayCursor()
+    var walkArrays = KnownArrayCursor()
+    var walkArrayDepth = -1
     while true {
+      // Blocks of arrays of Ints known to be equal are skipped; the bytes are compared up to
+      // `stop`, the end of the next block that is not.
+      let stop =
+        arrays.isEmpty
+        ? oldCount
+        : skipEqualBlocks(
+          &runArrays, oldValue.lowerBound, newValue.lowerBound, &oldOffset, &newOffset,
+          oldCount: oldCount, newCount: newCount)
       // Equal bytes 32 at a time, then 8, then one: the runs between changes are long.
-      while oldOffset + 32 <= oldCount && newOffset + 32 <= newCount
+      while oldOffset + 32 <= stop && newOffset + 32 <= newCount
         && Self.equal32(oldBase + oldOffset, newBase + newOffset)
       {
         oldOffset += 32
         newOffset += 32
       }
-      while oldOffset + 8 <= oldCount && newOffset + 8 <= newCount
+      while oldOffset + 8 <= stop && newOffset + 8 <= newCount
         && UnsafeRawPointer(oldBase + oldOffset).loadUnaligned(as: UInt64.self)
           == UnsafeRawPointer(newBase + newOffset).loadUnaligned(as: UInt64.self)
       {
         oldOffset += 8
         newOffset += 8
       }
-      while oldOffset < oldCount && newOffset < newCount
+      while oldOffset < stop && newOffset < newCount
         && oldBase[oldOffset] == newBase[newOffset]
       {
         oldOffset += 1
         newOffset += 1
       }
+      if oldOffset == stop && stop < oldCount && newOffset < newCount { continue }
       if oldOffset == oldCount && newOffset == newCount { break }
       guard oldOffset < oldCount, newOffset < newCount else { return fail() }
       // The token holding the difference, in each value.
@@ -160,6 +190,18 @@ package struct CanonicalJSONDiff {
       // The path to the token, from the bytes before it.
       while position < tokenStart {
         if !isInString, isInArray() {
+          if depth == walkArrayDepth, case .index(let index) = path[path.count - 1] {
+            // A known array of Ints: straight to the block before the token.
+            let array = arrays[walkArrays.array]
+            let arrayStart = array.oldOffset - oldValue.lowerBound
+            let target = min(tokenStart, arrayStart + array.oldBlockStarts.last!) - arrayStart
+            let block = Self.lastBlock(startingAtOrBefore: target, in: array.oldBlockStarts)
+            let element = block * IntegerArrayChange.blockLength
+            if element > index, arrayStart + array.oldBlockStarts[block] > position {
+              position = arrayStart + array.oldBlockStarts[block]
+              path[path.count - 1] = .index(element)
+            }
+          }
           let commas = Self.skipScalars(in: oldBase, from: &position, to: tokenStart)
           if commas > 0, case .index(let index) = path[path.count - 1] {
             path[path.count - 1] = .index(index + commas)
@@ -194,8 +236,14 @@ package struct CanonicalJSONDiff {
           depth += 1
           path.append(.index(0))
           expectsKey = byte == UInt8(ascii: "{")
+          if byte == UInt8(ascii: "["), !arrays.isEmpty,
+            walkArrays.find(oldValue.lowerBound + position, in: arrays)
+          {
+            walkArrayDepth = depth
+          }
         case UInt8(ascii: "}"), UInt8(ascii: "]"):
           guard depth > 0 else { return fail() }
+          if depth == walkArrayDepth { walkArrayDepth = -1 }
           depth -= 1
           path.removeLast()
           expectsKey = false
@@ -229,6 +277,86 @@ package struct CanonicalJSONDiff {
       newOffset = newEnd
     }
     return changes > 0 || fail()
+  }
+
+  // MARK: Known arrays of Ints
+
+  /// A place in the list of known arrays, which the walk and the equal runs go through in
+  /// order.
+  private struct KnownArrayCursor {
+    /// The array at or after the place.
+    var array = 0
+    /// In that array, the block at or after the place.
+    var block = 0
+
+    /// Moves to the array whose `[` is at `offset` in the old bytes, if there is one;
+    /// returns whether there is.
+    mutating func find(_ offset: Int, in arrays: [IntegerArrayChange]) -> Bool {
+      while array < arrays.count && arrays[array].oldOffset < offset {
+        array += 1
+        block = 0
+      }
+      return array < arrays.count && arrays[array].oldOffset == offset
+    }
+  }
+
+  /// Skips, from `oldOffset` and `newOffset` on, the blocks of a known array that hold the
+  /// same elements in both values, when the offsets are at the same place in such a block
+  /// of each; returns the offset in the old value up to which bytes should be compared
+  /// next: the end of the next block that is not skipped, the start of the next known
+  /// array's elements, or `oldCount`.
+  ///
+  /// Skipping is comparing: such a block's bytes are the same in both values.
+  private func skipEqualBlocks(
+    _ cursor: inout KnownArrayCursor, _ oldStart: Int, _ newStart: Int, _ oldOffset: inout Int,
+    _ newOffset: inout Int, oldCount: Int, newCount: Int
+  ) -> Int {
+    while cursor.array < arrays.count {
+      let array = arrays[cursor.array]
+      let position = oldStart + oldOffset
+      if position < array.oldOffset + array.oldBlockStarts[0] {
+        // Before the array's elements.
+        return min(oldCount, array.oldOffset + array.oldBlockStarts[0] - oldStart)
+      }
+      if position >= array.oldOffset + array.oldBlockStarts[array.blockCount] {
+        cursor.array += 1
+        cursor.block = 0
+        continue
+      }
+      while array.oldOffset + array.oldBlockStarts[cursor.block + 1] <= position {
+        cursor.block += 1
+      }
+      while cursor.block < array.blockCount {
+        let block = cursor.block
+        let oldBlockStart = array.oldOffset + array.oldBlockStarts[block]
+        let newBlockStart = array.newOffset + array.newBlockStarts[block]
+        let oldNext = array.oldOffset + array.oldBlockStarts[block + 1] - oldStart
+        let newNext = array.newOffset + array.newBlockStarts[block + 1] - newStart
+        guard array.isEqual(block),
+          newStart + newOffset - newBlockStart == oldStart + oldOffset - oldBlockStart,
+          oldNext <= oldCount, newNext <= newCount
+        else { return min(oldCount, oldNext) }
+        oldOffset = oldNext
+        newOffset = newNext
+        cursor.block += 1
+      }
+      // At the `]`.
+      cursor.array += 1
+      cursor.block = 0
+    }
+    return oldCount
+  }
+
+  /// The last block whose first element starts at or before `offset` (from the `[`).
+  private static func lastBlock(startingAtOrBefore offset: Int, in starts: [Int]) -> Int {
+    // The blocks are `starts[0..<count - 1]`; the first starts at or before any element.
+    var low = 0
+    var high = starts.count - 2
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if starts[middle] <= offset { low = middle } else { high = middle - 1 }
+    }
+    return low
   }
 
   /// Moves `position` over the numbers, literals and commas of an array, up to `end` or the

@@ -30,14 +30,44 @@ struct IntegerArrayCache {
     var json: [UInt8]
     /// The offset in `json` of each block's first element, and of the closing `]` last.
     var blockStarts: [Int]
+    /// The number of the value it was last written in.
+    var value: Int
+    /// Where its `[` is in that value's bytes, once the value's objects are in key order;
+    /// `nil` when not known.
+    var offset: Int?
+    /// Where it was in the value before, when it was written there too with as many
+    /// elements: its `[`, its ``blockStarts`` then, and which of its blocks are equal to
+    /// that value's (a bit per block).
+    var previousOffset: Int?
+    var previousBlockStarts: [Int] = []
+    var equalBlocks: [UInt64] = []
+    /// During ``beginMoving(_:)``, the offset before the move.
+    var moving: Int?
   }
 
   private var entries: [Entry] = []
   /// Which array of the value being encoded comes next.
   private var next = 0
+  /// The number of the value being encoded, from 1.
+  private(set) var valueNumber = 0
+
+  /// Whether the value being encoded wrote an array that is remembered.
+  private var remembersArraysOfThisValue = false
 
   /// Starts a new value: its first array is matched with the previous value's first.
-  mutating func startValue() { next = 0 }
+  mutating func startValue() {
+    next = 0
+    valueNumber &+= 1
+    remembersArraysOfThisValue = false
+  }
+
+  /// Forgets where the arrays are: the value's bytes were written another way.
+  mutating func forgetOffsets() {
+    for index in entries.indices {
+      entries[index].offset = nil
+      entries[index].previousOffset = nil
+    }
+  }
 
   /// Appends the JSON of `values` to `bytes`, from the previous value's array in the same
   /// place where their blocks are equal, and remembers it for the next value.
@@ -51,30 +81,110 @@ struct IntegerArrayCache {
       return
     }
     let start = bytes.count
-    var starts: [Int]
-    if index < entries.count, entries[index].values.count == values.count {
-      starts = entries[index].blockStarts
-      starts.removeAll(keepingCapacity: true)
-      Self.write(values, from: entries[index], blockStarts: &starts, to: &bytes)
-    } else {
-      starts = []
-      Self.format(values, blockStarts: &starts, to: &bytes)
-    }
-    let written = UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start)
+    remembersArraysOfThisValue = true
     if index < entries.count {
-      entries[index].values = values
-      entries[index].json.removeAll(keepingCapacity: true)
-      entries[index].json.append(contentsOf: written)
-      entries[index].blockStarts = starts
-    } else if index == entries.count {
-      entries.append(Entry(values: values, json: Array(written), blockStarts: starts))
+      var entry = entries[index]
+      entries[index].values = []  // Lets the entry's arrays change in place.
+      entries[index].json = []
+      entries[index].previousBlockStarts = []
+      entries[index].equalBlocks = []
+      let isFromPrevious = entry.values.count == values.count
+      let hadPrevious = isFromPrevious && entry.value == valueNumber - 1 && entry.offset != nil
+      var starts = entry.previousBlockStarts
+      var equal = entry.equalBlocks
+      entry.previousBlockStarts = []
+      entry.equalBlocks = []
+      starts.removeAll(keepingCapacity: true)
+      equal.removeAll(keepingCapacity: true)
+      if isFromPrevious {
+        Self.write(values, from: entry, blockStarts: &starts, equal: &equal, to: &bytes)
+      } else {
+        Self.format(values, blockStarts: &starts, to: &bytes)
+      }
+      entry.equalBlocks = equal
+      let written = UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start)
+      entry.values = values
+      entry.json.removeAll(keepingCapacity: true)
+      entry.json.append(contentsOf: written)
+      entry.previousOffset = hadPrevious ? entry.offset : nil
+      entry.previousBlockStarts = entry.blockStarts
+      entry.blockStarts = starts
+      entry.value = valueNumber
+      entry.offset = start
+      entries[index] = entry
+    } else {
+      var starts: [Int] = []
+      Self.format(values, blockStarts: &starts, to: &bytes)
+      let written = UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start)
+      if index == entries.count {
+        entries.append(
+          Entry(
+            values: values, json: Array(written), blockStarts: starts, value: valueNumber,
+            offset: start))
+      }
     }
   }
 
-  /// Writes `values` block by block: a block equal to `previous`'s is copied from its JSON.
+  // MARK: Objects put in key order
+
+  /// Starts moving the members of an object whose members are at `range` in the bytes: the
+  /// arrays of this value there move with them (``moved(from:count:to:)``), or are dropped
+  /// with a repeated key's member.
+  mutating func beginMoving(_ range: Range<Int>) {
+    guard remembersArraysOfThisValue else { return }
+    for index in entries.indices where entries[index].value == valueNumber {
+      if let offset = entries[index].offset, range.contains(offset) {
+        entries[index].moving = offset
+        entries[index].offset = nil
+      }
+    }
+  }
+
+  /// The `count` bytes at `source` moved to `destination`.
+  mutating func moved(from source: Int, count: Int, to destination: Int) {
+    guard remembersArraysOfThisValue else { return }
+    for index in entries.indices {
+      if let offset = entries[index].moving, offset >= source, offset < source + count {
+        entries[index].offset = offset - source + destination
+        entries[index].moving = nil
+      }
+    }
+  }
+
+  /// Ends the moves: an array whose member did not move was dropped.
+  mutating func endMoving() {
+    guard remembersArraysOfThisValue else { return }
+    for index in entries.indices { entries[index].moving = nil }
+  }
+
+  // MARK: What changed
+
+  /// The arrays of the value just encoded that were written in the same place in the value
+  /// before, with as many elements: where each is in both values' bytes, and which of its
+  /// blocks did not change.
+  func changes() -> [IntegerArrayChange] {
+    var changes: [IntegerArrayChange] = []
+    for entry in entries where entry.value == valueNumber {
+      guard let offset = entry.offset, let previousOffset = entry.previousOffset else {
+        continue
+      }
+      if changes.isEmpty { changes.reserveCapacity(entries.count) }
+      changes.append(
+        IntegerArrayChange(
+          oldOffset: previousOffset, newOffset: offset,
+          oldBlockStarts: entry.previousBlockStarts, newBlockStarts: entry.blockStarts,
+          equalBlocks: entry.equalBlocks))
+    }
+    return changes
+  }
+
+  // MARK: Writing
+
+  /// Writes `values` block by block: a block equal to `previous`'s is copied from its JSON,
+  /// and its bit set in `equal`.
   private static func write(
     _ values: [Int], from previous: Entry, blockStarts starts: inout [Int],
-    to bytes: inout OutputBytes
+    equal: inout [UInt64], to bytes: inout OutputBytes
   ) {
     let start = bytes.count
     bytes.append(UInt8(ascii: "["))
@@ -84,6 +194,7 @@ struct IntegerArrayCache {
         previous.json.withUnsafeBufferPointer { json in
           var block = 0
           var first = 0
+          var bits: UInt64 = 0
           while first < count {
             let end = min(first + blockLength, count)
             starts.append(bytes.count - start)
@@ -97,12 +208,18 @@ struct IntegerArrayCache {
               bytes.append(
                 UnsafeBufferPointer(
                   rebasing: json[from..<previous.blockStarts[block + 1]]))
+              bits |= 1 << UInt64(block & 63)
             } else {
               formatElements(new, first..<end, last: count - 1, to: &bytes)
             }
             block += 1
+            if block & 63 == 0 {
+              equal.append(bits)
+              bits = 0
+            }
             first = end
           }
+          if block & 63 != 0 { equal.append(bits) }
         }
       }
     }

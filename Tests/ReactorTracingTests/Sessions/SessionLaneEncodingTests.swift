@@ -260,5 +260,38 @@ extension TracingTests {
       #expect(session.warnings.count == gaps.count)
       #expect(session.events.map(\.sequence) == Array(1...session.events.count))
     }
+
+    @Test func queuedStatesSharingTheirStorageCountAtWhatTheyHoldOfTheirOwn() async throws {
+      // A budget that holds 8 of these states counted at six times their whole canonical
+      // JSON (about 20 KB each), as a lane counted every queued state before; 1,000
+      // mutations queued while the writer is held, by a live recorder, which drops rather
+      // than wait. Each shares its 20 KB of notes with the state before.
+      let json = try JSONValueEncoder().encode(SharedTextReactor.State()).serialized
+      let budget = 8 * WriterHandshake.memoryPerStateByte * json.count
+      let sink = CollectedLines()
+      let recorder = try SessionRecorder(
+        sink: sink, name: "collected", options: options(queueBudget: budget))
+      let reactor = SharedTextReactor()
+      let id = try #require(recorder.record(reactor))
+      #expect(recorder.queuesValues(of: id))
+      // Two mutations taken by the writer: it measures what the second holds of its own.
+      reactor.send(.increase)
+      reactor.send(.increase)
+      await recorder.flush()
+      recorder.holdWriter()
+      for _ in 0..<1_000 { reactor.send(.increase) }
+      #expect(recorder.droppedEventCount == 0)
+      #expect(recorder.peakQueuedBytes <= budget)
+      recorder.releaseWriter()
+      try await recorder.close()
+
+      #expect(recorder.droppedEventCount == 0)
+      let session = try SessionTrace(bytes: sink.bytes)
+      #expect(session.warnings.isEmpty)
+      let mutations = session.events.filter {
+        if case .reactor(_, .mutation) = $0.kind { true } else { false }
+      }
+      #expect(mutations.count == 1_002)
+    }
   }
 }

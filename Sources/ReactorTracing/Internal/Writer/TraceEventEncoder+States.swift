@@ -29,6 +29,9 @@ extension TraceEventEncoder {
   /// Encodes `state`, serializes it into `snapshotBytes` and, when a diff from the previous
   /// state is due and smaller, the diff into `diffBytes`; makes `state` the previous state.
   ///
+  /// With `canonical`, the diff uses what the encoder knows of the arrays of Ints that
+  /// changed, when it also wrote the previous state's bytes (``previousBytesMark``).
+  ///
   /// A diff is chosen when its operations take fewer bytes than the whole state, and at most
   /// `snapshotInterval` mutations after the last snapshot. Given `canonical`, a state of an
   /// Encodable type without redaction goes straight to canonical bytes, without a tree; the
@@ -40,8 +43,17 @@ extension TraceEventEncoder {
   ) -> SerializedStateChange {
     previousTree = nil
     let encoded: Bool
+    // What the encoder knows of the arrays of Ints that changed since the previous state,
+    // when it wrote that state's bytes: the diff skips what did not change.
+    var arrays: [IntegerArrayChange] = []
+    let previousMark = previousBytesMark
+    previousBytesMark = nil
     if let canonical, let encodableState, !stateRedactor.isActive {
       encoded = encode(state, as: encodableState.type, with: canonical)
+      if encoded {
+        previousBytesMark = canonical.lastValue
+        arrays = canonical.integerArrayChanges(since: previousMark)
+      }
     } else if let json = encodeState(state) {
       snapshotBytes.removeAll(keepingCapacity: true)
       JSONWriter.write(json, to: &snapshotBytes)
@@ -60,7 +72,8 @@ extension TraceEventEncoder {
     let hash = hashesLater ? TraceHash(0) : TraceHash(of: snapshotBytes)
     var change = SerializedStateChange.snapshot(hash)
     if mutationsSinceSnapshot < snapshotInterval, let previous = previousBytes,
-      let operationBytes = writeDiff(from: previous), operationBytes < snapshotBytes.count
+      let operationBytes = writeDiff(from: previous, arrays: arrays),
+      operationBytes < snapshotBytes.count
     {
       change = .diff(hash)
       mutationsSinceSnapshot += 1
@@ -104,7 +117,7 @@ extension TraceEventEncoder {
   /// Writes `[`, the diff from the state whose canonical JSON is `previous` to the one in
   /// `snapshotBytes`, and `]` into `diffBytes`; returns the bytes its operations take, or
   /// `nil` when the bytes cannot be read back.
-  private mutating func writeDiff(from previous: [UInt8]) -> Int? {
+  private mutating func writeDiff(from previous: [UInt8], arrays: [IntegerArrayChange]) -> Int? {
     var bytes = diffBytes
     diffBytes = []  // Lets the diff write into the bytes in place.
     defer { diffBytes = bytes }
@@ -113,7 +126,7 @@ extension TraceEventEncoder {
     defer { bytes.append(UInt8(ascii: "]")) }
     let operationBytes = previous.withUnsafeBufferPointer { old in
       snapshotBytes.withUnsafeBufferPointer { new in
-        CanonicalJSONDiff.write(from: old, to: new, into: &bytes)
+        CanonicalJSONDiff.write(from: old, to: new, into: &bytes, arrays: arrays)
       }
     }
     if let operationBytes { return operationBytes }

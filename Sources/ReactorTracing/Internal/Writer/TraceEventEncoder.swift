@@ -19,6 +19,9 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
   /// The canonical JSON of the last state, which the next one is diffed from; `nil` when the
   /// next state must be a snapshot.
   var previousBytes: [UInt8]?
+  /// The value of a ``CanonicalJSONEncoder`` that `previousBytes` are, when that encoder
+  /// wrote them: a diff from them may use what it knows of the next state's arrays.
+  var previousBytesMark: CanonicalJSONEncoder.ValueMark?
   /// The last state's encoding, when it was encoded as a tree: `stateChange(to:)` diffs
   /// trees to return the operations.
   var previousTree: JSONValue?
@@ -59,6 +62,7 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
     mutationsSinceSnapshot = 0
     previousTree = encodeState(state)
     previousBytes = previousTree?.serialized
+    previousBytesMark = nil
     let stored: TraceHeader.State =
       previousTree.map { .json($0) } ?? .description(describe(state, redactor: stateRedactor))
     return (stored, stored.hash)

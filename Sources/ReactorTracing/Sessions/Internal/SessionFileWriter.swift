@@ -329,6 +329,13 @@ final class SessionFileWriter: @unchecked Sendable {
       let waiters = handshake.takeFlushWaiters()
       condition.unlock()
 
+      // The states queued from now on count at what the last one taken holds of its own.
+      let measured = taken.filter { $0.measureStateCost() }
+      if !measured.isEmpty {
+        condition.lock()
+        for lane in measured { lane.applyStateCost() }
+        condition.unlock()
+      }
       if entries.isEmpty {
         if !batch.isEmpty { write(batch) }
         dequeue(2 * batch.count, lines: lines)

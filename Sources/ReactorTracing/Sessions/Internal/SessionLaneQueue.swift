@@ -34,7 +34,8 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   /// Whether values were queued since the writer last took them.
   @exclusivity(unchecked) private var isPending = false
   /// The memory a queued state is counted at: ``WriterHandshake/memoryPerStateByte`` times
-  /// the length of the last state encoded (the initial state's, until one is).
+  /// what the last state taken holds of its own (``QueuedStateMemory``), once measured; until
+  /// then, times the length of the last state encoded (the initial state's, until one is).
   @exclusivity(unchecked) private var stateCost: Int
 
   // The main actor's alone.
@@ -50,6 +51,11 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   private var nextMutation = 0
   /// The working memory of the states' canonical JSON.
   private let canonical = CanonicalJSONEncoder()
+  /// The last state taken, which the next batch's first state is measured against.
+  private var lastTakenState: State?
+  /// What the last state taken holds of its own, in bytes of its canonical JSON
+  /// (``QueuedStateMemory``); `nil` when not measured.
+  private var ownStateByteCount: Int?
 
   // An event's fixed size counts twice: the buffers it is queued in grow by doubling, and
   // are swapped with the ones the writer is emptying.
@@ -138,8 +144,30 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     nextAction = 0
     nextMutation = 0
     isPending = false
-    if let length = encoder.lastStateByteCount {
+    if let length = ownStateByteCount ?? encoder.lastStateByteCount {
       stateCost = WriterHandshake.memoryPerStateByte * length
+    }
+  }
+
+  func measureStateCost() -> Bool {
+    guard states.count > 0 else { return false }
+    let last = states[states.count - 1]
+    defer { lastTakenState = last }
+    guard let previous = states.count > 1 ? states[states.count - 2] : lastTakenState,
+      let json = encoder.previousBytes
+    else {
+      ownStateByteCount = nil
+      return false
+    }
+    ownStateByteCount = json.withUnsafeBufferPointer {
+      QueuedStateMemory.ownBytes(of: last, after: previous, json: $0)
+    }
+    return true
+  }
+
+  func applyStateCost() {
+    if let ownStateByteCount {
+      stateCost = WriterHandshake.memoryPerStateByte * ownStateByteCount
     }
   }
 
@@ -192,6 +220,13 @@ protocol DeferredSessionLane: AnyObject, Sendable {
   var reactor: Int { get }
   /// With the writer's lock held: takes the values queued so far, to encode them in order.
   func take()
+  /// Without the lock, once the values are taken: measures what the last state taken holds
+  /// of its own (``QueuedStateMemory``), against the state queued before it; returns
+  /// whether it could, and so has a new cost for ``applyStateCost()``.
+  func measureStateCost() -> Bool
+  /// With the writer's lock held: counts the states queued from now on at what the last one
+  /// measured holds of its own.
+  func applyStateCost()
   /// Appends the line of the next value taken, stamped as `event`, newline included.
   func writeLine(
     _ event: CapturedEvent, from: TraceEvent.ReactorOrigin?, to line: inout LineWriter)

@@ -1,0 +1,145 @@
+import Testing
+
+@testable import ReactorJSON
+
+@Suite("Diffing with what the encoder knows of arrays of Ints")
+struct IntegerArrayChangeTests {
+  /// A state whose arrays of Ints sit in objects the encoder puts in key order (declared out
+  /// of it), one of them nested and others in a dictionary, so that the arrays move after
+  /// they are written.
+  private struct State: Encodable {
+    struct Inner: Encodable {
+      var zulu: [Int]
+      var alpha = 0
+    }
+
+    var values: [Int]
+    var counter = 0
+    var inner: Inner
+    var table: [String: [Int]]
+    var small: [Int]
+  }
+
+  /// The operations the diff writes with the encoder's knowledge, the ones it writes
+  /// without, and the tree diff's.
+  private func diffs(
+    _ old: [UInt8], _ new: [UInt8], arrays: [IntegerArrayChange]
+  ) throws -> (known: String?, plain: String?, tree: String) {
+    func write(_ arrays: [IntegerArrayChange]) -> String? {
+      var bytes = Array("[".utf8)
+      let count = old.withUnsafeBufferPointer { old in
+        new.withUnsafeBufferPointer { new in
+          CanonicalJSONDiff.write(from: old, to: new, into: &bytes, arrays: arrays)
+        }
+      }
+      return count.map { _ in String(decoding: bytes, as: UTF8.self) }
+    }
+    var tree = Array("[".utf8)
+    _ = try JSONValue(parsing: old).writeDiff(to: JSONValue(parsing: new), into: &tree)
+    return (write(arrays), write([]), String(decoding: tree, as: UTF8.self))
+  }
+
+  @Test func changedElementsOfArraysThatMoveDiffAsTheTreesDo() throws {
+    var generator = SeededGenerator(seed: 44)
+    func below(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+    var state = State(
+      values: Array(0..<1_000), inner: State.Inner(zulu: Array(repeating: 7, count: 300)),
+      table: ["b": Array(0..<200), "a": Array(repeating: -1, count: 129)], small: [1, 2, 3])
+    let encoder = CanonicalJSONEncoder()
+    var old: [UInt8] = []
+    try encoder.encode(state, into: &old)
+    var mark = encoder.lastValue
+    var known = 0
+    for step in 0..<600 {
+      state.counter += 1 + below(20) * 1_000
+      switch below(8) {
+      case 0:
+        // At a block's edges, growing a digit or turning negative.
+        let index = [0, 63, 64, 127, 128, 999][below(6)]
+        state.values[index] = [-1, 10, 99_999, Int.min][below(4)]
+      case 1:
+        for _ in 0..<(1 + below(3)) { state.values[below(1_000)] += 1 }
+      case 2:
+        state.inner.zulu[below(300)] = below(1_000_000)
+        state.inner.alpha += 1
+      case 3:
+        state.table["b"]![below(200)] -= 3
+        state.table["a"]![128] = below(50)
+      case 4:
+        state.values[below(1_000)] = below(10)
+        state.table["b"]![below(200)] = below(10)
+      case 5:
+        state.small.append(step)
+      case 6:
+        break  // Only the counter: the same arrays, the same storage.
+      default:
+        state.values[below(1_000)] *= 10
+      }
+      var new: [UInt8] = []
+      try encoder.encode(state, into: &new)
+      let arrays = encoder.integerArrayChanges(since: mark)
+      if !arrays.isEmpty { known += 1 }
+      let result = try diffs(old, new, arrays: arrays)
+      #expect(result.known == result.tree, "step \(step)")
+      #expect(result.plain == result.tree, "step \(step)")
+      old = new
+      mark = encoder.lastValue
+    }
+    #expect(known == 600)
+  }
+
+  @Test func anArrayIsKnownOnlyBetweenTwoValuesInARowOfOneEncoder() throws {
+    let encoder = CanonicalJSONEncoder()
+    let other = CanonicalJSONEncoder()
+    var state = State(
+      values: Array(0..<1_000), inner: State.Inner(zulu: []), table: [:], small: [])
+    var bytes: [UInt8] = []
+    try encoder.encode(state, into: &bytes)
+    let first = encoder.lastValue
+    state.values[500] = -5
+    try encoder.encode(state, into: &bytes)
+    let known = encoder.integerArrayChanges(since: first)
+    #expect(known.count == 1)
+    // `values` sorts last: its `[` moved there after it was written.
+    let text = String(decoding: bytes, as: UTF8.self)
+    let prefix = #"{"counter":0,"inner":{"alpha":0,"zulu":[]},"small":[],"table":{},"values":"#
+    #expect(text.hasPrefix(prefix))
+    #expect(known.first?.oldOffset == prefix.utf8.count)
+    #expect(known.first?.newOffset == prefix.utf8.count)
+    // All blocks but the eighth (elements 448–511) are equal.
+    #expect(known.first?.equalBlocks == [0xFFFF & ~(1 << 7)])
+    // Not since a value two back, nor one of another encoder.
+    try encoder.encode(state, into: &bytes)
+    #expect(encoder.integerArrayChanges(since: first).isEmpty)
+    try other.encode(state, into: &bytes)
+    #expect(encoder.integerArrayChanges(since: other.lastValue).isEmpty)
+    #expect(encoder.integerArrayChanges(since: nil).isEmpty)
+  }
+
+  @Test func aValueLeftToTheTreeEncoderHasNoArraysKnown() throws {
+    /// Asks for its coding path, which only the tree encoder answers.
+    struct AsksForItsPath: Encodable {
+      var values: [Int]
+      var asks: Bool
+
+      enum CodingKeys: String, CodingKey { case values }
+
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(values, forKey: .values)
+        if asks { _ = container.codingPath }
+      }
+    }
+    let encoder = CanonicalJSONEncoder()
+    var bytes: [UInt8] = []
+    try encoder.encode(AsksForItsPath(values: Array(0..<300), asks: false), into: &bytes)
+    let first = encoder.lastValue
+    #expect(first != nil)
+    try encoder.encode(AsksForItsPath(values: Array(1..<301), asks: true), into: &bytes)
+    #expect(encoder.lastValue == nil)
+    #expect(encoder.integerArrayChanges(since: first).isEmpty)
+    let second = encoder.lastValue
+    try encoder.encode(AsksForItsPath(values: Array(2..<302), asks: false), into: &bytes)
+    #expect(encoder.integerArrayChanges(since: second).isEmpty)
+  }
+}
