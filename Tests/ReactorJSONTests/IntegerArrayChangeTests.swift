@@ -88,6 +88,34 @@ struct IntegerArrayChangeTests {
     #expect(known == 600)
   }
 
+  @Test func runsOfEqualBlocksAcrossWordsOfBitsDiffAsTheTreesDo() throws {
+    // 9,000 elements: 141 blocks, their bits in three words; changes in the blocks at the
+    // words' edges (63, 64, 127, 128) and the last one, alone or together.
+    struct Long: Encodable {
+      var counter = 0
+      var values = Array(0..<9_000)
+    }
+    let encoder = CanonicalJSONEncoder()
+    var state = Long()
+    var old: [UInt8] = []
+    try encoder.encode(state, into: &old)
+    var mark = encoder.lastValue
+    let edges = [0, 63 * 64, 64 * 64 - 1, 64 * 64, 127 * 64 + 5, 128 * 64, 8_999]
+    for step in 0..<40 {
+      state.counter = step
+      state.values[edges[step % edges.count]] += 1_000
+      if step % 3 == 0 { state.values[edges[(step / 3) % edges.count]] -= 7 }
+      var new: [UInt8] = []
+      try encoder.encode(state, into: &new)
+      let arrays = encoder.integerArrayChanges(since: mark)
+      #expect(arrays.count == 1)
+      let result = try diffs(old, new, arrays: arrays)
+      #expect(result.known == result.tree, "step \(step)")
+      old = new
+      mark = encoder.lastValue
+    }
+  }
+
   @Test func anArrayIsKnownOnlyBetweenTwoValuesInARowOfOneEncoder() throws {
     let encoder = CanonicalJSONEncoder()
     let other = CanonicalJSONEncoder()

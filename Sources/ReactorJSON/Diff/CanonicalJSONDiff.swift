@@ -51,6 +51,11 @@ package struct CanonicalJSONDiff {
     self.old = old
     self.new = new
     self.bytes = bytes
+    if arrays.count == 1 {
+      // The common case, without a copy.
+      self.arrays = arrays[0].fits(old, new) ? arrays : []
+      return
+    }
     var known = arrays.filter { $0.fits(old, new) }
     if known.count > 1 { known.sort { $0.oldOffset < $1.oldOffset } }
     // Arrays of Ints never nest; overlapping ones would not be what the encoder wrote.
@@ -326,20 +331,21 @@ package struct CanonicalJSONDiff {
       while array.oldOffset + array.oldBlockStarts[cursor.block + 1] <= position {
         cursor.block += 1
       }
-      while cursor.block < array.blockCount {
-        let block = cursor.block
-        let oldBlockStart = array.oldOffset + array.oldBlockStarts[block]
-        let newBlockStart = array.newOffset + array.newBlockStarts[block]
-        let oldNext = array.oldOffset + array.oldBlockStarts[block + 1] - oldStart
-        let newNext = array.newOffset + array.newBlockStarts[block + 1] - newStart
-        guard array.isEqual(block),
-          newStart + newOffset - newBlockStart == oldStart + oldOffset - oldBlockStart,
-          oldNext <= oldCount, newNext <= newCount
-        else { return min(oldCount, oldNext) }
-        oldOffset = oldNext
-        newOffset = newNext
-        cursor.block += 1
-      }
+      let block = cursor.block
+      // The run of equal blocks from this one: from the same place in this block of both
+      // values to the end of the run, the bytes are the same.
+      let end = array.equalRun(from: block)
+      let oldNext = array.oldOffset + array.oldBlockStarts[max(end, block + 1)] - oldStart
+      guard end > block,
+        newStart + newOffset - (array.newOffset + array.newBlockStarts[block])
+          == position - (array.oldOffset + array.oldBlockStarts[block])
+      else { return min(oldCount, oldNext) }
+      let newNext = array.newOffset + array.newBlockStarts[end] - newStart
+      guard oldNext <= oldCount, newNext <= newCount else { return min(oldCount, oldNext) }
+      oldOffset = oldNext
+      newOffset = newNext
+      cursor.block = end
+      guard end == array.blockCount else { continue }
       // At the `]`.
       cursor.array += 1
       cursor.block = 0

@@ -22,9 +22,21 @@ package struct IntegerArrayChange: Sendable {
   /// The number of blocks.
   var blockCount: Int { oldBlockStarts.count - 1 }
 
-  /// Whether block `block` holds the same elements in both values.
-  func isEqual(_ block: Int) -> Bool {
-    equalBlocks[block >> 6] >> UInt64(block & 63) & 1 == 1
+  /// The end of the run of blocks from `block` on that hold the same elements in both
+  /// values: the first block after `block` that does not, or ``blockCount``; `block` itself
+  /// when it does not.
+  func equalRun(from block: Int) -> Int {
+    var end = block
+    while end < blockCount {
+      let offset = end & 63
+      // The blocks set in a row from `end` in its word, up to the word's end.
+      let ones = (~(equalBlocks[end >> 6] >> UInt64(offset))).trailingZeroBitCount
+      let rest = 64 - offset
+      end += min(ones, rest)
+      if ones < rest { break }
+    }
+    // The bits past the last block are never set.
+    return min(end, blockCount)
   }
 
   /// Whether the change fits bytes `old` and `new` of the lengths given: the arrays' brackets

@@ -83,35 +83,8 @@ struct IntegerArrayCache {
     let start = bytes.count
     remembersArraysOfThisValue = true
     if index < entries.count {
-      var entry = entries[index]
-      entries[index].values = []  // Lets the entry's arrays change in place.
-      entries[index].json = []
-      entries[index].previousBlockStarts = []
-      entries[index].equalBlocks = []
-      let isFromPrevious = entry.values.count == values.count
-      let hadPrevious = isFromPrevious && entry.value == valueNumber - 1 && entry.offset != nil
-      var starts = entry.previousBlockStarts
-      var equal = entry.equalBlocks
-      entry.previousBlockStarts = []
-      entry.equalBlocks = []
-      starts.removeAll(keepingCapacity: true)
-      equal.removeAll(keepingCapacity: true)
-      if isFromPrevious {
-        Self.write(values, from: entry, blockStarts: &starts, equal: &equal, to: &bytes)
-      } else {
-        Self.format(values, blockStarts: &starts, to: &bytes)
-      }
-      entry.equalBlocks = equal
-      let written = UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start)
-      entry.values = values
-      entry.json.removeAll(keepingCapacity: true)
-      entry.json.append(contentsOf: written)
-      entry.previousOffset = hadPrevious ? entry.offset : nil
-      entry.previousBlockStarts = entry.blockStarts
-      entry.blockStarts = starts
-      entry.value = valueNumber
-      entry.offset = start
-      entries[index] = entry
+      // In place: the entry's arrays are reused.
+      Self.rewrite(&entries[index], with: values, value: valueNumber, to: &bytes)
     } else {
       var starts: [Int] = []
       Self.format(values, blockStarts: &starts, to: &bytes)
@@ -123,6 +96,37 @@ struct IntegerArrayCache {
             offset: start))
       }
     }
+  }
+
+  /// Writes `values` from `entry`, the array written in the same place in an earlier value,
+  /// and makes `entry` theirs, written in value number `value`.
+  private static func rewrite(
+    _ entry: inout Entry, with values: [Int], value: Int, to bytes: inout OutputBytes
+  ) {
+    let start = bytes.count
+    let isFromPrevious = entry.values.count == values.count
+    let hadPrevious = isFromPrevious && entry.value == value - 1 && entry.offset != nil
+    var starts = entry.previousBlockStarts
+    var equal = entry.equalBlocks
+    entry.previousBlockStarts = []
+    entry.equalBlocks = []
+    starts.removeAll(keepingCapacity: true)
+    equal.removeAll(keepingCapacity: true)
+    if isFromPrevious {
+      write(values, from: entry, blockStarts: &starts, equal: &equal, to: &bytes)
+    } else {
+      format(values, blockStarts: &starts, to: &bytes)
+    }
+    entry.values = values
+    entry.json.removeAll(keepingCapacity: true)
+    entry.json.append(
+      contentsOf: UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start))
+    entry.previousOffset = hadPrevious ? entry.offset : nil
+    swap(&entry.previousBlockStarts, &entry.blockStarts)
+    entry.blockStarts = starts
+    entry.equalBlocks = equal
+    entry.value = value
+    entry.offset = start
   }
 
   // MARK: Objects put in key order
