@@ -655,7 +655,7 @@ package struct CanonicalJSONDiff {
   private mutating func writeSet(_ value: Range<Int>) {
     write {
       $0.writePath()
-      $0.bytes.append(contentsOf: #","v":"#.utf8)
+      $0.append(#","v":"#)
       $0.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.new[value]))
     }
   }
@@ -677,15 +677,15 @@ package struct CanonicalJSONDiff {
   private mutating func writeRemove() {
     write {
       $0.writePath()
-      $0.bytes.append(contentsOf: #","remove":true"#.utf8)
+      $0.append(#","remove":true"#)
     }
   }
 
   private mutating func writeAppend(_ elements: Range<Int>) {
     write {
-      $0.bytes.append(contentsOf: #""append":["#.utf8)
+      $0.append(#""append":["#)
       $0.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.new[elements]))
-      $0.bytes.append(contentsOf: "],".utf8)
+      $0.append("],")
       $0.writePath()
     }
   }
@@ -693,7 +693,7 @@ package struct CanonicalJSONDiff {
   private mutating func writeTruncate(_ elements: Int) {
     write {
       $0.writePath()
-      $0.bytes.append(contentsOf: #","truncate":"#.utf8)
+      $0.append(#","truncate":"#)
       JSONWriter.writeInteger(Int64(elements), to: &$0.bytes)
     }
   }
@@ -709,8 +709,13 @@ package struct CanonicalJSONDiff {
     count += 1
   }
 
+  /// Appends `text`'s bytes in one copy (a `String`'s UTF-8 view is appended byte by byte).
+  private mutating func append(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
   private mutating func writePath() {
-    bytes.append(contentsOf: #""p":["#.utf8)
+    append(#""p":["#)
     for (index, component) in path.enumerated() {
       if index > 0 { bytes.append(UInt8(ascii: ",")) }
       switch component {
