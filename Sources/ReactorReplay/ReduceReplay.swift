@@ -47,6 +47,17 @@ public enum ReduceReplay {
     _ reader: TraceReader, through reactor: R, allowingReactorMismatch: Bool = false,
     willReduce: ((_ sequence: Int) -> Void)? = nil
   ) throws(ReplayError) -> ReplayResult {
+    try run(
+      lines: reader, through: reactor, allowingReactorMismatch: allowingReactorMismatch,
+      willReduce: willReduce)
+  }
+
+  /// ``run(_:through:allowingReactorMismatch:willReduce:)``, reading lines from `reader`: a
+  /// trace reader, or one reading ahead on a thread of its own.
+  private static func run<R: Reactor, Lines: ReplayLineSource>(
+    lines reader: Lines, through reactor: R, allowingReactorMismatch: Bool,
+    willReduce: ((_ sequence: Int) -> Void)?
+  ) throws(ReplayError) -> ReplayResult {
     let header = reader.header
     let evolution = try ReplayChecks.check(
       header, for: R.self, allowingReactorMismatch: allowingReactorMismatch,
@@ -244,7 +255,7 @@ public enum ReduceReplay {
   /// as a reader verifying states checks it.
   private static func rebuild(
     _ before: TraceHeader.State, after mutation: TraceEvent.Mutation, sequence: Int,
-    reader: TraceReader
+    reader: some ReplayLineSource
   ) throws(ReplayError) -> JSONValue {
     let line = reader.lineNumber
     var state = before
@@ -277,9 +288,12 @@ public enum ReduceReplay {
     path: String, through reactor: R, allowingReactorMismatch: Bool = false,
     willReduce: ((_ sequence: Int) -> Void)? = nil
   ) throws(ReplayError) -> ReplayResult {
-    try run(
-      hashComparing(ReplayChecks.open(path, verifyingStates: false)), through: reactor,
-      allowingReactorMismatch: allowingReactorMismatch, willReduce: willReduce)
+    let lines = try ReadAheadReplayReader(
+      hashComparing(ReplayChecks.open(path, verifyingStates: false)))
+    defer { lines.close() }
+    return try run(
+      lines: lines, through: reactor, allowingReactorMismatch: allowingReactorMismatch,
+      willReduce: willReduce)
   }
 
   /// Replays a trace held in memory through `reactor`'s `reduce`.
@@ -293,9 +307,12 @@ public enum ReduceReplay {
   public static func run<R: Reactor>(
     _ trace: Trace, through reactor: R, allowingReactorMismatch: Bool = false
   ) throws(ReplayError) -> ReplayResult {
-    try run(
-      hashComparing(ReplayChecks.open(trace, verifyingStates: false)), through: reactor,
-      allowingReactorMismatch: allowingReactorMismatch)
+    let lines = try ReadAheadReplayReader(
+      hashComparing(ReplayChecks.open(trace, verifyingStates: false)))
+    defer { lines.close() }
+    return try run(
+      lines: lines, through: reactor, allowingReactorMismatch: allowingReactorMismatch,
+      willReduce: nil)
   }
 }
 
