@@ -32,9 +32,11 @@ package final class ReadAheadReplayReader: ReplayLineSource {
   @exclusivity(unchecked) package private(set) var lineNumber = 1
   @exclusivity(unchecked) package private(set) var warnings: [TraceWarning] = []
   /// The batch being returned, line by line.
-  @exclusivity(unchecked) private var current = Batch()
-  /// The next line of `current` to return.
-  @exclusivity(unchecked) private var index = 0
+  @exclusivity(unchecked) private var current: Batch
+  /// The index in `current` of the line last returned.
+  @exclusivity(unchecked) private var last = 0
+  /// Where the line last returned starts and ends in `current`'s bytes.
+  @exclusivity(unchecked) private var lastBytes = 0..<0
   /// The next warning of `current` to add to `warnings`.
   @exclusivity(unchecked) private var nextWarning = 0
   /// Reads the last mutation's line again, whole.
@@ -55,6 +57,7 @@ package final class ReadAheadReplayReader: ReplayLineSource {
     header = reader.header
     path = reader.path
     warnings = reader.warnings
+    current = Batch(capacity: linesPerBatch)
     channel = Channel(reader: reader, linesPerBatch: linesPerBatch, batchesAhead: batchesAhead)
   }
 
@@ -63,27 +66,29 @@ package final class ReadAheadReplayReader: ReplayLineSource {
   /// Stops the thread and waits until it has stopped; later lines read as the end.
   package func close() {
     channel.stop()
-    current = Batch()
+    current.reset()
     current.end = .finished(lineNumber: lineNumber)
-    index = 0
     nextWarning = 0
   }
 
   package func nextReplayLine() throws(TraceReadError) -> ReplayLine? {
-    if index == current.lines.count {
+    if current.taken == current.count {
       guard try advance() else { return nil }
     }
-    let line = index
-    index = line + 1
-    lineNumber = current.numbers[line]
-    if nextWarning < current.warnings.count { addWarnings(before: line + 1) }
-    return current.lines[line]
+    let index = current.taken
+    current.taken = index + 1
+    // Moved out: the batch neither copies nor releases it.
+    let item = (current.items + index).move()
+    last = index
+    lastBytes = lastBytes.upperBound..<item.end
+    lineNumber = item.number
+    if nextWarning < current.warnings.count { addWarnings(before: index + 1) }
+    return item.line
   }
 
   package func lastMutation() -> TraceEvent.Mutation {
-    let line = index - 1
-    if !current.general.isEmpty, let mutation = current.general[line] { return mutation }
-    let range = (line == 0 ? 0 : current.ends[line - 1])..<current.ends[line]
+    if !current.general.isEmpty, let mutation = current.general[last] { return mutation }
+    let range = lastBytes
     let isRead = current.bytes.withUnsafeBytes { bytes in
       decoder.read(UnsafeRawBufferPointer(rebasing: bytes[range]), parser: &parser)
     }
@@ -97,8 +102,8 @@ package final class ReadAheadReplayReader: ReplayLineSource {
   /// Takes the next batch once `current` is returned, or ends with it.
   /// - Returns: Whether there is a line to return.
   private func advance() throws(TraceReadError) -> Bool {
-    while index == current.lines.count {
-      addWarnings(before: index + 1)
+    while current.taken == current.count {
+      addWarnings(before: current.count + 1)
       switch current.end {
       case .finished(let line)?:
         lineNumber = line
@@ -107,8 +112,8 @@ package final class ReadAheadReplayReader: ReplayLineSource {
         throw error
       case nil:
         current = channel.exchange(current)
-        index = 0
         nextWarning = 0
+        lastBytes = 0..<0
       }
     }
     return true
@@ -124,6 +129,7 @@ package final class ReadAheadReplayReader: ReplayLineSource {
 
   /// Lines read on the thread, handed over together.
   ///
+  /// The thread moves each line into its slot, the replay moves it out: neither copies it.
   /// `@unchecked Sendable`: a batch belongs to one thread at a time, handed over under the
   /// channel's lock.
   private final class Batch: @unchecked Sendable {
@@ -133,55 +139,74 @@ package final class ReadAheadReplayReader: ReplayLineSource {
       case failed(TraceReadError)
     }
 
-    @exclusivity(unchecked) var lines: [ReplayLine] = []
-    /// Each line's number.
-    @exclusivity(unchecked) var numbers: [Int] = []
+    /// A line, its number, and where its bytes end in `bytes` (where the line before it
+    /// ended when none are kept).
+    struct Item {
+      var line: ReplayLine
+      var number: Int
+      var end: Int
+    }
+
+    let capacity: Int
+    /// `capacity` slots, those in `taken..<count` holding lines.
+    let items: UnsafeMutablePointer<Item>
+    @exclusivity(unchecked) var count = 0
+    /// The lines moved out so far, from the first.
+    @exclusivity(unchecked) var taken = 0
     /// The bytes of the mutations' lines read the fast way, one after the other.
     @exclusivity(unchecked) var bytes: [UInt8] = []
-    /// Where each line's bytes end in `bytes` (where the line before it ended when none).
-    @exclusivity(unchecked) var ends: [Int] = []
-    /// The mutations read the general way, whole, by index in `lines`.
+    /// The mutations read the general way, whole, by index.
     @exclusivity(unchecked) var general: [Int: TraceEvent.Mutation] = [:]
     /// The warnings noticed while reading, each with the index of the line it came with
-    /// (`lines.count` for the end).
+    /// (`count` for the end).
     @exclusivity(unchecked) var warnings: [(line: Int, warning: TraceWarning)] = []
     @exclusivity(unchecked) var end: End?
 
+    init(capacity: Int) {
+      self.capacity = capacity
+      items = .allocate(capacity: capacity)
+    }
+
+    deinit {
+      (items + taken).deinitialize(count: count - taken)
+      items.deallocate()
+    }
+
     /// Empties the batch, keeping its memory.
     func reset() {
-      lines.removeAll(keepingCapacity: true)
-      numbers.removeAll(keepingCapacity: true)
+      (items + taken).deinitialize(count: count - taken)
+      count = 0
+      taken = 0
       bytes.removeAll(keepingCapacity: true)
-      ends.removeAll(keepingCapacity: true)
-      general.removeAll()
-      warnings.removeAll()
+      if !general.isEmpty { general.removeAll() }
+      if !warnings.isEmpty { warnings.removeAll() }
       end = nil
     }
 
-    /// Reads up to `count` lines from `reader`, or to the end or the first error.
-    func fill(from reader: TraceReader, count: Int) {
+    /// Reads up to `capacity` lines from `reader`, or to the end or the first error.
+    func fill(from reader: TraceReader) {
       var warningCount = reader.warnings.count
       do throws(TraceReadError) {
-        while lines.count < count {
+        while count < capacity {
           guard let line = try reader.nextReplayLine() else {
             end = .finished(lineNumber: reader.lineNumber)
             break
           }
           if reader.warnings.count != warningCount {
-            note(reader.warnings[warningCount...], line: lines.count)
+            note(reader.warnings[warningCount...], line: count)
             warningCount = reader.warnings.count
           }
           if case .mutation = line, let mutation = reader.copyLastMutation(to: &bytes) {
-            general[lines.count] = mutation
+            general[count] = mutation
           }
-          lines.append(line)
-          numbers.append(reader.lineNumber)
-          ends.append(bytes.count)
+          (items + count).initialize(
+            to: Item(line: line, number: reader.lineNumber, end: bytes.count))
+          count += 1
         }
       } catch {
         end = .failed(error)
       }
-      note(reader.warnings[warningCount...], line: lines.count)
+      note(reader.warnings[warningCount...], line: count)
     }
 
     private func note(_ noticed: ArraySlice<TraceWarning>, line: Int) {
@@ -246,9 +271,9 @@ package final class ReadAheadReplayReader: ReplayLineSource {
     /// The thread: fills batches until the trace ends, fails or the replay stops.
     private func run() {
       guard let reader else { return }
-      var batch = Batch()
+      var batch = Batch(capacity: linesPerBatch)
       while true {
-        batch.fill(from: reader, count: linesPerBatch)
+        batch.fill(from: reader)
         let ended = batch.end != nil
         condition.lock()
         while full.count >= batchesAhead, !isStopping { condition.wait() }
@@ -263,7 +288,7 @@ package final class ReadAheadReplayReader: ReplayLineSource {
         condition.broadcast()
         let next = empty.popLast()
         condition.unlock()
-        batch = next ?? Batch()
+        batch = next ?? Batch(capacity: linesPerBatch)
         batch.reset()
       }
     }
