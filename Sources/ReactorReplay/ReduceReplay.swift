@@ -17,6 +17,9 @@ public import ReactorTracing
 ///
 /// Opened from a path or a ``Trace``, the reader does not rebuild every recorded state
 /// itself; ``StructuralReplay`` checks a trace's states and causality without reactor code.
+/// It reads and checks the lines on a thread of its own, at most three batches of 128 lines
+/// ahead of `reduce` and the hashing on the caller's: a malformed line still fails at its line
+/// once the lines before it replayed, and a divergence before it stops the replay there.
 ///
 /// ```swift
 /// let result = try ReduceReplay.run(path: "counter.trace.jsonl", through: CounterReactor())
