@@ -9,16 +9,19 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 {
   // Touched for every event, on the main actor only, each access instantaneous: no dynamic
   // exclusivity checks needed.
+  // The properties read for every event come first: those after the first property of a
+  // generic type (the writer's, the window's) are found through the type's metadata at every
+  // access.
   @exclusivity(unchecked) private var stamper: EventStamper
-  /// Where events go in memory; `nil` when a writer takes them.
-  private(set) var window: EventWindow<Action, Mutation, State>?
+  @exclusivity(unchecked) private(set) var isStopped = false
+  /// Events the writer's full queue refused since the last gap event was queued.
+  @exclusivity(unchecked) private var unreportedDrops = 0
   /// Where events go to a file or stream, read on the hot path as a `let` of the monitor,
   /// which needs no retain for the call (an `unowned(unsafe)` copy of it was retained when
   /// unwrapped, at every event).
   private let writer: TraceFileWriter<Action, Mutation, State>?
-  @exclusivity(unchecked) private(set) var isStopped = false
-  /// Events the writer's full queue refused since the last gap event was queued.
-  @exclusivity(unchecked) private var unreportedDrops = 0
+  /// Where events go in memory; `nil` when a writer takes them.
+  private(set) var window: EventWindow<Action, Mutation, State>?
   /// The effects started and not yet ended, by id: the end line lists them.
   private var runningEffects: [Int: TraceEvent.EffectStart] = [:]
   /// Who waits in ``waitUntilIdle()`` for the running effects to end.

@@ -70,7 +70,7 @@ final class SessionFileWriter: @unchecked Sendable {
   let drops: Bool
 
   private let handshake = WriterHandshake()
-  private let condition: NSCondition
+  private let condition: WriterLock
 
   // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
   // instantaneous: no dynamic exclusivity checks needed on the main actor's path.
