@@ -157,7 +157,17 @@ final class SessionFileWriter: @unchecked Sendable {
   }
 
   private func start() {
+    // The queue holds at most `flushThreshold` lines, so neither array of entries (this and
+    // the thread's, swapped) grows on the main actor, where a growth copies every entry
+    // queued (the pages of their storage are touched only as entries fill them).
+    pendingEntries.reserveCapacity(Self.reservedEntries(flushThreshold))
     RecorderThread.start(named: "trace session") { [self] in run() }
+  }
+
+  /// How many entries each array of them is made to hold at the start: `flushThreshold`, up
+  /// to 65,536.
+  private static func reservedEntries(_ flushThreshold: Int) -> Int {
+    min(flushThreshold, 1 << 16)
   }
 
   private static func seconds(_ duration: Duration) -> TimeInterval {
@@ -310,6 +320,7 @@ final class SessionFileWriter: @unchecked Sendable {
     write(header)
     var batch: [UInt8] = []
     var entries: [Entry] = []
+    entries.reserveCapacity(Self.reservedEntries(flushThreshold))
     var taken: [any DeferredSessionLane] = []
     while true {
       handshake.waitForBatch(interval: flushInterval) { pendingLines >= flushThreshold }
