@@ -16,8 +16,10 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
   @exclusivity(unchecked) private(set) var isStopped = false
   /// Events the writer's full queue refused since the last gap event was queued.
   @exclusivity(unchecked) private var unreportedDrops = 0
-  /// `writer`, as the hot path calls it: without a retain (which the `let` below costs at
-  /// every call, and an `unowned(unsafe)` copy at every unwrap). `writer` keeps it alive.
+  /// `writer`, as the hot path calls it, without a retain.
+  ///
+  /// The `let` below is retained at every call, an `unowned(unsafe)` copy at every unwrap;
+  /// `writer` keeps it alive.
   private let unretainedWriter: Unmanaged<TraceFileWriter<Action, Mutation, State>>?
   /// Where events go to a file or stream.
   private let writer: TraceFileWriter<Action, Mutation, State>?

@@ -36,8 +36,9 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
   private let log: SessionLog
   /// What the log knows of this lane, once introduced: each event's `seq` is noted there.
   @exclusivity(unchecked) var laneRecord: SessionLog.Lane?
-  /// `queue` and `writer`, as the hot path calls them: without a retain at every call. The
-  /// two below keep them alive.
+  /// `queue` and `writer`, as the hot path calls them, without a retain at every call.
+  ///
+  /// The two below keep them alive.
   private let unretainedQueue: Unmanaged<SessionLaneQueue<Action, Mutation, State>>?
   private let unretainedWriter: Unmanaged<SessionFileWriter>?
   /// Where a plain-data lane queues its actions and mutations; `nil` for a lane that encodes
