@@ -1,4 +1,5 @@
 import Foundation
+import ReactorCore
 
 /// Writes the lines of a session to a file on a thread of its own, so that the main actor,
 /// where every reactor runs, never waits for the disk while the queue has room, and encodes
@@ -252,6 +253,26 @@ final class SessionFileWriter: @unchecked Sendable {
     if isLanesFirst { pendingLanes.append(reactor) }
     pendingEntries.append(
       Entry(offset: pending.count, reactor: reactor, event: event, from: from, cost: cost))
+    didQueue(cost)
+  }
+
+  /// ``queueValues(_:reactor:from:cost:isLanesFirst:)`` for an action (`isMutation` false) or
+  /// a mutation, its event made here, in the entry: a stamped event handed down is copied
+  /// into it through its value witness, in the lane's unspecialized code.
+  @inline(__always)
+  func queueValues(
+    sequence: Int, time: Duration, id: Int, origin: Origin, isMutation: Bool, reactor: Int,
+    from: TraceEvent.ReactorOrigin?, cost: Int, isLanesFirst: Bool
+  ) {
+    if isLanesFirst { pendingLanes.append(reactor) }
+    pendingEntries.append(
+      Entry(
+        offset: pending.count, reactor: reactor,
+        event: CapturedEvent(
+          sequence: sequence, time: time,
+          kind: isMutation
+            ? .mutation(id: id, origin: origin, publisher: nil) : .action(id: id, origin: origin)),
+        from: from, cost: cost))
     didQueue(cost)
   }
 

@@ -156,7 +156,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
 
   // The queue and writer called through unretained references, from code that is not
   // isolated to the main actor (a closure formed in isolated code checks the executor when
-  // called). The event is made in the argument, so that it is moved into the queue.
+  // called). The writer makes the event in its entry.
 
   @inline(__always)
   nonisolated private static func queue(
@@ -167,10 +167,8 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
     writer._withUnsafeGuaranteedRef { writer in
       queue._withUnsafeGuaranteedRef {
         $0.append(
-          action,
-          event: CapturedEvent(
-            sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
-          from: from, to: writer)
+          action, id: id, origin: origin, sequence: sequence, time: time, from: from,
+          to: writer)
       }
     }
   }
@@ -189,10 +187,7 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
       guard let (sequence, time) = stamp else { return }
       writer._withUnsafeGuaranteedRef {
         queue.append(
-          mutation, state: state,
-          event: CapturedEvent(
-            sequence: sequence, time: time,
-            kind: .mutation(id: id, origin: origin, publisher: nil)),
+          mutation, state: state, id: id, origin: origin, sequence: sequence, time: time,
           from: from, to: $0)
       }
     }
