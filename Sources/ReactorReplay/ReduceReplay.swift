@@ -9,9 +9,11 @@ public import ReactorTracing
 /// the trace recorded after that mutation. Only where the hashes differ is the recorded state
 /// rebuilt from its snapshot or diff (and checked against its hash) and compared value by
 /// value, so a divergence is reported with the recorded state. Timing plays no part, nothing
-/// runs asynchronously, and the trace is streamed: memory grows by 16 bytes a mutation only
-/// (its state's hash, against which a jump's state is checked; a jump whose state is not the
-/// one recorded after its target is a divergence).
+/// runs asynchronously, and the trace is streamed: memory does not grow with its length,
+/// except in a trace that can hold a jump (version 1.4 or later), where it grows by 16 bytes a
+/// mutation (its state's hash, against which a jump's state is checked; a jump whose state is
+/// not the one recorded after its target is a divergence, and so is a jump in a trace of an
+/// earlier version, which cannot hold one).
 ///
 /// Opened from a path or a ``Trace``, the reader does not rebuild every recorded state
 /// itself; ``StructuralReplay`` checks a trace's states and causality without reactor code.
@@ -294,7 +296,8 @@ public enum ReduceReplay {
     _ trace: Trace, through reactor: R, allowingReactorMismatch: Bool = false
   ) throws(ReplayError) -> ReplayResult {
     try run(
-      hashComparing(ReplayChecks.open(trace, verifyingStates: false)), through: reactor,
+      hashComparing(ReplayChecks.open(trace.declaringItsJumps, verifyingStates: false)),
+      through: reactor,
       allowingReactorMismatch: allowingReactorMismatch)
   }
 }

@@ -30,10 +30,11 @@ public import ReactorTracing
 /// (``TraceEvent/Gap``, counted in ``droppedEventCount``, not a divergence), a reference may
 /// name an id the input does not hold, but never one it holds later: such a reference named
 /// the future, and is reported once the id appears. A jump's state must be the state of its
-/// reactor recorded after the jump's target (unless the input lost that one). Memory grows
-/// with the reactors alive at once, plus 8 bytes per effect (which action started it) and 16
-/// per state set (to check a jump against its target), not with the rest of the input,
-/// except for the divergences found.
+/// reactor recorded after the jump's target (unless the input lost that one), and the input's
+/// version must be one that can hold a jump (1.4, or 2.2 for a session). Memory grows with the
+/// reactors alive at once, plus 8 bytes per effect (which action started it) and, in an input
+/// that can hold a jump, 16 per state set (to check a jump against its target), not with the
+/// rest of the input, except for the divergences found.
 public final class StructuralReplay {
   /// The session's header (for a trace of one reactor, built from its header).
   public var header: SessionHeader { reader.header }
@@ -135,8 +136,9 @@ public final class StructuralReplay {
     var actions: LabelCache
     /// The actions whose causes do not reach a user action or a named stream.
     var unresolvedActions: Set<Int> = []
-    /// The hashes of its states, to check a jump's against its target's.
-    var states = RecordedStateHashes()
+    /// The hashes of its states, to check a jump's against its target's (kept only where the
+    /// input's version can hold a jump).
+    var states: RecordedStateHashes
   }
 
   private let reader: SessionReader
@@ -184,7 +186,7 @@ public final class StructuralReplay {
   /// - Parameter trace: The trace.
   /// - Throws: ``ReplayError/trace(_:)`` when it is not readable.
   public convenience init(_ trace: Trace) throws(ReplayError) {
-    try self.init(bytes: trace.serialized, name: "trace")
+    try self.init(bytes: trace.declaringItsJumps.serialized, name: "trace")
   }
 
   /// Replays a session held in memory.
@@ -722,7 +724,8 @@ public final class StructuralReplay {
     // reactor of a session: memory that grows with the reactors alive, not the actions.
     var lane = Lane(
       introduction: introduction, state: introduction.initialState, lastSequence: sequence,
-      actions: LabelCache(capacity: namesReactors ? 64 : 4096))
+      actions: LabelCache(capacity: namesReactors ? 64 : 4096),
+      states: RecordedStateHashes(version: reader.header.version))
     if isBeforeWindow || (window != nil && !namesReactors) {
       // What it did before the window is not in the input, nor its states before the
       // window's start.

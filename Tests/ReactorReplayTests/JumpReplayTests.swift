@@ -1,5 +1,6 @@
 import Clocks
 import ReactorCore
+import ReactorExamples
 import ReactorReplay
 import ReactorTestSupport
 import ReactorTracing
@@ -129,10 +130,12 @@ private func lying(_ trace: Trace) throws -> (trace: Trace, jump: Int, target: I
   }
 
   @Test func aHandWrittenTraceWhoseJumpLiesIsADivergenceAndOneThatDoesNotIsNot() throws {
-    // Counter.trace.jsonl with a jump before its end line to the state after event 9, which
-    // is the state after event 4 (hash 71e0daefed5fc2d1), not the one after event 10.
+    // Counter.trace.jsonl, declared 1.4, with a jump before its end line to the state after
+    // event 9, which is the state after event 4 (hash 71e0daefed5fc2d1), not the one after
+    // event 10.
     func counter(jumpingTo target: Int) throws -> [UInt8] {
       try LyingInputTests.lines("Traces/counter.trace.jsonl") { index, line in
+        if index == 0 { return line.replacing(#""version":"1.1""#, with: #""version":"1.4""#) }
         guard index == 19 else { return line }
         return #"{"seq":19,"t":1500000000,"kind":"jump","to":\#(target),"external":"client","#
           + #""snapshot":{"alertMessage":{"value":null,"valueUpdatedCount":0},"#
@@ -224,6 +227,59 @@ private func lying(_ trace: Trace) throws -> (trace: Trace, jump: Int, target: I
       #expect(
         divergence.replayed?.contains(Self.problem(target: target)) == true,
         "\(divergence)")
+    }
+  }
+
+  /// Counter.trace.jsonl as committed (1.1, which cannot hold a jump), with a jump that tells
+  /// the truth before its end line.
+  static func undeclaredJump() throws -> [UInt8] {
+    try LyingInputTests.lines("Traces/counter.trace.jsonl") { index, line in
+      guard index == 19 else { return line }
+      return #"{"seq":19,"t":1500000000,"kind":"jump","to":9,"external":"client","#
+        + #""snapshot":{"alertMessage":{"value":null,"valueUpdatedCount":0},"#
+        + #""isLoading":true,"value":1},"hash":"71e0daefed5fc2d1"}"#
+        + "\n" + #"{"seq":20,"t":1500000000,"kind":"end","observed":19,"dropped":0}"#
+    }
+  }
+
+  @Test func aJumpInATraceWhoseVersionCannotHoldOneIsADivergenceInStructuralReplay() throws {
+    #expect(
+      try LyingInputTests.divergences(Self.undeclaredJump()) == [
+        "line 20: event 19 is a jump in a 1.1 trace, which cannot hold one (jumps came with "
+          + "1.4): its state cannot be checked"
+      ])
+  }
+
+  @Test func aJumpInATraceWhoseVersionCannotHoldOneIsADivergenceInReduceReplay() throws {
+    let result = try ReduceReplay.run(
+      TraceReader(bytes: Self.undeclaredJump(), name: "undeclared"), through: CounterReactor())
+    let divergence = try #require(result.divergence)
+    #expect(divergence.sequence == 19)
+    #expect(
+      divergence.reason
+        == "a jump in a 1.1 trace, which cannot hold one (jumps came with 1.4): its state "
+        + "cannot be checked")
+  }
+
+  @Test func aSessionLaneThatHoldsAJumpUnderA11HeaderIsStillChecked() async throws {
+    try await withExclusiveMainSerialExecutor {
+      // A lane of a session is a trace of one reactor with a 1.1 header, whatever it holds.
+      let session = try SessionTrace(
+        bytes: SessionTrace(bytes: lying(try await recordJumpingCounterTrace()).trace.serialized)
+          .serialized)
+      let lane = try #require(session.lane(of: 1))
+      #expect(lane.header.version < TraceHeader.jumpVersion)
+      let (jump, target) = try Self.jump(in: session)
+      let result = try ReduceReplay.run(lane, through: ReplayCounterReactor(clock: TestClock()))
+      let divergence = try #require(result.divergence)
+      #expect(divergence.sequence == jump)
+      #expect(divergence.reason.hasPrefix(Self.problem(target: target)))
+      let structural = try StructuralReplay(lane)
+      try structural.checkRemaining()
+      #expect(
+        structural.divergences.map(\.description).contains {
+          $0.contains("event \(jump) is " + Self.problem(target: target))
+        })
     }
   }
 }
