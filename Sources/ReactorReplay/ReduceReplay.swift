@@ -17,6 +17,9 @@ public import ReactorTracing
 ///
 /// Opened from a path or a ``Trace``, the reader does not rebuild every recorded state
 /// itself; ``StructuralReplay`` checks a trace's states and causality without reactor code.
+/// It reads and checks the lines on a thread of its own, at most three batches of 128 lines
+/// ahead of `reduce` and the hashing on the caller's: a malformed line still fails at its line
+/// once the lines before it replayed, and a divergence before it stops the replay there.
 ///
 /// ```swift
 /// let result = try ReduceReplay.run(path: "counter.trace.jsonl", through: CounterReactor())
@@ -48,6 +51,17 @@ public enum ReduceReplay {
   public static func run<R: Reactor>(
     _ reader: TraceReader, through reactor: R, allowingReactorMismatch: Bool = false,
     willReduce: ((_ sequence: Int) -> Void)? = nil
+  ) throws(ReplayError) -> ReplayResult {
+    try run(
+      lines: reader, through: reactor, allowingReactorMismatch: allowingReactorMismatch,
+      willReduce: willReduce)
+  }
+
+  /// ``run(_:through:allowingReactorMismatch:willReduce:)``, reading lines from `reader`: a
+  /// trace reader, or one reading ahead on a thread of its own.
+  private static func run<R: Reactor, Lines: ReplayLineSource>(
+    lines reader: Lines, through reactor: R, allowingReactorMismatch: Bool,
+    willReduce: ((_ sequence: Int) -> Void)?
   ) throws(ReplayError) -> ReplayResult {
     let header = reader.header
     let evolution = try ReplayChecks.check(
@@ -246,7 +260,7 @@ public enum ReduceReplay {
   /// as a reader verifying states checks it.
   private static func rebuild(
     _ before: TraceHeader.State, after mutation: TraceEvent.Mutation, sequence: Int,
-    reader: TraceReader
+    reader: some ReplayLineSource
   ) throws(ReplayError) -> JSONValue {
     let line = reader.lineNumber
     var state = before
@@ -279,9 +293,12 @@ public enum ReduceReplay {
     path: String, through reactor: R, allowingReactorMismatch: Bool = false,
     willReduce: ((_ sequence: Int) -> Void)? = nil
   ) throws(ReplayError) -> ReplayResult {
-    try run(
-      hashComparing(ReplayChecks.open(path, verifyingStates: false)), through: reactor,
-      allowingReactorMismatch: allowingReactorMismatch, willReduce: willReduce)
+    let lines = try ReadAheadReplayReader(
+      hashComparing(ReplayChecks.open(path, verifyingStates: false)))
+    defer { lines.close() }
+    return try run(
+      lines: lines, through: reactor, allowingReactorMismatch: allowingReactorMismatch,
+      willReduce: willReduce)
   }
 
   /// Replays a trace held in memory through `reactor`'s `reduce`.
@@ -295,10 +312,12 @@ public enum ReduceReplay {
   public static func run<R: Reactor>(
     _ trace: Trace, through reactor: R, allowingReactorMismatch: Bool = false
   ) throws(ReplayError) -> ReplayResult {
-    try run(
-      hashComparing(ReplayChecks.open(trace.declaringItsJumps, verifyingStates: false)),
-      through: reactor,
-      allowingReactorMismatch: allowingReactorMismatch)
+    let lines = try ReadAheadReplayReader(
+      hashComparing(ReplayChecks.open(trace.declaringItsJumps, verifyingStates: false)))
+    defer { lines.close() }
+    return try run(
+      lines: lines, through: reactor, allowingReactorMismatch: allowingReactorMismatch,
+      willReduce: nil)
   }
 }
 

@@ -33,6 +33,53 @@ import Testing
     }
   }
 
+  @Test func aTraceLongerThanTheReadersBatchesFailsAtItsFirstBadLineOrStopsAtItsDivergence()
+    async throws
+  {
+    try await withExclusiveMainSerialExecutor {
+      // Lines are read on a thread of their own, 128 at a time, two batches ahead.
+      let clock = TestClock()
+      let reactor = ReplayCounterReactor(clock: clock)
+      let recorder = try InMemoryTraceRecorder(
+        recording: reactor, options: TraceOptions(clock: clock))
+      for _ in 0..<200 { reactor.send(.decrease) }
+      recorder.stop()
+      var lines = String(decoding: recorder.trace.serialized, as: UTF8.self)
+        .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      #expect(lines.count > 800)
+      let path = NSTemporaryDirectory() + "replay-\(UUID().uuidString).trace.jsonl"
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      @MainActor func replayed() throws -> ReplayResult {
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        return try ReduceReplay.run(path: path, through: ReplayCounterReactor(clock: clock))
+      }
+      #expect(try replayed().stepsChecked == 600)
+      // A malformed line in the fifth batch: the lines before it replay, then it fails at
+      // its line, as a reader on the replay's own thread fails.
+      let bad = 700
+      lines[bad - 1] = "{"
+      do {
+        _ = try replayed()
+        Issue.record("a malformed line replayed")
+      } catch {
+        guard case .trace(.malformedLine(_, let line, _))? = error as? ReplayError else {
+          Issue.record("\(error)")
+          return
+        }
+        #expect(line == bad)
+      }
+      // A divergence in the first batch stops the replay there: the bad line is not reached.
+      let first = try #require(
+        lines.firstIndex {
+          $0.contains(#""kind":"mutation""#) && $0.contains(#""decreaseValue":{}"#)
+        })
+      lines[first] = lines[first].replacingOccurrences(
+        of: #""decreaseValue":{}"#, with: #""increaseValue":{}"#)
+      let result = try replayed()
+      #expect(result.divergence?.line == first + 1)
+    }
+  }
+
   @Test func replayThroughTheSameReduceMatchesEveryRecordedState() async throws {
     try await withExclusiveMainSerialExecutor {
       let trace = try await recordCounterTrace()

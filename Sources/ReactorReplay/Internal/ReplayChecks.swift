@@ -57,7 +57,7 @@ enum ReplayChecks {
   }
 
   /// Reads the next line as a reduce replay reads it, wrapping the reader's error.
-  static func nextLine(_ reader: TraceReader) throws(ReplayError) -> ReplayLine? {
+  static func nextLine(_ reader: some ReplayLineSource) throws(ReplayError) -> ReplayLine? {
     do throws(TraceReadError) {
       return try reader.nextReplayLine()
     } catch {

@@ -216,6 +216,20 @@ public final class TraceReader {
     return mutation
   }
 
+  /// Copies the line of the mutation ``nextReplayLine()`` returned last to the end of `bytes`,
+  /// so that ``ReadAheadReplayReader`` reads it whole again on another thread.
+  /// - Parameter bytes: Where to copy it.
+  /// - Returns: The mutation whole instead when it was read the general way (nothing is
+  ///   copied then).
+  package func copyLastMutation(to bytes: inout [UInt8]) -> TraceEvent.Mutation? {
+    if lastMutationIsGeneral { return lastGeneralMutation }
+    let line = lastLine
+    lines.buffer.withUnsafeBytes { buffer in
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[line]))
+    }
+    return nil
+  }
+
   /// A line read: of the recorder's shape (its fields in the fast decoder's line), or any
   /// other event, boxed so that the common case moves a word.
   private enum ReadLine {

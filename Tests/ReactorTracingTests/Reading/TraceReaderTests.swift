@@ -116,25 +116,38 @@ extension TracingTests {
 
     /// What a replay reads of `bytes`, line by line, as `nextReplayLine` gives it (every
     /// mutation whole, from `lastMutation()`), and then the warnings or the error.
-    private func replayLines(_ bytes: [UInt8], skippingStates: Bool) -> [String] {
+    ///
+    /// With `readingAhead`, through a ``ReadAheadReplayReader`` of that many lines per batch
+    /// and batches ahead.
+    private func replayLines(
+      _ bytes: [UInt8], skippingStates: Bool, readingAhead: (lines: Int, batches: Int)? = nil
+    ) -> [String] {
       var read: [String] = []
       do {
-        let reader = try TraceReader(bytes: bytes, verifyingStates: false)
-        reader.skipsStateChanges = skippingStates
+        let trace = try TraceReader(bytes: bytes, verifyingStates: false)
+        trace.skipsStateChanges = skippingStates
+        let reader: any ReplayLineSource =
+          if let readingAhead {
+            ReadAheadReplayReader(
+              trace, linesPerBatch: readingAhead.lines, batchesAhead: readingAhead.batches)
+          } else {
+            trace
+          }
         while let line = try reader.nextReplayLine() {
           switch line {
           case .action(let id, let label):
-            read.append("action \(id) \(label)")
+            read.append("\(reader.lineNumber): action \(id) \(label) \(reader.warnings)")
           case .mutation(let mutation):
             read.append(
-              "mutation \(mutation.sequence) \(mutation.label) \(String(describing: mutation.value)) "
+              "\(reader.lineNumber): mutation \(mutation.sequence) \(mutation.label) "
+                + "\(String(describing: mutation.value)) "
                 + "\(String(describing: mutation.action)) \(mutation.stateHash) "
-                + "\(reader.lastMutation())")
+                + "\(reader.lastMutation()) \(reader.warnings)")
           case .event(let event):
-            read.append("\(event)")
+            read.append("\(reader.lineNumber): \(event) \(reader.warnings)")
           }
         }
-        read.append("\(reader.warnings) \(reader.skippedEventCount)")
+        read.append("\(reader.lineNumber): \(reader.warnings)")
       } catch {
         read.append("error: \(error)")
       }
@@ -149,16 +162,19 @@ extension TracingTests {
         while let event = try reader.next() {
           switch event.kind {
           case .action(let action):
-            read.append("action \(action.id) \(action.label)")
+            read.append(
+              "\(reader.lineNumber): action \(action.id) \(action.label) \(reader.warnings)")
           case .mutation(let mutation):
             read.append(
-              "mutation \(event.sequence) \(mutation.label) \(String(describing: mutation.value)) "
-                + "\(String(describing: mutation.cause.action)) \(mutation.stateHash) \(mutation)")
+              "\(reader.lineNumber): mutation \(event.sequence) \(mutation.label) "
+                + "\(String(describing: mutation.value)) "
+                + "\(String(describing: mutation.cause.action)) \(mutation.stateHash) "
+                + "\(mutation) \(reader.warnings)")
           default:
-            read.append("\(event)")
+            read.append("\(reader.lineNumber): \(event) \(reader.warnings)")
           }
         }
-        read.append("\(reader.warnings) \(reader.skippedEventCount)")
+        read.append("\(reader.lineNumber): \(reader.warnings)")
       } catch {
         read.append("error: \(error)")
       }
@@ -209,6 +225,36 @@ extension TracingTests {
         #expect(!expected.isEmpty, "\(index)")
         #expect(replayLines(trace, skippingStates: true) == expected, "\(index)")
         #expect(replayLines(trace, skippingStates: false) == expected, "\(index)")
+        // Read ahead on another thread, in batches of every size around the lines' count:
+        // the same lines, numbers and warnings, and the first error at its line.
+        for (lines, batches) in [(1, 1), (2, 1), (3, 2), (7, 3), (128, 2)] {
+          #expect(
+            replayLines(trace, skippingStates: true, readingAhead: (lines, batches)) == expected,
+            "\(index) \(lines)×\(batches)")
+        }
+      }
+    }
+
+    @Test func aReadAheadReaderStoppedEarlyStopsItsThreadAndReadsAsEnded() throws {
+      // A replay that stops at a divergence closes the reader while its thread waits for
+      // room, batches ahead; and a reader dropped without closing stops it too.
+      let counter = try String(
+        contentsOfFile: repositoryRoot + "/Traces/counter.trace.jsonl", encoding: .utf8)
+      let bytes = Array(counter.utf8)
+      #expect(lines(bytes).count > 8)
+      let reader = ReadAheadReplayReader(
+        try TraceReader(bytes: bytes, verifyingStates: false), linesPerBatch: 1, batchesAhead: 1)
+      #expect(try reader.nextReplayLine() != nil)
+      #expect(try reader.nextReplayLine() != nil)
+      reader.close()
+      #expect(try reader.nextReplayLine() == nil)
+      #expect(try reader.nextReplayLine() == nil)
+      reader.close()
+      for read in 0..<3 {
+        let dropped = ReadAheadReplayReader(
+          try TraceReader(bytes: bytes, verifyingStates: false), linesPerBatch: 1,
+          batchesAhead: 1)
+        for _ in 0..<read { _ = try dropped.nextReplayLine() }
       }
     }
 
