@@ -120,15 +120,12 @@ extension ReactorRuntime {
       ReactorActivity.whileRunning(ReactorActivity(reactor: activity, action: id), in: activity) {
         let effect = reactor.mutate(action: action)
         switch effect.operation {
+        // Already this action's activity: set once for the action, not around each mutation.
         case .just(let mutation):
-          applyRecordingOrigin(mutation, origin: .action(id)) {
-            reactor.reduce(state: $0, mutation: $1)
-          }
+          applyWithinAction(mutation, id: id) { reactor.reduce(state: $0, mutation: $1) }
         case .sequence(let mutations):
           for mutation in mutations {
-            applyRecordingOrigin(mutation, origin: .action(id)) {
-              reactor.reduce(state: $0, mutation: $1)
-            }
+            applyWithinAction(mutation, id: id) { reactor.reduce(state: $0, mutation: $1) }
           }
         default:
           start(effect, action: id)

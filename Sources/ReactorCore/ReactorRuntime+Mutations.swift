@@ -116,6 +116,37 @@ extension ReactorRuntime {
     if isOutermost { endUnit() }
   }
 
+  /// ``applyRecordingOrigin(_:origin:reducing:)`` for a mutation of action `id` applied
+  /// while that action runs as this reactor's activity (``send(_:to:)``'s recorded path,
+  /// inside its own bookkeeping): the activity is not set again around each mutation.
+  ///
+  /// Inlinable and never inlined, as ``receiveRecordingOrigin(_:id:origin:mutate:)`` is.
+  @inlinable @inline(never)
+  func applyWithinAction(
+    _ mutation: Mutation, id: Int, reducing reduce: @MainActor (State, Mutation) -> State
+  ) {
+    guard !isStubEnabled, let previous = reduced else { return }
+    if isEmitting {
+      enqueue { [unowned(unsafe) self] in apply(mutation, origin: .action(id)) }
+      return
+    }
+    let isOutermost = !isBusy
+    isBusy = true
+    isEmitting = true
+    let state = reduce(previous, mutation)
+    reduced = state
+    lastMutationID += 1
+    monitor?.reactorDidReduce(
+      mutation: mutation, id: lastMutationID, origin: .action(id), state: state, from: nil)
+    if passesStatesThrough {
+      notify(state)
+    } else {
+      for entry in stateEntries { entry(state, .action(id)) }
+    }
+    isEmitting = false
+    if isOutermost { endUnit() }
+  }
+
   /// End of the state flow, and the stub's way in: updates `currentState`, then notifies
   /// every observer in subscription order.
   @inlinable

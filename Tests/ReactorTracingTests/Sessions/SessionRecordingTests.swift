@@ -91,6 +91,48 @@ extension TracingTests {
       }
     }
 
+    /// An action's mutations are applied within the action's activity, set once for the
+    /// action: what each mutation's observers send records that action as its origin, and an
+    /// action the reactor sends itself from an observer waits for the first to finish.
+    @Test func eachMutationOfAnActionRecordsItsObserversActionsAsCausedByThatAction()
+      async throws
+    {
+      try await withExclusiveMainSerialExecutor {
+        let recorder = try SessionRecorder.recordingEveryReactor(including: {
+          $0 is SequencingReactor || $0 is SpawnedReactor
+        })
+        let sequencing = SequencingReactor()
+        let listener = SpawnedReactor()
+        var seen: [Int] = []
+        let subscription = sequencing.state.observe { state in
+          seen.append(state.count)
+          guard state.count > 0 else { return }
+          listener.send(.hello)
+          if state.count == 2 { sequencing.send(.twice) }
+        }
+        sequencing.send(.twice)
+        recorder.stop()
+        subscription.cancel()
+        #expect(seen == [0, 1, 2, 3, 4])
+        let session = recorder.session
+        let actions = session.events.compactMap { event -> (Int, TraceEvent.Action)? in
+          guard case .reactor(let reactor, .action(let action)) = event.kind else { return nil }
+          return (reactor, action)
+        }
+        let listenerActions = actions.filter { $0.0 == 2 }.map(\.1)
+        #expect(listenerActions.map(\.from?.reactor) == [1, 1, 1, 1])
+        // The second `twice`, sent from an observer of the first's second mutation, ran after
+        // the first: the listener's first two actions come from action 1, the next two from 2.
+        #expect(listenerActions.map(\.from?.action) == [1, 1, 2, 2])
+        let mutations = session.events.compactMap { event -> TraceEvent.Mutation? in
+          guard case .reactor(1, .mutation(let mutation)) = event.kind else { return nil }
+          return mutation
+        }
+        #expect(mutations.map(\.cause) == [.action(1), .action(1), .action(2), .action(2)])
+        #expect(try SessionTrace(bytes: session.serialized).events == session.events)
+      }
+    }
+
     /// The events of a run recorded in memory (each action and mutation written straight as
     /// its line) and as a flight window (kept as events): the two paths write the same lines.
     @Test func aSessionInMemoryHoldsTheLinesAWindowsEventsWrite() async throws {
@@ -178,6 +220,29 @@ private final class SpawningReactor: Reactor {
     var state = state
     if case .spawn = mutation { state.spawned += 1 }
     return state
+  }
+}
+
+/// A reactor whose action makes two mutations, as a sequence.
+@MainActor
+private final class SequencingReactor: Reactor {
+  enum Action: Codable, Sendable {
+    case twice
+  }
+
+  struct State: Codable, Sendable {
+    var count = 0
+  }
+
+  let initialState = State()
+  let runtime = Runtime()
+
+  func mutate(action: Action) -> Effect<Action> {
+    .sequence([action, action])
+  }
+
+  func reduce(state: State, mutation: Action) -> State {
+    State(count: state.count + 1)
   }
 }
 

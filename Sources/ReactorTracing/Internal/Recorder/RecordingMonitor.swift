@@ -9,16 +9,22 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 {
   // Touched for every event, on the main actor only, each access instantaneous: no dynamic
   // exclusivity checks needed.
+  // The properties read for every event come first: those after the first property of a
+  // generic type (the writer's, the window's) are found through the type's metadata at every
+  // access.
   @exclusivity(unchecked) private var stamper: EventStamper
-  /// Where events go in memory; `nil` when a writer takes them.
-  private(set) var window: EventWindow<Action, Mutation, State>?
-  /// Where events go to a file or stream, read on the hot path as a `let` of the monitor,
-  /// which needs no retain for the call (an `unowned(unsafe)` copy of it was retained when
-  /// unwrapped, at every event).
-  private let writer: TraceFileWriter<Action, Mutation, State>?
   @exclusivity(unchecked) private(set) var isStopped = false
   /// Events the writer's full queue refused since the last gap event was queued.
   @exclusivity(unchecked) private var unreportedDrops = 0
+  /// `writer`, as the hot path calls it, without a retain.
+  ///
+  /// The `let` below is retained at every call, an `unowned(unsafe)` copy at every unwrap;
+  /// `writer` keeps it alive.
+  private let unretainedWriter: Unmanaged<TraceFileWriter<Action, Mutation, State>>?
+  /// Where events go to a file or stream.
+  private let writer: TraceFileWriter<Action, Mutation, State>?
+  /// Where events go in memory; `nil` when a writer takes them.
+  private(set) var window: EventWindow<Action, Mutation, State>?
   /// The effects started and not yet ended, by id: the end line lists them.
   private var runningEffects: [Int: TraceEvent.EffectStart] = [:]
   /// Who waits in ``waitUntilIdle()`` for the running effects to end.
@@ -33,6 +39,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     if case .lastEvents(let count) = options.limit { capacity = count } else { capacity = .max }
     window = EventWindow(capacity: capacity, initialState: initialState)
     writer = nil
+    unretainedWriter = nil
   }
 
   init(options: TraceOptions, window: EventWindow<Action, Mutation, State>) {
@@ -40,6 +47,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     recordsEffectIDs = options.recordsEffectIDs || options.recordsJumps
     self.window = window
     writer = nil
+    unretainedWriter = nil
   }
 
   package init(options: TraceOptions, writer: TraceFileWriter<Action, Mutation, State>) {
@@ -47,6 +55,7 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     recordsEffectIDs = options.recordsEffectIDs || options.recordsJumps
     window = nil
     self.writer = writer
+    unretainedWriter = Unmanaged.passUnretained(writer)
   }
 
   /// The id the reactor's runtime names it by in ``ReactorActivity``
@@ -105,16 +114,45 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
 
   package func reactorDidReceive(action: Action, id: Int, origin: Origin) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
-    if let writer {
-      // Made in the argument, so that it is moved into the queue, never copied.
-      if !writer.append(
-        CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
-        action: action)
+    if let unretainedWriter {
+      if !Self.append(
+        action, id: id, origin: origin, sequence: sequence, time: time, to: unretainedWriter)
       {
         didDrop()
       }
     } else {
       keep(action: action, id: id, origin: origin, sequence: sequence, time: time)
+    }
+  }
+
+  // The writer called through an unretained reference, from code that is not isolated to
+  // the main actor (a closure formed in isolated code checks the executor when called). The
+  // event is made in the argument, so that it is moved into the queue, never copied.
+
+  @inline(__always)
+  nonisolated private static func append(
+    _ action: Action, id: Int, origin: Origin, sequence: Int, time: Duration,
+    to writer: Unmanaged<TraceFileWriter<Action, Mutation, State>>
+  ) -> Bool {
+    writer._withUnsafeGuaranteedRef {
+      $0.append(
+        CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
+        action: action)
+    }
+  }
+
+  @inline(__always)
+  nonisolated private static func append(
+    _ mutation: Mutation, id: Int, origin: Origin, state: State,
+    publisher: TraceEvent.Publisher?, sequence: Int, time: Duration,
+    to writer: Unmanaged<TraceFileWriter<Action, Mutation, State>>
+  ) -> Bool {
+    writer._withUnsafeGuaranteedRef {
+      $0.append(
+        CapturedEvent(
+          sequence: sequence, time: time,
+          kind: .mutation(id: id, origin: origin, publisher: publisher)),
+        mutation: mutation, state: state)
     }
   }
 
@@ -202,12 +240,10 @@ package final class RecordingMonitor<Action: Sendable, Mutation: Sendable, State
     mutation: Mutation, id: Int, origin: Origin, state: State, publisher: TraceEvent.Publisher?
   ) {
     guard !isStopped, reportsDrops(), let (sequence, time) = stamper.next() else { return }
-    if let writer {
-      if !writer.append(
-        CapturedEvent(
-          sequence: sequence, time: time,
-          kind: .mutation(id: id, origin: origin, publisher: publisher)),
-        mutation: mutation, state: state)
+    if let unretainedWriter {
+      if !Self.append(
+        mutation, id: id, origin: origin, state: state, publisher: publisher,
+        sequence: sequence, time: time, to: unretainedWriter)
       {
         didDrop()
       }

@@ -39,7 +39,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
 
   private let handshake = WriterHandshake()
   /// The handshake's lock, held here too so that the hot path reaches it in one load.
-  private let condition: NSCondition
+  private let condition: WriterLock
 
   // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
   // instantaneous: no dynamic exclusivity checks needed on the hot path.

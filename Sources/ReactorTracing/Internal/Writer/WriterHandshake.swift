@@ -23,7 +23,7 @@ final class WriterHandshake: @unchecked Sendable {
   static var memoryPerStateByte: Int { 6 }
 
   /// The one lock of the writer and its thread.
-  let condition = NSCondition()
+  let condition = WriterLock()
 
   // Guarded by `condition`.
   /// Whether the writer was asked to write everything and close.

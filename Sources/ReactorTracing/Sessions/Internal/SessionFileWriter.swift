@@ -1,4 +1,5 @@
 import Foundation
+import ReactorCore
 
 /// Writes the lines of a session to a file on a thread of its own, so that the main actor,
 /// where every reactor runs, never waits for the disk while the queue has room, and encodes
@@ -70,7 +71,7 @@ final class SessionFileWriter: @unchecked Sendable {
   let drops: Bool
 
   private let handshake = WriterHandshake()
-  private let condition: NSCondition
+  private let condition: WriterLock
 
   // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
   // instantaneous: no dynamic exclusivity checks needed on the main actor's path.
@@ -157,7 +158,17 @@ final class SessionFileWriter: @unchecked Sendable {
   }
 
   private func start() {
+    // The queue holds at most `flushThreshold` lines, so neither array of entries (this and
+    // the thread's, swapped) grows on the main actor, where a growth copies every entry
+    // queued (the pages of their storage are touched only as entries fill them).
+    pendingEntries.reserveCapacity(Self.reservedEntries(flushThreshold))
     RecorderThread.start(named: "trace session") { [self] in run() }
+  }
+
+  /// How many entries each array of them is made to hold at the start: `flushThreshold`, up
+  /// to 65,536.
+  private static func reservedEntries(_ flushThreshold: Int) -> Int {
+    min(flushThreshold, 1 << 16)
   }
 
   private static func seconds(_ duration: Duration) -> TimeInterval {
@@ -245,6 +256,26 @@ final class SessionFileWriter: @unchecked Sendable {
     didQueue(cost)
   }
 
+  /// ``queueValues(_:reactor:from:cost:isLanesFirst:)`` for an action (`isMutation` false) or
+  /// a mutation, its event made here, in the entry: a stamped event handed down is copied
+  /// into it through its value witness, in the lane's unspecialized code.
+  @inline(__always)
+  func queueValues(
+    sequence: Int, time: Duration, id: Int, origin: Origin, isMutation: Bool, reactor: Int,
+    from: TraceEvent.ReactorOrigin?, cost: Int, isLanesFirst: Bool
+  ) {
+    if isLanesFirst { pendingLanes.append(reactor) }
+    pendingEntries.append(
+      Entry(
+        offset: pending.count, reactor: reactor,
+        event: CapturedEvent(
+          sequence: sequence, time: time,
+          kind: isMutation
+            ? .mutation(id: id, origin: origin, publisher: nil) : .action(id: id, origin: origin)),
+        from: from, cost: cost))
+    didQueue(cost)
+  }
+
   /// Ends a plain-data lane: once the thread has written its last line, it forgets the lane's
   /// writer side; on the main actor.
   func retire(_ reactor: Int) {
@@ -310,6 +341,7 @@ final class SessionFileWriter: @unchecked Sendable {
     write(header)
     var batch: [UInt8] = []
     var entries: [Entry] = []
+    entries.reserveCapacity(Self.reservedEntries(flushThreshold))
     var taken: [any DeferredSessionLane] = []
     while true {
       handshake.waitForBatch(interval: flushInterval) { pendingLines >= flushThreshold }

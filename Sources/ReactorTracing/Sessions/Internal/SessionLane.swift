@@ -30,13 +30,17 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
   typealias Mutation = R.Mutation
   typealias State = R.State
 
+  // The properties read for every event come first: those after the first property of a
+  // generic type (the encoder) are found through the type's metadata at every access.
   let id: Int
   private let log: SessionLog
-  /// The lane's encoder, on the main actor.
+  /// What the log knows of this lane, once introduced: each event's `seq` is noted there.
+  @exclusivity(unchecked) var laneRecord: SessionLog.Lane?
+  /// `queue` and `writer`, as the hot path calls them, without a retain at every call.
   ///
-  /// For a lane that queues values, the writer side has its own (a copy made at the
-  /// introduction) and this one encodes only effects and stream ends, and ``recordedState``.
-  private var encoder: TraceEventEncoder<Action, Mutation, State>
+  /// The two below keep them alive.
+  private let unretainedQueue: Unmanaged<SessionLaneQueue<Action, Mutation, State>>?
+  private let unretainedWriter: Unmanaged<SessionFileWriter>?
   /// Where a plain-data lane queues its actions and mutations; `nil` for a lane that encodes
   /// them on the main actor.
   ///
@@ -45,10 +49,13 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
   private let queue: SessionLaneQueue<Action, Mutation, State>?
   /// The writer that encodes what `queue` holds.
   private let writer: SessionFileWriter?
+  /// The lane's encoder, on the main actor.
+  ///
+  /// For a lane that queues values, the writer side has its own (a copy made at the
+  /// introduction) and this one encodes only effects and stream ends, and ``recordedState``.
+  private var encoder: TraceEventEncoder<Action, Mutation, State>
   /// What the log and the recorder control the lane through (send, jump, detach, its state).
   let link: SessionLaneLink<R>
-  /// What the log knows of this lane, once introduced: each event's `seq` is noted there.
-  @exclusivity(unchecked) var laneRecord: SessionLog.Lane?
   /// The working memory of the states' canonical JSON, reused from one mutation to the next.
   private let canonical = CanonicalJSONEncoder()
   /// The line being written, its capacity reused.
@@ -62,6 +69,8 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
     self.encoder = encoder
     queue = nil
     writer = nil
+    unretainedQueue = nil
+    unretainedWriter = nil
     link = SessionLaneLink(id: id, reactor: reactor, encoder: encoder, queue: nil)
     link.monitor = ObjectIdentifier(self)
     link.encodingLane = self
@@ -86,6 +95,8 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
     writer.register(lane)
     queue = lane
     self.writer = writer
+    unretainedQueue = Unmanaged.passUnretained(lane)
+    unretainedWriter = Unmanaged.passUnretained(writer)
     link = SessionLaneLink(id: id, reactor: reactor, encoder: encoder, queue: lane)
     link.monitor = ObjectIdentifier(self)
   }
@@ -132,16 +143,54 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
       return
     }
     guard log.admitsEvent() else { return }
-    guard let queue, let writer else {
+    guard let unretainedQueue, let unretainedWriter else {
       encode(action, id: id, origin: origin, from: from)
       return
     }
     guard let (sequence, time) = log.stamp() else { return }
-    queue.append(
-      action,
-      event: CapturedEvent(sequence: sequence, time: time, kind: .action(id: id, origin: origin)),
-      from: self.origin(from), to: writer)
+    Self.queue(
+      action, id: id, origin: origin, sequence: sequence, time: time, from: self.origin(from),
+      in: unretainedQueue, for: unretainedWriter)
     laneRecord?.lastSequence = sequence
+  }
+
+  // The queue and writer called through unretained references, from code that is not
+  // isolated to the main actor (a closure formed in isolated code checks the executor when
+  // called). The writer makes the event in its entry.
+
+  @inline(__always)
+  nonisolated private static func queue(
+    _ action: Action, id: Int, origin: Origin, sequence: Int, time: Duration,
+    from: TraceEvent.ReactorOrigin?, in queue: Unmanaged<SessionLaneQueue<Action, Mutation, State>>,
+    for writer: Unmanaged<SessionFileWriter>
+  ) {
+    writer._withUnsafeGuaranteedRef { writer in
+      queue._withUnsafeGuaranteedRef {
+        $0.append(
+          action, id: id, origin: origin, sequence: sequence, time: time, from: from,
+          to: writer)
+      }
+    }
+  }
+
+  /// Keeps `state` as the lane's last state, as the encoder on the main actor would (whether
+  /// or not the stamp drops the mutation), and queues the mutation if it was stamped.
+  @inline(__always)
+  nonisolated private static func queue(
+    _ mutation: Mutation, state: State, id: Int, origin: Origin,
+    stamp: (sequence: Int, time: Duration)?, from: TraceEvent.ReactorOrigin?,
+    in queue: Unmanaged<SessionLaneQueue<Action, Mutation, State>>,
+    for writer: Unmanaged<SessionFileWriter>
+  ) {
+    queue._withUnsafeGuaranteedRef { queue in
+      queue.keep(state)
+      guard let (sequence, time) = stamp else { return }
+      writer._withUnsafeGuaranteedRef {
+        queue.append(
+          mutation, state: state, id: id, origin: origin, sequence: sequence, time: time,
+          from: from, to: $0)
+      }
+    }
   }
 
   @inline(never)
@@ -165,18 +214,15 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
     }
     // Asked before encoding: a dropped mutation must not be the encoder's last state.
     guard log.admitsEvent() else { return }
-    guard let queue, let writer else {
+    guard let unretainedQueue, let unretainedWriter else {
       encode(mutation, id: id, origin: origin, state: state, from: from)
       return
     }
-    // As the encoder on the main actor would: its last state, kept or not by the stamp.
-    queue.keep(state)
-    guard let (sequence, time) = log.stamp() else { return }
-    queue.append(
-      mutation, state: state,
-      event: CapturedEvent(
-        sequence: sequence, time: time, kind: .mutation(id: id, origin: origin, publisher: nil)),
-      from: self.origin(from), to: writer)
+    let stamp = log.stamp()
+    Self.queue(
+      mutation, state: state, id: id, origin: origin, stamp: stamp,
+      from: stamp == nil ? nil : self.origin(from), in: unretainedQueue, for: unretainedWriter)
+    guard let (sequence, _) = stamp else { return }
     laneRecord?.lastSequence = sequence
   }
 

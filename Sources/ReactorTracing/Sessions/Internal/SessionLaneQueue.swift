@@ -97,30 +97,33 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     hasMutation = true
   }
 
-  /// Queues an action, stamped as `event`, for the writer to encode.
+  /// Queues action `id`, stamped `sequence` at `time`, for the writer to encode.
   func append(
-    _ action: Action, event: consuming CapturedEvent, from: TraceEvent.ReactorOrigin?,
-    to writer: SessionFileWriter
+    _ action: Action, id: Int, origin: Origin, sequence: Int, time: Duration,
+    from: TraceEvent.ReactorOrigin?, to writer: SessionFileWriter
   ) {
     // Written out rather than through closures, which unspecialized code pays for at every
     // event: the writer's lock is held from `lockForValues` to `queueValues`.
     writer.lockForValues(cost: actionCost)
     pendingActions.append(action)
     writer.queueValues(
-      event, reactor: reactor, from: from, cost: actionCost, isLanesFirst: markPending())
+      sequence: sequence, time: time, id: id, origin: origin, isMutation: false,
+      reactor: reactor, from: from, cost: actionCost, isLanesFirst: markPending())
   }
 
-  /// Queues a mutation and the state it made, stamped as `event`, for the writer to encode.
+  /// Queues mutation `id` and the state it made, stamped `sequence` at `time`, for the
+  /// writer to encode.
   func append(
-    _ mutation: Mutation, state: State, event: consuming CapturedEvent,
-    from: TraceEvent.ReactorOrigin?, to writer: SessionFileWriter
+    _ mutation: Mutation, state: State, id: Int, origin: Origin, sequence: Int,
+    time: Duration, from: TraceEvent.ReactorOrigin?, to writer: SessionFileWriter
   ) {
     // `stateCost` is the writer thread's to change, with the lock held.
     let cost = writer.lockForValues { mutationCost + stateCost }
     pendingMutations.append(mutation)
     pendingStates.append(state)
     writer.queueValues(
-      event, reactor: reactor, from: from, cost: cost, isLanesFirst: markPending())
+      sequence: sequence, time: time, id: id, origin: origin, isMutation: true,
+      reactor: reactor, from: from, cost: cost, isLanesFirst: markPending())
   }
 
   /// Queues a jump, stamped as `event` (which holds the state), for the writer to encode.
