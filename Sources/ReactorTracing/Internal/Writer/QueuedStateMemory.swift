@@ -14,6 +14,19 @@
 /// state before held is left out. Anything else (a member named otherwise by its coding keys,
 /// a key with an escape, a state that is not an object) counts whole.
 enum QueuedStateMemory {
+  /// What the last of a batch's states holds of its own, measured against the state queued
+  /// before it (the batch's one before last, or else the last state of the batch before).
+  /// - Parameters:
+  ///   - last: The batch's last state.
+  ///   - previous: The state queued before it, if known.
+  ///   - json: The canonical JSON of a recent state of the same reactor, if any.
+  /// - Returns: Its own bytes (``ownBytes(of:after:json:)``), or `nil` when the state before it
+  ///   or the JSON is not known.
+  static func ownBytes<State>(of last: State, after previous: State?, json: [UInt8]?) -> Int? {
+    guard let previous, let json else { return nil }
+    return json.withUnsafeBufferPointer { ownBytes(of: last, after: previous, json: $0) }
+  }
+
   /// The bytes of `json`, the canonical JSON of a state like `state`, that `state` does not
   /// share with `previous`.
   /// - Parameters:

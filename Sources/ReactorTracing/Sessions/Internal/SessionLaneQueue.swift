@@ -156,16 +156,10 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     guard states.count > 0 else { return false }
     let last = states[states.count - 1]
     defer { lastTakenState = last }
-    guard let previous = states.count > 1 ? states[states.count - 2] : lastTakenState,
-      let json = encoder.previousBytes
-    else {
-      ownStateByteCount = nil
-      return false
-    }
-    ownStateByteCount = json.withUnsafeBufferPointer {
-      QueuedStateMemory.ownBytes(of: last, after: previous, json: $0)
-    }
-    return true
+    ownStateByteCount = QueuedStateMemory.ownBytes(
+      of: last, after: states.count > 1 ? states[states.count - 2] : lastTakenState,
+      json: encoder.previousBytes)
+    return ownStateByteCount != nil
   }
 
   func applyStateCost() {
