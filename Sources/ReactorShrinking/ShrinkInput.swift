@@ -45,7 +45,8 @@ public enum ShrinkInput {
   /// (`list/cells[task.id=2]`: the same row whichever steps a shrunk script keeps), else by
   /// its position (`list/cells.0`).
   /// - Throws: ``ShrinkError/unusableInput(path:reason:)`` for a session that names no app,
-  ///   an action recorded without its value, or a reactor no address reaches.
+  ///   an action recorded without its value, a reactor no address reaches, or a sent action
+  ///   whose time is before the one sent before it.
   public static func script(of session: SessionTrace, name: String) throws(ShrinkError)
     -> ReactorScript
   {
@@ -75,6 +76,13 @@ public enum ShrinkInput {
           path: name,
           reason: "no address reaches reactor #\(reactor), sent \(action.label) at event "
             + "\(event.sequence): it has no name and no named reactor's state holds it")
+      }
+      if let last = script.steps.last, event.time < last.time {
+        throw .unusableInput(
+          path: name,
+          reason: "the action \(action.label) (event \(event.sequence)) was sent at "
+            + "\(event.time), before the action sent before it "
+            + "(\(last.time)): a script's steps cannot go back in time")
       }
       script.steps.append(
         ReactorScript.Step(

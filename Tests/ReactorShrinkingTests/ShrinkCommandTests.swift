@@ -187,6 +187,7 @@ struct ShrinkCommandTests {
     ("walk.jsonl", ["--until-state", "list:value=1"], "is for an app's run"),
     ("walk.jsonl", ["--until-invariant"], "without invariants"),
     ("walk.jsonl", ["--until-state", "value"], "not path=value"),
+    ("backwards.session.jsonl", ["--until-state", "value=1"], "cannot go back in time"),
   ])
   func unusableInputsExitTwoWithOneLine(file: String, condition: [String], message: String) throws {
     let scratch = try Scratch()
@@ -196,6 +197,12 @@ struct ShrinkCommandTests {
     let session = try String(contentsOfFile: "Traces/taskapp.session.jsonl", encoding: .utf8)
       .replacingOccurrences(of: #""metadata":{"app":"TaskApp"}"#, with: #""metadata":{}"#)
     _ = try scratch.write(session, to: "noapp.session.jsonl")
+    // The todo app's session with its third sent action at 50 ms, before the second's 100 ms
+    // (found by the fuzz target: the script written from it did not read back).
+    let backwards = try String(contentsOfFile: "Traces/todoapp.session.jsonl", encoding: .utf8)
+      .replacingOccurrences(
+        of: #"{"seq":12,"t":110000000,"#, with: #"{"seq":12,"t":50000000,"#)
+    _ = try scratch.write(backwards, to: "backwards.session.jsonl")
     let result = try runBinary(
       ["shrink", scratch.file(file)] + condition + ["-o", scratch.file("out.jsonl")])
     #expect(result.status == 2)
