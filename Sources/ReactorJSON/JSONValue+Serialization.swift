@@ -123,16 +123,25 @@ package enum JSONWriter {
     sink.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { utf8 in
+      guard let base = utf8.baseAddress else { return }
+      let count = utf8.count
       var start = 0
-      for index in utf8.indices {
-        let byte = utf8[index]
+      var index = 0
+      while true {
+        // Eight bytes at a time while none needs an escape: most strings have none.
+        while index + 8 <= count, !ByteWord.needsEscape(ByteWord.load(base + index)) {
+          index += 8
+        }
+        guard index < count else { break }
+        let byte = base[index]
+        index += 1
         guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else {
           continue
         }
-        if start < index {
-          sink.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+        if start < index - 1 {
+          sink.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index - 1]))
         }
-        start = index + 1
+        start = index
         sink.append(UInt8(ascii: "\\"))
         switch byte {
         case UInt8(ascii: "\""): sink.append(UInt8(ascii: "\""))

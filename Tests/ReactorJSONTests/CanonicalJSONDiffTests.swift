@@ -114,6 +114,36 @@ struct CanonicalJSONDiffTests {
     }
   }
 
+  @Test func aChangeAfterLongStringsIsFoundAtItsPath() {
+    // Strings of every length around the eight bytes the walk passes at once, before the
+    // counter that changes (as in a state holding a long text) and in the keys: the same
+    // operations as the trees'. Plain characters, of one byte or several, are passed eight
+    // bytes at a time; an escaped quote, backslash or newline anywhere stops the walk there.
+    let plain =
+      (0..<20).map { String(repeating: "x", count: $0) }
+      + (1..<8).map { String(repeating: "é", count: $0) }
+    var escaped: [String] = []
+    for length in 0..<20 {
+      for place in 0...length {
+        for special in ["\"", "\\", "\n"] {
+          var text = plain[length]
+          text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
+          escaped.append(text)
+        }
+      }
+    }
+    for texts in [plain, plain + escaped] {
+      let elements = JSONValue.array(texts.map { .string($0) })
+      for length in [0, 7, 8, 9, 19] {
+        let key = plain[length] + "notes"
+        let title = JSONValue.string(plain[length])
+        let result = both(
+          [key: elements, "title": title, "value": 1], [key: elements, "title": title, "value": 2])
+        #expect(result.bytes == result.tree, "\(texts.count) texts, key \(key)")
+      }
+    }
+  }
+
   @Test func randomValuesDiffAsTheTreesDo() {
     var generator = RandomJSON(seed: 7)
     var compared = 0

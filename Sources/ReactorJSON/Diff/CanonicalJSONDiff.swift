@@ -213,8 +213,10 @@ package struct CanonicalJSONDiff {
           }
           if position == tokenStart { break }
         }
-        let byte = oldBase[position]
         if isInString {
+          ByteWord.skipStringCharacters(in: oldBase, from: &position, to: tokenStart)
+          guard position < tokenStart else { break }
+          let byte = oldBase[position]
           if byte == UInt8(ascii: "\\") { return fail() }
           if byte == UInt8(ascii: "\"") {
             isInString = false
@@ -227,6 +229,7 @@ package struct CanonicalJSONDiff {
           position += 1
           continue
         }
+        let byte = oldBase[position]
         switch byte {
         case UInt8(ascii: "\""):
           isInString = true
@@ -386,7 +389,7 @@ package struct CanonicalJSONDiff {
         ((word &+ 0x4040_4040_4040_4040) | word | ~((word | highBits) &- 0x2B2B_2B2B_2B2B_2B2B))
         & highBits
       if outside != 0 { break }
-      commas += matches(word, UInt8(ascii: ",")).nonzeroBitCount
+      commas += ByteWord.matches(word, UInt8(ascii: ",")).nonzeroBitCount
       position += 8
     }
     while position + 8 <= end {
@@ -394,10 +397,10 @@ package struct CanonicalJSONDiff {
       // `[` and `{`, `]` and `}` differ only in the bit 0x20: one comparison finds each pair.
       let folded = word | 0x2020_2020_2020_2020
       let stops =
-        matches(word, UInt8(ascii: "\"")) | matches(folded, UInt8(ascii: "{"))
-        | matches(folded, UInt8(ascii: "}"))
+        ByteWord.matches(word, UInt8(ascii: "\"")) | ByteWord.matches(folded, UInt8(ascii: "{"))
+        | ByteWord.matches(folded, UInt8(ascii: "}"))
       if stops != 0 { break }
-      commas += matches(word, UInt8(ascii: ",")).nonzeroBitCount
+      commas += ByteWord.matches(word, UInt8(ascii: ",")).nonzeroBitCount
       position += 8
     }
     while position < end {
@@ -429,16 +432,6 @@ package struct CanonicalJSONDiff {
       | (a.loadUnaligned(fromByteOffset: 24, as: UInt64.self)
         ^ b.loadUnaligned(fromByteOffset: 24, as: UInt64.self))
     return difference == 0
-  }
-
-  /// The high bit of each byte of `word` that equals `byte`, and no other bit.
-  @inline(__always)
-  private static func matches(_ word: UInt64, _ byte: UInt8) -> UInt64 {
-    let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
-    let difference = word ^ (0x0101_0101_0101_0101 &* UInt64(byte))
-    // A byte's high bit is set when the byte is zero: neither its low seven bits, carried
-    // into the high one, nor its own high bit.
-    return ~(((difference & lowBits) &+ lowBits) | difference | lowBits)
   }
 
   /// Whether `byte` ends a number or a literal in canonical JSON.

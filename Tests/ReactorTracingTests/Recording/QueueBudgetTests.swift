@@ -155,6 +155,28 @@ extension TracingTests {
         } == largeJSON.count)
     }
 
+    @Test func sharedTextsHoldingQuotesAndBackslashesAnywhereAreLeftOut() throws {
+      // Texts of every length around the eight bytes the measure passes at once, with an
+      // escaped quote or backslash at each place: the member still ends where it ends.
+      for length in 0..<20 {
+        var state = SharedTextReactor.State()
+        state.notes = (0...length).flatMap { place in
+          ["\"", "\\", "\\\""].map { special in
+            var text = String(repeating: "x", count: length)
+            text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: place))
+            return text
+          }
+        }
+        let previous = state
+        state.value = 12
+        let json = try JSONValueEncoder().encode(state).serialized
+        let own = json.withUnsafeBufferPointer {
+          QueuedStateMemory.ownBytes(of: state, after: previous, json: $0)
+        }
+        #expect(own == #"{"notes":,"value":12}"#.utf8.count, "length \(length)")
+      }
+    }
+
     @Test func mutationsOfAStateSharingItsStorageFitTheBudgetAtWhatTheyHold() async throws {
       // A budget that holds 8 of these states counted at six times their whole canonical
       // JSON (about 20 KB each), as every queued state was before; 1,000 mutations queued

@@ -1,3 +1,5 @@
+import ReactorJSON
+
 /// What a queued state holds in memory of its own: the part of its canonical JSON whose
 /// storage it does not share with the state before it.
 ///
@@ -91,10 +93,16 @@ enum QueuedStateMemory {
   /// Where the JSON value starting at `start` ends: the offset just past it; `nil` when the
   /// bytes end first.
   private static func endOfValue(in json: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let base = json.baseAddress else { return nil }
     var position = start
     var depth = 0
     var isInString = false
     while position < json.count {
+      if isInString {
+        // A long text's characters, eight bytes at a time.
+        ByteWord.skipStringCharacters(in: base, from: &position, to: json.count)
+        guard position < json.count else { return nil }
+      }
       let byte = json[position]
       if isInString {
         if byte == UInt8(ascii: "\\") {
