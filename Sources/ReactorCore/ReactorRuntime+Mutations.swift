@@ -118,13 +118,14 @@ extension ReactorRuntime {
 
   /// ``applyRecordingOrigin(_:origin:reducing:)`` for a mutation of action `id` applied
   /// while that action runs as this reactor's activity (``send(_:to:)``'s recorded path,
-  /// inside its own bookkeeping): the activity is not set again around each mutation.
+  /// inside its own bookkeeping): the activity is not set again around each mutation, and
+  /// `reduce` is called on `reactor` directly, with no closure to retain it.
   ///
-  /// Inlinable and never inlined, as ``receiveRecordingOrigin(_:id:origin:mutate:)`` is.
-  @inlinable @inline(never)
-  func applyWithinAction(
-    _ mutation: Mutation, id: Int, reducing reduce: @MainActor (State, Mutation) -> State
-  ) {
+  /// Inlinable, and inlined into ``sendRecordingOrigin(_:to:)``, its one caller, which is
+  /// never inlined itself.
+  @inlinable @inline(__always)
+  func applyWithinAction<R: Reactor>(_ mutation: Mutation, id: Int, of reactor: R)
+  where R.Action == Action, R.Mutation == Mutation, R.State == State {
     guard !isStubEnabled, let previous = reduced else { return }
     if isEmitting {
       enqueue { [unowned(unsafe) self] in apply(mutation, origin: .action(id)) }
@@ -133,7 +134,7 @@ extension ReactorRuntime {
     let isOutermost = !isBusy
     isBusy = true
     isEmitting = true
-    let state = reduce(previous, mutation)
+    let state = reactor.reduce(state: previous, mutation: mutation)
     reduced = state
     lastMutationID += 1
     monitor?.reactorDidReduce(
