@@ -24,12 +24,14 @@ enum ChildCommand: Equatable {
   case sessionWrite(reactors: Int, actions: Int, path: String)
   /// `session-read PATH EVENTS`: a session file replayed structurally.
   case sessionRead(path: String, events: Int)
-  /// `session-file SCENARIO REACTORS ACTIONS PATH [observed]`: reactors of a runtime scenario
-  /// recorded into one session written to a file as it runs; `observed`, with the state
-  /// observers of the scenario's `runtime` run, so that callgrind compares a session lane
-  /// with the same work untraced.
+  /// `session-file SCENARIO REACTORS ACTIONS PATH [observed] [untraced]`: reactors of a
+  /// runtime scenario recorded into one session written to a file as it runs; `observed`,
+  /// with the state observers of the scenario's `runtime` run; `untraced`, the same reactors,
+  /// observers and loop with no recorder (and no file): callgrind's subtrahend for a session
+  /// lane's main-thread cost.
   case sessionFile(
-    SessionWorkload.FileScenario, reactors: Int, actions: Int, path: String, observed: Bool)
+    SessionWorkload.FileScenario, reactors: Int, actions: Int, path: String, observed: Bool,
+    untraced: Bool)
 
   /// Parses the arguments after `child`.
   /// - Throws: ``BenchFailure/usage(_:)`` for anything else.
@@ -74,17 +76,19 @@ enum ChildCommand: Equatable {
       }
       self = .sessionRead(path: arguments[1], events: events)
     case "session-file":
-      guard arguments.count == 5 || arguments.count == 6 && arguments[5] == "observed",
+      let flags = arguments.dropFirst(5)
+      guard arguments.count >= 5, Set(flags).isSubset(of: ["observed", "untraced"]),
+        Set(flags).count == flags.count,
         let scenario = SessionWorkload.FileScenario(rawValue: arguments[1]),
         let reactors = Int(arguments[2]), let actions = Int(arguments[3])
       else {
         throw .usage(
           "child session-file counter-concat|counter-sync|state-large REACTORS ACTIONS PATH"
-            + " [observed]")
+            + " [observed] [untraced]")
       }
       self = .sessionFile(
         scenario, reactors: reactors, actions: actions, path: arguments[4],
-        observed: arguments.count == 6)
+        observed: flags.contains("observed"), untraced: flags.contains("untraced"))
     case "crash-record":
       guard arguments.count == 4, let policy = Self.policy(arguments[1]) else {
         throw .usage("child crash-record wait|drop PATH COUNTER_PATH")
@@ -122,9 +126,10 @@ enum ChildCommand: Equatable {
       try SessionWorkload.write(reactors: reactors, actions: actions, to: path)
     case .sessionRead(let path, let events):
       try SessionWorkload.read(path: path, events: events)
-    case .sessionFile(let scenario, let reactors, let actions, let path, let observed):
+    case .sessionFile(let scenario, let reactors, let actions, let path, let observed, let untraced):
       try await SessionWorkload.recordToFile(
-        scenario, reactors: reactors, actions: actions, path: path, observed: observed)
+        scenario, reactors: reactors, actions: actions, path: path, observed: observed,
+        untraced: untraced)
     case .crashRecord(let policy, let path, let counterPath):
       try CrashLoss.record(policy: policy, path: path, counterPath: counterPath)
     case .crashLoss(let policy, let kills, let directory):

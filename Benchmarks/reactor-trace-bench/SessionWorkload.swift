@@ -33,20 +33,24 @@ enum SessionWorkload {
   /// default options: the writer waits, never drops), sends `actions` actions round robin,
   /// closes the recorder, and checks that the file holds every event.
   ///
-  /// `observed` subscribes each counter the state observers of its `runtime` run (the
-  /// subtrahend of the callgrind comparison: the same work, untraced).
-  /// - Returns: The seconds from the first action to the file closed, and the events.
+  /// `observed` subscribes each counter the state observers of its `runtime` run. `untraced`
+  /// runs the same reactors, observers and loop with no recorder and writes nothing: the
+  /// subtrahend of the callgrind comparison, the same work untraced (the round-robin loop
+  /// costs more than the `runtime` run's, untraced: about 185 instructions an action).
+  /// - Returns: The seconds from the first action to the file closed (to the last action,
+  ///   untraced), and the events.
   /// - Throws: ``BenchFailure`` when the file misses an event or does not read back.
   static func recordToFile(
-    _ scenario: FileScenario, reactors: Int, actions: Int, path: String, observed: Bool = false
+    _ scenario: FileScenario, reactors: Int, actions: Int, path: String, observed: Bool = false,
+    untraced: Bool = false
   ) async throws(BenchFailure) -> ChildReport {
     let verification = Verification(scenario: "session-file/\(scenario.rawValue)")
     guard reactors >= 1, actions >= 0 else {
       throw .usage("child session-file SCENARIO REACTORS ACTIONS PATH")
     }
-    let recorder: SessionRecorder
+    let recorder: SessionRecorder?
     do {
-      recorder = try SessionRecorder(.file(path))
+      recorder = untraced ? nil : try SessionRecorder(.file(path))
     } catch {
       throw .file(path: path, reason: "\(error)")
     }
@@ -72,7 +76,7 @@ enum SessionWorkload {
             },
           ]
         } : []
-      for counter in counters { recorder.record(counter) }
+      for counter in counters { recorder?.record(counter) }
       for index in 0..<actions { counters[index % reactors].send(.increase) }
       try verification.expect(
         "the final values", counters.map(\.currentState.value).reduce(0, +), equals: actions)
@@ -89,19 +93,23 @@ enum SessionWorkload {
             tally.checksum &+= value
           }
         } : []
-      for counter in counters { recorder.record(counter) }
+      for counter in counters { recorder?.record(counter) }
       for index in 0..<actions { counters[index % reactors].send(.increase) }
       try verification.expect(
         "the final values", counters.map(\.currentState.value).reduce(0, +), equals: actions)
       withExtendedLifetime(subscriptions) {}
     case .stateLarge:
       let large = (0..<reactors).map { _ in LargeStateReactor() }
-      for reactor in large { recorder.record(reactor) }
+      for reactor in large { recorder?.record(reactor) }
       for index in 0..<actions {
         large[index % reactors].send(.increment(index % LargeStateReactor.width))
       }
       try verification.expect(
         "the final counters", large.map(\.currentState.counter).reduce(0, +), equals: actions)
+    }
+    guard let recorder else {
+      let seconds = start.duration(to: clock.now).seconds
+      return ChildReport(seconds: seconds, units: scenario.eventsPerAction * actions, events: 0)
     }
     do {
       try await recorder.close()

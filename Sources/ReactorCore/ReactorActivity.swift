@@ -75,9 +75,13 @@ public struct ReactorActivity: Hashable, Sendable {
   /// What runs now: the `mutate`, `reduce` or observer of a recorded reactor on the main
   /// actor, or else the effect body of the current task; `nil` outside every recorded
   /// reactor (a user's tap, a timer, a test).
-  @MainActor public static var current: ReactorActivity? {
-    running ?? ofEffect
+  @MainActor @inlinable public static var current: ReactorActivity? {
+    running ?? effectActivity
   }
+
+  /// ``ofEffect``, as inlinable code reads it: a task-local read, only when no recorded
+  /// reactor's code runs synchronously now.
+  @MainActor @usableFromInline static var effectActivity: ReactorActivity? { ofEffect }
 
   /// The session id of the recorded reactor whose code runs now.
   ///

@@ -49,14 +49,28 @@ struct BenchVerificationTests {
       #expect(report.units == scenario.eventsPerAction * 20)
       #expect(report.events == 2 * 3 + scenario.eventsPerAction * 20 + 1)
     }
+    // The callgrind subtrahend: the same reactors, observers and loop, no recorder, no file.
+    let untraced = try await SessionWorkload.recordToFile(
+      scenario, reactors: 3, actions: 20, path: directory + "/untraced.session.jsonl",
+      observed: true, untraced: true)
+    #expect(untraced.units == scenario.eventsPerAction * 20)
+    #expect(untraced.events == 0)
+    #expect(!FileManager.default.fileExists(atPath: directory + "/untraced.session.jsonl"))
+    let arguments = ["session-file", scenario.rawValue, "3", "20", "p"]
     #expect(
-      try ChildCommand(arguments: ["session-file", scenario.rawValue, "3", "20", "p"])
-        == .sessionFile(scenario, reactors: 3, actions: 20, path: "p", observed: false))
+      try ChildCommand(arguments: arguments)
+        == .sessionFile(
+          scenario, reactors: 3, actions: 20, path: "p", observed: false, untraced: false))
     #expect(
-      try ChildCommand(arguments: ["session-file", scenario.rawValue, "3", "20", "p", "observed"])
-        == .sessionFile(scenario, reactors: 3, actions: 20, path: "p", observed: true))
-    #expect(throws: BenchFailure.self) {
-      try ChildCommand(arguments: ["session-file", scenario.rawValue, "3", "20", "p", "other"])
+      try ChildCommand(arguments: arguments + ["observed"])
+        == .sessionFile(
+          scenario, reactors: 3, actions: 20, path: "p", observed: true, untraced: false))
+    #expect(
+      try ChildCommand(arguments: arguments + ["observed", "untraced"])
+        == .sessionFile(
+          scenario, reactors: 3, actions: 20, path: "p", observed: true, untraced: true))
+    for extra in [["other"], ["observed", "observed"], ["untraced", "other"]] {
+      #expect(throws: BenchFailure.self) { try ChildCommand(arguments: arguments + extra) }
     }
   }
 

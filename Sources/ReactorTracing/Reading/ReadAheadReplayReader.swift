@@ -89,14 +89,9 @@ package final class ReadAheadReplayReader: ReplayLineSource {
   package func lastMutation() -> TraceEvent.Mutation {
     if !current.general.isEmpty, let mutation = current.general[last] { return mutation }
     let range = lastBytes
-    let isRead = current.bytes.withUnsafeBytes { bytes in
-      decoder.read(UnsafeRawBufferPointer(rebasing: bytes[range]), parser: &parser)
+    return current.bytes.withUnsafeBytes { bytes in
+      decoder.rereadMutation(UnsafeRawBufferPointer(rebasing: bytes[range]), parser: &parser)
     }
-    // The thread read the line the fast way, and it reads so again.
-    guard isRead, case .mutation(let mutation) = decoder.line.event.kind else {
-      preconditionFailure("the last mutation's line no longer reads")
-    }
-    return mutation
   }
 
   /// Takes the next batch once `current` is returned, or ends with it.

@@ -206,14 +206,9 @@ public final class TraceReader {
       return mutation
     }
     let line = lastLine
-    let isRead = lines.buffer.withUnsafeBytes { bytes in
-      fastDecoder.read(UnsafeRawBufferPointer(rebasing: bytes[line]), parser: &parser)
+    return lines.buffer.withUnsafeBytes { bytes in
+      fastDecoder.rereadMutation(UnsafeRawBufferPointer(rebasing: bytes[line]), parser: &parser)
     }
-    // The line was read the fast way a moment ago, and reads so again.
-    guard isRead, case .mutation(let mutation) = fastDecoder.line.event.kind else {
-      preconditionFailure("the last mutation's line no longer reads")
-    }
-    return mutation
   }
 
   /// Copies the line of the mutation ``nextReplayLine()`` returned last to the end of `bytes`,

@@ -107,6 +107,19 @@ struct EventLineDecoder {
     return self.line.event
   }
 
+  /// Reads again the line of a mutation this decoder read the fast way a moment ago, its
+  /// state change parsed this time, and returns the mutation: the replay readers'
+  /// `lastMutation()`, for a mutation whose state change was skipped.
+  mutating func rereadMutation(
+    _ bytes: UnsafeRawBufferPointer, parser: inout JSONParser
+  ) -> TraceEvent.Mutation {
+    // The line read the fast way before, and reads so again.
+    guard read(bytes, parser: &parser), case .mutation(let mutation) = line.event.kind else {
+      preconditionFailure("the last mutation's line no longer reads")
+    }
+    return mutation
+  }
+
   /// Reads a line of the recorder's shape into ``line``, as
   /// ``decode(_:parser:skippingStates:inSession:)`` does, without making its event.
   /// - Returns: Whether the line is of the recorder's shape; ``line`` holds its fields.

@@ -173,24 +173,29 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
     }
   }
 
-  /// Keeps `state` as the lane's last state, as the encoder on the main actor would (whether
-  /// or not the stamp drops the mutation), and queues the mutation if it was stamped.
+  /// Queues a stamped mutation, and keeps `state` as the lane's last state, as the encoder
+  /// on the main actor would.
   @inline(__always)
   nonisolated private static func queue(
-    _ mutation: Mutation, state: State, id: Int, origin: Origin,
-    stamp: (sequence: Int, time: Duration)?, from: TraceEvent.ReactorOrigin?,
+    _ mutation: Mutation, state: State, id: Int, origin: Origin, sequence: Int, time: Duration,
+    from: TraceEvent.ReactorOrigin?,
     in queue: Unmanaged<SessionLaneQueue<Action, Mutation, State>>,
     for writer: Unmanaged<SessionFileWriter>
   ) {
-    queue._withUnsafeGuaranteedRef { queue in
-      queue.keep(state)
-      guard let (sequence, time) = stamp else { return }
-      writer._withUnsafeGuaranteedRef {
-        queue.append(
+    writer._withUnsafeGuaranteedRef { writer in
+      queue._withUnsafeGuaranteedRef {
+        $0.append(
           mutation, state: state, id: id, origin: origin, sequence: sequence, time: time,
-          from: from, to: $0)
+          from: from, to: writer)
       }
     }
+  }
+
+  /// Keeps the state of a mutation a limit dropped as the lane's last state, as the encoder
+  /// on the main actor would: it is the state the lane's next line starts from.
+  @inline(never)
+  private func keepUnstamped(_ state: State) {
+    queue?.keep(state)
   }
 
   @inline(never)
@@ -218,11 +223,13 @@ final class SessionLane<R: Reactor>: ReactorMonitor {
       encode(mutation, id: id, origin: origin, state: state, from: from)
       return
     }
-    let stamp = log.stamp()
+    guard let (sequence, time) = log.stamp() else {
+      keepUnstamped(state)
+      return
+    }
     Self.queue(
-      mutation, state: state, id: id, origin: origin, stamp: stamp,
-      from: stamp == nil ? nil : self.origin(from), in: unretainedQueue, for: unretainedWriter)
-    guard let (sequence, _) = stamp else { return }
+      mutation, state: state, id: id, origin: origin, sequence: sequence, time: time,
+      from: self.origin(from), in: unretainedQueue, for: unretainedWriter)
     laneRecord?.lastSequence = sequence
   }
 

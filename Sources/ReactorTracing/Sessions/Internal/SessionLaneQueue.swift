@@ -42,6 +42,27 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   /// Whether a mutation's state replaced the initial one in `lastState`.
   @exclusivity(unchecked) private(set) var hasMutation = false
 
+  // Read for every event: before `encoder`, whose size depends on the lane's types, so that
+  // their offsets are fixed.
+  // An event's fixed size counts twice: the buffers it is queued in grow by doubling, and
+  // are swapped with the ones the writer is emptying.
+  private let actionCost =
+    2 * (MemoryLayout<SessionFileWriter.Entry>.stride + MemoryLayout<Action>.stride)
+  private let mutationCost =
+    2
+    * (MemoryLayout<SessionFileWriter.Entry>.stride + MemoryLayout<Mutation>.stride
+      + MemoryLayout<State>.stride)
+
+  // After every property of a fixed size and before `encoder`: its own offset is fixed then,
+  // while every property after it is found through the type's metadata at every access.
+  /// The last state handed to the lane, the initial state until a mutation; the main
+  /// actor's alone.
+  ///
+  /// What the encoder on the main actor would hold as its last state, which
+  /// ``SessionLane/recordedState`` encodes when asked. Plain data, so it keeps no reactor
+  /// alive.
+  @exclusivity(unchecked) private(set) var lastState: State
+
   // The writer thread's alone.
   private var encoder: TraceEventEncoder<Action, Mutation, State>
   private let actions = PayloadBuffer<Action>(capacity: 16)
@@ -56,25 +77,6 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   /// What the last state taken holds of its own, in bytes of its canonical JSON
   /// (``QueuedStateMemory``); `nil` when not measured.
   private var ownStateByteCount: Int?
-
-  // An event's fixed size counts twice: the buffers it is queued in grow by doubling, and
-  // are swapped with the ones the writer is emptying.
-  private let actionCost =
-    2 * (MemoryLayout<SessionFileWriter.Entry>.stride + MemoryLayout<Action>.stride)
-  private let mutationCost =
-    2
-    * (MemoryLayout<SessionFileWriter.Entry>.stride + MemoryLayout<Mutation>.stride
-      + MemoryLayout<State>.stride)
-
-  // Last: its offset depends on `State`, and every property after it would be found through
-  // the type's metadata at every access.
-  /// The last state handed to the lane, the initial state until a mutation; the main
-  /// actor's alone.
-  ///
-  /// What the encoder on the main actor would hold as its last state, which
-  /// ``SessionLane/recordedState`` encodes when asked. Plain data, so it keeps no reactor
-  /// alive.
-  @exclusivity(unchecked) private(set) var lastState: State
 
   /// The writer's side of lane `reactor`, encoding with `encoder`, which has encoded
   /// `initialState` (`initialStateLength` bytes).
@@ -98,6 +100,9 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   }
 
   /// Queues action `id`, stamped `sequence` at `time`, for the writer to encode.
+  ///
+  /// Inlined into the lane's recording of the action, as the mutation's is.
+  @inline(__always)
   func append(
     _ action: Action, id: Int, origin: Origin, sequence: Int, time: Duration,
     from: TraceEvent.ReactorOrigin?, to writer: SessionFileWriter
@@ -112,11 +117,18 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
   }
 
   /// Queues mutation `id` and the state it made, stamped `sequence` at `time`, for the
-  /// writer to encode.
+  /// writer to encode, and keeps the state as the lane's last (``keep(_:)``, in the same
+  /// call).
+  ///
+  /// Inlined into the lane's recording of the mutation: a call of its own cost its frame and
+  /// the spilling of a dozen arguments.
+  @inline(__always)
   func append(
     _ mutation: Mutation, state: State, id: Int, origin: Origin, sequence: Int,
     time: Duration, from: TraceEvent.ReactorOrigin?, to writer: SessionFileWriter
   ) {
+    lastState = state
+    hasMutation = true
     // `stateCost` is the writer thread's to change, with the lock held.
     let cost = writer.lockForValues { mutationCost + stateCost }
     pendingMutations.append(mutation)

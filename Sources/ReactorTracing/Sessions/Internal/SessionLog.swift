@@ -57,6 +57,11 @@ final class SessionLog {
   @exclusivity(unchecked) private var stamper: EventStamper
   /// Events the writer turned down since the last gap line (a live session's full queue).
   @exclusivity(unchecked) private var unreportedDrops = 0
+  /// Whether every event of a live reactor is admitted, no gap line owed.
+  ///
+  /// True while the log runs and its writer, if any, never drops: ``admitsEvent()`` and
+  /// ``stamp()`` then ask nothing else.
+  @exclusivity(unchecked) private var admitsAll = false
   private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
   /// A log keeping its events where `destination` says.
@@ -85,6 +90,7 @@ final class SessionLog {
       window = SessionWindow(bounds: bounds)
     }
     stamper = EventStamper(limit: options.limit, clock: options.clock)
+    admitsAll = !(writer?.drops ?? false)
   }
 
   /// A log handing its lines to `writer` (a live session's, which writes to its stream).
@@ -92,6 +98,7 @@ final class SessionLog {
     self.header = header
     self.writer = writer
     stamper = EventStamper(limit: options.limit, clock: options.clock)
+    admitsAll = !writer.drops
   }
 
   /// How many events the recorded reactors produced, kept or not.
@@ -177,6 +184,7 @@ final class SessionLog {
   /// last state the last one recorded.
   @inline(__always)
   func admitsEvent() -> Bool {
+    if admitsAll { return true }
     guard !isStopped else { return false }
     guard let writer, writer.drops else { return true }
     return writerAdmitsEvent(writer)
@@ -197,6 +205,7 @@ final class SessionLog {
   /// A gap line for the events dropped since the last one is queued first.
   @inline(__always)
   func stamp() -> (sequence: Int, time: Duration)? {
+    if admitsAll { return stamper.next() }
     guard !isStopped else { return nil }
     if unreportedDrops > 0 { reportDrops() }
     return stamper.next()
@@ -314,6 +323,7 @@ final class SessionLog {
     let end = makeEnd(numbering: true)
     // Stopped first: a lane detached here may be released at once, and is then no event.
     isStopped = true
+    admitsAll = false
     for lane in lanes.values { lane.control?.detach() }
     endEvent = end
     if window == nil { store(end) }
