@@ -265,8 +265,9 @@ def state_text(state_bytes):
 
 
 class PageSocket:
-    """A WebSocket client of the server's page socket, as the page is: same origin, token in
-    the query (RFC 6455, text frames; what the server sends is not masked)."""
+    """A WebSocket client of the server's page socket, as the page is: same origin, token
+    beside the page's subprotocol, never in the request line (RFC 6455, text frames; what the
+    server sends is not masked)."""
 
     def __init__(self, server):
         self.connection = sockets.create_connection(("127.0.0.1", server.port), timeout=60)
@@ -274,9 +275,10 @@ class PageSocket:
         host = "127.0.0.1:%d" % server.port
         key = base64.b64encode(os.urandom(16)).decode()
         self.connection.sendall((
-            "GET /live/v1/socket?token=%s HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\n"
+            "GET /live/v1/socket HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\n"
             "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: %s\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n" % (server.token, host, host, key)).encode())
+            "Sec-WebSocket-Protocol: reactor-trace-live, token.%s\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n" % (host, host, key, server.token)).encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             self.buffer += self.connection.recv(65536)
