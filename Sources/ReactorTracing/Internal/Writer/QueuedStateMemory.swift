@@ -17,14 +17,20 @@ import ReactorJSON
 /// a key with an escape, a state that is not an object) counts whole.
 enum QueuedStateMemory {
   /// What the last of a batch's states holds of its own, measured against the state queued
-  /// before it (the batch's one before last, or else the last state of the batch before).
+  /// before it (the batch's one before last, or else `lastTaken`, the last state of the batch
+  /// before), which then becomes `lastTaken`: both writers' measure of a batch they took.
   /// - Parameters:
-  ///   - last: The batch's last state.
-  ///   - previous: The state queued before it, if known.
+  ///   - states: The batch's states, at least one.
+  ///   - lastTaken: The last state of the batch before, if any; set to this batch's last.
   ///   - json: The canonical JSON of a recent state of the same reactor, if any.
   /// - Returns: Its own bytes (``ownBytes(of:after:json:)``), or `nil` when the state before it
   ///   or the JSON is not known.
-  static func ownBytes<State>(of last: State, after previous: State?, json: [UInt8]?) -> Int? {
+  static func ownBytesOfLast<State>(
+    in states: PayloadBuffer<State>, lastTaken: inout State?, json: [UInt8]?
+  ) -> Int? {
+    let last = states[states.count - 1]
+    let previous = states.count > 1 ? states[states.count - 2] : lastTaken
+    lastTaken = last
     guard let previous, let json else { return nil }
     return json.withUnsafeBufferPointer { ownBytes(of: last, after: previous, json: $0) }
   }

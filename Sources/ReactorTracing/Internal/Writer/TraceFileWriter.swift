@@ -402,11 +402,8 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   /// returns whether it could.
   private func measureOwnStateBytes(_ states: PayloadBuffer<State>) -> Bool {
     guard states.count > 0 else { return false }
-    let last = states[states.count - 1]
-    defer { lastTakenState = last }
-    ownStateByteCount = QueuedStateMemory.ownBytes(
-      of: last, after: states.count > 1 ? states[states.count - 2] : lastTakenState,
-      json: encoder.previousBytes)
+    ownStateByteCount = QueuedStateMemory.ownBytesOfLast(
+      in: states, lastTaken: &lastTakenState, json: encoder.previousBytes)
     return ownStateByteCount != nil
   }
 

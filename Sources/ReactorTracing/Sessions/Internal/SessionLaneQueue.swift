@@ -127,8 +127,7 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
     _ mutation: Mutation, state: State, id: Int, origin: Origin, sequence: Int,
     time: Duration, from: TraceEvent.ReactorOrigin?, to writer: SessionFileWriter
   ) {
-    lastState = state
-    hasMutation = true
+    keep(state)
     // `stateCost` is the writer thread's to change, with the lock held.
     let cost = writer.lockForValues { mutationCost + stateCost }
     pendingMutations.append(mutation)
@@ -166,11 +165,8 @@ final class SessionLaneQueue<Action: Sendable, Mutation: Sendable, State: Sendab
 
   func measureStateCost() -> Bool {
     guard states.count > 0 else { return false }
-    let last = states[states.count - 1]
-    defer { lastTakenState = last }
-    ownStateByteCount = QueuedStateMemory.ownBytes(
-      of: last, after: states.count > 1 ? states[states.count - 2] : lastTakenState,
-      json: encoder.previousBytes)
+    ownStateByteCount = QueuedStateMemory.ownBytesOfLast(
+      in: states, lastTaken: &lastTakenState, json: encoder.previousBytes)
     return ownStateByteCount != nil
   }
 
