@@ -51,9 +51,6 @@ public struct ReactorActivity: Hashable, Sendable {
     self.effect = effect
   }
 
-  /// The activity of the effect body running in the current task, bound across `await`.
-  @TaskLocal static var ofEffect: ReactorActivity?
-
   // The three below are read and written around every action and mutation of a recorded
   // reactor, on the main actor only, each access instantaneous (`whileRunning` reads, then
   // writes; `body` runs between): no dynamic exclusivity checks (a thread-local access set
@@ -79,9 +76,12 @@ public struct ReactorActivity: Hashable, Sendable {
     running ?? effectActivity
   }
 
-  /// ``ofEffect``, as inlinable code reads it: a task-local read, only when no recorded
-  /// reactor's code runs synchronously now.
-  @MainActor @usableFromInline static var effectActivity: ReactorActivity? { ofEffect }
+  /// The activity of the effect body running in the current task, bound across `await`
+  /// (``EffectActivityLocal``): read only when no recorded reactor's code runs synchronously
+  /// now.
+  @MainActor @inlinable static var effectActivity: ReactorActivity? {
+    EffectActivityLocal.value
+  }
 
   /// The session id of the recorded reactor whose code runs now.
   ///
@@ -89,7 +89,7 @@ public struct ReactorActivity: Hashable, Sendable {
   /// effect body of the current task. A reactor created now is a child of it. A reactor
   /// recorded alone, outside every session, is not one: its code gives `nil`.
   @MainActor public static var currentReactor: Int? {
-    guard let reactor = runningReactor ?? ofEffect?.reactor, reactor > 0 else { return nil }
+    guard let reactor = runningReactor ?? effectActivity?.reactor, reactor > 0 else { return nil }
     return reactor
   }
 
@@ -159,7 +159,7 @@ public struct ReactorActivity: Hashable, Sendable {
       runningReactor = outerReactor
     }
     // An effect body's own activity does not show through.
-    let result = $ofEffect.withValue(nil) {
+    let result = EffectActivityLocal.forBinding.withValue(nil) {
       Result { () throws(Failure) -> T in try body() }
     }
     return try result.get()

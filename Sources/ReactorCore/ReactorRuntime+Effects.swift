@@ -92,8 +92,9 @@ extension ReactorRuntime {
       let running = ReactorActivity(reactor: activityID, action: action, effect: effectID)
       activity = running
       let unbound = body
+      let local = EffectActivityLocal.forBinding
       body = { send in
-        try await ReactorActivity.$ofEffect.withValue(running) { try await unbound(send) }
+        try await local.withValue(running) { try await unbound(send) }
       }
     }
     let outerActivity = ReactorActivity.running
