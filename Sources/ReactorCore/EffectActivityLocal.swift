@@ -4,11 +4,11 @@
 /// A recorded session reads it for every action sent from outside the reactors (a user's
 /// tap, a test's loop). `TaskLocal.get()` is generic and not inlinable: each read went
 /// through three value-witness calls, the lazy global's `swift_once` and a copy of
-/// `ReactorActivity?` through its metadata, about 120 instructions an action, a third of
-/// a counter-sync session lane's cost. ``value`` asks the concurrency runtime for the
+/// `ReactorActivity?` through its metadata: about 120 instructions an action, a sixth of
+/// what a counter-sync session lane added. ``value`` asks the concurrency runtime for the
 /// binding's storage directly (`swift_task_localValueGet`: the entry point that
 /// `TaskLocal.get()` itself calls, part of the runtime's stable ABI) and loads the value
-/// from it, about 35 instructions. Bindings go through the public `TaskLocal.withValue`,
+/// from it: about 35 instructions (docs/performance-history.md, "… fifth round"). Bindings go through the public `TaskLocal.withValue`,
 /// so binding, child tasks' inheritance and the fallback storage outside a task behave
 /// exactly as `@TaskLocal`'s.
 @usableFromInline
