@@ -20,9 +20,9 @@ struct RowResult: Sendable {
   var row: BenchRow
   /// Its runs, in order.
   var runs: [Run]
-  /// ReactorKit's untraced throughput on this machine, estimated from this run's untraced row
-  /// of the same scenario (``ReactorKitCalibration``), lowest and highest; `nil` for a
-  /// scenario without a calibration or a run without that row.
+  /// ReactorKit's untraced throughput on this machine, estimated from the fastest run of this
+  /// run's untraced row of the same scenario (``ReactorKitCalibration``), lowest and highest;
+  /// `nil` for a scenario without a calibration or a run without that row.
   var calibratedReactorKit: ClosedRange<Double>?
 
   /// The median of the runs' seconds.
@@ -30,6 +30,11 @@ struct RowResult: Sendable {
 
   /// The median of the runs' throughputs, in units per second.
   var throughput: Double { Self.median(runs.map { Double($0.units) / $0.seconds }) }
+
+  /// The highest of the runs' throughputs, in units per second: what a calibration against
+  /// ReactorKit starts from, so that a slow run of our untraced row never makes ReactorKit's
+  /// estimate, and so a ratio to it, look better than the machine's best.
+  var fastestThroughput: Double { runs.map { Double($0.units) / $0.seconds }.max() ?? .nan }
 
   /// The median of the runs' bytes per second, for rows that report bytes.
   var bytesPerSecond: Double? {

@@ -86,13 +86,30 @@ struct ReactorKitCalibrationTests {
     #expect(!table.text.contains("calibrated"))
   }
 
-  /// A result of one run of the row `id`, taking `seconds` for the row's count.
+  @Test func theCalibrationStartsFromTheFastestUntracedRunNotTheMedian() throws {
+    let rows = BenchPlan(directory: "/tmp/unused", divisor: 1).rows
+    // state-large: 200,000 actions untraced in 0.07, 0.04 and 0.069 s (2.86 M, 5 M, 2.90 M a
+    // second), to a file in 1.25 s (160,000 a second).
+    let untraced = try Self.result(
+      of: "state-large/untraced", in: rows, seconds: 0.07, 0.04, 0.069)
+    let file = try Self.result(of: "state-large/file", in: rows, seconds: 1.25)
+    let table = ResultTable(results: [untraced, file], runs: 3, isQuick: false)
+    // 5 M × 2.84–2.99 %, not the median's 2.90 M × the share.
+    let range = try #require(table.results[1].calibratedReactorKit)
+    #expect(abs(range.lowerBound - 142_000) < 1e-6 && abs(range.upperBound - 149_500) < 1e-6)
+    // 160,000 / 149,500 and / 142,000: short of 2×, where the median would have read 1.8–1.9×.
+    #expect(table.text.contains("| 1.07–1.13× (calibrated);"))
+    #expect(table.text.contains("the fastest run of this run's untraced row"))
+  }
+
+  /// A result of the row `id` with a run for each of `seconds`, each taking it for the row's
+  /// count.
   private static func result(
-    of id: String, in rows: [BenchRow], seconds: Double
+    of id: String, in rows: [BenchRow], seconds: Double...
   ) throws -> RowResult {
     let row = try #require(rows.first { $0.id == id })
     return RowResult(
       row: row,
-      runs: [.init(seconds: seconds, units: row.count, maximumResidentBytes: 20 << 20)])
+      runs: seconds.map { .init(seconds: $0, units: row.count, maximumResidentBytes: 20 << 20) })
   }
 }
