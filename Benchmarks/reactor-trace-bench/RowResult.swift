@@ -29,12 +29,15 @@ struct RowResult: Sendable {
   var seconds: Double { Self.median(runs.map(\.seconds)) }
 
   /// The median of the runs' throughputs, in units per second.
-  var throughput: Double { Self.median(runs.map { Double($0.units) / $0.seconds }) }
+  var throughput: Double { Self.median(throughputs) }
 
   /// The highest of the runs' throughputs, in units per second: what a calibration against
   /// ReactorKit starts from, so that a slow run of our untraced row never makes ReactorKit's
   /// estimate, and so a ratio to it, look better than the machine's best.
-  var fastestThroughput: Double { runs.map { Double($0.units) / $0.seconds }.max() ?? .nan }
+  var fastestThroughput: Double { throughputs.max() ?? .nan }
+
+  /// Each run's throughput, in units per second.
+  private var throughputs: [Double] { runs.map { Double($0.units) / $0.seconds } }
 
   /// The median of the runs' bytes per second, for rows that report bytes.
   var bytesPerSecond: Double? {

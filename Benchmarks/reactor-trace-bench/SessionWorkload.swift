@@ -211,7 +211,7 @@ enum SessionWorkload {
     for counter in counters { recorder.record(counter) }
     let clock = ContinuousClock()
     let start = clock.now
-    for index in 0..<actions { counters[index % reactors].send(.increase) }
+    sendRoundRobin(to: counters, actions: actions) { _ in .increase }
     let seconds = start.duration(to: clock.now).seconds
     recorder.stop()
     return (recorder, counters, seconds)
