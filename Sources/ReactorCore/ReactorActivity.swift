@@ -122,19 +122,41 @@ public struct ReactorActivity: Hashable, Sendable {
     return try body()
   }
 
+  /// What ran before ``enter(_:in:)``, for ``restore(_:)``.
+  @usableFromInline struct Outer {
+    @usableFromInline let activity: ReactorActivity?
+    @usableFromInline let reactor: Int?
+
+    @inlinable init(activity: ReactorActivity?, reactor: Int?) {
+      self.activity = activity
+      self.reactor = reactor
+    }
+  }
+
+  /// Sets `activity` running as the code of reactor `reactor`, and returns what ran before.
+  ///
+  /// With ``restore(_:)``, what ``whileRunning(_:in:_:)`` does around a closure, for code
+  /// that must not form one (a closure that captures a reactor retains it, on the slow path).
+  @MainActor @inlinable static func enter(_ activity: ReactorActivity?, in reactor: Int?) -> Outer {
+    let outer = Outer(activity: running, reactor: runningReactor)
+    running = activity
+    runningReactor = reactor
+    return outer
+  }
+
+  /// Restores what ran before the ``enter(_:in:)`` that returned `outer`.
+  @MainActor @inlinable static func restore(_ outer: Outer) {
+    running = outer.activity
+    runningReactor = outer.reactor
+  }
+
   /// Runs `body` as the code of reactor `reactor` with `activity` running, restoring what
   /// ran before.
   @MainActor @inlinable @discardableResult static func whileRunning<T>(
     _ activity: ReactorActivity?, in reactor: Int, _ body: () -> T
   ) -> T {
-    let outer = running
-    let outerReactor = runningReactor
-    running = activity
-    runningReactor = reactor
-    defer {
-      running = outer
-      runningReactor = outerReactor
-    }
+    let outer = enter(activity, in: reactor)
+    defer { restore(outer) }
     return body()
   }
 
@@ -150,14 +172,8 @@ public struct ReactorActivity: Hashable, Sendable {
   @MainActor public static func making<T, Failure: Error>(
     as activity: ReactorActivity?, _ body: () throws(Failure) -> T
   ) throws(Failure) -> T {
-    let outer = running
-    let outerReactor = runningReactor
-    running = activity
-    runningReactor = activity?.reactor
-    defer {
-      running = outer
-      runningReactor = outerReactor
-    }
+    let outer = enter(activity, in: activity?.reactor)
+    defer { restore(outer) }
     // An effect body's own activity does not show through.
     let result = EffectActivityLocal.forBinding.withValue(nil) {
       Result { () throws(Failure) -> T in try body() }

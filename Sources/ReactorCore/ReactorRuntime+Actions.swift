@@ -105,10 +105,11 @@ extension ReactorRuntime {
   /// run as this reactor's activity), with `mutate` and `reduce` called on the reactor
   /// directly, as the fast path outside a session does.
   ///
-  /// The activity is set and restored by hand, as ``ReactorActivity/delivering(_:_:)`` and
-  /// ``ReactorActivity/whileRunning(_:in:_:)`` would around closures: a closure that
-  /// captures the reactor retains it, and a reactor's weak references put every retain and
-  /// release of it on the slow path (about 130 instructions an event for four closures).
+  /// The activity is set and restored without closures (``ReactorActivity/enter(_:in:)``),
+  /// as ``ReactorActivity/delivering(_:_:)`` and ``ReactorActivity/whileRunning(_:in:_:)``
+  /// would around them: a closure that captures the reactor retains it, and a reactor's weak
+  /// references put every retain and release of it on the slow path (about 130 instructions
+  /// an event for four closures).
   ///
   /// Inlinable and never inlined, as ``receiveRecordingOrigin(_:id:origin:mutate:)`` is.
   @inlinable @inline(never)
@@ -122,10 +123,8 @@ extension ReactorRuntime {
     let id = lastActionID
     isHandlingAction = true
     monitor?.reactorDidReceive(action: action, id: id, origin: .sent, from: origin)
-    let outerRunning = ReactorActivity.running
-    let outerReactor = ReactorActivity.runningReactor
-    ReactorActivity.running = ReactorActivity(reactor: activityID, action: id)
-    ReactorActivity.runningReactor = activityID
+    let outer = ReactorActivity.enter(
+      ReactorActivity(reactor: activityID, action: id), in: activityID)
     let effect = reactor.mutate(action: action)
     switch effect.operation {
     // Already this action's activity: set once for the action, not around each mutation.
@@ -136,8 +135,7 @@ extension ReactorRuntime {
     default:
       start(effect, action: id)
     }
-    ReactorActivity.running = outerRunning
-    ReactorActivity.runningReactor = outerReactor
+    ReactorActivity.restore(outer)
     isHandlingAction = false
     endUnit()
     ReactorActivity.delivered = outerDelivered

@@ -97,18 +97,8 @@ extension ReactorRuntime {
         try await local.withValue(running) { try await unbound(send) }
       }
     }
-    let outerActivity = ReactorActivity.running
-    let outerReactor = ReactorActivity.runningReactor
-    if let activity {
-      ReactorActivity.running = activity
-      ReactorActivity.runningReactor = activity.reactor
-    }
-    defer {
-      if activity != nil {
-        ReactorActivity.running = outerActivity
-        ReactorActivity.runningReactor = outerReactor
-      }
-    }
+    let outer = activity.map { ReactorActivity.enter($0, in: $0.reactor) }
+    defer { outer.map(ReactorActivity.restore) }
     let task = Task.immediate { @MainActor in
       let outcome: EffectOutcome
       do {
