@@ -36,7 +36,7 @@ struct PayloadCache: Sendable {
   }
 
   /// A value's bytes, zero-padded.
-  private struct Key: Hashable, Sendable {
+  private struct Key: Equatable, Sendable {
     var low: UInt64 = 0
     var high: UInt64 = 0
   }
@@ -46,7 +46,16 @@ struct PayloadCache: Sendable {
   /// payloads vary without end (`setValue(n)`): an entry takes a few hundred bytes.
   static var capacity: Int { 4096 }
 
-  private var entries: [Key: Entry] = [:]
+  // A table of slots, a power of two of them and at most half full, each empty or holding an
+  // entry and its key, found by linear probing from the key's hash: a lookup costs a
+  // multiplication and a comparison or two, where a `Dictionary` hashed the key with SipHash
+  // (a third of recording an action and its mutation to a file, for a small state).
+  private var keys: [Key] = []
+  private var entries: [Entry?] = []
+  /// How far a key's hash is shifted right to give its first slot: 64 − log₂(slots).
+  private var shift: UInt64 = 64
+  /// How many entries are stored.
+  private(set) var count = 0
   /// The last entry found or stored, and its key: a value that repeats (as an action sent
   /// over and over does) is found without hashing.
   private var last: (key: Key, entry: Entry)?
@@ -62,18 +71,52 @@ struct PayloadCache: Sendable {
     return key
   }
 
+  /// The first slot probed for `key`: the high bits of a multiplicative hash of its words.
+  private func firstSlot(of key: Key) -> Int {
+    let mixed = (key.low ^ (key.high &* 0x9E37_79B9_7F4A_7C15)) &* 0xBF58_476D_1CE4_E5B9
+    return Int(truncatingIfNeeded: mixed >> shift)
+  }
+
+  /// The slot that holds `key`, or the empty slot where it would go.
+  private func slot(of key: Key) -> Int {
+    let mask = entries.count - 1
+    var slot = firstSlot(of: key)
+    while entries[slot] != nil && keys[slot] != key { slot = (slot + 1) & mask }
+    return slot
+  }
+
   /// The entry stored for `value`, if any.
   mutating func entry<Value>(for value: Value) -> Entry? {
     guard let key = Self.key(value) else { return nil }
     if let last, last.key == key { return last.entry }
-    guard let entry = entries[key] else { return nil }
+    guard count > 0, let entry = entries[slot(of: key)] else { return nil }
     last = (key, entry)
     return entry
   }
 
   /// Stores the entry for `value`, unless the cache is full or the type is not cacheable.
   mutating func store<Value>(_ entry: Entry, for value: Value) {
-    guard let key = Self.key(value), entries.count < Self.capacity else { return }
-    entries[key] = entry
+    guard let key = Self.key(value), count < Self.capacity else { return }
+    if 2 * (count + 1) > entries.count { grow() }
+    let slot = slot(of: key)
+    if entries[slot] == nil { count += 1 }
+    keys[slot] = key
+    entries[slot] = entry
+  }
+
+  /// Doubles the slots (16 at first), and puts each entry in its slot among them.
+  private mutating func grow() {
+    let oldKeys = keys
+    let oldEntries = entries
+    let slots = max(16, 2 * entries.count)
+    keys = Array(repeating: Key(), count: slots)
+    entries = Array(repeating: nil, count: slots)
+    shift = UInt64(64 - slots.trailingZeroBitCount)
+    for index in oldEntries.indices {
+      guard let entry = oldEntries[index] else { continue }
+      let slot = slot(of: oldKeys[index])
+      keys[slot] = oldKeys[index]
+      entries[slot] = entry
+    }
   }
 }
