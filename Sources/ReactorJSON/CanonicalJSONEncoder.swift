@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Encodes `Encodable` values straight to their canonical JSON bytes: the bytes
 /// `JSONValueEncoder().encode(value).serialized` gives, without building the tree.
 ///
@@ -505,8 +513,10 @@ private final class CanonicalOutput {
   }
 
   /// Puts the two members at `pair`, the last of the object at `objectStart` and out of
-  /// order, in key order (only the second of two equal keys kept), without the scratch copy
-  /// of the general case: most small structs declare a member or two out of key order.
+  /// order, in key order (only the second of two equal keys kept), with one move of the
+  /// larger member and a copy of the smaller aside, where the general case copies both out
+  /// and back: most small structs declare a member or two out of key order, and one of them
+  /// is often a large array.
   private func swapTwoMembers(_ pair: UnsafeMutablePointer<Member>, objectStart: Int) {
     let first = pair[0]
     let second = pair[1]
@@ -514,28 +524,32 @@ private final class CanonicalOutput {
     // `second` sorts before `first` (or has the same key): it was out of order.
     integerArrays.beginMoving(contentStart..<bytes.count)
     defer { integerArrays.endMoving() }
+    let secondLength = second.end - second.start
     if !Self.keyPrecedes(second, first, in: bytes.base) {
       // Equal keys: the last one is kept.
-      let length = second.end - second.start
-      (bytes.base + contentStart).update(from: bytes.base + second.start, count: length)
-      integerArrays.moved(from: second.start, count: length, to: contentStart)
-      bytes.count = contentStart + length
+      (bytes.base + contentStart).update(from: bytes.base + second.start, count: secondLength)
+      integerArrays.moved(from: second.start, count: secondLength, to: contentStart)
+      bytes.count = contentStart + secondLength
       return
     }
+    let firstLength = first.end - first.start
+    let comma = contentStart + secondLength
     scratch.removeAll()
-    scratch.append(
-      UnsafeBufferPointer(start: bytes.base + contentStart, count: bytes.count - contentStart))
-    let moved = scratch.base - contentStart
-    var written = contentStart
-    (bytes.base + written).update(from: moved + second.start, count: second.end - second.start)
-    integerArrays.moved(from: second.start, count: second.end - second.start, to: written)
-    written += second.end - second.start
-    bytes.base[written] = UInt8(ascii: ",")
-    written += 1
-    (bytes.base + written).update(from: moved + first.start, count: first.end - first.start)
-    integerArrays.moved(from: first.start, count: first.end - first.start, to: written)
-    written += first.end - first.start
-    bytes.count = written
+    if secondLength <= firstLength {
+      // The second aside, the first moved up past where the second and a comma go.
+      scratch.append(UnsafeBufferPointer(start: bytes.base + second.start, count: secondLength))
+      memmove(bytes.base + comma + 1, bytes.base + first.start, firstLength)
+      (bytes.base + contentStart).update(from: scratch.base, count: secondLength)
+    } else {
+      // The first aside, the second moved down to the start.
+      scratch.append(UnsafeBufferPointer(start: bytes.base + first.start, count: firstLength))
+      memmove(bytes.base + contentStart, bytes.base + second.start, secondLength)
+      (bytes.base + comma + 1).update(from: scratch.base, count: firstLength)
+    }
+    bytes.base[comma] = UInt8(ascii: ",")
+    integerArrays.moved(from: second.start, count: secondLength, to: contentStart)
+    integerArrays.moved(from: first.start, count: firstLength, to: comma + 1)
+    bytes.count = comma + 1 + firstLength
   }
 
   private static func grow<Element>(

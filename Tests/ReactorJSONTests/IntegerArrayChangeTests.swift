@@ -13,9 +13,16 @@ struct IntegerArrayChangeTests {
       var alpha = 0
     }
 
+    /// Two members out of key order, the second the larger: it moves to the front.
+    struct Tail: Encodable {
+      var zeta = 0
+      var beta: [Int]
+    }
+
     var values: [Int]
     var counter = 0
     var inner: Inner
+    var tail: Tail?
     var table: [String: [Int]]
     var small: [Int]
   }
@@ -45,6 +52,7 @@ struct IntegerArrayChangeTests {
     var state = State(
       values: Array(0..<1_000), inner: State.Inner(zulu: Array(repeating: 7, count: 300)),
       table: ["b": Array(0..<200), "a": Array(repeating: -1, count: 129)], small: [1, 2, 3])
+    state.tail = State.Tail(beta: Array(repeating: 5, count: 256))
     let encoder = CanonicalJSONEncoder()
     var old: [UInt8] = []
     try encoder.encode(state, into: &old)
@@ -70,6 +78,8 @@ struct IntegerArrayChangeTests {
         state.table["b"]![below(200)] = below(10)
       case 5:
         state.small.append(step)
+        state.tail!.beta[below(256)] = below(1_000)
+        state.tail!.zeta += 1
       case 6:
         break  // Only the counter: the same arrays, the same storage.
       default:
@@ -77,6 +87,7 @@ struct IntegerArrayChangeTests {
       }
       var new: [UInt8] = []
       try encoder.encode(state, into: &new)
+      #expect(try new == JSONValueEncoder().encode(state).serialized, "step \(step)")
       let arrays = encoder.integerArrayChanges(since: mark)
       if !arrays.isEmpty { known += 1 }
       let result = try diffs(old, new, arrays: arrays)
