@@ -51,6 +51,8 @@ package struct CanonicalJSONDiff {
     self.old = old
     self.new = new
     self.bytes = bytes
+    // Room for a path eight deep at once: grown from nothing, it was reallocated twice.
+    path.reserveCapacity(8)
     if arrays.count == 1 {
       // The common case, without a copy.
       self.arrays = arrays[0].fits(old, new) ? arrays : []
