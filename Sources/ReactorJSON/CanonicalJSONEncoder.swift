@@ -144,6 +144,9 @@ private final class CanonicalOutput {
 
   // Only the encoding that owns this output touches it, one access at a time.
   @exclusivity(unchecked) var bytes = OutputBytes()
+  /// The bytes of the value before the one in ``bytes``, when it was written directly: where
+  /// ``IntegerArrayCache`` copies the blocks of an array of Ints that did not change from.
+  @exclusivity(unchecked) private var previousBytes = OutputBytes()
   @exclusivity(unchecked) private var slots: UnsafeMutablePointer<Slot>
   @exclusivity(unchecked) private var slotCapacity = 8
   @exclusivity(unchecked) private var slotCount = 0
@@ -188,6 +191,7 @@ private final class CanonicalOutput {
     slots.deallocate()
     members.deallocate()
     bytes.deallocate()
+    previousBytes.deallocate()
     scratch.deallocate()
     keyMemoBytes.deallocate()
     containerTokens.deallocate()
@@ -195,6 +199,8 @@ private final class CanonicalOutput {
 
   /// Encodes `value` into ``bytes``; returns whether it could.
   func encodeDirectly<T: Encodable>(_ value: T) -> Bool {
+    // The last value's bytes become the previous value's, in place.
+    swap(&bytes, &previousBytes)
     bytes.removeAll()
     slotCount = 0
     memberCount = 0
@@ -674,7 +680,8 @@ extension CanonicalOutput {
   /// Writes `values` as a JSON array of integers, from the previous value's array in the
   /// same place where their elements are equal (``IntegerArrayCache``).
   func writeIntegers(_ values: [Int]) {
-    integerArrays.write(values, to: &bytes)
+    integerArrays.write(
+      values, to: &bytes, previousValue: UnsafeBufferPointer(previousBytes.written))
   }
 }
 

@@ -14,7 +14,8 @@ import Darwin
 /// encoding. An array is matched with the one written in the same place in the previous
 /// value (the first array of Ints of the value with the previous value's first, and so on),
 /// compared in blocks of ``blockLength`` elements with `memcmp`, and each equal block's bytes
-/// are copied from the previous JSON; the other blocks are formatted. The bytes are the same
+/// are copied from the previous value's bytes, which the encoder keeps (where the array ended
+/// up in them is its ``Entry/offset``); the other blocks are formatted. The bytes are the same
 /// either way: a block's bytes are its elements' formatting and the commas after them.
 struct IntegerArrayCache {
   /// How many elements a block holds.
@@ -24,11 +25,10 @@ struct IntegerArrayCache {
   /// The fewest elements of an array remembered: two blocks.
   static var shortestKept: Int { 2 * blockLength }
 
-  /// An array written, its JSON, and where each block starts in it.
+  /// An array written, and where each block starts in its JSON.
   struct Entry {
     var values: [Int]
-    var json: [UInt8]
-    /// The offset in `json` of each block's first element, and of the closing `]` last.
+    /// From the `[`, the offset of each block's first element, and of the closing `]` last.
     var blockStarts: [Int]
     /// The number of the value it was last written in.
     var value: Int
@@ -71,7 +71,13 @@ struct IntegerArrayCache {
 
   /// Appends the JSON of `values` to `bytes`, from the previous value's array in the same
   /// place where their blocks are equal, and remembers it for the next value.
-  mutating func write(_ values: [Int], to bytes: inout OutputBytes) {
+  /// - Parameters:
+  ///   - values: The array.
+  ///   - bytes: The bytes of the value being written.
+  ///   - previousValue: The bytes of the value written before it.
+  mutating func write(
+    _ values: [Int], to bytes: inout OutputBytes, previousValue: UnsafeBufferPointer<UInt8>
+  ) {
     let index = next
     next += 1
     // A short array is formatted: keeping its bytes would cost more than formatting saves.
@@ -84,43 +90,43 @@ struct IntegerArrayCache {
     remembersArraysOfThisValue = true
     if index < entries.count {
       // In place: the entry's arrays are reused.
-      Self.rewrite(&entries[index], with: values, value: valueNumber, to: &bytes)
+      Self.rewrite(
+        &entries[index], with: values, value: valueNumber, to: &bytes,
+        previousValue: previousValue)
     } else {
       var starts: [Int] = []
       Self.format(values, blockStarts: &starts, to: &bytes)
-      let written = UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start)
       if index == entries.count {
         entries.append(
-          Entry(
-            values: values, json: Array(written), blockStarts: starts, value: valueNumber,
-            offset: start))
+          Entry(values: values, blockStarts: starts, value: valueNumber, offset: start))
       }
     }
   }
 
   /// Writes `values` from `entry`, the array written in the same place in an earlier value,
   /// and makes `entry` theirs, written in value number `value`.
+  ///
+  /// Equal blocks are copied from `previousValue` when `entry` was written there, with as
+  /// many elements, and is where the entry says; else the array is formatted.
   private static func rewrite(
-    _ entry: inout Entry, with values: [Int], value: Int, to bytes: inout OutputBytes
+    _ entry: inout Entry, with values: [Int], value: Int, to bytes: inout OutputBytes,
+    previousValue: UnsafeBufferPointer<UInt8>
   ) {
     let start = bytes.count
-    let isFromPrevious = entry.values.count == values.count
-    let hadPrevious = isFromPrevious && entry.value == value - 1 && entry.offset != nil
+    let hadPrevious =
+      entry.values.count == values.count && entry.value == value - 1 && entry.offset != nil
     var starts = entry.previousBlockStarts
     var equal = entry.equalBlocks
     entry.previousBlockStarts = []
     entry.equalBlocks = []
     starts.removeAll(keepingCapacity: true)
     equal.removeAll(keepingCapacity: true)
-    if isFromPrevious {
-      write(values, from: entry, blockStarts: &starts, equal: &equal, to: &bytes)
+    if hadPrevious, let json = json(of: entry, in: previousValue) {
+      write(values, from: entry, json: json, blockStarts: &starts, equal: &equal, to: &bytes)
     } else {
       format(values, blockStarts: &starts, to: &bytes)
     }
     entry.values = values
-    entry.json.removeAll(keepingCapacity: true)
-    entry.json.append(
-      contentsOf: UnsafeBufferPointer(start: bytes.base + start, count: bytes.count - start))
     entry.previousOffset = hadPrevious ? entry.offset : nil
     swap(&entry.previousBlockStarts, &entry.blockStarts)
     entry.blockStarts = starts
@@ -184,47 +190,56 @@ struct IntegerArrayCache {
 
   // MARK: Writing
 
+  /// The JSON of the array `entry` describes, from its `[` to its `]`, in `value`'s bytes;
+  /// `nil` when they do not hold it where the entry says.
+  private static func json(
+    of entry: Entry, in value: UnsafeBufferPointer<UInt8>
+  ) -> UnsafeBufferPointer<UInt8>? {
+    guard let offset = entry.offset, let end = entry.blockStarts.last, offset >= 0,
+      offset + end < value.count, value[offset] == UInt8(ascii: "["),
+      value[offset + end] == UInt8(ascii: "]")
+    else { return nil }
+    return UnsafeBufferPointer(rebasing: value[offset...(offset + end)])
+  }
+
   /// Writes `values` block by block: a block equal to `previous`'s is copied from its JSON,
-  /// and its bit set in `equal`.
+  /// `json`, and its bit set in `equal`.
   private static func write(
-    _ values: [Int], from previous: Entry, blockStarts starts: inout [Int],
-    equal: inout [UInt64], to bytes: inout OutputBytes
+    _ values: [Int], from previous: Entry, json: UnsafeBufferPointer<UInt8>,
+    blockStarts starts: inout [Int], equal: inout [UInt64], to bytes: inout OutputBytes
   ) {
     let start = bytes.count
     bytes.append(UInt8(ascii: "["))
     let count = values.count
     values.withUnsafeBufferPointer { new in
       previous.values.withUnsafeBufferPointer { old in
-        previous.json.withUnsafeBufferPointer { json in
-          var block = 0
-          var first = 0
-          var bits: UInt64 = 0
-          while first < count {
-            let end = min(first + blockLength, count)
-            starts.append(bytes.count - start)
-            let isEqual =
-              new.baseAddress! == old.baseAddress!
-              || memcmp(
-                new.baseAddress! + first, old.baseAddress! + first,
-                (end - first) * MemoryLayout<Int>.stride) == 0
-            if isEqual {
-              let from = previous.blockStarts[block]
-              bytes.append(
-                UnsafeBufferPointer(
-                  rebasing: json[from..<previous.blockStarts[block + 1]]))
-              bits |= 1 << UInt64(block & 63)
-            } else {
-              formatElements(new, first..<end, last: count - 1, to: &bytes)
-            }
-            block += 1
-            if block & 63 == 0 {
-              equal.append(bits)
-              bits = 0
-            }
-            first = end
+        var block = 0
+        var first = 0
+        var bits: UInt64 = 0
+        while first < count {
+          let end = min(first + blockLength, count)
+          starts.append(bytes.count - start)
+          let isEqual =
+            new.baseAddress! == old.baseAddress!
+            || memcmp(
+              new.baseAddress! + first, old.baseAddress! + first,
+              (end - first) * MemoryLayout<Int>.stride) == 0
+          if isEqual {
+            let from = previous.blockStarts[block]
+            bytes.append(
+              UnsafeBufferPointer(rebasing: json[from..<previous.blockStarts[block + 1]]))
+            bits |= 1 << UInt64(block & 63)
+          } else {
+            formatElements(new, first..<end, last: count - 1, to: &bytes)
           }
-          if block & 63 != 0 { equal.append(bits) }
+          block += 1
+          if block & 63 == 0 {
+            equal.append(bits)
+            bits = 0
+          }
+          first = end
         }
+        if block & 63 != 0 { equal.append(bits) }
       }
     }
     starts.append(bytes.count - start)
