@@ -181,4 +181,46 @@ struct IntegerArrayChangeTests {
     try encoder.encode(AsksForItsPath(values: Array(2..<302), asks: false), into: &bytes)
     #expect(encoder.integerArrayChanges(since: second).isEmpty)
   }
+  @Test func anArrayIsWrittenRightWhateverTheValuesBeforeItWere() throws {
+    // One encoder, values whose arrays of Ints come and go, change length, move, or sit in a
+    // value left to the tree encoder: each value's bytes are the tree encoder's, whether its
+    // arrays are copied from the value before or formatted.
+    struct Pair: Encodable {
+      var zeta: [Int]
+      var alpha: [Int]
+    }
+    struct AsksForItsPath: Encodable {
+      var values: [Int]
+
+      enum CodingKeys: String, CodingKey { case values }
+
+      func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(values, forKey: .values)
+        _ = container.codingPath
+      }
+    }
+    let long = Array(0..<300)
+    var changed = long
+    changed[200] = -7
+    let values: [any Encodable] = [
+      Pair(zeta: long, alpha: Array(repeating: 1, count: 200)),
+      Pair(zeta: changed, alpha: Array(repeating: 1, count: 200)),
+      ["only": 3],
+      Pair(zeta: changed, alpha: Array(repeating: 2, count: 200)),
+      Pair(zeta: Array(changed.prefix(250)), alpha: Array(repeating: 2, count: 200)),
+      AsksForItsPath(values: long),
+      Pair(zeta: long, alpha: Array(repeating: 2, count: 200)),
+      Pair(zeta: Array(repeating: 2, count: 200), alpha: long),
+      long,
+      changed,
+    ]
+    let encoder = CanonicalJSONEncoder()
+    for (index, value) in values.enumerated() {
+      var bytes: [UInt8] = []
+      try encoder.encode(value, into: &bytes)
+      #expect(try bytes == JSONValueEncoder().encode(value).serialized, "value \(index)")
+      #expect(try encoder.hash(value) == TraceHash(of: bytes), "value \(index)")
+    }
+  }
 }
