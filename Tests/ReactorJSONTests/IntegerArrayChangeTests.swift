@@ -28,15 +28,18 @@ struct IntegerArrayChangeTests {
   }
 
   /// The operations the diff writes with the encoder's knowledge, the ones it writes
-  /// without, and the tree diff's.
+  /// without, and the tree diff's, the first two in `memory`, kept from one diff to the next
+  /// as the recorder keeps it.
   private func diffs(
-    _ old: [UInt8], _ new: [UInt8], arrays: [IntegerArrayChange]
+    _ old: [UInt8], _ new: [UInt8], arrays: [IntegerArrayChange],
+    memory: inout CanonicalJSONDiff.Memory
   ) throws -> (known: String?, plain: String?, tree: String) {
     func write(_ arrays: [IntegerArrayChange]) -> String? {
       var bytes = Array("[".utf8)
       let count = old.withUnsafeBufferPointer { old in
         new.withUnsafeBufferPointer { new in
-          CanonicalJSONDiff.write(from: old, to: new, into: &bytes, arrays: arrays)
+          CanonicalJSONDiff.write(
+            from: old, to: new, into: &bytes, arrays: arrays, memory: &memory)
         }
       }
       return count.map { _ in String(decoding: bytes, as: UTF8.self) }
@@ -57,6 +60,7 @@ struct IntegerArrayChangeTests {
     var old: [UInt8] = []
     try encoder.encode(state, into: &old)
     var mark = encoder.lastValue
+    var memory = CanonicalJSONDiff.Memory()
     var known = 0
     for step in 0..<600 {
       state.counter += 1 + below(20) * 1_000
@@ -90,7 +94,7 @@ struct IntegerArrayChangeTests {
       #expect(try new == JSONValueEncoder().encode(state).serialized, "step \(step)")
       let arrays = encoder.integerArrayChanges(since: mark)
       if !arrays.isEmpty { known += 1 }
-      let result = try diffs(old, new, arrays: arrays)
+      let result = try diffs(old, new, arrays: arrays, memory: &memory)
       #expect(result.known == result.tree, "step \(step)")
       #expect(result.plain == result.tree, "step \(step)")
       old = new
@@ -111,6 +115,7 @@ struct IntegerArrayChangeTests {
     var old: [UInt8] = []
     try encoder.encode(state, into: &old)
     var mark = encoder.lastValue
+    var memory = CanonicalJSONDiff.Memory()
     let edges = [0, 63 * 64, 64 * 64 - 1, 64 * 64, 127 * 64 + 5, 128 * 64, 8_999]
     for step in 0..<40 {
       state.counter = step
@@ -120,7 +125,7 @@ struct IntegerArrayChangeTests {
       try encoder.encode(state, into: &new)
       let arrays = encoder.integerArrayChanges(since: mark)
       #expect(arrays.count == 1)
-      let result = try diffs(old, new, arrays: arrays)
+      let result = try diffs(old, new, arrays: arrays, memory: &memory)
       #expect(result.known == result.tree, "step \(step)")
       old = new
       mark = encoder.lastValue

@@ -20,9 +20,23 @@ import Darwin
 /// caller diffs the trees.
 package struct CanonicalJSONDiff {
   /// A step of the path to a value: a member's key as written (quotes included), or an index.
-  private enum Component {
+  fileprivate enum Component {
     case key(UnsafeBufferPointer<UInt8>)
     case index(Int)
+  }
+
+  /// The memory a diff works in: a caller that diffs state after state keeps one, so that
+  /// each diff does not allocate its own.
+  ///
+  /// `@unchecked Sendable`: between diffs it holds no element, so none of the pointers into
+  /// a diff's bytes that a path holds while the diff runs.
+  package struct Memory: @unchecked Sendable {
+    fileprivate var path: [Component] = []
+    fileprivate var ranges: [Int] = []
+
+    /// Empty memory, which allocates nothing until a diff uses it.
+    package init() {}
+
   }
 
   /// How much had been written at some point, to rewind to.
@@ -44,15 +58,20 @@ package struct CanonicalJSONDiff {
   /// The arrays of Ints whose unchanged blocks are known, in the order they come in `old`.
   private let arrays: [IntegerArrayChange]
 
+  /// A diff that works in `memory` and writes into `bytes`, which it takes without a copy
+  /// until ``giveBack(_:_:)``.
   private init(
-    old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, bytes: [UInt8],
-    arrays: [IntegerArrayChange]
+    old: UnsafeBufferPointer<UInt8>, new: UnsafeBufferPointer<UInt8>, bytes: inout [UInt8],
+    arrays: [IntegerArrayChange], memory: inout Memory
   ) {
     self.old = old
     self.new = new
-    self.bytes = bytes
+    self.bytes = []
+    swap(&self.bytes, &bytes)
+    swap(&path, &memory.path)
+    swap(&ranges, &memory.ranges)
     // Room for a path eight deep at once: grown from nothing, it was reallocated twice.
-    path.reserveCapacity(8)
+    if path.capacity < 8 { path.reserveCapacity(8) }
     if arrays.count == 1 {
       // The common case, without a copy.
       self.arrays = arrays[0].fits(old, new) ? arrays : []
@@ -78,24 +97,34 @@ package struct CanonicalJSONDiff {
   ///   - arrays: What the encoder of `old` and `new` knows of the arrays of Ints in both
   ///     (``CanonicalJSONEncoder/integerArrayChanges(since:)``): the blocks of elements that
   ///     did not change are skipped rather than compared. The operations are the same.
+  ///   - memory: Memory to work in, kept from one diff to the next.
   /// - Returns: The bytes the operations take, without the commas; `nil`, with `bytes` as it
   ///   was, when a key holds an escape.
   package static func write(
     from old: UnsafeBufferPointer<UInt8>, to new: UnsafeBufferPointer<UInt8>,
-    into bytes: inout [UInt8], arrays: [IntegerArrayChange] = []
+    into bytes: inout [UInt8], arrays: [IntegerArrayChange] = [], memory: inout Memory
   ) -> Int? {
     let originalCount = bytes.count
-    var diff = CanonicalJSONDiff(old: old, new: new, bytes: bytes, arrays: arrays)
-    bytes = []  // Lets `diff` change the bytes in place.
+    var diff = CanonicalJSONDiff(
+      old: old, new: new, bytes: &bytes, arrays: arrays, memory: &memory)
     if !diff.writeScalarChanges(0..<old.count, 0..<new.count) {
       diff.diff(0..<old.count, 0..<new.count)
     }
-    bytes = diff.bytes
+    diff.giveBack(&bytes, &memory)
     if diff.failed {
       bytes.removeSubrange(originalCount...)
       return nil
     }
     return diff.operationBytes
+  }
+
+  /// Gives the bytes written and the memory back to the caller, the memory emptied.
+  private mutating func giveBack(_ bytes: inout [UInt8], _ memory: inout Memory) {
+    swap(&bytes, &self.bytes)
+    path.removeAll(keepingCapacity: true)
+    ranges.removeAll(keepingCapacity: true)
+    swap(&memory.path, &path)
+    swap(&memory.ranges, &ranges)
   }
 
   // MARK: One scalar changed
@@ -136,7 +165,6 @@ package struct CanonicalJSONDiff {
     var depth = 0
     var isArray: UInt64 = 0
     var hasChange: UInt64 = 0
-    func isInArray() -> Bool { depth > 0 && isArray >> UInt64(depth - 1) & 1 == 1 }
     // Aligned offsets in the old and the new bytes: what precedes them is equal, or changed.
     var oldOffset = 0
     var newOffset = 0
@@ -196,7 +224,7 @@ package struct CanonicalJSONDiff {
       else { return fail() }
       // The path to the token, from the bytes before it.
       while position < tokenStart {
-        if !isInString, isInArray() {
+        if !isInString, Self.isInArray(depth, isArray) {
           if depth == walkArrayDepth, case .index(let index) = path[path.count - 1] {
             // A known array of Ints: straight to the block before the token.
             let array = arrays[walkArrays.array]
@@ -258,7 +286,7 @@ package struct CanonicalJSONDiff {
           path.removeLast()
           expectsKey = false
         case UInt8(ascii: ","):
-          if isInArray() {
+          if Self.isInArray(depth, isArray) {
             if case .index(let index) = path[path.count - 1] {
               path[path.count - 1] = .index(index + 1)
             }
@@ -272,7 +300,7 @@ package struct CanonicalJSONDiff {
       }
       let before = oldBase[tokenStart - 1]
       guard !isInString, depth > 0,
-        isInArray()
+        Self.isInArray(depth, isArray)
           ? before == UInt8(ascii: ",") || before == UInt8(ascii: "[")
           : before == UInt8(ascii: ":")
       else { return fail() }
@@ -356,6 +384,16 @@ package struct CanonicalJSONDiff {
       cursor.block = 0
     }
     return oldCount
+  }
+
+  /// Whether the innermost of the `depth` containers the walk is in is an array, given a bit
+  /// per container from the outermost, set for an array.
+  ///
+  /// A static function, not one nested in the walk: a nested function that reads the walk's
+  /// variables checks exclusive access to them at run time on every call.
+  @inline(__always)
+  private static func isInArray(_ depth: Int, _ isArray: UInt64) -> Bool {
+    depth > 0 && isArray >> UInt64(depth - 1) & 1 == 1
   }
 
   /// The last block whose first element starts at or before `offset` (from the `[`).
@@ -647,11 +685,28 @@ package struct CanonicalJSONDiff {
     bytes.removeSubrange(mark.byteCount...)
   }
 
+  /// Writes that the value at the path is set to the new bytes at `value`.
+  ///
+  /// In one copy, through a cursor: the common operation, two of them for every mutation of a
+  /// large state, cost ten appends each checking capacity and uniqueness.
   private mutating func writeSet(_ value: Range<Int>) {
-    write {
-      $0.writePath()
-      $0.append(#","v":"#)
-      $0.bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0.new[value]))
+    let valueBytes = UnsafeBufferPointer(rebasing: new[value])
+    // A comma, `{`, the path, `,"v":`, the value, `}`.
+    let maximumCount = 2 + pathMaximumCount + 5 + valueBytes.count + 1
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: maximumCount) { buffer in
+      let first = buffer.baseAddress!
+      var out = ByteCursor(first)
+      if count > 0 { out.write(",") }
+      let start = out.pointer
+      out.write("{")
+      writePath(to: &out)
+      out.write(#","v":"#)
+      out.write(valueBytes)
+      out.write("}")
+      precondition(out.pointer - first <= maximumCount, "wrote past the bytes reserved")
+      operationBytes += out.pointer - start
+      count += 1
+      bytes.append(contentsOf: UnsafeBufferPointer(start: first, count: out.pointer - first))
     }
   }
 
@@ -710,14 +765,37 @@ package struct CanonicalJSONDiff {
   }
 
   private mutating func writePath() {
-    append(#""p":["#)
-    for (index, component) in path.enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: pathMaximumCount) { buffer in
+      var out = ByteCursor(buffer.baseAddress!)
+      writePath(to: &out)
+      bytes.append(
+        contentsOf: UnsafeBufferPointer(
+          start: buffer.baseAddress!, count: out.pointer - buffer.baseAddress!))
+    }
+  }
+
+  /// The most bytes ``writePath(to:)`` writes.
+  private var pathMaximumCount: Int {
+    var count = 6  // `"p":[` and `]`.
+    for component in path {
       switch component {
-      case .key(let key): bytes.append(contentsOf: key)
-      case .index(let index): JSONWriter.writeInteger(Int64(index), to: &bytes)
+      case .key(let key): count += key.count + 1
+      case .index: count += ByteCursor.maximumIntegerCount + 1
       }
     }
-    bytes.append(UInt8(ascii: "]"))
+    return count
+  }
+
+  /// Writes `"p":` and the path.
+  private func writePath(to out: inout ByteCursor) {
+    out.write(#""p":["#)
+    for index in path.indices {
+      if index > 0 { out.write(",") }
+      switch path[index] {
+      case .key(let key): out.write(key)
+      case .index(let element): out.write(element)
+      }
+    }
+    out.write("]")
   }
 }

@@ -29,6 +29,13 @@ package struct ByteCursor {
     }
   }
 
+  @inlinable @inline(__always)
+  package mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let base = bytes.baseAddress else { return }
+    pointer.initialize(from: base, count: bytes.count)
+    pointer += bytes.count
+  }
+
   /// Writes an integer in decimal, as `JSONWriter.writeInteger` does.
   ///
   /// Its digits are counted first and written in place from the last, two at a time: a copy

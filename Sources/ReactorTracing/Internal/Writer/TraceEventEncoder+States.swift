@@ -118,15 +118,22 @@ extension TraceEventEncoder {
   /// `snapshotBytes`, and `]` into `diffBytes`; returns the bytes its operations take, or
   /// `nil` when the bytes cannot be read back.
   private mutating func writeDiff(from previous: [UInt8], arrays: [IntegerArrayChange]) -> Int? {
-    var bytes = diffBytes
-    diffBytes = []  // Lets the diff write into the bytes in place.
-    defer { diffBytes = bytes }
+    // The diff writes into the bytes and works in the memory in place, without a copy.
+    var bytes: [UInt8] = []
+    var memory = CanonicalJSONDiff.Memory()
+    swap(&bytes, &diffBytes)
+    swap(&memory, &diffMemory)
+    defer {
+      swap(&bytes, &diffBytes)
+      swap(&memory, &diffMemory)
+    }
     bytes.removeAll(keepingCapacity: true)
     bytes.append(UInt8(ascii: "["))
     defer { bytes.append(UInt8(ascii: "]")) }
     let operationBytes = previous.withUnsafeBufferPointer { old in
       snapshotBytes.withUnsafeBufferPointer { new in
-        CanonicalJSONDiff.write(from: old, to: new, into: &bytes, arrays: arrays)
+        CanonicalJSONDiff.write(
+          from: old, to: new, into: &bytes, arrays: arrays, memory: &memory)
       }
     }
     if let operationBytes { return operationBytes }

@@ -37,6 +37,8 @@ package struct TraceEventEncoder<Action: Sendable, Mutation: Sendable, State: Se
   /// The canonical JSON of the last state encoded, and of its diff from the state before.
   var snapshotBytes: [UInt8] = []
   var diffBytes: [UInt8] = []
+  /// The memory the diffs between states work in.
+  var diffMemory = CanonicalJSONDiff.Memory()
   /// The Action, Mutation and State types as `Encodable` ones, when they are.
   let encodableAction = StaticEncodable(Action.self)
   let encodableMutation = StaticEncodable(Mutation.self)
