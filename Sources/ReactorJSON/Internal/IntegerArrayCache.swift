@@ -53,9 +53,14 @@ struct IntegerArrayCache {
 
   /// Whether the value being encoded wrote an array that is remembered.
   private var remembersArraysOfThisValue = false
+  /// The memory of ``changes()``'s list, kept from one value to the next: emptied when a value
+  /// starts, so that the arrays its changes share with the entries are the entries' own again
+  /// when they are written over.
+  private var changeList: [IntegerArrayChange] = []
 
   /// Starts a new value: its first array is matched with the previous value's first.
   mutating func startValue() {
+    changeList.removeAll(keepingCapacity: true)
     next = 0
     valueNumber &+= 1
     remembersArraysOfThisValue = false
@@ -172,20 +177,20 @@ struct IntegerArrayCache {
   /// The arrays of the value just encoded that were written in the same place in the value
   /// before, with as many elements: where each is in both values' bytes, and which of its
   /// blocks did not change.
-  func changes() -> [IntegerArrayChange] {
-    var changes: [IntegerArrayChange] = []
+  mutating func changes() -> [IntegerArrayChange] {
+    changeList.removeAll(keepingCapacity: true)
     for entry in entries where entry.value == valueNumber {
       guard let offset = entry.offset, let previousOffset = entry.previousOffset else {
         continue
       }
-      if changes.isEmpty { changes.reserveCapacity(entries.count) }
-      changes.append(
+      if changeList.isEmpty { changeList.reserveCapacity(entries.count) }
+      changeList.append(
         IntegerArrayChange(
           oldOffset: previousOffset, newOffset: offset,
           oldBlockStarts: entry.previousBlockStarts, newBlockStarts: entry.blockStarts,
           equalBlocks: entry.equalBlocks))
     }
-    return changes
+    return changeList
   }
 
   // MARK: Writing
@@ -202,8 +207,11 @@ struct IntegerArrayCache {
     return UnsafeBufferPointer(rebasing: value[offset...(offset + end)])
   }
 
-  /// Writes `values` block by block: a block equal to `previous`'s is copied from its JSON,
-  /// `json`, and its bit set in `equal`.
+  /// Writes `values` block by block: a run of blocks equal to `previous`'s is copied from its
+  /// JSON, `json`, in one move, and their bits set in `equal`; the other blocks are formatted.
+  ///
+  /// `starts` and `equal`, empty, are sized once and filled through pointers: an append per
+  /// block checked their capacity and uniqueness every time.
   private static func write(
     _ values: [Int], from previous: Entry, json: UnsafeBufferPointer<UInt8>,
     blockStarts starts: inout [Int], equal: inout [UInt64], to bytes: inout OutputBytes
@@ -211,38 +219,51 @@ struct IntegerArrayCache {
     let start = bytes.count
     bytes.append(UInt8(ascii: "["))
     let count = values.count
-    values.withUnsafeBufferPointer { new in
-      previous.values.withUnsafeBufferPointer { old in
-        var block = 0
-        var first = 0
-        var bits: UInt64 = 0
-        while first < count {
-          let end = min(first + blockLength, count)
-          starts.append(bytes.count - start)
-          let isEqual =
-            new.baseAddress! == old.baseAddress!
-            || memcmp(
-              new.baseAddress! + first, old.baseAddress! + first,
-              (end - first) * MemoryLayout<Int>.stride) == 0
-          if isEqual {
-            let from = previous.blockStarts[block]
-            bytes.append(
-              UnsafeBufferPointer(rebasing: json[from..<previous.blockStarts[block + 1]]))
-            bits |= 1 << UInt64(block & 63)
-          } else {
-            formatElements(new, first..<end, last: count - 1, to: &bytes)
+    let blockCount = (count + blockLength - 1) / blockLength
+    starts.append(contentsOf: repeatElement(0, count: blockCount + 1))
+    equal.append(contentsOf: repeatElement(0, count: (blockCount + 63) / 64))
+    starts.withUnsafeMutableBufferPointer { starts in
+      equal.withUnsafeMutableBufferPointer { equal in
+        previous.blockStarts.withUnsafeBufferPointer { previousStarts in
+          values.withUnsafeBufferPointer { new in
+            previous.values.withUnsafeBufferPointer { old in
+              let isSameStorage = new.baseAddress! == old.baseAddress!
+              func isEqual(_ block: Int) -> Bool {
+                let first = block * blockLength
+                let end = min(first + blockLength, count)
+                return isSameStorage
+                  || memcmp(
+                    new.baseAddress! + first, old.baseAddress! + first,
+                    (end - first) * MemoryLayout<Int>.stride) == 0
+              }
+              var block = 0
+              while block < blockCount {
+                let runStart = block
+                while block < blockCount && isEqual(block) { block += 1 }
+                if block > runStart {
+                  // Where the run's blocks start now, against where they started before.
+                  let shift = bytes.count - start - previousStarts[runStart]
+                  for equalBlock in runStart..<block {
+                    starts[equalBlock] = previousStarts[equalBlock] + shift
+                    equal[equalBlock >> 6] |= 1 << UInt64(equalBlock & 63)
+                  }
+                  bytes.append(
+                    UnsafeBufferPointer(
+                      rebasing: json[previousStarts[runStart]..<previousStarts[block]]))
+                }
+                guard block < blockCount else { break }
+                starts[block] = bytes.count - start
+                let first = block * blockLength
+                formatElements(
+                  new, first..<min(first + blockLength, count), last: count - 1, to: &bytes)
+                block += 1
+              }
+              starts[blockCount] = bytes.count - start
+            }
           }
-          block += 1
-          if block & 63 == 0 {
-            equal.append(bits)
-            bits = 0
-          }
-          first = end
         }
-        if block & 63 != 0 { equal.append(bits) }
       }
     }
-    starts.append(bytes.count - start)
     bytes.append(UInt8(ascii: "]"))
   }
 
