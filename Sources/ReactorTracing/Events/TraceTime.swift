@@ -22,12 +22,11 @@ public enum TraceTime {
   /// The whole nanoseconds of `duration` (a fraction of a nanosecond dropped), or `nil`
   /// when it is negative or later than ``latest``.
   public static func nanoseconds(_ duration: Duration) -> Int64? {
-    let (seconds, attoseconds) = duration.components
-    guard seconds >= 0, attoseconds >= 0 else { return nil }
-    let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    guard !overflow else { return nil }
-    let (total, carry) = whole.addingReportingOverflow(attoseconds / 1_000_000_000)
-    return carry ? nil : total
+    // One division of the attoseconds: `components` divided them twice, the writer's most
+    // costly arithmetic on a small line.
+    let attoseconds = duration.attoseconds
+    guard attoseconds >= 0 else { return nil }
+    return Int64(exactly: attoseconds / 1_000_000_000)
   }
 
   /// The time `milliseconds` stands for, in whole nanoseconds (a fraction rounded to the

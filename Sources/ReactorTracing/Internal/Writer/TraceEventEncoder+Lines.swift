@@ -30,23 +30,27 @@ extension TraceEventEncoder {
     let canonical = CanonicalJSONEncoder()
     var hashes = PendingHashes()
     defer { hashes.resolve(in: &line) }
-    for (index, event) in events.enumerated() {
+    for index in events.indices {
       if line.bytes.count >= chunkSize {
         hashes.resolve(in: &line)
         drain(&line, WrittenCount(events: index, actions: nextAction, mutations: nextMutation))
       }
-      switch event.kind {
+      // The event's members read in place: a copy of the whole event, through its outlined
+      // copy, at each use cost more than the action line it was copied for.
+      let stamp = Stamp(
+        sequence: events[index].sequence, nanoseconds: Int(events[index].time.traceNanoseconds))
+      switch events[index].kind {
       case .action(let id, let origin):
-        writeAction(actions[nextAction], id: id, origin: origin, of: event, to: &line)
+        writeAction(actions[nextAction], id: id, origin: origin, stamp: stamp, to: &line)
         nextAction += 1
       case .mutation(let id, let origin, let publisher):
         writeMutation(
           mutations[nextMutation], id: id, origin: origin, publisher: publisher,
-          state: states[nextMutation], of: event, to: &line, canonical: canonical,
+          state: states[nextMutation], stamp: stamp, to: &line, canonical: canonical,
           hashes: &hashes)
         nextMutation += 1
       default:
-        line.appendLine(encode(StampedEvent<Action, Mutation, State>(event)))
+        line.appendLine(encode(StampedEvent<Action, Mutation, State>(events[index])))
       }
     }
   }
@@ -63,7 +67,7 @@ extension TraceEventEncoder {
   // shared runs of bytes.
 
   private mutating func writeAction(
-    _ action: Action, id: Int, origin: Origin, of event: CapturedEvent,
+    _ action: Action, id: Int, origin: Origin, stamp: Stamp,
     to line: inout LineWriter
   ) {
     let payload = actionPayload(action)
@@ -74,9 +78,9 @@ extension TraceEventEncoder {
       let members = payload.members
       line.raw(maximumCount: 64 + 3 * ByteCursor.maximumIntegerCount + members.count) { out in
         out.write(#"{"seq":"#)
-        out.write(event.sequence)
+        out.write(stamp.sequence)
         out.write(#","t":"#)
-        out.write(Int(event.time.traceNanoseconds))
+        out.write(stamp.nanoseconds)
         out.write(#","kind":"action","id":"#)
         out.write(id)
         out.write(members)
@@ -86,9 +90,9 @@ extension TraceEventEncoder {
       return
     }
     line.raw(#"{"seq":"#)
-    line.raw(event.sequence)
+    line.raw(stamp.sequence)
     line.raw(#","t":"#)
-    line.raw(Int(event.time.traceNanoseconds))
+    line.raw(stamp.nanoseconds)
     line.raw(#","kind":"action","id":"#)
     line.raw(id)
     line.raw(payload.members)
@@ -109,7 +113,7 @@ extension TraceEventEncoder {
 
   private mutating func writeMutation(
     _ mutation: Mutation, id: Int, origin: Origin, publisher: TraceEvent.Publisher?,
-    state: State, of event: CapturedEvent, to line: inout LineWriter,
+    state: State, stamp: Stamp, to line: inout LineWriter,
     canonical: CanonicalJSONEncoder, hashes: inout PendingHashes
   ) {
     let payload = mutationPayload(mutation)
@@ -131,9 +135,9 @@ extension TraceEventEncoder {
           128 + 4 * ByteCursor.maximumIntegerCount + members.count + stateBytes.count
         line.raw(maximumCount: maximumCount) { out in
           out.write(#"{"seq":"#)
-          out.write(event.sequence)
+          out.write(stamp.sequence)
           out.write(#","t":"#)
-          out.write(Int(event.time.traceNanoseconds))
+          out.write(stamp.nanoseconds)
           out.write(#","kind":"mutation","id":"#)
           out.write(id)
           out.write(members)
@@ -150,9 +154,9 @@ extension TraceEventEncoder {
       }
     }
     line.raw(#"{"seq":"#)
-    line.raw(event.sequence)
+    line.raw(stamp.sequence)
     line.raw(#","t":"#)
-    line.raw(Int(event.time.traceNanoseconds))
+    line.raw(stamp.nanoseconds)
     line.raw(#","kind":"mutation","id":"#)
     line.raw(id)
     line.raw(payload.members)
@@ -196,4 +200,13 @@ extension TraceEventEncoder {
     case .description: nil
     }
   }
+}
+
+/// An event's sequence number and time, in nanoseconds: what its line starts with.
+///
+/// Not nested in the generic encoder, which would make it generic and look its metadata up
+/// at every event.
+private struct Stamp {
+  let sequence: Int
+  let nanoseconds: Int
 }
