@@ -32,6 +32,13 @@ final class PayloadBuffer<Value> {
     return storage[index]
   }
 
+  /// The address of the value at `index`, valid until the buffer next changes: the value
+  /// read in place, without the copy (and the retains) ``subscript(_:)`` makes.
+  func address(at index: Int) -> UnsafePointer<Value> {
+    precondition(index >= start && index < count, "index out of range")
+    return UnsafePointer(storage + index)
+  }
+
   func append(_ value: Value) {
     if count == capacity { grow() }
     (storage + count).initialize(to: value)

@@ -46,7 +46,7 @@ extension TraceEventEncoder {
       case .mutation(let id, let origin, let publisher):
         writeMutation(
           mutations[nextMutation], id: id, origin: origin, publisher: publisher,
-          state: states[nextMutation], stamp: stamp, to: &line, canonical: canonical,
+          state: states.address(at: nextMutation), stamp: stamp, to: &line, canonical: canonical,
           hashes: &hashes)
         nextMutation += 1
       default:
@@ -113,7 +113,7 @@ extension TraceEventEncoder {
 
   private mutating func writeMutation(
     _ mutation: Mutation, id: Int, origin: Origin, publisher: TraceEvent.Publisher?,
-    state: State, stamp: Stamp, to line: inout LineWriter,
+    state: UnsafePointer<State>, stamp: Stamp, to line: inout LineWriter,
     canonical: CanonicalJSONEncoder, hashes: inout PendingHashes
   ) {
     let payload = mutationPayload(mutation)

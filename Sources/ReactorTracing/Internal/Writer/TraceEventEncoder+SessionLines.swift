@@ -30,7 +30,9 @@ extension TraceEventEncoder {
     _ mutation: Mutation, id: Int, origin: Origin, state: State, canonical: CanonicalJSONEncoder
   ) -> SessionPart {
     let payload = mutationPayload(mutation)
-    let change = serializeStateChange(to: state, canonical: canonical, hashesLater: false)
+    let change = withUnsafePointer(to: state) {
+      serializeStateChange(to: $0, canonical: canonical, hashesLater: false)
+    }
     return SessionPart(kind: .mutation(payload, id: id, origin: origin, change: change))
   }
 

@@ -16,7 +16,10 @@ extension TraceEventEncoder {
 
   mutating func stateChange(to state: State) -> (TraceEvent.StateChange, TraceHash) {
     let previous = previousTree ?? previousBytes.flatMap { try? JSONValue(parsing: $0) }
-    switch serializeStateChange(to: state, canonical: nil, hashesLater: false) {
+    let serialized = withUnsafePointer(to: state) {
+      serializeStateChange(to: $0, canonical: nil, hashesLater: false)
+    }
+    switch serialized {
     case .snapshot(let hash):
       return (.snapshot(previousTree!), hash)
     case .diff(let hash):
@@ -38,8 +41,11 @@ extension TraceEventEncoder {
   /// bytes are the same either way. Diffs are taken between canonical bytes. With
   /// `hashesLater`, a serialized state's hash is left for the caller to compute from
   /// `previousBytes` (the change holds a placeholder).
+  ///
+  /// The state is read in place, at `state`: a copy of a generic value costs a call through
+  /// its type's witnesses and a retain of each of its arrays.
   mutating func serializeStateChange(
-    to state: State, canonical: CanonicalJSONEncoder?, hashesLater: Bool
+    to state: UnsafePointer<State>, canonical: CanonicalJSONEncoder?, hashesLater: Bool
   ) -> SerializedStateChange {
     previousTree = nil
     let encoded: Bool
@@ -54,7 +60,7 @@ extension TraceEventEncoder {
         previousBytesMark = canonical.lastValue
         arrays = canonical.integerArrayChanges(since: previousMark)
       }
-    } else if let json = encodeState(state) {
+    } else if let json = encodeState(state.pointee) {
       snapshotBytes.removeAll(keepingCapacity: true)
       JSONWriter.write(json, to: &snapshotBytes)
       previousTree = json
@@ -64,7 +70,7 @@ extension TraceEventEncoder {
     }
     guard encoded else {
       previousBytes = nil
-      let description = describe(state, redactor: stateRedactor)
+      let description = describe(state.pointee, redactor: stateRedactor)
       lastStateByteCount = description.utf8.count
       return .description(description, TraceHeader.State.description(description).hash)
     }
@@ -102,15 +108,13 @@ extension TraceEventEncoder {
     return stateRedactor.redact(reflectsState(state))
   }
 
-  /// Writes the canonical JSON of `state`, whose type is `T`, into `snapshotBytes`; returns
-  /// whether it encoded.
+  /// Writes the canonical JSON of the state at `state`, whose type is `T`, into
+  /// `snapshotBytes`; returns whether it encoded.
   private mutating func encode<T: Encodable>(
-    _ state: State, as _: T.Type, with canonical: CanonicalJSONEncoder
+    _ state: UnsafePointer<State>, as _: T.Type, with canonical: CanonicalJSONEncoder
   ) -> Bool {
-    withUnsafePointer(to: state) { pointer in
-      pointer.withMemoryRebound(to: T.self, capacity: 1) {
-        (try? canonical.encode($0.pointee, into: &snapshotBytes)) != nil
-      }
+    state.withMemoryRebound(to: T.self, capacity: 1) {
+      (try? canonical.encode($0.pointee, into: &snapshotBytes)) != nil
     }
   }
 
