@@ -48,12 +48,38 @@ extension TracingTests {
       #expect(cache.entry(for: 42)?.label == "new")
     }
 
+    @Test func theMembersReadInPlaceAreTheEntrysThroughGrowthAndReplacement() {
+      var cache = PayloadCache()
+      func members(_ value: Int) -> [UInt8]? {
+        var found: [UInt8]?
+        let isStored = cache.withMembers(for: value) { found = Array($0) }
+        #expect(isStored == (found != nil))
+        return found
+      }
+      // Labels of every length, stored through several doublings of the table.
+      for index in 0..<600 {
+        cache.store(Self.entry(String(repeating: "x", count: index % 37)), for: index)
+      }
+      for index in 0..<600 {
+        #expect(members(index) == cache.entry(for: index)?.members, "\(index)")
+      }
+      #expect(members(600) == nil)
+      // Replaced by a shorter entry, then by a longer one.
+      cache.store(Self.entry("s"), for: 36)
+      #expect(members(36) == Self.entry("s").members)
+      cache.store(Self.entry(String(repeating: "long", count: 20)), for: 36)
+      #expect(members(36) == Self.entry(String(repeating: "long", count: 20)).members)
+      #expect(members(35) == Self.entry(String(repeating: "x", count: 35)).members)
+      #expect(cache.count == 600)
+    }
+
     @Test func valuesThatHoldReferencesOrTakeMoreThan16BytesAreNeverKept() {
       var cache = PayloadCache()
       cache.store(Self.entry("s"), for: "text")
       cache.store(Self.entry("w"), for: (1, 2, 3))
       #expect(cache.count == 0)
       #expect(cache.entry(for: "text") == nil)
+      #expect(!cache.withMembers(for: "text") { _ in Issue.record("no members") })
       #expect(cache.entry(for: (1, 2, 3)) == nil)
     }
   }

@@ -50,15 +50,29 @@ struct PayloadCache: Sendable {
   // entry and its key, found by linear probing from the key's hash: a lookup costs a
   // multiplication and a comparison or two, where a `Dictionary` hashed the key with SipHash
   // (about 270 instructions a lookup on the writer thread, two lookups an action).
-  private var keys: [Key] = []
+  private var slots: [Slot] = []
   private var entries: [Entry?] = []
+  /// The members of the entries stored, one after the other.
+  ///
+  /// A line is written from them without touching the entry or retaining it. With an entry
+  /// per value of a payload that takes a thousand values, every lookup missed the cache for
+  /// the key, the entry, its array and the array's bytes; it misses for the slot and the
+  /// bytes.
+  private var arena: [UInt8] = []
   /// How far a key's hash is shifted right to give its first slot: 64 − log₂(slots).
   private var shift: UInt64 = 64
   /// How many entries are stored.
   private(set) var count = 0
-  /// The last entry found or stored, and its key: a value that repeats (as an action sent
+  /// The last slot found or stored, and its key: a value that repeats (as an action sent
   /// over and over does) is found without hashing.
-  private var last: (key: Key, entry: Entry)?
+  private var last: (key: Key, slot: Int)?
+
+  /// A slot's key, and where its entry's members are in ``arena``.
+  private struct Slot: Sendable {
+    var key = Key()
+    var start = 0
+    var count = 0
+  }
 
   private static func key<Value>(_ value: Value) -> Key? {
     guard _isPOD(Value.self), MemoryLayout<Value>.size <= MemoryLayout<Key>.size else {
@@ -81,17 +95,38 @@ struct PayloadCache: Sendable {
   private func slot(of key: Key) -> Int {
     let mask = entries.count - 1
     var slot = firstSlot(of: key)
-    while entries[slot] != nil && keys[slot] != key { slot = (slot + 1) & mask }
+    while entries[slot] != nil && slots[slot].key != key { slot = (slot + 1) & mask }
+    return slot
+  }
+
+  /// The slot holding the entry for `value`, if any.
+  private mutating func filledSlot<Value>(for value: Value) -> Int? {
+    guard let key = Self.key(value) else { return nil }
+    if let last, last.key == key { return last.slot }
+    guard count > 0 else { return nil }
+    let slot = slot(of: key)
+    guard entries[slot] != nil else { return nil }
+    last = (key, slot)
     return slot
   }
 
   /// The entry stored for `value`, if any.
   mutating func entry<Value>(for value: Value) -> Entry? {
-    guard let key = Self.key(value) else { return nil }
-    if let last, last.key == key { return last.entry }
-    guard count > 0, let entry = entries[slot(of: key)] else { return nil }
-    last = (key, entry)
-    return entry
+    filledSlot(for: value).flatMap { entries[$0] }
+  }
+
+  /// Calls `body` with the members of the entry stored for `value`, if any, read in place;
+  /// returns whether there is one.
+  ///
+  /// `body` returns nothing: a result of a generic type, made optional, cost a lookup of its
+  /// type's metadata at every call from the unspecialized writer.
+  mutating func withMembers<Value>(
+    for value: Value, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) -> Bool {
+    guard let slot = filledSlot(for: value) else { return false }
+    let span = slots[slot].start..<slots[slot].start + slots[slot].count
+    arena.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[span])) }
+    return true
   }
 
   /// Stores the entry for `value`, unless the cache is full or the type is not cacheable.
@@ -99,23 +134,35 @@ struct PayloadCache: Sendable {
     guard let key = Self.key(value), count < Self.capacity else { return }
     if 2 * (count + 1) > entries.count { grow() }
     let slot = slot(of: key)
-    if entries[slot] == nil { count += 1 }
-    keys[slot] = key
+    let members = entry.members
+    if entries[slot] == nil {
+      count += 1
+    } else if members.count <= slots[slot].count {
+      // A replaced entry's members in place of the old ones: the arena grows only with
+      // the entries it holds.
+      arena.replaceSubrange(slots[slot].start..<slots[slot].start + members.count, with: members)
+      slots[slot].count = members.count
+      entries[slot] = entry
+      return
+    }
+    slots[slot] = Slot(key: key, start: arena.count, count: members.count)
+    arena.append(contentsOf: members)
     entries[slot] = entry
   }
 
   /// Doubles the slots (16 at first), and puts each entry in its slot among them.
   private mutating func grow() {
-    let oldKeys = keys
+    let oldSlots = slots
     let oldEntries = entries
-    let slots = max(16, 2 * entries.count)
-    keys = Array(repeating: Key(), count: slots)
-    entries = Array(repeating: nil, count: slots)
-    shift = UInt64(64 - slots.trailingZeroBitCount)
+    let size = max(16, 2 * entries.count)
+    slots = Array(repeating: Slot(), count: size)
+    entries = Array(repeating: nil, count: size)
+    shift = UInt64(64 - size.trailingZeroBitCount)
+    last = nil
     for index in oldEntries.indices {
       guard let entry = oldEntries[index] else { continue }
-      let slot = slot(of: oldKeys[index])
-      keys[slot] = oldKeys[index]
+      let slot = slot(of: oldSlots[index].key)
+      slots[slot] = oldSlots[index]
       entries[slot] = entry
     }
   }

@@ -70,22 +70,22 @@ extension TraceEventEncoder {
     _ action: Action, id: Int, origin: Origin, stamp: Stamp,
     to line: inout LineWriter
   ) {
-    let payload = actionPayload(action)
     switch origin {
     case .stream, .external: break
     case .sent, .action, .effect:
       // The common line, in one copy.
-      let members = payload.members
-      line.raw(maximumCount: 64 + 3 * ByteCursor.maximumIntegerCount + members.count) { out in
-        out.write(#"{"seq":"#)
-        out.write(stamp.sequence)
-        out.write(#","t":"#)
-        out.write(stamp.nanoseconds)
-        out.write(#","kind":"action","id":"#)
-        out.write(id)
-        out.write(members)
-        out.write(#","source":"sent"}"#)
-        out.write("\n")
+      withActionMembers(action) { members in
+        line.raw(maximumCount: 64 + 3 * ByteCursor.maximumIntegerCount + members.count) { out in
+          out.write(#"{"seq":"#)
+          out.write(stamp.sequence)
+          out.write(#","t":"#)
+          out.write(stamp.nanoseconds)
+          out.write(#","kind":"action","id":"#)
+          out.write(id)
+          out.write(members)
+          out.write(#","source":"sent"}"#)
+          out.write("\n")
+        }
       }
       return
     }
@@ -95,7 +95,7 @@ extension TraceEventEncoder {
     line.raw(stamp.nanoseconds)
     line.raw(#","kind":"action","id":"#)
     line.raw(id)
-    line.raw(payload.members)
+    line.raw(actionPayload(action).members)
     switch origin {
     case .stream(let name):
       line.raw(#","source":"stream","stream":"#)
@@ -116,7 +116,6 @@ extension TraceEventEncoder {
     state: UnsafePointer<State>, stamp: Stamp, to line: inout LineWriter,
     canonical: CanonicalJSONEncoder, hashes: inout PendingHashes
   ) {
-    let payload = mutationPayload(mutation)
     let change = serializeStateChange(to: state, canonical: canonical, hashesLater: true)
     defer {
       // The line ends with the hash in quotes, `}` and a newline; a serialized state's hash
@@ -127,10 +126,9 @@ extension TraceEventEncoder {
         if hashes.isFull { hashes.resolve(in: &line) }
       }
     }
-    if case .action(let action) = origin {
+    if case .action(let action) = origin, let (stateKey, stateBytes, hash) = serialized(change) {
       // The common line, in one copy.
-      let members = payload.members
-      if let (stateKey, stateBytes, hash) = serialized(change) {
+      withMutationMembers(mutation) { members in
         let maximumCount =
           128 + 4 * ByteCursor.maximumIntegerCount + members.count + stateBytes.count
         line.raw(maximumCount: maximumCount) { out in
@@ -150,8 +148,8 @@ extension TraceEventEncoder {
           out.write(hash)
           out.write("}\n")
         }
-        return
       }
+      return
     }
     line.raw(#"{"seq":"#)
     line.raw(stamp.sequence)
@@ -159,7 +157,7 @@ extension TraceEventEncoder {
     line.raw(stamp.nanoseconds)
     line.raw(#","kind":"mutation","id":"#)
     line.raw(id)
-    line.raw(payload.members)
+    line.raw(mutationPayload(mutation).members)
     if case .action(let action) = origin {
       line.raw(#","cause":{"action":"#)
       line.raw(action)

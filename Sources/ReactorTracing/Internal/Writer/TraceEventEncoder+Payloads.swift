@@ -26,6 +26,23 @@ extension TraceEventEncoder {
     return entry
   }
 
+  /// Calls `body` with the members an action's line holds (``PayloadCache/Entry/members``):
+  /// read in place in the cache when the action was met before.
+  mutating func withActionMembers(
+    _ action: Action, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    if actionPayloads.withMembers(for: action, body) { return }
+    actionPayload(action).members.withUnsafeBufferPointer(body)
+  }
+
+  /// Calls `body` with the members a mutation's line holds, as ``withActionMembers(_:_:)``.
+  mutating func withMutationMembers(
+    _ mutation: Mutation, _ body: (UnsafeBufferPointer<UInt8>) -> Void
+  ) {
+    if mutationPayloads.withMembers(for: mutation, body) { return }
+    mutationPayload(mutation).members.withUnsafeBufferPointer(body)
+  }
+
   /// The value's Codable encoding after redaction, or `nil` if it is not Encodable or its
   /// encoding fails.
   func encode<Value>(
