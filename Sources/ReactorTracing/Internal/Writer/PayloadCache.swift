@@ -67,11 +67,15 @@ struct PayloadCache: Sendable {
   /// over and over does) is found without hashing.
   private var last: (key: Key, slot: Int)?
 
-  /// A slot's key, and where its entry's members are in ``arena``.
+  /// A slot's key, and where its entry's members are in ``arena``; `count` is 0 only in an
+  /// empty slot (an entry's members hold its label at least), so that a lookup reads the
+  /// slots alone.
   private struct Slot: Sendable {
     var key = Key()
     var start = 0
     var count = 0
+
+    var isEmpty: Bool { count == 0 }
   }
 
   private static func key<Value>(_ value: Value) -> Key? {
@@ -93,9 +97,9 @@ struct PayloadCache: Sendable {
 
   /// The slot that holds `key`, or the empty slot where it would go.
   private func slot(of key: Key) -> Int {
-    let mask = entries.count - 1
+    let mask = slots.count - 1
     var slot = firstSlot(of: key)
-    while entries[slot] != nil && slots[slot].key != key { slot = (slot + 1) & mask }
+    while !slots[slot].isEmpty && slots[slot].key != key { slot = (slot + 1) & mask }
     return slot
   }
 
@@ -105,7 +109,7 @@ struct PayloadCache: Sendable {
     if let last, last.key == key { return last.slot }
     guard count > 0 else { return nil }
     let slot = slot(of: key)
-    guard entries[slot] != nil else { return nil }
+    guard !slots[slot].isEmpty else { return nil }
     last = (key, slot)
     return slot
   }
@@ -135,7 +139,8 @@ struct PayloadCache: Sendable {
     if 2 * (count + 1) > entries.count { grow() }
     let slot = slot(of: key)
     let members = entry.members
-    if entries[slot] == nil {
+    precondition(!members.isEmpty, "an entry's members hold its label")
+    if slots[slot].isEmpty {
       count += 1
     } else if members.count <= slots[slot].count {
       // A replaced entry's members in place of the old ones: the arena grows only with
