@@ -193,12 +193,16 @@ package struct CanonicalJSONDiff {
         oldOffset += 32
         newOffset += 32
       }
-      while oldOffset + 8 <= stop && newOffset + 8 <= newCount
-        && UnsafeRawPointer(oldBase + oldOffset).loadUnaligned(as: UInt64.self)
-          == UnsafeRawPointer(newBase + newOffset).loadUnaligned(as: UInt64.self)
-      {
-        oldOffset += 8
-        newOffset += 8
+      while oldOffset + 8 <= stop && newOffset + 8 <= newCount {
+        let difference =
+          UnsafeRawPointer(oldBase + oldOffset).loadUnaligned(as: UInt64.self)
+          ^ UnsafeRawPointer(newBase + newOffset).loadUnaligned(as: UInt64.self)
+        // Straight to the first byte that differs (the lowest in memory is the lowest in
+        // the word on a little-endian machine; elsewhere the loop below finds it).
+        let equalBytes = Self.isLittleEndian ? difference.trailingZeroBitCount / 8 : 8
+        oldOffset += equalBytes
+        newOffset += equalBytes
+        if equalBytes < 8 { break }
       }
       while oldOffset < stop && newOffset < newCount
         && oldBase[oldOffset] == newBase[newOffset]
@@ -455,6 +459,9 @@ package struct CanonicalJSONDiff {
     }
     return commas
   }
+
+  /// Whether the machine stores the lowest byte of a word first.
+  private static var isLittleEndian: Bool { 1.littleEndian == 1 }
 
   /// Whether the 32 bytes at `first` equal the 32 at `second`.
   @inline(__always)
