@@ -76,12 +76,7 @@ extension TraceEventEncoder {
       // The common line, in one copy.
       withActionMembers(action) { members in
         line.raw(maximumCount: 64 + 3 * ByteCursor.maximumIntegerCount + members.count) { out in
-          out.write(#"{"seq":"#)
-          out.write(stamp.sequence)
-          out.write(#","t":"#)
-          out.write(stamp.nanoseconds)
-          out.write(#","kind":"action","id":"#)
-          out.write(id)
+          out.writeLineStart(stamp, #","kind":"action","id":"#, id)
           out.write(members)
           out.write(#","source":"sent"}"#)
           out.write("\n")
@@ -89,12 +84,9 @@ extension TraceEventEncoder {
       }
       return
     }
-    line.raw(#"{"seq":"#)
-    line.raw(stamp.sequence)
-    line.raw(#","t":"#)
-    line.raw(stamp.nanoseconds)
-    line.raw(#","kind":"action","id":"#)
-    line.raw(id)
+    line.raw(maximumCount: Stamp.lineStartMaximumCount) {
+      $0.writeLineStart(stamp, #","kind":"action","id":"#, id)
+    }
     line.raw(actionPayload(action).members)
     switch origin {
     case .stream(let name):
@@ -132,12 +124,7 @@ extension TraceEventEncoder {
         let maximumCount =
           128 + 4 * ByteCursor.maximumIntegerCount + members.count + stateBytes.count
         line.raw(maximumCount: maximumCount) { out in
-          out.write(#"{"seq":"#)
-          out.write(stamp.sequence)
-          out.write(#","t":"#)
-          out.write(stamp.nanoseconds)
-          out.write(#","kind":"mutation","id":"#)
-          out.write(id)
+          out.writeLineStart(stamp, #","kind":"mutation","id":"#, id)
           out.write(members)
           out.write(#","cause":{"action":"#)
           out.write(action)
@@ -151,12 +138,9 @@ extension TraceEventEncoder {
       }
       return
     }
-    line.raw(#"{"seq":"#)
-    line.raw(stamp.sequence)
-    line.raw(#","t":"#)
-    line.raw(stamp.nanoseconds)
-    line.raw(#","kind":"mutation","id":"#)
-    line.raw(id)
+    line.raw(maximumCount: Stamp.lineStartMaximumCount) {
+      $0.writeLineStart(stamp, #","kind":"mutation","id":"#, id)
+    }
     line.raw(mutationPayload(mutation).members)
     if case .action(let action) = origin {
       line.raw(#","cause":{"action":"#)
@@ -207,4 +191,20 @@ extension TraceEventEncoder {
 private struct Stamp {
   let sequence: Int
   let nanoseconds: Int
+
+  /// The most bytes ``ByteCursor/writeLineStart(_:_:_:)`` writes.
+  static var lineStartMaximumCount: Int { 64 + 3 * ByteCursor.maximumIntegerCount }
+}
+
+extension ByteCursor {
+  /// Writes what every action and mutation line starts with: `{"seq":`, the sequence number,
+  /// `,"t":`, the time, `kindAndID` (`,"kind":"action","id":`) and the id.
+  fileprivate mutating func writeLineStart(_ stamp: Stamp, _ kindAndID: StaticString, _ id: Int) {
+    write(#"{"seq":"#)
+    write(stamp.sequence)
+    write(#","t":"#)
+    write(stamp.nanoseconds)
+    write(kindAndID)
+    write(id)
+  }
 }
