@@ -49,15 +49,16 @@ struct BenchPlan: Sendable {
             .throughput(atLeast: scenario.untracedTarget),
             .memory(atMostMiB: Self.untracedMemoryTarget),
           ]
-        // Recording targets, relative to ReactorKit untraced: 5× for counter-sync, 1× for
-        // state-large, on this machine (both scenarios are calibrated).
+        // Recording targets, relative to ReactorKit untraced: 5× for counter-sync, 2× for
+        // state-large (issue 44 goal 2; it was 1×), on this machine (both scenarios are
+        // calibrated).
         case (.counterSync, .file):
           targets = [
             .timesReactorKit(atLeast: 5), .memory(atMostMiB: Self.recordingMemoryTarget),
           ]
         case (.stateLarge, .file):
           targets = [
-            .timesReactorKit(atLeast: 1), .memory(atMostMiB: Self.recordingMemoryTarget),
+            .timesReactorKit(atLeast: 2), .memory(atMostMiB: Self.recordingMemoryTarget),
           ]
         case (_, .fileDropping):
           targets = [.memory(atMostMiB: Self.queueBudgetMiB + 24)]
