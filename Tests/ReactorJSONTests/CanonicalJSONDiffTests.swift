@@ -51,6 +51,26 @@ struct CanonicalJSONDiffTests {
     }
   }
 
+  @Test func theFirstDifferingByteOfTwoWordsIsFoundInEitherByteOrder() {
+    let old: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+    for changed in 0...8 {
+      var new = old
+      if changed < 8 { new[changed] = 99 }
+      func word(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+      }
+      // As this machine loads the bytes, and as a machine of the other order would.
+      let difference = word(old) ^ word(new)
+      let isLittleEndian = 1.littleEndian == 1
+      #expect(
+        CanonicalJSONDiff.equalLeadingBytes(difference, isLittleEndian: isLittleEndian)
+          == changed)
+      #expect(
+        CanonicalJSONDiff.equalLeadingBytes(
+          difference.byteSwapped, isLittleEndian: !isLittleEndian) == changed)
+    }
+  }
+
   @Test mutating func aKeyWithAnEscapeLeavesTheDiffToTheTrees() {
     var bytes = Array("[".utf8)
     let oldValue: JSONValue = ["a\"b": 1]

@@ -36,7 +36,6 @@ package struct CanonicalJSONDiff {
 
     /// Empty memory, which allocates nothing until a diff uses it.
     package init() {}
-
   }
 
   /// How much had been written at some point, to rewind to.
@@ -197,9 +196,8 @@ package struct CanonicalJSONDiff {
         let difference =
           UnsafeRawPointer(oldBase + oldOffset).loadUnaligned(as: UInt64.self)
           ^ UnsafeRawPointer(newBase + newOffset).loadUnaligned(as: UInt64.self)
-        // Straight to the first byte that differs (the lowest in memory is the lowest in
-        // the word on a little-endian machine; elsewhere the loop below finds it).
-        let equalBytes = Self.isLittleEndian ? difference.trailingZeroBitCount / 8 : 8
+        // Straight to the first byte that differs.
+        let equalBytes = Self.equalLeadingBytes(difference, isLittleEndian: Self.isLittleEndian)
         oldOffset += equalBytes
         newOffset += equalBytes
         if equalBytes < 8 { break }
@@ -462,6 +460,14 @@ package struct CanonicalJSONDiff {
 
   /// Whether the machine stores the lowest byte of a word first.
   private static var isLittleEndian: Bool { 1.littleEndian == 1 }
+
+  /// How many bytes two words loaded from memory have in common before the first that
+  /// differs (8 when they are equal), given their exclusive or: the byte lowest in memory is
+  /// the word's lowest on a little-endian machine, its highest on a big-endian one.
+  @inline(__always)
+  static func equalLeadingBytes(_ difference: UInt64, isLittleEndian: Bool) -> Int {
+    (isLittleEndian ? difference.trailingZeroBitCount : difference.leadingZeroBitCount) / 8
+  }
 
   /// Whether the 32 bytes at `first` equal the 32 at `second`.
   @inline(__always)
