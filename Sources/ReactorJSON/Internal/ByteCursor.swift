@@ -22,11 +22,7 @@ package struct ByteCursor {
 
   @inlinable @inline(__always)
   package mutating func write(_ bytes: [UInt8]) {
-    bytes.withUnsafeBufferPointer { buffer in
-      guard let base = buffer.baseAddress else { return }
-      pointer.initialize(from: base, count: buffer.count)
-      pointer += buffer.count
-    }
+    bytes.withUnsafeBufferPointer { write($0) }
   }
 
   @inlinable @inline(__always)

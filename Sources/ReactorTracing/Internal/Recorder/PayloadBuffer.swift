@@ -28,8 +28,7 @@ final class PayloadBuffer<Value> {
 
   /// The value at `index`, from 0.
   subscript(index: Int) -> Value {
-    precondition(index >= start && index < count, "index out of range")
-    return storage[index]
+    address(at: index).pointee
   }
 
   /// The address of the value at `index`, valid until the buffer next changes: the value
