@@ -152,6 +152,9 @@ struct IntegerArrayChangeTests {
     #expect(known.first?.newOffset == prefix.utf8.count)
     // All blocks but the eighth (elements 448–511) are equal.
     #expect(known.first?.equalBlocks == [0xFFFF & ~(1 << 7)])
+    // Element 500 changed alone in its block: where it started in the old bytes, from the `[`.
+    let oldStart = 1 + (0..<500).map { String($0).utf8.count + 1 }.reduce(0, +)
+    #expect(known.first?.changedElement == .init(index: 500, oldStart: oldStart))
     // Not since a value two back, nor one of another encoder.
     try encoder.encode(state, into: &bytes)
     #expect(encoder.integerArrayChanges(since: first).isEmpty)

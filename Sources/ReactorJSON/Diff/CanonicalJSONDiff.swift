@@ -232,6 +232,14 @@ package struct CanonicalJSONDiff {
             let array = arrays[walkArrays.array]
             let arrayStart = array.oldOffset - oldValue.lowerBound
             let target = min(tokenStart, arrayStart + array.oldBlockStarts.last!) - arrayStart
+            if let changed = array.changedElement, arrayStart + changed.oldStart == tokenStart,
+              changed.index > index, tokenStart > position
+            {
+              // The element the encoder knows changed: straight to it.
+              position = tokenStart
+              path[path.count - 1] = .index(changed.index)
+              break
+            }
             let block = Self.lastBlock(startingAtOrBefore: target, in: array.oldBlockStarts)
             let element = block * IntegerArrayChange.blockLength
             if element > index, arrayStart + array.oldBlockStarts[block] > position {
@@ -371,10 +379,21 @@ package struct CanonicalJSONDiff {
       // values to the end of the run, the bytes are the same.
       let end = array.equalRun(from: block)
       let oldNext = array.oldOffset + array.oldBlockStarts[max(end, block + 1)] - oldStart
-      guard end > block,
+      let isAligned =
         newStart + newOffset - (array.newOffset + array.newBlockStarts[block])
-          == position - (array.oldOffset + array.oldBlockStarts[block])
-      else { return min(oldCount, oldNext) }
+        == position - (array.oldOffset + array.oldBlockStarts[block])
+      guard end > block, isAligned else {
+        if isAligned, let changed = array.changedElement,
+          changed.index / IntegerArrayChange.blockLength == block,
+          array.oldOffset + changed.oldStart > position
+        {
+          // A block where one element changed: the bytes before it are the same in both.
+          let skipped = array.oldOffset + changed.oldStart - position
+          oldOffset += skipped
+          newOffset += skipped
+        }
+        return min(oldCount, oldNext)
+      }
       let newNext = array.newOffset + array.newBlockStarts[end] - newStart
       guard oldNext <= oldCount, newNext <= newCount else { return min(oldCount, oldNext) }
       oldOffset = oldNext

@@ -18,6 +18,17 @@ package struct IntegerArrayChange: Sendable {
   /// A bit per block, set when the block holds the same elements in both values, and so the
   /// same bytes.
   package let equalBlocks: [UInt64]
+  /// The first element that changed alone in its block, when the encoder knows it: the
+  /// diff goes straight to it instead of comparing the block's bytes and counting its commas.
+  package let changedElement: ChangedElement?
+
+  /// An element of the array that changed alone in its block.
+  package struct ChangedElement: Sendable, Equatable {
+    /// Its index in the array.
+    package let index: Int
+    /// Where it starts in the old value's bytes, from the `[`.
+    package let oldStart: Int
+  }
 
   /// The number of blocks.
   var blockCount: Int { oldBlockStarts.count - 1 }
@@ -47,6 +58,13 @@ package struct IntegerArrayChange: Sendable {
       let oldEnd = oldBlockStarts.last, let newEnd = newBlockStarts.last,
       oldOffset + oldEnd < old.count, newOffset + newEnd < new.count
     else { return false }
+    if let element = changedElement {
+      // In its block, in the old bytes.
+      let block = element.index / Self.blockLength
+      guard element.index >= 0, block < blockCount, oldBlockStarts[block] <= element.oldStart,
+        element.oldStart < oldBlockStarts[block + 1]
+      else { return false }
+    }
     return old[oldOffset] == UInt8(ascii: "[") && old[oldOffset + oldEnd] == UInt8(ascii: "]")
       && new[newOffset] == UInt8(ascii: "[") && new[newOffset + newEnd] == UInt8(ascii: "]")
   }

@@ -41,6 +41,9 @@ struct IntegerArrayCache {
     var previousOffset: Int?
     var previousBlockStarts: [Int] = []
     var equalBlocks: [UInt64] = []
+    /// The first element that changed alone in its block since that value, and where it
+    /// started in that value's JSON (from the `[`).
+    var changedElement: IntegerArrayChange.ChangedElement?
     /// During ``beginMoving(_:)``, the offset before the move.
     var moving: Int?
   }
@@ -124,13 +127,15 @@ struct IntegerArrayCache {
     var equal = entry.equalBlocks
     entry.previousBlockStarts = []
     entry.equalBlocks = []
-    starts.removeAll(keepingCapacity: true)
-    equal.removeAll(keepingCapacity: true)
+    var changedElement: IntegerArrayChange.ChangedElement?
     if hadPrevious, let json = json(of: entry, in: previousValue) {
-      write(values, from: entry, json: json, blockStarts: &starts, equal: &equal, to: &bytes)
+      changedElement = write(
+        values, from: entry, json: json, blockStarts: &starts, equal: &equal, to: &bytes)
     } else {
+      starts.removeAll(keepingCapacity: true)
       format(values, blockStarts: &starts, to: &bytes)
     }
+    entry.changedElement = changedElement
     entry.values = values
     entry.previousOffset = hadPrevious ? entry.offset : nil
     swap(&entry.previousBlockStarts, &entry.blockStarts)
@@ -188,7 +193,7 @@ struct IntegerArrayCache {
         IntegerArrayChange(
           oldOffset: previousOffset, newOffset: offset,
           oldBlockStarts: entry.previousBlockStarts, newBlockStarts: entry.blockStarts,
-          equalBlocks: entry.equalBlocks))
+          equalBlocks: entry.equalBlocks, changedElement: entry.changedElement))
     }
     return changeList
   }
@@ -207,23 +212,31 @@ struct IntegerArrayCache {
     return UnsafeBufferPointer(rebasing: value[offset...(offset + end)])
   }
 
-  /// Writes `values` block by block: a run of blocks equal to `previous`'s is copied from its
-  /// JSON, `json`, in one move, and their bits set in `equal`; the other blocks are formatted.
+  /// Writes `values` block by block; returns the first element that changed alone in its
+  /// block.
   ///
-  /// `starts` and `equal`, empty, are sized once and filled through pointers: an append per
-  /// block checked their capacity and uniqueness every time.
+  /// A run of blocks equal to `previous`'s is copied from its JSON, `json`, in one move, and
+  /// their bits set in `equal`; a block where one element changed is copied around that
+  /// element, which alone is formatted; the other blocks are formatted.
+  ///
+  /// `starts` and `equal` keep the size they had for an array as long, and are filled
+  /// through pointers: an append per block checked their capacity and uniqueness every time.
   private static func write(
     _ values: [Int], from previous: Entry, json: UnsafeBufferPointer<UInt8>,
     blockStarts starts: inout [Int], equal: inout [UInt64], to bytes: inout OutputBytes
-  ) {
+  ) -> IntegerArrayChange.ChangedElement? {
     let start = bytes.count
     bytes.append(UInt8(ascii: "["))
     let count = values.count
     let blockCount = (count + blockLength - 1) / blockLength
-    starts.append(contentsOf: repeatElement(0, count: blockCount + 1))
-    equal.append(contentsOf: repeatElement(0, count: (blockCount + 63) / 64))
+    // Every start is written below; the bits are cleared.
+    if starts.count != blockCount + 1 { starts = Array(repeating: 0, count: blockCount + 1) }
+    let wordCount = (blockCount + 63) / 64
+    if equal.count != wordCount { equal = Array(repeating: 0, count: wordCount) }
+    var changedElement: IntegerArrayChange.ChangedElement?
     starts.withUnsafeMutableBufferPointer { starts in
       equal.withUnsafeMutableBufferPointer { equal in
+        equal.update(repeating: 0)
         previous.blockStarts.withUnsafeBufferPointer { previousStarts in
           values.withUnsafeBufferPointer { new in
             previous.values.withUnsafeBufferPointer { old in
@@ -254,8 +267,19 @@ struct IntegerArrayCache {
                 guard block < blockCount else { break }
                 starts[block] = bytes.count - start
                 let first = block * blockLength
-                formatElements(
-                  new, first..<min(first + blockLength, count), last: count - 1, to: &bytes)
+                let elements = first..<min(first + blockLength, count)
+                if let element = loneChange(new, old, elements),
+                  let oldStart = writeBlock(
+                    json[previousStarts[block]..<previousStarts[block + 1]],
+                    changing: element - first, to: new[element], in: &bytes)
+                {
+                  if changedElement == nil {
+                    changedElement = IntegerArrayChange.ChangedElement(
+                      index: element, oldStart: oldStart)
+                  }
+                } else {
+                  formatElements(new, elements, last: count - 1, to: &bytes)
+                }
                 block += 1
               }
               starts[blockCount] = bytes.count - start
@@ -265,6 +289,55 @@ struct IntegerArrayCache {
       }
     }
     bytes.append(UInt8(ascii: "]"))
+    return changedElement
+  }
+
+  /// The one element in `range` where `new` and `old` differ; `nil` when more than one does,
+  /// or none.
+  private static func loneChange(
+    _ new: UnsafeBufferPointer<Int>, _ old: UnsafeBufferPointer<Int>, _ range: Range<Int>
+  ) -> Int? {
+    var changed: Int?
+    for index in range where new[index] != old[index] {
+      guard changed == nil else { return nil }
+      changed = index
+    }
+    return changed
+  }
+
+  /// Writes the block whose JSON was `block`, its element at `position` now `value`; returns
+  /// where that element started in the JSON `block` is a slice of.
+  ///
+  /// The bytes before and after the element are copied, the element formatted. `nil`, with
+  /// nothing written, when the block holds fewer elements.
+  ///
+  /// The element is found by counting commas eight bytes at a time: the elements are
+  /// integers, so every comma in the block ends one.
+  private static func writeBlock(
+    _ block: Slice<UnsafeBufferPointer<UInt8>>, changing position: Int, to value: Int,
+    in bytes: inout OutputBytes
+  ) -> Int? {
+    let base = block.base.baseAddress!
+    let comma = UInt8(ascii: ",")
+    var elementStart = block.startIndex
+    var commas = 0
+    while commas < position, elementStart + 8 <= block.endIndex {
+      let found = ByteWord.matches(ByteWord.load(base + elementStart), comma).nonzeroBitCount
+      guard commas + found < position else { break }
+      commas += found
+      elementStart += 8
+    }
+    while commas < position, elementStart < block.endIndex {
+      if base[elementStart] == comma { commas += 1 }
+      elementStart += 1
+    }
+    guard commas == position else { return nil }
+    var elementEnd = elementStart
+    while elementEnd < block.endIndex, base[elementEnd] != comma { elementEnd += 1 }
+    bytes.append(UnsafeBufferPointer(rebasing: block.base[block.startIndex..<elementStart]))
+    bytes.write(maximumCount: ByteCursor.maximumIntegerCount) { $0.write(value) }
+    bytes.append(UnsafeBufferPointer(rebasing: block.base[elementEnd..<block.endIndex]))
+    return elementStart
   }
 
   /// Writes `values` as a JSON array of integers, noting where each block starts in
