@@ -163,6 +163,40 @@ struct IntegerArrayChangeTests {
     #expect(encoder.integerArrayChanges(since: nil).isEmpty)
   }
 
+  @Test func anElementThatChangedAloneInItsBlockIsNamedWithWhereItWas() throws {
+    // At a block's first and last element, the array's last, growing or losing digits and
+    // turning negative; two changes in one block name neither.
+    struct Values: Encodable { var values = Array(0..<300) }
+    let encoder = CanonicalJSONEncoder()
+    var state = Values()
+    var old: [UInt8] = []
+    try encoder.encode(state, into: &old)
+    var mark = encoder.lastValue
+    let changes: [([Int: Int], Int?)] = [
+      ([64: 123_456], 64), ([127: -1], 127), ([299: 7], 299), ([0: 10], 0),
+      ([130: 1, 131: 2], nil), ([5: 0, 200: 99], 5),
+    ]
+    for (step, (change, named)) in changes.enumerated() {
+      for (index, value) in change { state.values[index] = value }
+      var new: [UInt8] = []
+      try encoder.encode(state, into: &new)
+      #expect(try new == JSONValueEncoder().encode(state).serialized, "step \(step)")
+      let known = encoder.integerArrayChanges(since: mark)
+      #expect(known.count == 1, "step \(step)")
+      let element = known.first?.changedElement
+      #expect(element?.index == named, "step \(step)")
+      if let element, case .array(let values)? = try JSONValue(parsing: old)["values"] {
+        // Where the element's old bytes start, from the `[` (at offset 10, after `{"values":`).
+        let start = 10 + element.oldStart
+        #expect(old[start - 1] == UInt8(ascii: element.index == 0 ? "[" : ","))
+        let number = old[start...].prefix { $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: "]") }
+        #expect(Array(number) == values[element.index].serialized, "step \(step)")
+      }
+      old = new
+      mark = encoder.lastValue
+    }
+  }
+
   @Test func aValueLeftToTheTreeEncoderHasNoArraysKnown() throws {
     /// Asks for its coding path, which only the tree encoder answers.
     struct AsksForItsPath: Encodable {

@@ -15,8 +15,9 @@ import Darwin
 /// value (the first array of Ints of the value with the previous value's first, and so on),
 /// compared in blocks of ``blockLength`` elements with `memcmp`, and each equal block's bytes
 /// are copied from the previous value's bytes, which the encoder keeps (where the array ended
-/// up in them is its ``Entry/offset``); the other blocks are formatted. The bytes are the same
-/// either way: a block's bytes are its elements' formatting and the commas after them.
+/// up in them is its ``Entry/offset``); a block where one element changed is copied around
+/// that element, which alone is formatted; the other blocks are formatted. The bytes are the
+/// same either way: a block's bytes are its elements' formatting and the commas after them.
 struct IntegerArrayCache {
   /// How many elements a block holds.
   static var blockLength: Int { 64 }
