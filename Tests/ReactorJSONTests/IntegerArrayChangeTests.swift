@@ -197,6 +197,34 @@ struct IntegerArrayChangeTests {
     }
   }
 
+  @Test func anArrayFormattedBecauseTheBytesBeforeDoNotHoldItHasNoBlockKnownUnchanged() {
+    // Three values: the second copies the first's unchanged blocks and knows them; the third
+    // is given bytes before that do not hold the array, so it is formatted, and keeps none of
+    // the second's bits.
+    var cache = IntegerArrayCache()
+    var changed = Array(0..<300)
+    var first = OutputBytes()
+    var second = OutputBytes()
+    var third = OutputBytes()
+    defer {
+      first.deallocate()
+      second.deallocate()
+      third.deallocate()
+    }
+    cache.startValue()
+    cache.write(changed, to: &first, previousValue: UnsafeBufferPointer(start: nil, count: 0))
+    changed[10] = -1
+    cache.startValue()
+    cache.write(changed, to: &second, previousValue: UnsafeBufferPointer(first.written))
+    // Five blocks; all but the first unchanged.
+    #expect(cache.changes().first?.equalBlocks == [0b11110])
+    let unrelated = [UInt8](repeating: UInt8(ascii: "x"), count: second.count)
+    cache.startValue()
+    unrelated.withUnsafeBufferPointer { cache.write(changed, to: &third, previousValue: $0) }
+    #expect(Array(third.written) == Array(second.written))
+    #expect(cache.changes().allSatisfy { $0.equalBlocks.allSatisfy { $0 == 0 } })
+  }
+
   @Test func aValueLeftToTheTreeEncoderHasNoArraysKnown() throws {
     /// Asks for its coding path, which only the tree encoder answers.
     struct AsksForItsPath: Encodable {

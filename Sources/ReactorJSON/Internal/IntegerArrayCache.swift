@@ -133,7 +133,10 @@ struct IntegerArrayCache {
       changedElement = write(
         values, from: entry, json: json, blockStarts: &starts, equal: &equal, to: &bytes)
     } else {
+      // Formatted: no block is known to be unchanged (the bits kept from the value before
+      // would claim some were).
       starts.removeAll(keepingCapacity: true)
+      equal.removeAll(keepingCapacity: true)
       format(values, blockStarts: &starts, to: &bytes)
     }
     entry.changedElement = changedElement
