@@ -75,7 +75,8 @@ extension TraceEventEncoder {
     case .sent, .action, .effect:
       // The common line, in one copy.
       withActionMembers(action) { members in
-        line.raw(maximumCount: 64 + 3 * ByteCursor.maximumIntegerCount + members.count) { out in
+        // The line start's maximum leaves room for `,"source":"sent"}` and the newline.
+        line.raw(maximumCount: Stamp.lineStartMaximumCount + members.count) { out in
           out.writeLineStart(stamp, #","kind":"action","id":"#, id)
           out.write(members)
           out.write(#","source":"sent"}"#)
@@ -122,7 +123,8 @@ extension TraceEventEncoder {
       // The common line, in one copy.
       withMutationMembers(mutation) { members in
         let maximumCount =
-          128 + 4 * ByteCursor.maximumIntegerCount + members.count + stateBytes.count
+          Stamp.lineStartMaximumCount + 64 + ByteCursor.maximumIntegerCount + members.count
+          + stateBytes.count
         line.raw(maximumCount: maximumCount) { out in
           out.writeLineStart(stamp, #","kind":"mutation","id":"#, id)
           out.write(members)
