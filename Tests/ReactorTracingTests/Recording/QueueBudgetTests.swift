@@ -42,6 +42,33 @@ extension TracingTests {
       #expect(try contents(of: path) == memory.trace.serialized)
     }
 
+    @Test func aReactorThatHashesStatesWhileItWaitsForRoomWritesWhatMemoryWrites()
+      async throws
+    {
+      // Room for about forty states: the writer takes them in batches large enough for jobs
+      // of sixteen, which the reactor, waiting for room, hashes (``StateHashJobs``).
+      let directory = try TemporaryDirectory()
+      let path = directory.file("help.trace.jsonl")
+      let sends = 1_000
+      let options = TraceOptions(queueBudget: 500_000, overflow: .wait, clock: TestClock())
+      let fileReactor = LargeStateReactor()
+      let recorder = try FileTraceRecorder(recording: fileReactor, to: path, options: options)
+      let memoryReactor = LargeStateReactor()
+      let memory = try InMemoryTraceRecorder(recording: memoryReactor, options: options)
+      for index in 0..<sends {
+        fileReactor.send(.set(index: index * 7 % 1000, value: index))
+        memoryReactor.send(.set(index: index * 7 % 1000, value: index))
+      }
+      try await recorder.stop()
+      memory.stop()
+
+      #expect(recorder.droppedEventCount == 0)
+      let trace = try Trace(contentsOf: path)
+      #expect(trace.warnings.isEmpty)
+      #expect(trace.events.count == 2 * sends + 1)
+      #expect(try contents(of: path) == memory.trace.serialized)
+    }
+
     /// Records `LargeStateReactor` with the drop policy and a small budget: 50 actions while
     /// the writer is held back, so that most are dropped, then one more after a flush.
     private static func recordDropping(

@@ -1,40 +1,105 @@
 import ReactorJSON
 
-/// States whose hashes a batch's lines still need: hashed four at a time, then written over
-/// the placeholders their lines hold.
+/// States whose hashes a batch's lines still need, hashed four at a time and written over
+/// the placeholders their lines hold: small states at once, large ones through jobs of
+/// ``StateHashJobs``, which the reactor's actor hashes while it waits for room.
 ///
 /// FNV-1a is a chain of multiplications, each waiting on the last; four independent chains
 /// in one loop keep the multiplier busy, so four states hash in about the time of one.
 struct PendingHashes {
-  /// How many states are hashed together.
-  static var width: Int { 4 }
-
+  private let jobs: StateHashJobs
+  /// The states gathered for the next job, and where each one's hash goes in the lines: the
+  /// offset of its opening quote.
   private var states: [[UInt8]] = []
-  /// Where each state's hash goes in the lines: the offset of its opening quote.
   private var offsets: [Int] = []
+  private var stateBytes = 0
+  /// Where the hashes of each open job go in the lines, by the job's index in the ring.
+  private var jobOffsets: [[Int]]
+  /// The ring index of the oldest open job, how many are open, and the bytes they hold.
+  private var first = 0
+  private var openCount = 0
+  private var openBytes = 0
+  /// The hashes of states hashed at once.
+  private var hashes = [UInt64](repeating: 0, count: StateHashJobs.statesPerJob)
 
-  init() {
-    states.reserveCapacity(Self.width)
-    offsets.reserveCapacity(Self.width)
+  /// Hashes for one batch's lines, large states going through `jobs`.
+  init(jobs: StateHashJobs) {
+    self.jobs = jobs
+    jobOffsets = Array(repeating: [], count: StateHashJobs.capacity)
+    states.reserveCapacity(StateHashJobs.statesPerJob)
+    offsets.reserveCapacity(StateHashJobs.statesPerJob)
   }
 
-  /// Whether as many states are pending as are hashed together.
-  var isFull: Bool { states.count == Self.width }
-
-  /// Adds a state's canonical JSON, whose hash goes in quotes at `offset` in the lines.
-  mutating func append(_ state: [UInt8], hashAt offset: Int) {
+  /// Adds a state's canonical JSON, whose hash goes in quotes at `offset` in `line`.
+  ///
+  /// Every four states, once they make a job (``StateHashJobs/statesPerJob`` of them, or
+  /// ``StateHashJobs/bytesPerJob``), they are hashed at once when they are small, else opened
+  /// as a job, the oldest open job being taken back first when the ring is full.
+  mutating func append(_ state: [UInt8], hashAt offset: Int, in line: inout LineWriter) {
     states.append(state)
     offsets.append(offset)
+    stateBytes += state.count
+    guard
+      states.count == StateHashJobs.statesPerJob
+        || states.count % 4 == 0 && stateBytes >= StateHashJobs.bytesPerJob
+    else { return }
+    guard stateBytes >= StateHashJobs.smallestJobBytes else {
+      hashGathered(in: &line)
+      return
+    }
+    while openCount == StateHashJobs.capacity
+      || openCount > 0 && openBytes + stateBytes > StateHashJobs.openByteBudget
+    {
+      takeBackOldest(in: &line)
+    }
+    let index = (first + openCount) % StateHashJobs.capacity
+    let job = jobs.jobs[index]
+    swap(&job.states, &states)
+    job.byteCount = stateBytes
+    swap(&jobOffsets[index], &offsets)
+    offsets.removeAll(keepingCapacity: true)
+    openBytes += stateBytes
+    stateBytes = 0
+    openCount += 1
+    jobs.open(at: index)
   }
 
-  /// Hashes the pending states and writes each hash at its place in `line`.
+  /// Gives `bytes`, about to be overwritten with the next state, the memory of a state
+  /// already hashed, when there is one (``StateHashJobs/lendSpare(to:)``).
+  func lendSpare(to bytes: inout [UInt8]) { jobs.lendSpare(to: &bytes) }
+
+  /// Hashes every pending state and writes each hash at its place in `line`.
   mutating func resolve(in line: inout LineWriter) {
-    guard !states.isEmpty else { return }
-    let empty: [UInt8] = []
-    let (first, second, third, fourth) = FNV1a64.hash(
-      states[0], states.count > 1 ? states[1] : empty, states.count > 2 ? states[2] : empty,
-      states.count > 3 ? states[3] : empty)
-    let hashes = [first, second, third, fourth]
+    if !states.isEmpty { hashGathered(in: &line) }
+    // The newest first, while a helper takes the oldest.
+    for step in stride(from: openCount - 1, through: 0, by: -1) {
+      jobs.hashHere(at: (first + step) % StateHashJobs.capacity)
+    }
+    while openCount > 0 { takeBackOldest(in: &line) }
+  }
+
+  /// Hashes the states gathered for the next job here and writes their hashes.
+  private mutating func hashGathered(in line: inout LineWriter) {
+    StateHashJobs.hash(states, into: &hashes)
+    Self.write(hashes, at: offsets, in: &line)
+    states.removeAll(keepingCapacity: true)
+    offsets.removeAll(keepingCapacity: true)
+    stateBytes = 0
+  }
+
+  /// Takes the oldest open job back (hashing it here unless a helper took it) and writes
+  /// its hashes.
+  private mutating func takeBackOldest(in line: inout LineWriter) {
+    let job = jobs.takeBack(at: first)
+    Self.write(job.hashes, at: jobOffsets[first], in: &line)
+    jobOffsets[first].removeAll(keepingCapacity: true)
+    openBytes -= job.byteCount
+    jobs.release(at: first)
+    first = (first + 1) % StateHashJobs.capacity
+    openCount -= 1
+  }
+
+  private static func write(_ hashes: [UInt64], at offsets: [Int], in line: inout LineWriter) {
     line.bytes.withUnsafeMutableBufferPointer { bytes in
       for index in offsets.indices {
         precondition(offsets[index] + ByteCursor.hashCount <= bytes.count)
@@ -42,7 +107,5 @@ struct PendingHashes {
         cursor.write(TraceHash(hashes[index]))
       }
     }
-    states.removeAll(keepingCapacity: true)
-    offsets.removeAll(keepingCapacity: true)
   }
 }

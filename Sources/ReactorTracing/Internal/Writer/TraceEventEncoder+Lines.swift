@@ -16,19 +16,22 @@ extension TraceEventEncoder {
   ///   - states: The states of the mutation events, in order.
   ///   - line: Where the lines go.
   ///   - chunkSize: How many bytes `line` may gather before `drain` is called.
+  ///   - hashJobs: Where the states' hashes go to be computed, here or by a helper
+  ///     (``StateHashJobs``); every hash is in `line` before `drain` sees it.
   ///   - drain: Takes the bytes gathered so far and empties `line`; called whenever it holds
   ///     `chunkSize` bytes or more, so that a long batch is not held in memory whole, with
   ///     how many events, actions and mutations those bytes (and earlier ones) hold.
   mutating func writeLines(
     _ events: [CapturedEvent], actions: PayloadBuffer<Action>,
     mutations: PayloadBuffer<Mutation>, states: PayloadBuffer<State>, to line: inout LineWriter,
-    chunkSize: Int, drain: (inout LineWriter, _ written: WrittenCount) -> Void
+    chunkSize: Int, hashJobs: StateHashJobs,
+    drain: (inout LineWriter, _ written: WrittenCount) -> Void
   ) {
     var nextAction = 0
     var nextMutation = 0
     // States go straight to canonical bytes: this batch's working memory for them.
     let canonical = CanonicalJSONEncoder()
-    var hashes = PendingHashes()
+    var hashes = PendingHashes(jobs: hashJobs)
     defer { hashes.resolve(in: &line) }
     for index in events.indices {
       if line.bytes.count >= chunkSize {
@@ -109,14 +112,15 @@ extension TraceEventEncoder {
     state: UnsafePointer<State>, stamp: Stamp, to line: inout LineWriter,
     canonical: CanonicalJSONEncoder, hashes: inout PendingHashes
   ) {
+    hashes.lendSpare(to: &snapshotBytes)
     let change = serializeStateChange(to: state, canonical: canonical, hashesLater: true)
     defer {
       // The line ends with the hash in quotes, `}` and a newline; a serialized state's hash
-      // is left to `hashes`, which hashes several states at once.
+      // is left to `hashes`, which hashes several states at once, or has them hashed.
       if case .description = change {
       } else {
-        hashes.append(previousBytes!, hashAt: line.bytes.count - ByteCursor.hashCount - 2)
-        if hashes.isFull { hashes.resolve(in: &line) }
+        hashes.append(
+          previousBytes!, hashAt: line.bytes.count - ByteCursor.hashCount - 2, in: &line)
       }
     }
     if case .action(let action) = origin, let (stateKey, stateBytes, hash) = serialized(change) {

@@ -40,6 +40,9 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
   private let handshake = WriterHandshake()
   /// The handshake's lock, held here too so that the hot path reaches it in one load.
   private let condition: WriterLock
+  /// The states the thread has yet to hash, which the reactor's actor hashes while it waits
+  /// for room.
+  private let hashJobs: StateHashJobs
 
   // Guarded by `condition`. The lock already keeps accesses from overlapping, and each is
   // instantaneous: no dynamic exclusivity checks needed on the hot path.
@@ -109,6 +112,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
       throw .invalidOption("queueBudget must be at least 1 byte, not \(options.queueBudget)")
     }
     condition = handshake.condition
+    hashJobs = StateHashJobs(lock: handshake.condition)
     budget = options.queueBudget
     policy = options.overflow
     eventCap = options.overflow == .wait ? options.flushThreshold : .max
@@ -166,6 +170,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
       throw .invalidOption("a live recording takes no limit: its ring bounds what it holds")
     }
     condition = handshake.condition
+    hashJobs = StateHashJobs(lock: handshake.condition)
     budget = options.queueBudget
     policy = options.overflow
     eventCap = options.overflow == .wait ? options.flushThreshold : .max
@@ -272,11 +277,13 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     }
     isDropping = false
     isSenderWaiting = true
+    // While it waits, the actor hashes the states the thread has not reached yet.
     while (queuedBytes + cost > budget || queuedEvents >= eventCap) && queuedBytes > 0
       && !handshake.isDone
     {
-      condition.wait()
+      if !hashJobs.help() { condition.wait() }
     }
+    hashJobs.stopHelping()
     isSenderWaiting = false
     account(cost)
     return true
@@ -455,7 +462,7 @@ package final class TraceFileWriter<Action: Sendable, Mutation: Sendable, State:
     line.bytes.removeAll(keepingCapacity: true)
     encoder.writeLines(
       batch, actions: actions, mutations: mutations, states: states, to: &line,
-      chunkSize: Self.chunkSize
+      chunkSize: Self.chunkSize, hashJobs: hashJobs
     ) { line, written in
       write(line.bytes)
       line.bytes.removeAll(keepingCapacity: true)
