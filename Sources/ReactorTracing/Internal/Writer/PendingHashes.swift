@@ -19,6 +19,8 @@ struct PendingHashes {
   private var first = 0
   private var openCount = 0
   private var openBytes = 0
+  /// Whether a job was opened: only then are there arrays to lend.
+  private var hasOpenedJobs = false
   /// The hashes of states hashed at once.
   private var hashes = [UInt64](repeating: 0, count: StateHashJobs.statesPerJob)
 
@@ -32,21 +34,28 @@ struct PendingHashes {
 
   /// Adds a state's canonical JSON, whose hash goes in quotes at `offset` in `line`.
   ///
-  /// Every four states, once they make a job (``StateHashJobs/statesPerJob`` of them, or
-  /// ``StateHashJobs/bytesPerJob``), they are hashed at once when they are small, else opened
-  /// as a job, the oldest open job being taken back first when the ring is full.
+  /// Every four states, they are hashed at once when a job of such states would be small
+  /// (``StateHashJobs/smallestJobBytes``), else gathered until they make a job
+  /// (``StateHashJobs/statesPerJob`` of them, or ``StateHashJobs/bytesPerJob``), which is
+  /// opened, the oldest open job being taken back first when the ring is full.
+  @inline(__always)
   mutating func append(_ state: [UInt8], hashAt offset: Int, in line: inout LineWriter) {
     states.append(state)
     offsets.append(offset)
     stateBytes += state.count
-    guard
-      states.count == StateHashJobs.statesPerJob
-        || states.count % 4 == 0 && stateBytes >= StateHashJobs.bytesPerJob
-    else { return }
-    guard stateBytes >= StateHashJobs.smallestJobBytes else {
+    guard states.count % 4 == 0 else { return }
+    if stateBytes * StateHashJobs.statesPerJob < StateHashJobs.smallestJobBytes * states.count {
       hashGathered(in: &line)
       return
     }
+    guard states.count == StateHashJobs.statesPerJob || stateBytes >= StateHashJobs.bytesPerJob
+    else { return }
+    openGathered(in: &line)
+  }
+
+  /// Opens the states gathered as a job, taking the oldest open job back first when the ring
+  /// is full or the open jobs hold too many bytes.
+  private mutating func openGathered(in line: inout LineWriter) {
     while openCount == StateHashJobs.capacity
       || openCount > 0 && openBytes + stateBytes > StateHashJobs.openByteBudget
     {
@@ -61,12 +70,16 @@ struct PendingHashes {
     openBytes += stateBytes
     stateBytes = 0
     openCount += 1
+    hasOpenedJobs = true
     jobs.open(at: index)
   }
 
   /// Gives `bytes`, about to be overwritten with the next state, the memory of a state
   /// already hashed, when there is one (``StateHashJobs/lendSpare(to:)``).
-  func lendSpare(to bytes: inout [UInt8]) { jobs.lendSpare(to: &bytes) }
+  @inline(__always)
+  func lendSpare(to bytes: inout [UInt8]) {
+    if hasOpenedJobs { jobs.lendSpare(to: &bytes) }
+  }
 
   /// Hashes every pending state and writes each hash at its place in `line`.
   mutating func resolve(in line: inout LineWriter) {
@@ -80,8 +93,20 @@ struct PendingHashes {
 
   /// Hashes the states gathered for the next job here and writes their hashes.
   private mutating func hashGathered(in line: inout LineWriter) {
-    StateHashJobs.hash(states, into: &hashes)
-    Self.write(hashes, at: offsets, in: &line)
+    if states.count == 4 {
+      // Small states, four at a time: straight from the hash to the lines.
+      let (first, second, third, fourth) = FNV1a64.hash(states[0], states[1], states[2], states[3])
+      line.bytes.withUnsafeMutableBufferPointer { bytes in
+        for (index, hash) in [first, second, third, fourth].enumerated() {
+          precondition(offsets[index] + ByteCursor.hashCount <= bytes.count)
+          var cursor = ByteCursor(bytes.baseAddress! + offsets[index])
+          cursor.write(TraceHash(hash))
+        }
+      }
+    } else {
+      StateHashJobs.hash(states, into: &hashes)
+      Self.write(hashes, at: offsets, in: &line)
+    }
     states.removeAll(keepingCapacity: true)
     offsets.removeAll(keepingCapacity: true)
     stateBytes = 0

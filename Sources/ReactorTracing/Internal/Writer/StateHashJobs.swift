@@ -63,18 +63,21 @@ final class StateHashJobs: @unchecked Sendable {
 
   /// Hashes `states` four at a time into the first of `hashes`.
   static func hash(_ states: [[UInt8]], into hashes: inout [UInt64]) {
-    let empty: [UInt8] = []
-    var start = 0
-    while start < states.count {
-      let count = states.count - start
-      let (first, second, third, fourth) = FNV1a64.hash(
-        states[start], count > 1 ? states[start + 1] : empty,
-        count > 2 ? states[start + 2] : empty, count > 3 ? states[start + 3] : empty)
-      hashes[start] = first
-      if count > 1 { hashes[start + 1] = second }
-      if count > 2 { hashes[start + 2] = third }
-      if count > 3 { hashes[start + 3] = fourth }
-      start += 4
+    precondition(hashes.count >= states.count)
+    hashes.withUnsafeMutableBufferPointer { hashes in
+      let empty: [UInt8] = []
+      var start = 0
+      while start < states.count {
+        let count = states.count - start
+        let (first, second, third, fourth) = FNV1a64.hash(
+          states[start], count > 1 ? states[start + 1] : empty,
+          count > 2 ? states[start + 2] : empty, count > 3 ? states[start + 3] : empty)
+        hashes[start] = first
+        if count > 1 { hashes[start + 1] = second }
+        if count > 2 { hashes[start + 2] = third }
+        if count > 3 { hashes[start + 3] = fourth }
+        start += 4
+      }
     }
   }
 
@@ -153,8 +156,13 @@ final class StateHashJobs: @unchecked Sendable {
 
   /// On the writer: replaces `bytes`, which a job may hold, with an array a job held before,
   /// when there is one.
+  @inline(__always)
   func lendSpare(to bytes: inout [UInt8]) {
-    guard let spare = spares.popLast() else { return }
+    if !spares.isEmpty { lendSpareNow(to: &bytes) }
+  }
+
+  private func lendSpareNow(to bytes: inout [UInt8]) {
+    let spare = spares.removeLast()
     spareBytes -= spare.capacity
     bytes = spare
   }
