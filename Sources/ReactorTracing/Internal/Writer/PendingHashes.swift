@@ -27,6 +27,7 @@ struct PendingHashes {
   /// Hashes for one batch's lines, large states going through `jobs`.
   init(jobs: StateHashJobs) {
     self.jobs = jobs
+    first = jobs.nextIndex
     jobOffsets = Array(repeating: [], count: StateHashJobs.capacity)
     states.reserveCapacity(StateHashJobs.statesPerJob)
     offsets.reserveCapacity(StateHashJobs.statesPerJob)

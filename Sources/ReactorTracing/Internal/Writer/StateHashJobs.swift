@@ -83,7 +83,8 @@ final class StateHashJobs: @unchecked Sendable {
 
   /// The ring of jobs.
   let jobs: [Job]
-  /// Where the writer's oldest job not taken back is in the ring: where a helper starts.
+  /// Where the writer's oldest job not taken back is in the ring: where a helper starts,
+  /// and where the next batch's first job goes.
   let oldest = Atomic<Int>(0)
   /// Whether the reactor's actor is waiting for room and would hash: the writer wakes it
   /// when it opens a job.
@@ -102,6 +103,9 @@ final class StateHashJobs: @unchecked Sendable {
     self.lock = lock
     jobs = (0..<Self.capacity).map { _ in Job() }
   }
+
+  /// On the writer: where its next job goes in the ring when none is open.
+  var nextIndex: Int { oldest.load(ordering: .relaxed) }
 
   /// On the writer: makes the job at `index`, whose states are in, open to a helper.
   func open(at index: Int) {
