@@ -19,6 +19,11 @@ struct StateHashJobsTests {
       return offset
     }
 
+    /// Adds each of `states` to `pending`, its hash to go over a new placeholder.
+    mutating func add(_ states: [[UInt8]], to pending: inout PendingHashes) {
+      for state in states { pending.append(state, hashAt: add(), in: &line) }
+    }
+
     /// The hashes written over the placeholders, as text (`?` where none was).
     var written: [String] {
       offsets.map { String(decoding: line.bytes[$0..<$0 + 18], as: UTF8.self) }
@@ -43,9 +48,7 @@ struct StateHashJobsTests {
     var placeholders = Placeholders()
     // Sixteen states of 2,000 bytes make one job, opened to a helper.
     let states = Self.states(16, length: 2_000)
-    for state in states {
-      pending.append(state, hashAt: placeholders.add(), in: &placeholders.line)
-    }
+    placeholders.add(states, to: &pending)
     #expect(placeholders.written.allSatisfy { $0.allSatisfy { $0 == "?" } })
 
     lock.lock()
@@ -68,9 +71,7 @@ struct StateHashJobsTests {
     // Two jobs of sixteen and seven states left over, one of them shorter than the rest.
     var states = Self.states(39, length: 2_000)
     states[20].removeLast(500)
-    for state in states {
-      pending.append(state, hashAt: placeholders.add(), in: &placeholders.line)
-    }
+    placeholders.add(states, to: &pending)
     pending.resolve(in: &placeholders.line)
     #expect(placeholders.written == Self.quotedHashes(of: states))
   }
@@ -81,9 +82,7 @@ struct StateHashJobsTests {
     var pending = PendingHashes(jobs: jobs)
     var placeholders = Placeholders()
     let states = Self.states(16, length: 100)
-    for state in states {
-      pending.append(state, hashAt: placeholders.add(), in: &placeholders.line)
-    }
+    placeholders.add(states, to: &pending)
     // Written before the batch ends, and nothing to help with.
     #expect(placeholders.written == Self.quotedHashes(of: states))
     lock.lock()
@@ -98,9 +97,7 @@ struct StateHashJobsTests {
     var placeholders = Placeholders()
     // More jobs than the ring holds: the first ones are hashed by the writer to make room.
     let states = Self.states(StateHashJobs.capacity * 16 + 32, length: 2_000)
-    for state in states {
-      pending.append(state, hashAt: placeholders.add(), in: &placeholders.line)
-    }
+    placeholders.add(states, to: &pending)
     #expect(placeholders.written[0] == Self.quotedHashes(of: [states[0]])[0])
     pending.resolve(in: &placeholders.line)
     #expect(placeholders.written == Self.quotedHashes(of: states))
@@ -108,7 +105,7 @@ struct StateHashJobsTests {
     // States of 300,000 bytes: a job of four each, and at most a mebibyte of them open.
     let large = Self.states(8, length: 300_000)
     var more = Placeholders()
-    for state in large { pending.append(state, hashAt: more.add(), in: &more.line) }
+    more.add(large, to: &pending)
     let open = jobs.jobs.filter {
       $0.status.load(ordering: .relaxed) == StateHashJobs.Status.open.rawValue
     }
@@ -125,9 +122,7 @@ struct StateHashJobsTests {
     var bytes: [UInt8] = [1, 2, 3]
     pending.lendSpare(to: &bytes)
     #expect(bytes == [1, 2, 3])
-    for state in Self.states(16, length: 2_000) {
-      pending.append(state, hashAt: placeholders.add(), in: &placeholders.line)
-    }
+    placeholders.add(Self.states(16, length: 2_000), to: &pending)
     pending.resolve(in: &placeholders.line)
     pending.lendSpare(to: &bytes)
     #expect(bytes.count == 2_000)
