@@ -73,13 +73,19 @@ import Testing
     }
   }
 
+  /// Whether a reactor is this test's: the recorder is the process's, and a test running
+  /// beside this one may start reactors of its own while it is installed.
+  private static let isOwn: @MainActor (AnyObject) -> Bool = {
+    $0 is ListReactor || $0 is RowReactor
+  }
+
   @Test func rowsDecodedFromAPlayedBackMutationAreCreatedByTheirList() async throws {
     let recorded = Box<SessionTrace?>(nil)
     let replayed = Box<SessionMutateReplay.Result?>(nil)
     try await withExclusiveMainSerialExecutor {
       let clock = TestClock()
       let recorder = try SessionRecorder.recordingEveryReactor(
-        options: TraceOptions(metadata: ["app": "rows"], clock: clock))
+        options: TraceOptions(metadata: ["app": "rows"], clock: clock), including: Self.isOwn)
       let list = ListReactor(clock: clock)
       recorder.record(list, name: "list")
       list.send(.load)
@@ -92,7 +98,7 @@ import Testing
       let replayClock = TestClock()
       replayed.value = try await SessionMutateReplay.run(
         recorder.session, clock: replayClock, advance: { await replayClock.advance(by: $0) },
-        effects: .recorded
+        including: Self.isOwn, effects: .recorded
       ) { recorder in
         let list = ListReactor(clock: TestClock())
         recorder.record(list, name: "list")
