@@ -19,8 +19,6 @@ struct PendingHashes {
   private var first = 0
   private var openCount = 0
   private var openBytes = 0
-  /// Whether a job was opened: only then are there arrays to lend.
-  private var hasOpenedJobs = false
   /// The hashes of states hashed at once.
   private var hashes = [UInt64](repeating: 0, count: StateHashJobs.statesPerJob)
 
@@ -71,16 +69,13 @@ struct PendingHashes {
     openBytes += stateBytes
     stateBytes = 0
     openCount += 1
-    hasOpenedJobs = true
     jobs.open(at: index)
   }
 
   /// Gives `bytes`, about to be overwritten with the next state, the memory of a state
   /// already hashed, when there is one (``StateHashJobs/lendSpare(to:)``).
   @inline(__always)
-  func lendSpare(to bytes: inout [UInt8]) {
-    if hasOpenedJobs { jobs.lendSpare(to: &bytes) }
-  }
+  func lendSpare(to bytes: inout [UInt8]) { jobs.lendSpare(to: &bytes) }
 
   /// Hashes every pending state and writes each hash at its place in `line`.
   mutating func resolve(in line: inout LineWriter) {
@@ -95,19 +90,13 @@ struct PendingHashes {
   /// Hashes the states gathered for the next job here and writes their hashes.
   private mutating func hashGathered(in line: inout LineWriter) {
     if states.count == 4 {
-      // Small states, four at a time: straight from the hash to the lines.
-      let (first, second, third, fourth) = FNV1a64.hash(states[0], states[1], states[2], states[3])
-      line.bytes.withUnsafeMutableBufferPointer { bytes in
-        for (index, hash) in [first, second, third, fourth].enumerated() {
-          precondition(offsets[index] + ByteCursor.hashCount <= bytes.count)
-          var cursor = ByteCursor(bytes.baseAddress! + offsets[index])
-          cursor.write(TraceHash(hash))
-        }
-      }
+      // Small states, four at a time: one call, without the general loop.
+      let four = FNV1a64.hash(states[0], states[1], states[2], states[3])
+      hashes.withUnsafeMutableBufferPointer { ($0[0], $0[1], $0[2], $0[3]) = four }
     } else {
       StateHashJobs.hash(states, into: &hashes)
-      Self.write(hashes, at: offsets, in: &line)
     }
+    Self.write(hashes, at: offsets, in: &line)
     states.removeAll(keepingCapacity: true)
     offsets.removeAll(keepingCapacity: true)
     stateBytes = 0
