@@ -16,21 +16,30 @@ extension TracingTests {
       TraceOptions(queueBudget: Self.smallBudget, overflow: overflow, clock: TestClock())
     }
 
+    /// Records `sends` actions of `LargeStateReactor` to a file and to memory with the same
+    /// options; the action for `index` sets the element `element(index)`.
+    private static func recordToFileAndMemory(
+      _ sends: Int, options: TraceOptions, path: String, element: (Int) -> Int
+    ) async throws -> (file: FileTraceRecorder<LargeStateReactor>, memory: Trace) {
+      let fileReactor = LargeStateReactor()
+      let recorder = try FileTraceRecorder(recording: fileReactor, to: path, options: options)
+      let memoryReactor = LargeStateReactor()
+      let memory = try InMemoryTraceRecorder(recording: memoryReactor, options: options)
+      for index in 0..<sends {
+        fileReactor.send(.set(index: element(index), value: index))
+        memoryReactor.send(.set(index: element(index), value: index))
+      }
+      try await recorder.stop()
+      memory.stop()
+      return (recorder, memory.trace)
+    }
+
     @Test func waitingLosesNoEventOnNormalShutdownAndWritesWhatMemoryWrites() async throws {
       let directory = try TemporaryDirectory()
       let path = directory.file("wait.trace.jsonl")
       let sends = 300
-      let fileReactor = LargeStateReactor()
-      let recorder = try FileTraceRecorder(
-        recording: fileReactor, to: path, options: options(.wait))
-      let memoryReactor = LargeStateReactor()
-      let memory = try InMemoryTraceRecorder(recording: memoryReactor, options: options(.wait))
-      for index in 0..<sends {
-        fileReactor.send(.set(index: index % 1000, value: index))
-        memoryReactor.send(.set(index: index % 1000, value: index))
-      }
-      try await recorder.stop()
-      memory.stop()
+      let (recorder, memory) = try await Self.recordToFileAndMemory(
+        sends, options: options(.wait), path: path, element: { $0 % 1000 })
 
       #expect(recorder.droppedEventCount == 0)
       #expect(recorder.observedEventCount == 2 * sends)
@@ -39,7 +48,7 @@ extension TracingTests {
       #expect(trace.warnings.isEmpty)
       #expect(trace.header.version == TraceHeader.currentVersion)
       #expect(trace.events.count == 2 * sends + 1)
-      #expect(try contents(of: path) == memory.trace.serialized)
+      #expect(try contents(of: path) == memory.serialized)
     }
 
     @Test func aReactorThatHashesStatesWhileItWaitsForRoomWritesWhatMemoryWrites()
@@ -50,23 +59,15 @@ extension TracingTests {
       let directory = try TemporaryDirectory()
       let path = directory.file("help.trace.jsonl")
       let sends = 1_000
-      let options = TraceOptions(queueBudget: 500_000, overflow: .wait, clock: TestClock())
-      let fileReactor = LargeStateReactor()
-      let recorder = try FileTraceRecorder(recording: fileReactor, to: path, options: options)
-      let memoryReactor = LargeStateReactor()
-      let memory = try InMemoryTraceRecorder(recording: memoryReactor, options: options)
-      for index in 0..<sends {
-        fileReactor.send(.set(index: index * 7 % 1000, value: index))
-        memoryReactor.send(.set(index: index * 7 % 1000, value: index))
-      }
-      try await recorder.stop()
-      memory.stop()
+      let (recorder, memory) = try await Self.recordToFileAndMemory(
+        sends, options: TraceOptions(queueBudget: 500_000, overflow: .wait, clock: TestClock()),
+        path: path, element: { $0 * 7 % 1000 })
 
       #expect(recorder.droppedEventCount == 0)
       let trace = try Trace(contentsOf: path)
       #expect(trace.warnings.isEmpty)
       #expect(trace.events.count == 2 * sends + 1)
-      #expect(try contents(of: path) == memory.trace.serialized)
+      #expect(try contents(of: path) == memory.serialized)
     }
 
     /// Records `LargeStateReactor` with the drop policy and a small budget: 50 actions while
